@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { ConfigError, type Env, readConfig } from "./env.ts";
+import { VERSION } from "./version.ts";
+
+export type AppEnv = { Bindings: Env };
+
+export const app = new Hono<AppEnv>();
+
+app.get("/health", (c) => {
+  try {
+    readConfig(c.env);
+    return c.json({ ok: true, version: VERSION });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return c.json({ ok: false, version: VERSION, problems: error.problems });
+  }
+});
+
+app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
+
+app.onError((error, c) => {
+  // Only the error's class reaches the log: messages may quote vendor or Slack bodies.
+  console.error(`unhandled ${error.name} on ${c.req.method} ${new URL(c.req.url).pathname}`);
+  if (error instanceof ConfigError) return c.json({ ok: false, error: error.message }, 500);
+  return c.json({ ok: false, error: "internal error" }, 500);
+});

@@ -1,0 +1,8 @@
+declare module "vitest" {
+  interface ProvidedContext {
+    emulatorUrl: string;
+    slackUrl: string;
+  }
+}
+
+export {};

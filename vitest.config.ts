@@ -1,0 +1,25 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(({ inject }) => ({
+      main: "./src/index.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          DECIPHER_API_URL: inject("emulatorUrl"),
+          DECIPHER_APP_URL: "https://app.decipher.test",
+          DECIPHER_API_KEY: "dcp_demo_acme",
+          SLACK_SIGNING_SECRET: "test-signing-secret",
+          SLACK_BOT_TOKEN: "xoxb-test-token",
+          SLACK_API_URL: inject("slackUrl"),
+        },
+      },
+    })),
+  ],
+  test: {
+    globalSetup: ["./test/setup/global.ts"],
+    include: ["test/**/*.test.ts"],
+  },
+});
