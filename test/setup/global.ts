@@ -1,17 +1,14 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
+import { startEmulator } from "../../dev/emulator/server.ts";
+import { startSlackStandIn } from "../../dev/slack/server.ts";
 
+/** Real HTTP on loopback: the vendor emulator and the Slack stand-in, one each per test run. */
 export default async function setup(project: TestProject) {
-  const server = createServer((req, res) => {
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.url }));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  project.provide("emulatorUrl", `http://127.0.0.1:${port}`);
-  project.provide("slackUrl", `http://127.0.0.1:${port}/api/`);
+  const emulator = await startEmulator({ port: 0, host: "127.0.0.1", seed: 1 });
+  const slack = await startSlackStandIn({ port: 0, host: "127.0.0.1" });
+  project.provide("emulatorUrl", emulator.url);
+  project.provide("slackUrl", slack.apiUrl);
   return async () => {
-    await new Promise((r) => server.close(r));
+    await Promise.all([emulator.close(), slack.close()]);
   };
 }
