@@ -1,0 +1,98 @@
+/** Wall-clock arithmetic for digests, in IANA zones, without a date library. */
+
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+
+export function parseClockTime(text: string): { hour: number; minute: number } | null {
+  const match = TIME.exec(text.trim());
+  if (!match) return null;
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
+export function isValidZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type LocalParts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+export function localParts(instant: Date, zone: string): LocalParts {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(zone, formatter);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(instant)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** Local date `YYYY-MM-DD` of an instant in a zone. */
+export function localDate(instant: Date, zone: string): string {
+  const p = localParts(instant, zone);
+  return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+}
+
+function zoneOffsetMs(instant: Date, zone: string): number {
+  const p = localParts(instant, zone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The instant a local wall-clock time happens; in a DST gap, the moment just after it. */
+function fromLocal(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  zone: string,
+): Date {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  let guess = wall - zoneOffsetMs(new Date(wall), zone);
+  guess = wall - zoneOffsetMs(new Date(guess), zone);
+  return new Date(guess);
+}
+
+/** First occurrence of `HH:MM` in `zone` strictly after `after`. */
+export function nextOccurrence(time: string, zone: string, after: Date): Date {
+  const clock = parseClockTime(time);
+  if (!clock) throw new RangeError(`not a time of day: ${time}`);
+  const today = localParts(after, zone);
+  for (let dayOffset = 0; dayOffset <= 2; dayOffset++) {
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day + dayOffset));
+    const candidate = fromLocal(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + 1,
+      date.getUTCDate(),
+      clock.hour,
+      clock.minute,
+      zone,
+    );
+    if (candidate.getTime() > after.getTime()) return candidate;
+  }
+  throw new RangeError(`no occurrence of ${time} in ${zone} after ${after.toISOString()}`);
+}

@@ -1,0 +1,23 @@
+/**
+ * Every KV key the bot writes, in one place so their layout is reviewable. Keys are scoped by
+ * channel so `/decipher` in one channel can never address another channel's state.
+ */
+export type SubscriptionKind = "test" | "collection";
+
+export const keys = {
+  subscription: (channelId: string, kind: SubscriptionKind, id: number) => `sub:${channelId}:${kind}:${id}`,
+  /** One document listing every subscription key: the cron reads it instead of `list()` (1,000 lists/day on Free). */
+  subscriptionIndex: () => "index:subscriptions",
+  /** Digest schedules of every channel, read once per cycle. */
+  digestIndex: () => "index:digests",
+  lease: (subscriptionKey: string) => `lease:${subscriptionKey}`,
+  authCache: (tokenFingerprint: string) => `cache:auth:${tokenFingerprint}`,
+} as const;
+
+export function parseSubscriptionKey(
+  key: string,
+): { channelId: string; kind: SubscriptionKind; id: number } | null {
+  const match = /^sub:([A-Z0-9]+):(test|collection):(\d+)$/.exec(key);
+  if (!match) return null;
+  return { channelId: match[1] as string, kind: match[2] as SubscriptionKind, id: Number(match[3]) };
+}
