@@ -1,0 +1,116 @@
+/**
+ * Cursor pagination as async iterators. Always bounded: a Worker invocation has a small
+ * subrequest budget, so an unbounded walk is a bug waiting for a big organization.
+ */
+import type { VendorClient } from "./client.ts";
+import { invalidRequest, VendorApiError } from "./errors.ts";
+import type { CollectionSessionsQuery, SessionsQuery, TestRunsQuery } from "./query.ts";
+import type { CollectionSession, ListEnvelope, SessionSummary, TestRun } from "./types.ts";
+
+export type PageCaps = {
+  /** Stop after this many items (may cut a page short). Default 1000. */
+  maxItems?: number;
+  /** Stop after this many requests. Default 20. */
+  maxPages?: number;
+};
+
+export const DEFAULT_MAX_ITEMS = 1000;
+export const DEFAULT_MAX_PAGES = 20;
+
+export type FetchPage<P> = (cursor: string | undefined) => Promise<P>;
+
+/**
+ * Yields whole pages, following `nextCursor` while `hasMore`. Pages carry their own
+ * `nextCursor`, so a caller that stops early can resume exactly where it stopped.
+ * Throws `invalid_response` if the vendor repeats a cursor or claims more without one,
+ * instead of looping until the budget runs out.
+ */
+export async function* paginatePages<P extends ListEnvelope<unknown>>(
+  fetchPage: FetchPage<P>,
+  options: { maxPages?: number; cursor?: string } = {},
+): AsyncGenerator<P, void, undefined> {
+  const maxPages = cap(options.maxPages, DEFAULT_MAX_PAGES, "maxPages");
+  const seen = new Set<string>();
+  let cursor = options.cursor;
+  if (cursor !== undefined) seen.add(cursor);
+  for (let page = 1; page <= maxPages; page++) {
+    const result = await fetchPage(cursor);
+    yield result;
+    if (!result.hasMore) return;
+    const next = result.nextCursor;
+    if (!next) {
+      throw loopError(`page ${page} says hasMore but gives no nextCursor`);
+    }
+    if (seen.has(next)) {
+      throw loopError(`page ${page} repeated an earlier cursor; stopping to avoid a loop`);
+    }
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+/** Yields items across pages, up to `maxItems` items and `maxPages` requests. */
+export async function* paginate<T>(
+  fetchPage: FetchPage<ListEnvelope<T>>,
+  options: PageCaps & { cursor?: string } = {},
+): AsyncGenerator<T, void, undefined> {
+  const maxItems = cap(options.maxItems, DEFAULT_MAX_ITEMS, "maxItems");
+  let count = 0;
+  for await (const page of paginatePages(fetchPage, options)) {
+    for (const item of page.data) {
+      yield item;
+      if (++count >= maxItems) return;
+    }
+  }
+}
+
+/** Every run of a test matching `query` (whose `cursor`, if any, is the starting point). */
+export function paginateTestRuns(
+  client: VendorClient,
+  testId: number | string,
+  query: TestRunsQuery = {},
+  caps: PageCaps = {},
+): AsyncGenerator<TestRun, void, undefined> {
+  const { cursor, ...rest } = query;
+  return paginate((c) => client.listTestRuns(testId, withCursor(rest, c)), { ...caps, cursor });
+}
+
+export function paginateSessions(
+  client: VendorClient,
+  query: SessionsQuery = {},
+  caps: PageCaps = {},
+): AsyncGenerator<SessionSummary, void, undefined> {
+  const { cursor, ...rest } = query;
+  return paginate((c) => client.listSessions(withCursor(rest, c)), { ...caps, cursor });
+}
+
+export function paginateCollectionSessions(
+  client: VendorClient,
+  collectionId: number | string,
+  query: CollectionSessionsQuery = {},
+  caps: PageCaps = {},
+): AsyncGenerator<CollectionSession, void, undefined> {
+  const { cursor, ...rest } = query;
+  return paginate((c) => client.listCollectionSessions(collectionId, withCursor(rest, c)), {
+    ...caps,
+    cursor,
+  });
+}
+
+function withCursor<Q extends object>(query: Q, cursor: string | undefined): Q & { cursor?: string } {
+  return cursor === undefined ? query : { ...query, cursor };
+}
+
+function cap(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (Number.isInteger(value) && value >= 1) return value;
+  throw invalidRequest(field, "must be a whole number of at least 1");
+}
+
+function loopError(detail: string): VendorApiError {
+  return new VendorApiError(`The Decipher API paginated inconsistently: ${detail}`, {
+    status: null,
+    type: "invalid_response",
+    field: "nextCursor",
+  });
+}
