@@ -1,0 +1,94 @@
+import { isValidZone, parseClockTime } from "../../alerts/schedule.ts";
+import { CommandInputError } from "./parse-error.ts";
+
+export type DecipherCommand =
+  | { action: "subscribe"; kind: "test"; id: number }
+  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null }
+  | { action: "unsubscribe"; kind: "test" | "collection"; id: number }
+  | { action: "list" }
+  | { action: "status" }
+  | { action: "help" }
+  | { action: "digest"; time: string; zone: string }
+  | { action: "digest-off" };
+
+/** Subcommands that change what a channel watches (subject to ADMIN_USER_IDS). */
+export function changesSubscriptions(command: DecipherCommand): boolean {
+  return ["subscribe", "unsubscribe", "digest", "digest-off"].includes(command.action);
+}
+
+function parseId(kind: string, raw: string | undefined): number {
+  if (!raw) throw new CommandInputError(`Which ${kind}? Add its numeric id, like \`${kind} 101\`.`);
+  if (!/^\d{1,15}$/.test(raw))
+    throw new CommandInputError(
+      `\`${raw.slice(0, 40)}\` is not a ${kind} id: ids are numbers, like \`101\`.`,
+    );
+  const id = Number(raw);
+  if (id <= 0) throw new CommandInputError(`${kind} ids start at 1.`);
+  return id;
+}
+
+function parseKind(raw: string | undefined): "test" | "collection" {
+  const kind = raw?.toLowerCase();
+  if (kind === "test" || kind === "collection") return kind;
+  throw new CommandInputError("Say what to watch: `test <id>` or `collection <id>`.");
+}
+
+/** Reads the text after `/decipher`. Throws `CommandInputError` with a sentence that says what to fix. */
+export function parseDecipherCommand(text: string): DecipherCommand {
+  const [verb = "help", ...rest] = text.trim().split(/\s+/).filter(Boolean);
+  switch (verb.toLowerCase()) {
+    case "help":
+      return { action: "help" };
+    case "list":
+      return { action: "list" };
+    case "status":
+      return { action: "status" };
+    case "subscribe": {
+      const kind = parseKind(rest[0]);
+      const id = parseId(kind, rest[1]);
+      const options = rest.slice(2);
+      if (kind === "test") {
+        if (options.length > 0) throw new CommandInputError("`subscribe test` takes only the test id.");
+        return { action: "subscribe", kind, id };
+      }
+      let growth: number | null = null;
+      for (const option of options) {
+        const match = /^growth:(\d{1,6})$/i.exec(option);
+        if (!match || Number(match[1]) < 1) {
+          throw new CommandInputError(
+            `\`${option.slice(0, 40)}\` is not an option I know: use \`growth:<sessions>\`, like \`growth:10\`.`,
+          );
+        }
+        growth = Number(match[1]);
+      }
+      return { action: "subscribe", kind, id, growth };
+    }
+    case "unsubscribe": {
+      const kind = parseKind(rest[0]);
+      if (rest.length > 2)
+        throw new CommandInputError("`unsubscribe` takes a kind and an id, like `unsubscribe test 101`.");
+      return { action: "unsubscribe", kind, id: parseId(kind, rest[1]) };
+    }
+    case "digest": {
+      const [time, zone = "UTC", ...extra] = rest;
+      if (time?.toLowerCase() === "off" && rest.length === 1) return { action: "digest-off" };
+      if (!time || !parseClockTime(time) || extra.length > 0) {
+        throw new CommandInputError(
+          "Give a time of day and optionally a zone: `digest 09:00 Europe/Berlin`, or `digest off`.",
+        );
+      }
+      if (!isValidZone(zone))
+        throw new CommandInputError(
+          `\`${zone.slice(0, 60)}\` is not a time zone I know. Use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
+        );
+      const { hour, minute } = parseClockTime(time) as { hour: number; minute: number };
+      return {
+        action: "digest",
+        time: `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
+        zone,
+      };
+    }
+    default:
+      throw new CommandInputError(`\`${verb.slice(0, 40)}\` is not a /decipher command.`);
+  }
+}
