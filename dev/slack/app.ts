@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { adminRoutes } from "./admin.ts";
+import { ResponseUrls } from "./response-urls.ts";
+import type { RateLimitConfig } from "./types.ts";
+import { webApiHandler } from "./web-api.ts";
+import { Workspaces } from "./workspaces.ts";
+
+// The whole stand-in as one runtime-agnostic Hono app; server.ts only puts it on a socket.
+
+export type SlackStandInConfig = {
+  /** The bot's Request URL (its /slack/events) for slash commands and button clicks. */
+  botUrl?: string;
+  signingSecret?: string;
+  /** The sandbox's workspace: used by /__slack/* when a request names no botToken. */
+  botToken?: string;
+  /** chat.postMessage per-channel throttling; off unless given (tests stay deterministic). */
+  rateLimit?: RateLimitConfig | null;
+  fetch?: typeof fetch;
+};
+
+export function createSlackStandInApp(config: SlackStandInConfig = {}) {
+  const workspaces = new Workspaces({ rateLimit: config.rateLimit ?? null });
+  const responseUrls = new ResponseUrls();
+  const app = new Hono();
+
+  // Seam for the sandbox page (issue 5): it will render workspaces from /__slack/*.
+  app.get("/", (c) => c.text("Slack stand-in: Web API at /api/<method>, test controls at /__slack/*\n"));
+
+  app.on(["GET", "POST"], "/api/:method", webApiHandler(workspaces));
+
+  app.post("/response/:id", async (c) => {
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const reply = responseUrls.post(c.req.param("id"), body, () => workspaces.clock.next());
+    return c.json(reply.body, reply.status as 200);
+  });
+
+  app.route("/__slack", adminRoutes(workspaces, responseUrls, config));
+
+  app.notFound((c) => c.json({ ok: false, error: "not_found" }, 404));
+  return { app, workspaces, responseUrls };
+}

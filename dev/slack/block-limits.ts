@@ -1,0 +1,157 @@
+// Slack rejects a whole message when any block breaks a limit, answering `invalid_blocks`
+// with one "[ERROR] … [json-pointer:…]" line per problem in response_metadata.messages.
+// These are the limits the bot has to respect (see DESIGN.md "Platform limits").
+
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  url: 3000,
+  actionId: 255,
+  blockId: 255,
+  altText: 2000,
+} as const;
+
+const KNOWN_BLOCK_TYPES = new Set([
+  "section",
+  "header",
+  "context",
+  "divider",
+  "actions",
+  "image",
+  "rich_text",
+  "input",
+  "file",
+  "video",
+  "markdown",
+]);
+
+type Problems = string[];
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function maxChars(p: Problems, value: unknown, limit: number, pointer: string) {
+  if (typeof value === "string" && value.length > limit) {
+    p.push(`[ERROR] must be less than ${limit + 1} characters [json-pointer:${pointer}]`);
+  }
+}
+
+function maxItems(p: Problems, value: unknown, limit: number, pointer: string) {
+  if (Array.isArray(value) && value.length > limit) {
+    p.push(`[ERROR] no more than ${limit} items allowed [json-pointer:${pointer}]`);
+  }
+}
+
+function textObject(p: Problems, value: unknown, pointer: string, limit: number, plainOnly = false) {
+  if (!isObject(value)) {
+    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+    return;
+  }
+  const type = value.type;
+  if (type !== "plain_text" && !(type === "mrkdwn" && !plainOnly)) {
+    p.push(`[ERROR] must be a valid enum value [json-pointer:${pointer}/type]`);
+  }
+  if (typeof value.text !== "string" || value.text.length === 0) {
+    p.push(`[ERROR] must be more than 0 characters [json-pointer:${pointer}/text]`);
+    return;
+  }
+  maxChars(p, value.text, limit, `${pointer}/text`);
+}
+
+function element(p: Problems, el: unknown, pointer: string) {
+  if (!isObject(el)) {
+    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+    return;
+  }
+  maxChars(p, el.action_id, LIMITS.actionId, `${pointer}/action_id`);
+  if (el.type === "button") {
+    textObject(p, el.text, `${pointer}/text`, LIMITS.buttonText, true);
+    maxChars(p, el.value, LIMITS.buttonValue, `${pointer}/value`);
+    maxChars(p, el.url, LIMITS.url, `${pointer}/url`);
+  } else if (el.type === "image") {
+    maxChars(p, el.image_url, LIMITS.url, `${pointer}/image_url`);
+    maxChars(p, el.alt_text, LIMITS.altText, `${pointer}/alt_text`);
+  }
+}
+
+function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>) {
+  if (!isObject(b)) {
+    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+    return;
+  }
+  if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type)) {
+    p.push(`[ERROR] unsupported type: ${String(b.type)} [json-pointer:${pointer}/type]`);
+    return;
+  }
+  if (typeof b.block_id === "string") {
+    maxChars(p, b.block_id, LIMITS.blockId, `${pointer}/block_id`);
+    if (seenIds.has(b.block_id)) p.push(`[ERROR] duplicate block_id [json-pointer:${pointer}/block_id]`);
+    seenIds.add(b.block_id);
+  }
+  switch (b.type) {
+    case "section": {
+      if (b.text === undefined && b.fields === undefined) {
+        p.push(`[ERROR] must provide either text or fields [json-pointer:${pointer}]`);
+      }
+      if (b.text !== undefined) textObject(p, b.text, `${pointer}/text`, LIMITS.sectionText);
+      if (b.fields !== undefined) {
+        if (!Array.isArray(b.fields)) p.push(`[ERROR] must be an array [json-pointer:${pointer}/fields]`);
+        else {
+          maxItems(p, b.fields, LIMITS.sectionFields, `${pointer}/fields`);
+          b.fields.forEach((f, i) => {
+            textObject(p, f, `${pointer}/fields/${i}`, LIMITS.fieldText);
+          });
+        }
+      }
+      if (b.accessory !== undefined) element(p, b.accessory, `${pointer}/accessory`);
+      break;
+    }
+    case "header":
+      textObject(p, b.text, `${pointer}/text`, LIMITS.headerText, true);
+      break;
+    case "context":
+      if (!Array.isArray(b.elements) || b.elements.length === 0) {
+        p.push(`[ERROR] must provide at least 1 item [json-pointer:${pointer}/elements]`);
+      } else {
+        maxItems(p, b.elements, LIMITS.contextElements, `${pointer}/elements`);
+        b.elements.forEach((el, i) => {
+          if (isObject(el) && el.type !== "image") {
+            textObject(p, el, `${pointer}/elements/${i}`, LIMITS.sectionText);
+          } else element(p, el, `${pointer}/elements/${i}`);
+        });
+      }
+      break;
+    case "actions":
+      if (!Array.isArray(b.elements) || b.elements.length === 0) {
+        p.push(`[ERROR] must provide at least 1 item [json-pointer:${pointer}/elements]`);
+      } else {
+        maxItems(p, b.elements, LIMITS.actionsElements, `${pointer}/elements`);
+        b.elements.forEach((el, i) => {
+          element(p, el, `${pointer}/elements/${i}`);
+        });
+      }
+      break;
+    case "image":
+      maxChars(p, b.image_url, LIMITS.url, `${pointer}/image_url`);
+      maxChars(p, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
+      break;
+  }
+}
+
+/** Every limit the message breaks, in Slack's wording; empty when Slack would accept it. */
+export function validateBlocks(blocks: unknown[]): string[] {
+  const problems: Problems = [];
+  maxItems(problems, blocks, LIMITS.blocks, "/blocks");
+  const seenIds = new Set<string>();
+  blocks.forEach((b, i) => {
+    block(problems, b, `/blocks/${i}`, seenIds);
+  });
+  return problems;
+}

@@ -1,0 +1,120 @@
+import { APP_ID } from "./seed.ts";
+import type { Block, Channel, StoredMessage, User } from "./types.ts";
+
+// What Slack POSTs to an app's Request URL, field for field. Pure: no I/O, no clock except
+// what the caller passes in, so the shapes can be tested on their own.
+
+export type Team = { teamId: string; domain: string; verificationToken: string };
+
+export type SlashCommandInput = {
+  team: Team;
+  channel: Channel;
+  user: User;
+  command: string;
+  text: string;
+  responseUrl: string;
+  triggerId: string;
+};
+
+/** Form body of a slash command, in the order Slack sends the fields. */
+export function buildSlashCommandBody(input: SlashCommandInput): string {
+  const command = input.command.startsWith("/") ? input.command : `/${input.command}`;
+  return new URLSearchParams([
+    ["token", input.team.verificationToken],
+    ["team_id", input.team.teamId],
+    ["team_domain", input.team.domain],
+    ["channel_id", input.channel.id],
+    ["channel_name", input.channel.id.startsWith("D") ? "directmessage" : input.channel.name],
+    ["user_id", input.user.id],
+    ["user_name", input.user.name],
+    ["command", command],
+    ["text", input.text],
+    ["api_app_id", APP_ID],
+    ["is_enterprise_install", "false"],
+    ["response_url", input.responseUrl],
+    ["trigger_id", input.triggerId],
+  ]).toString();
+}
+
+export type FoundButton = { blockId: string; element: Record<string, unknown> };
+
+/** A button in a stored message, by action_id (and block_id when several blocks share one). */
+export function findButton(
+  message: StoredMessage,
+  actionId: string,
+  blockId?: string,
+): FoundButton | undefined {
+  for (const block of message.blocks ?? []) {
+    const id = String(block.block_id ?? "");
+    if (blockId && id !== blockId) continue;
+    const candidates = [
+      ...(Array.isArray(block.elements) ? block.elements : []),
+      ...(block.accessory ? [block.accessory] : []),
+    ] as Array<Record<string, unknown>>;
+    const element = candidates.find((e) => e && e.type === "button" && e.action_id === actionId);
+    if (element) return { blockId: id, element };
+  }
+  return undefined;
+}
+
+export type BlockActionInput = {
+  team: Team;
+  channel: Channel;
+  user: User;
+  message: StoredMessage;
+  button: FoundButton;
+  responseUrl: string;
+  triggerId: string;
+  actionTs: string;
+  /** The message as Slack renders it in payloads (see toSlackMessage). */
+  slackMessage: Record<string, unknown>;
+};
+
+/** A `block_actions` payload for a button click, as the JSON in the `payload` form field. */
+export function buildBlockActionsPayload(input: BlockActionInput): Record<string, unknown> {
+  const { team, channel, user, message, button } = input;
+  const element = button.element;
+  return {
+    type: "block_actions",
+    user: { id: user.id, username: user.name, name: user.name, team_id: team.teamId },
+    api_app_id: APP_ID,
+    token: team.verificationToken,
+    container: {
+      type: "message",
+      message_ts: message.ts,
+      channel_id: channel.id,
+      is_ephemeral: message.ephemeral,
+    },
+    trigger_id: input.triggerId,
+    team: { id: team.teamId, domain: team.domain },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: channel.id, name: channel.name },
+    // Slack leaves the message out when the button sat in an ephemeral message.
+    ...(message.ephemeral ? {} : { message: input.slackMessage }),
+    state: { values: {} },
+    response_url: input.responseUrl,
+    actions: [
+      {
+        action_id: element.action_id,
+        block_id: button.blockId,
+        text: element.text as Block,
+        ...(element.value !== undefined ? { value: element.value } : {}),
+        ...(element.url !== undefined ? { url: element.url } : {}),
+        ...(element.style !== undefined ? { style: element.style } : {}),
+        type: "button",
+        action_ts: input.actionTs,
+      },
+    ],
+  };
+}
+
+export function buildBlockActionsBody(payload: Record<string, unknown>): string {
+  return new URLSearchParams([["payload", JSON.stringify(payload)]]).toString();
+}
+
+/** Slack's trigger ids look like "13345224609.738474920.8088930838d88f008e0". */
+export function newTriggerId(): string {
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(10)), (b) => b.toString(16).padStart(2, "0"));
+  return `${Date.now()}.${Math.floor(Math.random() * 1e9)}.${hex.join("").slice(0, 19)}`;
+}

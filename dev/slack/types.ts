@@ -1,0 +1,68 @@
+// Shapes shared by the stand-in's modules. Kept free of runtime code.
+
+export type Block = Record<string, unknown>;
+
+export type Channel = {
+  id: string;
+  name: string;
+  isArchived: boolean;
+  isMember: boolean;
+  isPrivate: boolean;
+  created: number;
+  topic: string;
+};
+
+export type User = {
+  id: string;
+  name: string;
+  realName: string;
+  displayName: string;
+  isBot: boolean;
+};
+
+export type StoredMessage = {
+  ts: string;
+  channel: string;
+  /** Set on replies (and on parents once they have replies, like Slack). */
+  threadTs?: string;
+  text: string;
+  blocks?: Block[];
+  /** Author: the bot user for API posts, a human for seeded chatter, USLACKBOT for notices. */
+  user: string;
+  botId?: string;
+  ephemeral: boolean;
+  /** Only the invoking user sees an ephemeral message. */
+  visibleTo?: string;
+  edited?: { user: string; ts: string };
+  replyBroadcast?: boolean;
+  replyCount?: number;
+  /** How it arrived, so a test can tell a chat.postMessage from a response_url post. */
+  via: "chat.postMessage" | "chat.postEphemeral" | "response_url" | "command_ack" | "seed" | "slackbot";
+};
+
+export type CallRecord = {
+  method: string;
+  /** Request parameters without the token; JSON-valued fields (blocks, …) decoded. */
+  params: Record<string, unknown>;
+  status: number;
+  ok: boolean;
+  error?: string;
+  at: string;
+};
+
+export type FaultKind = "429" | "500" | "error";
+
+export type Fault = {
+  method: string;
+  kind: FaultKind;
+  error?: string;
+  retryAfter?: number;
+  remaining: number;
+};
+
+export type RateLimitConfig = {
+  /** Sustained messages per second per channel. */
+  perSecond: number;
+  /** Extra messages allowed at once before throttling starts. */
+  burst: number;
+};

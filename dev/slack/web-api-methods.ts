@@ -1,0 +1,235 @@
+import { readContent, slackError } from "./content.ts";
+import {
+  addMessage,
+  botMessage,
+  findMessage,
+  removeMessage,
+  resolveChannel,
+  threadParent,
+  toSlackMessage,
+} from "./messages.ts";
+import { boolParam, type Params, stringParam } from "./params.ts";
+import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
+import { TS_PATTERN } from "./ts-clock.ts";
+import type { Channel, User } from "./types.ts";
+import type { Workspace } from "./workspaces.ts";
+
+// The Web API methods the bot uses, with Slack's argument checks, error codes and response
+// shapes. Each handler answers the JSON body Slack would send with HTTP 200.
+
+export type MethodContext = { ws: Workspace; params: Params; nextTs: () => string };
+export type MethodBody = { ok: boolean; [key: string]: unknown };
+export type Method = (ctx: MethodContext) => MethodBody;
+
+/** Where the bot may post: exists, not archived, and the bot is a member. */
+function postableChannel(ws: Workspace, params: Params): Channel | MethodBody {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  if (channel.isArchived) return slackError("is_archived");
+  if (!channel.isMember) return slackError("not_in_channel");
+  return channel;
+}
+
+const isError = (v: Channel | MethodBody): v is MethodBody => "ok" in v;
+
+function threadTsOf(ws: Workspace, channel: string, params: Params): string | undefined | MethodBody {
+  const raw = stringParam(params, "thread_ts");
+  if (!raw) return undefined;
+  if (!TS_PATTERN.test(raw)) return slackError("invalid_thread_ts");
+  const parent = threadParent(ws, channel, raw);
+  return parent ? parent.ts : slackError("invalid_thread_ts");
+}
+
+const postMessage: Method = ({ ws, params, nextTs }) => {
+  const channel = postableChannel(ws, params);
+  if (isError(channel)) return channel;
+  const content = readContent(params, true);
+  if (!content.ok) return content.body;
+  const threadTs = threadTsOf(ws, channel.id, params);
+  if (typeof threadTs === "object") return threadTs;
+  const message = addMessage(
+    ws,
+    botMessage({
+      ts: nextTs(),
+      channel: channel.id,
+      threadTs,
+      text: content.text ?? "",
+      blocks: content.blocks,
+      replyBroadcast: threadTs ? boolParam(params, "reply_broadcast") : undefined,
+      via: "chat.postMessage",
+    }),
+  );
+  return { ok: true, channel: channel.id, ts: message.ts, message: toSlackMessage(ws, message) };
+};
+
+const update: Method = ({ ws, params, nextTs }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  if (channel.isArchived) return slackError("is_archived");
+  const ts = stringParam(params, "ts");
+  const message = ts ? findMessage(ws, channel.id, ts) : undefined;
+  // Ephemeral messages cannot be reached through chat.update, only through response_url.
+  if (!message || message.ephemeral) return slackError("message_not_found");
+  if (message.user !== BOT_USER_ID) return slackError("cant_update_message");
+  const content = readContent(params, false);
+  if (!content.ok) return content.body;
+  const hasAttachments = params.attachments !== undefined;
+  if (content.text === undefined && content.blocks === undefined && !hasAttachments) {
+    return slackError("no_text");
+  }
+  if (content.text !== undefined) message.text = content.text;
+  // Slack keeps the old blocks when none are sent; an empty array removes them.
+  if (content.blocks !== undefined) message.blocks = content.blocks.length > 0 ? content.blocks : undefined;
+  message.edited = { user: BOT_USER_ID, ts: nextTs() };
+  return {
+    ok: true,
+    channel: channel.id,
+    ts: message.ts,
+    text: message.text,
+    message: toSlackMessage(ws, message),
+  };
+};
+
+const deleteMessage: Method = ({ ws, params }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  const ts = stringParam(params, "ts");
+  const message = ts ? findMessage(ws, channel.id, ts) : undefined;
+  if (!message || message.ephemeral) return slackError("message_not_found");
+  if (message.user !== BOT_USER_ID) return slackError("cant_delete_message");
+  removeMessage(ws, message);
+  return { ok: true, channel: channel.id, ts: message.ts };
+};
+
+const postEphemeral: Method = ({ ws, params, nextTs }) => {
+  const channel = postableChannel(ws, params);
+  if (isError(channel)) return channel;
+  const userId = stringParam(params, "user");
+  const user = userId ? ws.users.get(userId) : undefined;
+  if (!user || user.isBot) return slackError("user_not_in_channel");
+  const content = readContent(params, true);
+  if (!content.ok) return content.body;
+  const threadTs = threadTsOf(ws, channel.id, params);
+  if (typeof threadTs === "object") return threadTs;
+  const message = addMessage(
+    ws,
+    botMessage({
+      ts: nextTs(),
+      channel: channel.id,
+      threadTs,
+      text: content.text ?? "",
+      blocks: content.blocks,
+      ephemeral: true,
+      visibleTo: user.id,
+      via: "chat.postEphemeral",
+    }),
+  );
+  return { ok: true, message_ts: message.ts };
+};
+
+function channelObject(c: Channel) {
+  return {
+    id: c.id,
+    name: c.name,
+    is_channel: !c.id.startsWith("D"),
+    is_group: false,
+    is_im: c.id.startsWith("D"),
+    is_private: c.isPrivate,
+    is_archived: c.isArchived,
+    is_general: c.id === "C0GENERAL",
+    is_member: c.isMember,
+    created: c.created,
+    creator: "U0ALICE",
+    name_normalized: c.name,
+    topic: { value: c.topic, creator: c.topic ? "U0ALICE" : "", last_set: c.topic ? c.created : 0 },
+    purpose: { value: "", creator: "", last_set: 0 },
+  };
+}
+
+const conversationsInfo: Method = ({ ws, params }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  return channel ? { ok: true, channel: channelObject(channel) } : slackError("channel_not_found");
+};
+
+/** Top-level messages (and broadcast replies), newest first, never ephemerals. */
+const conversationsHistory: Method = ({ ws, params }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  if (!channel.isMember) return slackError("not_in_channel");
+  const limit = Math.min(Number(stringParam(params, "limit") ?? 100) || 100, 999);
+  const messages = ws.messages
+    .filter((m) => m.channel === channel.id && !m.ephemeral)
+    .filter((m) => !m.threadTs || m.threadTs === m.ts || m.replyBroadcast)
+    .reverse();
+  return {
+    ok: true,
+    messages: messages.slice(0, limit).map((m) => toSlackMessage(ws, m)),
+    has_more: messages.length > limit,
+    pin_count: 0,
+    response_metadata: { next_cursor: "" },
+  };
+};
+
+const conversationsReplies: Method = ({ ws, params }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  const ts = stringParam(params, "ts");
+  const parent = ts ? threadParent(ws, channel.id, ts) : undefined;
+  if (!parent) return slackError("thread_not_found");
+  const thread = ws.messages.filter(
+    (m) => m.channel === channel.id && !m.ephemeral && (m === parent || m.threadTs === parent.ts),
+  );
+  return {
+    ok: true,
+    messages: thread.map((m) => toSlackMessage(ws, m)),
+    has_more: false,
+    response_metadata: { next_cursor: "" },
+  };
+};
+
+function userObject(ws: Workspace, u: User) {
+  return {
+    id: u.id,
+    team_id: ws.teamId,
+    name: u.name,
+    deleted: false,
+    real_name: u.realName,
+    tz: "Europe/London",
+    tz_label: "Greenwich Mean Time",
+    tz_offset: 0,
+    is_admin: false,
+    is_bot: u.isBot,
+    is_app_user: false,
+    profile: { display_name: u.displayName, real_name: u.realName, team: ws.teamId },
+  };
+}
+
+const usersInfo: Method = ({ ws, params }) => {
+  const id = stringParam(params, "user");
+  const user = id ? ws.users.get(id) : undefined;
+  return user ? { ok: true, user: userObject(ws, user) } : slackError("user_not_found");
+};
+
+const authTest: Method = ({ ws }) => ({
+  ok: true,
+  url: `https://${ws.domain}.slack.com/`,
+  team: ws.teamName,
+  user: "decipher",
+  team_id: ws.teamId,
+  user_id: BOT_USER_ID,
+  bot_id: BOT_ID,
+  app_id: APP_ID,
+  is_enterprise_install: false,
+});
+
+export const METHODS: Record<string, Method> = {
+  "auth.test": authTest,
+  "chat.postMessage": postMessage,
+  "chat.update": update,
+  "chat.delete": deleteMessage,
+  "chat.postEphemeral": postEphemeral,
+  "conversations.info": conversationsInfo,
+  "conversations.history": conversationsHistory,
+  "conversations.replies": conversationsReplies,
+  "users.info": usersInfo,
+};

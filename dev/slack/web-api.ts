@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import { slackError } from "./content.ts";
+import { loggableParams, readApiRequest, stringParam } from "./params.ts";
+import type { Fault } from "./types.ts";
+import { METHODS } from "./web-api-methods.ts";
+import type { Workspace, Workspaces } from "./workspaces.ts";
+
+// `/api/<method>`: the order of checks follows Slack's — unknown method, missing token, bad
+// token, then (ours) injected faults and the per-channel rate limit, then the method itself.
+
+type Reply = { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
+
+function takeFault(ws: Workspace, method: string): Fault | undefined {
+  const fault = ws.faults.find((f) => (f.method === method || f.method === "*") && f.remaining > 0);
+  if (!fault) return undefined;
+  fault.remaining -= 1;
+  ws.faults = ws.faults.filter((f) => f.remaining > 0);
+  return fault;
+}
+
+function faultReply(fault: Fault): Reply {
+  if (fault.kind === "429") {
+    const retryAfter = String(fault.retryAfter ?? 1);
+    return { status: 429, body: slackError("ratelimited"), headers: { "Retry-After": retryAfter } };
+  }
+  if (fault.kind === "500") return { status: 500, body: slackError("internal_error") };
+  return { status: 200, body: slackError(fault.error ?? "internal_error") };
+}
+
+function rateLimited(ws: Workspace, method: string, channel: string | undefined): Reply | undefined {
+  if (method !== "chat.postMessage" || !ws.limiter || !channel) return undefined;
+  const wait = ws.limiter.take(channel);
+  if (wait === 0) return undefined;
+  return { status: 429, body: slackError("ratelimited"), headers: { "Retry-After": String(wait) } };
+}
+
+export function webApiHandler(workspaces: Workspaces) {
+  return async (c: Context) => {
+    const method = c.req.param("method") ?? "";
+    const { token, params } = await readApiRequest(c.req.raw);
+    const auth = token ? workspaces.authenticate(token) : undefined;
+    const ws = auth?.ok ? auth.workspace : undefined;
+
+    const reply = ((): Reply => {
+      const handler = METHODS[method];
+      if (!handler) return { status: 200, body: slackError("unknown_method", { req_method: method }) };
+      if (!token) return { status: 200, body: slackError("not_authed") };
+      if (!ws) return { status: 200, body: slackError("invalid_auth") };
+      const fault = takeFault(ws, method);
+      if (fault) return faultReply(fault);
+      const limited = rateLimited(ws, method, stringParam(params, "channel"));
+      if (limited) return limited;
+      return { status: 200, body: handler({ ws, params, nextTs: () => workspaces.clock.next() }) };
+    })();
+
+    // The call log lives in the caller's workspace; calls nobody can be attributed to are not kept.
+    if (ws) {
+      const error = reply.body.ok === false ? String(reply.body.error) : undefined;
+      ws.calls.push({
+        method,
+        params: loggableParams(params),
+        status: reply.status,
+        ok: reply.body.ok === true,
+        ...(error ? { error } : {}),
+        at: new Date().toISOString(),
+      });
+    }
+    for (const [name, value] of Object.entries(reply.headers ?? {})) c.header(name, value);
+    return c.json(reply.body, reply.status as 200);
+  };
+}

@@ -1,0 +1,113 @@
+import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
+import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
+import { createTsClock, type TsClock } from "./ts-clock.ts";
+import type { CallRecord, Channel, Fault, RateLimitConfig, StoredMessage, User } from "./types.ts";
+
+// One stand-in serves every test file at once; each bot token is its own workspace, created
+// on first use, so tests isolate themselves just by picking a fresh `xoxb-…` token.
+
+export type Workspace = {
+  teamId: string;
+  teamName: string;
+  domain: string;
+  /** Slack's legacy per-app verification token, sent in the `token` field of payloads. */
+  verificationToken: string;
+  channels: Map<string, Channel>;
+  users: Map<string, User>;
+  messages: StoredMessage[];
+  calls: CallRecord[];
+  faults: Fault[];
+  rateLimit: RateLimitConfig | null;
+  limiter: RateLimiter | null;
+  nextBlockId: number;
+};
+
+export type TokenCheck = { ok: true; workspace: Workspace } | { ok: false; error: "invalid_auth" };
+
+export const isBotToken = (token: string) => token.startsWith("xoxb-") && token.length > 5;
+
+/** FNV-1a, only to give each token stable, different-looking ids. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36).toUpperCase().padStart(7, "0");
+}
+
+export class Workspaces {
+  #byToken = new Map<string, Workspace>();
+  #defaultRateLimit: RateLimitConfig | null;
+  readonly clock: TsClock;
+
+  constructor(options: { rateLimit?: RateLimitConfig | null; clock?: TsClock } = {}) {
+    this.#defaultRateLimit = options.rateLimit ?? null;
+    this.clock = options.clock ?? createTsClock();
+  }
+
+  /** Slack's token check: any `xoxb-…` is a bot of its own workspace, revoked ones are not. */
+  authenticate(token: string): TokenCheck {
+    if (!isBotToken(token) || token.startsWith("xoxb-revoked")) return { ok: false, error: "invalid_auth" };
+    return { ok: true, workspace: this.get(token) };
+  }
+
+  get(token: string): Workspace {
+    let ws = this.#byToken.get(token);
+    if (!ws) {
+      ws = this.#create(token);
+      this.#byToken.set(token, ws);
+    }
+    return ws;
+  }
+
+  /** Forget one workspace (it is re-seeded on next use), or all of them. */
+  reset(token?: string) {
+    if (token) this.#byToken.delete(token);
+    else this.#byToken.clear();
+  }
+
+  setRateLimit(ws: Workspace, config: RateLimitConfig | null) {
+    ws.rateLimit = config;
+    ws.limiter = config ? createRateLimiter(config) : null;
+  }
+
+  #create(token: string): Workspace {
+    const id = hash(token);
+    const ws: Workspace = {
+      teamId: `T${id}`,
+      teamName: "Acme Sandbox",
+      domain: `acme-${id.toLowerCase()}`,
+      verificationToken: `vt${hash(`v:${token}`)}`,
+      channels: new Map(seedChannels().map((c) => [c.id, c])),
+      users: new Map(seedUsers().map((u) => [u.id, u])),
+      messages: [],
+      calls: [],
+      faults: [],
+      rateLimit: null,
+      limiter: null,
+      nextBlockId: 1,
+    };
+    this.setRateLimit(ws, this.#defaultRateLimit);
+    // A human message and a Slackbot one, so "not the bot's message" paths are reachable.
+    ws.messages.push(
+      {
+        ts: "1700000000.000100",
+        channel: "C0GENERAL",
+        text: "Morning! Anyone seeing checkout errors?",
+        user: "U0ALICE",
+        ephemeral: false,
+        via: "seed",
+      },
+      {
+        ts: "1700000000.000200",
+        channel: "C0GENERAL",
+        text: "Reminder: the Decipher demo is at 10:00.",
+        user: SLACKBOT_USER_ID,
+        ephemeral: false,
+        via: "seed",
+      },
+    );
+    return ws;
+  }
+}
