@@ -214,13 +214,13 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
   }
 
   return {
-    listTestRuns(testId, query) {
+    async listTestRuns(testId, query) {
       const op = "listTestRuns";
       const id = numericId(testId, "testId", op);
       const params = buildQuery(query, { limitMax: 100, status: true }, op);
       return get(op, `/api/v1/tests/${id}/runs`, params, testRunListSchema);
     },
-    listCollectionSessions(collectionId, query) {
+    async listCollectionSessions(collectionId, query) {
       const op = "listCollectionSessions";
       const id = numericId(collectionId, "collectionId", op);
       const params = buildQuery(query, { limitMax: 50, include: true }, op);
@@ -231,17 +231,17 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
         collectionSessionListSchema,
       );
     },
-    listSessions(query) {
+    async listSessions(query) {
       const op = "listSessions";
       const params = buildQuery(query, { limitMax: 100, text: ["userEmail", "userId", "url"] }, op);
       return get(op, "/api/v1/sessions", params, sessionListSchema);
     },
-    getSessionTimeline(sessionId) {
+    async getSessionTimeline(sessionId) {
       const op = "getSessionTimeline";
       const id = uuid(sessionId, "sessionId", op);
       return get(op, `/api/v1/sessions/${id}/timeline`, new URLSearchParams(), sessionTimelineSchema);
     },
-    getSessionClicks(sessionId) {
+    async getSessionClicks(sessionId) {
       const op = "getSessionClicks";
       const id = uuid(sessionId, "sessionId", op);
       return get(op, `/api/v1/sessions/${id}/clicks`, new URLSearchParams(), sessionClicksSchema);

@@ -52,6 +52,8 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
   if (header === null) return null;
   const value = header.trim();
   if (/^\d+(?:\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  // V8's Date.parse reads "-5" as a year: require the day/month names an HTTP-date has.
+  if (!/[a-z]{3}/i.test(value)) return null;
   const at = Date.parse(value);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
