@@ -1,0 +1,110 @@
+import type { ActionsBlock, Button, ContextBlock, DividerBlock, HeaderBlock, SectionBlock } from "slack-edge";
+import { SLACK_LIMITS, truncateMrkdwn, truncatePlain } from "../limits.ts";
+import { safeUrl, wellFormed } from "../mrkdwn.ts";
+
+/**
+ * Block constructors. Text given here is already mrkdwn (built with `mrkdwn.ts`), except
+ * `header` and button labels, which are plain text and taken raw. Every one clamps to its
+ * Slack limit, so builders can pour text in without counting.
+ */
+
+export function header(raw: string): HeaderBlock {
+  const text = truncatePlain(wellFormed(raw).replace(/\s+/g, " ").trim(), SLACK_LIMITS.headerText);
+  return { type: "header", text: { type: "plain_text", text: text || "Decipher", emoji: true } };
+}
+
+export function section(mrkdwn: string): SectionBlock {
+  return {
+    type: "section",
+    text: { type: "mrkdwn", text: truncateMrkdwn(mrkdwn, SLACK_LIMITS.sectionText) },
+  };
+}
+
+/** A two-column section; blank values are left out, and at most 10 fields are kept. */
+export function fields(pairs: [label: string, mrkdwn: string][]): SectionBlock {
+  return {
+    type: "section",
+    fields: pairs
+      .filter(([, value]) => value.trim() !== "")
+      .slice(0, SLACK_LIMITS.sectionFields)
+      .map(([label, value]) => ({
+        type: "mrkdwn",
+        text: truncateMrkdwn(`*${label}*\n${value}`, SLACK_LIMITS.fieldText),
+      })),
+  };
+}
+
+export function context(...mrkdwn: string[]): ContextBlock {
+  return {
+    type: "context",
+    elements: mrkdwn
+      .filter((t) => t.trim() !== "")
+      .slice(0, SLACK_LIMITS.contextElements)
+      .map((t) => ({ type: "mrkdwn", text: truncateMrkdwn(t, SLACK_LIMITS.contextText) })),
+  };
+}
+
+export const divider = (): DividerBlock => ({ type: "divider" });
+
+type ButtonSpec = {
+  text: string;
+  actionId: string;
+  value?: string | null;
+  url?: string | null;
+  style?: "primary" | "danger";
+};
+
+/** A button, or null when it would be unusable (a link button whose URL is not safe). */
+export function button(spec: ButtonSpec): Button | null {
+  const url = spec.url === undefined ? undefined : safeUrl(spec.url);
+  if (url === null) return null;
+  if (spec.value !== undefined && (spec.value === null || spec.value.length > SLACK_LIMITS.buttonValue)) {
+    return null;
+  }
+  const b: Button = {
+    type: "button",
+    text: { type: "plain_text", text: truncatePlain(spec.text, SLACK_LIMITS.buttonText), emoji: true },
+    action_id: spec.actionId.slice(0, SLACK_LIMITS.actionId),
+  };
+  if (spec.value !== undefined) b.value = spec.value;
+  if (url !== undefined) b.url = url;
+  if (spec.style) b.style = spec.style;
+  return b;
+}
+
+/** An actions block of the usable buttons, or nothing when none is. */
+export function actions(...buttons: (Button | null)[]): ActionsBlock[] {
+  const elements = buttons.filter((b) => b !== null).slice(0, SLACK_LIMITS.actionsElements);
+  return elements.length > 0 ? [{ type: "actions", elements }] : [];
+}
+
+/**
+ * Packs lines into as few sections as possible (each ≤ 3000 chars), using at most
+ * `maxSections`. Lines that do not fit are counted and reported by `more(n)` in a last line,
+ * so a long list always says how much it left out.
+ */
+export function packLines(lines: string[], maxSections: number, more: (n: number) => string): SectionBlock[] {
+  const limit = SLACK_LIMITS.sectionText;
+  const chunks: string[][] = [];
+  const size = (chunk: string[]) => chunk.reduce((n, line) => n + line.length + 1, 0);
+  let shown = 0;
+  for (const raw of lines) {
+    // Room is kept in every section for the "and N more" note.
+    const line = truncateMrkdwn(raw, limit - 200);
+    const last = chunks[chunks.length - 1];
+    if (last && size(last) + line.length <= limit) last.push(line);
+    else if (chunks.length < maxSections) chunks.push([line]);
+    else break;
+    shown++;
+  }
+  const last = chunks[chunks.length - 1];
+  if (shown < lines.length && last) {
+    // The last section gives up lines until the "and N more" note fits under it.
+    while (last.length > 1 && size(last) + more(lines.length - shown).length > limit) {
+      last.pop();
+      shown--;
+    }
+    last.push(truncateMrkdwn(more(lines.length - shown), limit - size(last)));
+  }
+  return chunks.map((chunk) => section(chunk.join("\n")));
+}

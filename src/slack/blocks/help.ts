@@ -1,0 +1,49 @@
+import { fitMessage, type SlackMessage } from "../limits.ts";
+import { escapeMrkdwn } from "../mrkdwn.ts";
+import { context, section } from "./elements.ts";
+
+// Written raw and escaped once: `<email>` would otherwise be read as a Slack link token.
+const SESSIONS_USAGE = escapeMrkdwn(
+  [
+    "*Usage:* `/sessions <email> | user:<userId> | url:<text> [since:<7d|24h|ISO>] [until:<…>]`",
+    "*Examples:*",
+    "• `/sessions jane@acme.com` — Jane's sessions of the last 7 days",
+    "• `/sessions user:42 since:24h` — by user id, last 24 hours",
+    "• `/sessions url:/checkout since:2026-02-01 until:2026-02-08` — who visited a page",
+  ].join("\n"),
+);
+
+/** `/sessions` usage, led by what was wrong with the input when there is something to say. */
+export function usageMessage(problem?: string): SlackMessage {
+  const lead = problem ? `:warning: ${escapeMrkdwn(problem)}` : "";
+  return fitMessage({
+    text: `${problem ? `${escapeMrkdwn(problem)} ` : ""}Usage: /sessions &lt;email&gt; [since:7d]`,
+    blocks: [...(lead ? [section(lead)] : []), section(SESSIONS_USAGE)],
+  });
+}
+
+const DECIPHER_HELP = escapeMrkdwn(
+  [
+    "*`/decipher` manages what this channel watches:*",
+    "• `subscribe test <testId>` — alert here when a run of that test fails",
+    "• `subscribe collection <collectionId> [growth:<n>]` — alert here when an unresolved issue collection grows (default: +5 sessions or +50 %, whichever is smaller)",
+    "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
+    "• `list` — this channel's subscriptions and digest time",
+    "• `digest <HH:MM> [IANA zone]` — a daily digest here (default 09:00 UTC), e.g. `digest 08:30 Europe/Berlin`; `digest off` stops it",
+    "• `status` — last poll and last error per subscription",
+    "• `help` — this message",
+  ].join("\n"),
+);
+
+export function decipherHelpMessage(): SlackMessage {
+  return fitMessage({
+    text: "/decipher subscribe test|collection, unsubscribe, list, digest, status, help",
+    blocks: [section(DECIPHER_HELP), context("Search recorded sessions with `/sessions &lt;email&gt;`.")],
+  });
+}
+
+/** A vendor or input problem as one sentence the reader can act on. Never a stack trace. */
+export function errorMessage(sentence: string): SlackMessage {
+  const text = escapeMrkdwn(sentence);
+  return fitMessage({ text, blocks: [section(`:warning: ${text}`)] });
+}

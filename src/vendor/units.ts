@@ -1,0 +1,99 @@
+/**
+ * THE place that decides what the vendor's unit-less numbers mean (vendor-facts.md, "Units
+ * and formats": session `duration`, page `startTime`/`endTime`, click `timestamp` and
+ * loading-issue `timestamp` are UNKNOWN). Nothing else in the code guesses.
+ *
+ * Heuristic, for instants (page start/end, click and loading-issue timestamps):
+ * - value > 1e11 → epoch **milliseconds** (1e11 ms is 1973; 1e11 s would be the year 5138);
+ * - 1e9 ≤ value ≤ 1e11 → epoch **seconds** (2001…5138; 1e9 s into a session is 31 years);
+ * - 0 ≤ value < 1e9 → **seconds into the session**.
+ *
+ * Heuristic, for the session `duration`:
+ * - value > 86 400 → **milliseconds** (a recorded session longer than a day in seconds is
+ *   implausible, while 86 400 ms is only 86 s);
+ * - otherwise → **seconds**.
+ *   Known blind spot: a session shorter than 86.4 s reported in milliseconds reads as
+ *   seconds (e.g. 60 000 ms → "16 h 40 m"); nothing in one number can tell them apart.
+ *
+ * null, negative, NaN and infinite values are "unknown" and display as such.
+ */
+
+export const EPOCH_MS_THRESHOLD = 1e11;
+export const EPOCH_SECONDS_THRESHOLD = 1e9;
+export const DURATION_MS_THRESHOLD = 86_400;
+
+export type Instant =
+  | { kind: "epoch"; ms: number }
+  | { kind: "offset"; seconds: number }
+  | { kind: "unknown" };
+
+const isUsable = (value: number | null | undefined): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** Classifies a vendor timestamp by the heuristic above. */
+export function classifyInstant(value: number | null | undefined): Instant {
+  if (!isUsable(value)) return { kind: "unknown" };
+  if (value > EPOCH_MS_THRESHOLD) return { kind: "epoch", ms: value };
+  if (value >= EPOCH_SECONDS_THRESHOLD) return { kind: "epoch", ms: value * 1000 };
+  return { kind: "offset", seconds: value };
+}
+
+/** Session `duration` in seconds by the heuristic above, or null when unknown. */
+export function sessionDurationSeconds(duration: number | null | undefined): number | null {
+  if (!isUsable(duration)) return null;
+  return duration > DURATION_MS_THRESHOLD ? duration / 1000 : duration;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** "45 s", "2 m 05 s", "1 h 02 m": compact, and stable in width for scanning a list. */
+function formatSeconds(total: number): string {
+  const seconds = Math.round(total);
+  if (seconds < 60) return `${seconds} s`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h === 0) return `${m} m ${pad(s)} s`;
+  if (h < 24) return `${h} h ${pad(m)} m`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+/** A session's length ("12 m 03 s") or "unknown". */
+export function formatSessionDuration(duration: number | null | undefined): string {
+  const seconds = sessionDurationSeconds(duration);
+  return seconds === null ? "unknown" : formatSeconds(seconds);
+}
+
+/** A test run's `durationMs` ("2 m 05 s", "850 ms") or "—". */
+export function formatDurationMs(ms: number | null | undefined): string {
+  if (!isUsable(ms)) return "—";
+  return ms < 1000 ? `${Math.round(ms)} ms` : formatSeconds(ms / 1000);
+}
+
+/** "1:23" or "1:02:03" for a position in a session. */
+function clock(totalSeconds: number): string {
+  const seconds = Math.floor(totalSeconds);
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Where in a session something happened: "at 1:23" (into the session). An epoch value is
+ * turned into an offset when the session start is known and it falls within a day of it;
+ * otherwise it is shown as a UTC clock time ("at 14:05:09 UTC"). Unknown → "at an unknown time".
+ */
+export function formatOffset(value: number | null | undefined, sessionStart?: Date | string | null): string {
+  const instant = classifyInstant(value);
+  if (instant.kind === "unknown") return "at an unknown time";
+  if (instant.kind === "offset") return `at ${clock(instant.seconds)}`;
+  const start = sessionStart ? new Date(sessionStart).getTime() : Number.NaN;
+  const into = instant.ms - start;
+  if (Number.isFinite(into) && into >= 0 && into < DAY_MS) return `at ${clock(into / 1000)}`;
+  const date = new Date(instant.ms);
+  if (!Number.isFinite(date.getTime())) return "at an unknown time";
+  return `at ${date.toISOString().slice(11, 19)} UTC`;
+}
