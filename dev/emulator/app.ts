@@ -1,0 +1,81 @@
+import { Hono } from "hono";
+import { createCursorCodec } from "./cursor.ts";
+import { ApiError } from "./errors.ts";
+import { createFaultRegistry, type FaultRegistry } from "./faults.ts";
+import { openApiDocument } from "./openapi.ts";
+import { apiRoutes } from "./routes/api.ts";
+import { controlRoutes } from "./routes/control.ts";
+import { type TickChange, tick } from "./simulation.ts";
+import { createStore, type Store } from "./store.ts";
+
+/**
+ * The emulator as a plain Hono app: no Node APIs, so it runs under @hono/node-server
+ * (server.ts) or in workerd alike.
+ */
+export type EmulatorAppOptions = {
+  seed?: number;
+  /** Web-app base used in `url` fields. */
+  appUrl?: string;
+  /** Clock, injectable for tests of the app itself. */
+  now?: () => number;
+  /** How long an injected "hang" holds a request at most. */
+  hangCapMs?: number;
+};
+
+export type EmulatorApp = {
+  app: Hono;
+  store: Store;
+  faults: FaultRegistry;
+  /** One simulation step on the demo organizations. */
+  tickDemo(): Record<string, TickChange[]>;
+};
+
+export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp {
+  const now = options.now ?? Date.now;
+  const appUrl = (options.appUrl ?? "https://app.getdecipher.com").replace(/\/+$/, "");
+  const store = createStore(options.seed ?? 1, now);
+  const faults = createFaultRegistry();
+  const cursors = createCursorCodec();
+  const hangCapMs = options.hangCapMs ?? 120_000;
+
+  const app = new Hono();
+  app.route("/api/v1", apiRoutes({ store, faults, cursors, appUrl, now, hangCapMs }));
+  app.all("/api/*", (c) => {
+    if (c.req.method !== "GET")
+      throw new ApiError(
+        405,
+        "invalid_request_error",
+        "method_not_allowed",
+        `Method ${c.req.method} is not allowed; use GET`,
+        null,
+        {
+          Allow: "GET",
+        },
+      );
+    throw new ApiError(404, "not_found_error", "not_found", `No such endpoint: ${c.req.path}`);
+  });
+  app.route("/__emulator", controlRoutes({ store, faults, appUrl, now }));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(c.req.url)));
+  app.get("/", (c) =>
+    c.json({
+      name: "Decipher read API emulator",
+      openapi: "/openapi.json",
+      demoKeys: ["dcp_demo_acme", "dcp_demo_globex"],
+    }),
+  );
+  app.notFound(() => new ApiError(404, "not_found_error", "not_found", "Not found").toResponse());
+  app.onError((err) => {
+    if (err instanceof ApiError) return err.toResponse();
+    return new ApiError(500, "api_error", "internal_error", `Internal error: ${err.message}`).toResponse();
+  });
+
+  return {
+    app,
+    store,
+    faults,
+    tickDemo() {
+      const at = now();
+      return Object.fromEntries(store.demoOrgs().map((org) => [org.apiKey, tick(org, at)]));
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Injected failures: the next `count` calls of a route (of one org, or of anyone) fail in a
+ * chosen way. Hung requests are tracked so the server can release them when it closes.
+ */
+export const routeNames = ["testRuns", "sessions", "timeline", "clicks", "collectionSessions"] as const;
+export type RouteName = (typeof routeNames)[number];
+export const faultKinds = ["429", "500", "hang", "malformed"] as const;
+export type FaultKind = (typeof faultKinds)[number];
+
+export type Fault = {
+  id: number;
+  apiKey: string | null;
+  route: RouteName | "*";
+  kind: FaultKind;
+  remaining: number;
+  retryAfter: number;
+};
+
+export type FaultRegistry = {
+  add(fault: Omit<Fault, "id">): Fault;
+  /** Consumes one use of the first fault matching this call, if any. */
+  take(apiKey: string, route: RouteName): Fault | undefined;
+  list(apiKey?: string): Fault[];
+  clear(apiKey?: string): void;
+  /** Waits until the client goes away, the cap passes, or the registry is released. */
+  hang(signal: AbortSignal, capMs: number): Promise<void>;
+  releaseHangs(): void;
+};
+
+export function createFaultRegistry(): FaultRegistry {
+  let faults: Fault[] = [];
+  let nextId = 1;
+  const hung = new Set<() => void>();
+  return {
+    add(fault) {
+      const f = { ...fault, id: nextId++ };
+      faults.push(f);
+      return f;
+    },
+    take(apiKey, route) {
+      const f = faults.find(
+        (x) => (x.apiKey === null || x.apiKey === apiKey) && (x.route === "*" || x.route === route),
+      );
+      if (!f) return undefined;
+      f.remaining -= 1;
+      if (f.remaining <= 0) faults = faults.filter((x) => x !== f);
+      return f;
+    },
+    list: (apiKey) => faults.filter((f) => apiKey === undefined || f.apiKey === apiKey),
+    clear(apiKey) {
+      faults = apiKey === undefined ? [] : faults.filter((f) => f.apiKey !== apiKey);
+    },
+    hang(signal, capMs) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          hung.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, capMs);
+        signal.addEventListener("abort", done);
+        hung.add(done);
+        if (signal.aborted) done();
+      });
+    },
+    releaseHangs() {
+      for (const done of [...hung]) done();
+    },
+  };
+}

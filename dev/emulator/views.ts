@@ -1,0 +1,136 @@
+import type { CollectionRecord, MemberRecord, Org, RunRecord, SessionRecord, TestRecord } from "./model.ts";
+import type { Include } from "./params.ts";
+
+/** Records → wire objects, field names and order exactly as read-api.md writes them. */
+export type ViewContext = { appUrl: string; now: number };
+
+export const SCREENSHOT_HOST = "https://screenshots.decipher.test";
+export const SCREENSHOT_TTL_MS = 3 * 3_600_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const testInfo = (test: TestRecord, ctx: ViewContext) => ({
+  id: test.id,
+  name: test.name,
+  url: `${ctx.appUrl}/tests/${test.id}`,
+});
+
+export const testRun = (run: RunRecord) => ({
+  object: "testRun" as const,
+  id: run.id,
+  testId: run.testId,
+  status: run.status,
+  startTime: iso(run.startTime),
+  endTime: run.endTime === null ? null : iso(run.endTime),
+  durationMs: run.durationMs,
+  triggeredBy: run.triggeredBy,
+  createdAt: iso(run.createdAt),
+  summary: run.summary && { ...run.summary },
+  totalSteps: run.totalSteps,
+  failedSteps: run.failedSteps,
+});
+
+export const sessionSummary = (s: SessionRecord, ctx: ViewContext) => ({
+  object: "session" as const,
+  id: s.id,
+  url: `${ctx.appUrl}/sessions/${s.id}`,
+  createdAt: iso(s.createdAt),
+  duration: s.duration,
+  userEmail: s.userEmail,
+  userId: s.userId,
+  userAccount: s.userAccount,
+  browser: s.browser,
+  device: s.device,
+  countryCode: s.countryCode,
+  hasTimeline: s.timeline !== null,
+});
+
+export const timelineBody = (s: SessionRecord) => {
+  const t = s.timeline;
+  if (!t) return undefined;
+  return structuredClone({
+    overview: t.overview,
+    tags: t.tags,
+    pages: t.pages,
+    loadingIssues: t.loadingIssues,
+  });
+};
+
+/** Time-limited screenshot URLs, signed with their expiry like a pre-signed object URL. */
+export function screenshotUrl(org: Org, s: SessionRecord, name: string, expiresAt: number): string {
+  const expires = Math.floor(expiresAt / 1000);
+  const path = `/${org.id}/${s.id}/${name}.png`;
+  return `${SCREENSHOT_HOST}${path}?expires=${expires}&sig=${fnv(`${path}:${expires}`)}`;
+}
+
+export const clicks = (org: Org, s: SessionRecord, expiresAt: number) =>
+  s.clicks.map((c) => ({
+    id: c.id,
+    type: c.type,
+    timestamp: c.timestamp,
+    clickCount: c.clickCount,
+    navigationTo: c.navigationTo,
+    screenshots: {
+      before: screenshotUrl(org, s, `click-${c.id}-before`, expiresAt),
+      after: screenshotUrl(org, s, `click-${c.id}-after`, expiresAt),
+    },
+    clickText: c.clickText,
+    clickTag: c.clickTag,
+    clickCssClass: c.clickCssClass,
+  }));
+
+export const collection = (c: CollectionRecord, org: Org) => ({
+  id: c.id,
+  type: c.type,
+  rootCause: c.rootCause,
+  shortenedPath: c.shortenedPath,
+  createdAt: iso(c.createdAt),
+  isResolved: c.isResolved,
+  errorCount: c.members.reduce((n, m) => n + m.errorCount, 0),
+  sessionCount: c.members.length,
+  estimatedUsers: new Set(
+    c.members.map((m) => org.sessions.find((s) => s.id === m.sessionId)?.userId ?? m.sessionId),
+  ).size,
+});
+
+export function collectionSession(
+  org: Org,
+  c: CollectionRecord,
+  m: MemberRecord,
+  s: SessionRecord,
+  includes: readonly Include[],
+  ctx: ViewContext,
+  expiresAt: number,
+) {
+  const { object: _object, ...summary } = sessionSummary(s, ctx);
+  const item: Record<string, unknown> = {
+    object: "session",
+    ...summary,
+    userUsername: s.userUsername,
+    userPlan: s.userPlan,
+    userRole: s.userRole,
+    representativeIssue: {
+      errorId: m.errorId,
+      latestIssueAt: iso(m.latestIssueAt),
+      shortenedPath: c.shortenedPath,
+      fullPath: c.fullPath,
+      aiSummary: { ...m.aiSummary },
+    },
+  };
+  // A session without an AI timeline has nothing to embed: the field stays absent.
+  if (includes.includes("timeline") && s.timeline) item.timeline = timelineBody(s);
+  if (includes.includes("clicks") || includes.includes("screenshots"))
+    item.clicks = clicks(org, s, expiresAt);
+  if (includes.includes("screenshots"))
+    item.errorScreenshots = {
+      main: screenshotUrl(org, s, `error-${m.errorId}-main`, expiresAt),
+      after: screenshotUrl(org, s, `error-${m.errorId}-after`, expiresAt),
+    };
+  return item;
+}
+
+function fnv(text: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
