@@ -144,7 +144,7 @@ function timeBound(value: unknown, field: string, operation: string): string {
     value instanceof Date
       ? value
       : typeof value === "string" && ISO_8601.test(value.trim())
-        ? new Date(value.trim())
+        ? new Date(asUtc(value.trim()))
         : null;
   if (date === null || Number.isNaN(date.getTime())) {
     throw invalidRequest(
@@ -154,6 +154,12 @@ function timeBound(value: unknown, field: string, operation: string): string {
     );
   }
   return date.toISOString();
+}
+
+/** JS reads a zoneless date-time as local time; the vendor (and ISO 8601 practice for APIs) means UTC. */
+function asUtc(text: string): string {
+  const iso = text.replace(" ", "T");
+  return iso.length > 10 && !/(?:Z|[+-]\d{2}:?\d{2})$/i.test(iso) ? `${iso}Z` : iso;
 }
 
 function includeList(value: unknown, operation: string): CollectionInclude[] {

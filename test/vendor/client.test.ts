@@ -96,6 +96,13 @@ describe("requests", () => {
     });
   });
 
+  it("reads zoneless and date-only bounds as UTC, whatever the machine's zone", async () => {
+    const { client, calls } = setup(okRuns);
+    await client.listTestRuns(101, { since: "2026-02-16", until: "2026-02-16 05:30" });
+    expect(calls[0]?.url.searchParams.get("since")).toBe("2026-02-16T00:00:00.000Z");
+    expect(calls[0]?.url.searchParams.get("until")).toBe("2026-02-16T05:30:00.000Z");
+  });
+
   it("encodes session filters, keeping + and non-ASCII intact", async () => {
     const { client, calls } = setup(() =>
       json(200, { object: "list", data: [], hasMore: false, nextCursor: null }),
