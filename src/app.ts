@@ -1,5 +1,9 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { ConfigError, type Env, readConfig } from "./env.ts";
+import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
+import { createDeps } from "./slack/deps.ts";
+import { MAX_BODY_BYTES, slackRequestGuard } from "./slack/request-guard.ts";
 import { VERSION } from "./version.ts";
 
 export type AppEnv = { Bindings: Env };
@@ -15,6 +19,16 @@ app.get("/health", (c) => {
     return c.json({ ok: false, version: VERSION, problems: error.problems });
   }
 });
+
+app.post(
+  SLACK_EVENTS_PATH,
+  slackRequestGuard(),
+  bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
+  (c) => {
+    const deps = createDeps(readConfig(c.env), c.env.STATE);
+    return createSlackApp(deps).run(c.req.raw, c.executionCtx);
+  },
+);
 
 app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
 

@@ -1,0 +1,60 @@
+import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
+import type { VendorClient } from "../vendor/client.ts";
+
+/** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
+const BASELINE_RUNS = 50;
+
+type Who = { channelId: string; userId: string; now: Date };
+
+/**
+ * Records what already happened so nothing before the subscription alerts. Runs still
+ * `running` stay pending: if they fail later, that failure is news.
+ * Throws `VendorApiError` (not found, auth, …) and then nothing is stored.
+ */
+export async function baselineTest(
+  vendor: VendorClient,
+  testId: number,
+  who: Who,
+): Promise<TestSubscription> {
+  const page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
+  const at = who.now.toISOString();
+  return {
+    kind: "test",
+    channelId: who.channelId,
+    testId,
+    testName: page.test.name,
+    createdAt: at,
+    createdBy: who.userId,
+    paused: null,
+    lastError: null,
+    lastChangeAt: at,
+    lastRunId: page.data.reduce((max, run) => Math.max(max, run.id), 0),
+    pendingRunIds: page.data.filter((run) => run.status === "running").map((run) => run.id),
+    streak: null,
+  };
+}
+
+export async function baselineCollection(
+  vendor: VendorClient,
+  collectionId: number,
+  growth: number | null,
+  who: Who,
+): Promise<CollectionSubscription> {
+  const page = await vendor.listCollectionSessions(collectionId, { limit: 1 });
+  const at = who.now.toISOString();
+  return {
+    kind: "collection",
+    channelId: who.channelId,
+    collectionId,
+    rootCause: page.collection.rootCause,
+    growth,
+    createdAt: at,
+    createdBy: who.userId,
+    paused: null,
+    lastError: null,
+    lastChangeAt: at,
+    alertedCount: page.collection.sessionCount,
+    wasResolved: page.collection.isResolved,
+    threadTs: null,
+  };
+}

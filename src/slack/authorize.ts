@@ -1,0 +1,46 @@
+import { type Authorize, AuthorizeError, type AuthorizeResult, type SlackAPIClient } from "slack-edge";
+
+type Cached = { result: AuthorizeResult; until: number };
+
+const TTL_MS = 10 * 60 * 1000;
+/** Per isolate, keyed by token so two tokens (tests, rotation) never share an answer. */
+const byToken = new Map<string, Cached>();
+
+/**
+ * slack-edge's default `authorize` calls `auth.test` on slack.com for every request. This one
+ * goes through the bot's own client (so `SLACK_API_URL` is honoured) and remembers the answer
+ * for ten minutes, keeping `auth.test` off the ack path of warm isolates.
+ */
+export function cachedAuthorize(
+  client: SlackAPIClient,
+  token: string,
+  now: () => number = Date.now,
+): Authorize {
+  return async () => {
+    const hit = byToken.get(token);
+    if (hit && hit.until > now()) return hit.result;
+    try {
+      const response = await client.auth.test();
+      const result: AuthorizeResult = {
+        botToken: token,
+        enterpriseId: response.enterprise_id,
+        teamId: response.team_id,
+        team: response.team,
+        url: response.url,
+        botId: response.bot_id ?? "",
+        botUserId: response.user_id ?? "",
+        userId: response.user_id,
+        user: response.user,
+        botScopes: (response.headers.get("x-oauth-scopes") ?? "").split(",").filter(Boolean),
+      };
+      const entry = { result, until: now() + TTL_MS };
+      byToken.set(token, entry);
+      return result;
+    } catch (error) {
+      // The error code is safe to repeat; the token is not part of it.
+      const code =
+        error && typeof error === "object" && "error" in error ? String(error.error) : "unreachable";
+      throw new AuthorizeError(`auth.test failed: ${code}`);
+    }
+  };
+}

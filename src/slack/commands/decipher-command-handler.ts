@@ -1,0 +1,136 @@
+import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
+import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
+import { nextOccurrence } from "../../alerts/schedule.ts";
+import { readHeartbeat } from "../../state/heartbeat.ts";
+import type { Subscription } from "../../state/subscription-types.ts";
+import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
+import type { Deps } from "../deps.ts";
+import type { SlackMessage } from "../limits.ts";
+import { code } from "../mrkdwn.ts";
+import { listMessage, plain, statusMessage, subscribedMessage } from "../replies/decipher-replies.ts";
+import { respond } from "../respond.ts";
+import { vendorErrorSentence } from "../vendor-error-message.ts";
+import { changesSubscriptions, type DecipherCommand, parseDecipherCommand } from "./decipher-command.ts";
+import { CommandInputError } from "./parse-error.ts";
+
+type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
+type Parsed = { ok: true; command: DecipherCommand } | { ok: false; reply: SlackMessage };
+
+function read(req: Request, deps: Deps): Parsed {
+  let command: DecipherCommand;
+  try {
+    command = parseDecipherCommand(req.payload.text ?? "");
+  } catch (error) {
+    if (!(error instanceof CommandInputError)) throw error;
+    return { ok: false, reply: errorMessage(`${error.message} Type \`/decipher help\` for the commands.`) };
+  }
+  const admins = deps.config.adminUserIds;
+  if (changesSubscriptions(command) && admins.size > 0 && !admins.has(req.payload.user_id)) {
+    return {
+      ok: false,
+      reply: errorMessage(
+        "Only the bot's admins can change what this channel watches. Ask one of them, or use `/decipher list` and `/decipher status`.",
+      ),
+    };
+  }
+  return { ok: true, command };
+}
+
+const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
+
+/** Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after the ack. */
+async function subscribe(
+  deps: Deps,
+  command: Extract<DecipherCommand, { action: "subscribe" }>,
+  channelId: string,
+  userId: string,
+) {
+  const existing = await deps.subscriptions.get(channelId, command.kind, command.id);
+  if (existing && !existing.paused) {
+    if (
+      existing.kind === "collection" &&
+      command.kind === "collection" &&
+      existing.growth !== command.growth
+    ) {
+      const updated = { ...existing, growth: command.growth, lastChangeAt: deps.now().toISOString() };
+      await deps.subscriptions.update(updated);
+      return subscribedMessage(updated, deps.config.decipherAppUrl, false);
+    }
+    return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  }
+  const who = { channelId, userId, now: deps.now() };
+  // A paused subscription starts over from now: alerts it missed while paused are not replayed.
+  const fresh: Subscription =
+    command.kind === "test"
+      ? await baselineTest(deps.vendor, command.id, who)
+      : await baselineCollection(deps.vendor, command.id, command.growth, who);
+  await deps.subscriptions.save(fresh);
+  return subscribedMessage(fresh, deps.config.decipherAppUrl, false);
+}
+
+async function answer(deps: Deps, command: DecipherCommand, channelId: string): Promise<SlackMessage> {
+  const appUrl = deps.config.decipherAppUrl;
+  switch (command.action) {
+    case "help":
+      return decipherHelpMessage();
+    case "list":
+      return listMessage(
+        await deps.subscriptions.listForChannel(channelId),
+        await deps.digests.get(channelId),
+        appUrl,
+      );
+    case "status":
+      return statusMessage(await deps.subscriptions.listForChannel(channelId), await readHeartbeat(), appUrl);
+    case "unsubscribe": {
+      const removed = await deps.subscriptions.remove(channelId, command.kind, command.id);
+      return plain(
+        removed
+          ? `Unsubscribed this channel from ${command.kind} ${command.id}.`
+          : `This channel was not subscribed to ${command.kind} ${command.id}; nothing changed.`,
+      );
+    }
+    case "digest": {
+      const previous = await deps.digests.get(channelId);
+      const nextDueAt = nextOccurrence(command.time, command.zone, deps.now()).toISOString();
+      await deps.digests.set(channelId, {
+        time: command.time,
+        zone: command.zone,
+        nextDueAt,
+        lastSentAt: previous?.lastSentAt ?? null,
+        collectionCounts: previous?.collectionCounts ?? {},
+      });
+      return plain(
+        `Daily digest set for ${code(command.time)} ${command.zone}. The first one arrives at the next ${command.time}.`,
+      );
+    }
+    case "digest-off": {
+      const had = await deps.digests.get(channelId);
+      await deps.digests.set(channelId, null);
+      return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
+    }
+    case "subscribe":
+      throw new Error("subscribe is answered after the ack");
+  }
+}
+
+/** `/decipher …`: KV-only subcommands answer in the ack; `subscribe` asks Decipher first. */
+export const decipherCommand = {
+  ack: async (req: Request, deps: Deps) => {
+    const parsed = read(req, deps);
+    if (!parsed.ok) return ephemeral(parsed.reply);
+    const { command } = parsed;
+    if (command.action === "subscribe") {
+      return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+    }
+    return ephemeral(await answer(deps, command, req.payload.channel_id));
+  },
+  lazy: async (req: Request, deps: Deps) => {
+    const parsed = read(req, deps);
+    if (!parsed.ok || parsed.command.action !== "subscribe") return;
+    const { command } = parsed;
+    const reply = await subscribe(deps, command, req.payload.channel_id, req.payload.user_id).catch(
+      (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+    );
+    await respond(req.payload.response_url, reply, { replaceOriginal: true });
+  },
+};

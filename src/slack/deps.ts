@@ -1,0 +1,29 @@
+import type { SlackAPIClient } from "slack-edge";
+import type { Config } from "../env.ts";
+import { DigestStore } from "../state/digests.ts";
+import { SubscriptionStore } from "../state/subscriptions.ts";
+import { createVendorClient, type VendorClient } from "../vendor/client.ts";
+import { createSlackClient } from "./client.ts";
+
+/** Everything a handler may touch, built once per request so tests can swap any part. */
+export type Deps = {
+  config: Config;
+  vendor: VendorClient;
+  slack: SlackAPIClient;
+  subscriptions: SubscriptionStore;
+  digests: DigestStore;
+  kv: KVNamespace;
+  now: () => Date;
+};
+
+export function createDeps(config: Config, kv: KVNamespace, now: () => Date = () => new Date()): Deps {
+  return {
+    config,
+    vendor: createVendorClient({ baseUrl: config.decipherApiUrl, apiKey: config.decipherApiKey }),
+    slack: createSlackClient(config),
+    subscriptions: new SubscriptionStore(kv),
+    digests: new DigestStore(kv),
+    kv,
+    now,
+  };
+}

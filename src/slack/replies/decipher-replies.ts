@@ -1,0 +1,91 @@
+import type { DigestSchedule } from "../../state/digests.ts";
+import type { Heartbeat } from "../../state/heartbeat.ts";
+import type { Subscription } from "../../state/subscription-types.ts";
+import { context, header, section } from "../blocks/elements.ts";
+import { testUrl } from "../blocks/links.ts";
+import { fitMessage, type SlackMessage } from "../limits.ts";
+import { bold, code, dateToken, escapeMrkdwn, link } from "../mrkdwn.ts";
+
+/** Replies to `/decipher` subcommands: short, plain, one fact per line. */
+
+export function subscriptionLabel(subscription: Subscription, appUrl: string): string {
+  return subscription.kind === "test"
+    ? `test ${link(testUrl(appUrl, subscription.testId), `${subscription.testName} (#${subscription.testId})`)}`
+    : // The app has no documented collection URL, so collections are named, not linked.
+      `collection #${subscription.collectionId} — ${escapeMrkdwn(subscription.rootCause)}`;
+}
+
+function growthRule(growth: number | null): string {
+  return growth === null
+    ? "grows by 5 sessions or 50 %, whichever is smaller"
+    : `grows by ${growth} sessions`;
+}
+
+export function plain(text: string): SlackMessage {
+  return fitMessage({ text, blocks: [section(text)] });
+}
+
+export function subscribedMessage(
+  subscription: Subscription,
+  appUrl: string,
+  already: boolean,
+): SlackMessage {
+  const what = subscriptionLabel(subscription, appUrl);
+  const rule =
+    subscription.kind === "test"
+      ? "I'll post here when a new run fails, and thread follow-ups until it passes again."
+      : `I'll post here when its unresolved sessions ${growthRule(subscription.growth)}, or when it comes back after being resolved.`;
+  const lead = already ? `This channel already watches ${what}.` : `Subscribed this channel to ${what}.`;
+  return fitMessage({
+    text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
+    blocks: [section(`${lead}\n${rule}`)],
+  });
+}
+
+export function listMessage(
+  subscriptions: Subscription[],
+  digest: DigestSchedule | null,
+  appUrl: string,
+): SlackMessage {
+  const lines = subscriptions.map(
+    (s) =>
+      `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}`,
+  );
+  const digestLine = digest
+    ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt)}.`
+    : "No daily digest (set one with `/decipher digest 09:00 Europe/Berlin`).";
+  const body =
+    lines.length > 0
+      ? lines.join("\n")
+      : "This channel watches nothing yet. Try `/decipher subscribe test <id>` or `/decipher subscribe collection <id>`.";
+  return fitMessage({
+    text: `This channel watches ${subscriptions.length} item(s).`,
+    blocks: [header("What this channel watches"), section(body), context(digestLine)],
+  });
+}
+
+export function statusMessage(
+  subscriptions: Subscription[],
+  heartbeat: Heartbeat | null,
+  appUrl: string,
+): SlackMessage {
+  const poll = heartbeat
+    ? `Last poll ${dateToken(heartbeat.at)} (${heartbeat.subscriptions} subscription(s) checked).`
+    : "No poll has run yet since the bot started; polls run every minute.";
+  const lines = subscriptions.map((s) => {
+    const state = s.paused
+      ? `${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`
+      : s.lastError
+        ? `last error ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`
+        : "OK";
+    return `• ${subscriptionLabel(s, appUrl)} — ${state}\n   last change ${dateToken(s.lastChangeAt)}`;
+  });
+  return fitMessage({
+    text: `Status of ${subscriptions.length} subscription(s).`,
+    blocks: [
+      header("Decipher alerts status"),
+      section(lines.length > 0 ? lines.join("\n") : "This channel watches nothing yet."),
+      context(poll),
+    ],
+  });
+}
