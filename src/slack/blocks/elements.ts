@@ -58,7 +58,13 @@ type ButtonSpec = {
 export function button(spec: ButtonSpec): Button | null {
   const url = spec.url === undefined ? undefined : safeUrl(spec.url);
   if (url === null) return null;
-  if (spec.value !== undefined && (spec.value === null || spec.value.length > SLACK_LIMITS.buttonValue)) {
+  // A value is echoed back verbatim, so one that does not fit (or is not valid UTF-16) is
+  // not cut or repaired: the button is left out.
+  const value = spec.value;
+  if (
+    value !== undefined &&
+    (value === null || value.length > SLACK_LIMITS.buttonValue || value !== wellFormed(value))
+  ) {
     return null;
   }
   const b: Button = {

@@ -1,7 +1,10 @@
+import { wellFormed } from "../mrkdwn.ts";
+
 /** Links into the Decipher web app (vendor-facts.md "Hosts"). `appUrl` has no trailing slash. */
 
 const base = (appUrl: string) => appUrl.replace(/\/+$/, "");
-const seg = (id: string | number) => encodeURIComponent(String(id));
+// encodeURIComponent throws on a lone surrogate: vendor ids are not trusted to be well formed.
+const seg = (id: string | number) => encodeURIComponent(wellFormed(String(id)));
 
 export const sessionUrl = (appUrl: string, sessionId: string) => `${base(appUrl)}/sessions/${seg(sessionId)}`;
 
