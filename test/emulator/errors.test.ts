@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACME, api, baseUrl, errorOf, getJson, newOrg } from "./helpers.ts";
+import { ACME, api, baseUrl, errorOf, getJson, type Json, newOrg } from "./helpers.ts";
 
 const expectError = async (
   path: string,
@@ -85,9 +85,15 @@ describe("cursors", () => {
 
   it("are bound to the query that issued them", async () => {
     const { nextCursor } = await getJson("/tests/101/runs?limit=5");
-    await expectError(`/tests/102/runs?cursor=${nextCursor}`, 422, { field: "cursor" });
-    await expectError(`/tests/101/runs?status=failed&cursor=${nextCursor}`, 422, { field: "cursor" });
-    await expectError(`/sessions?cursor=${nextCursor}`, 422, { field: "cursor" });
+    await expectError(`/tests/102/runs?cursor=${nextCursor}`, 422, {
+      type: "validation_error",
+      field: "cursor",
+    });
+    await expectError(`/tests/101/runs?status=failed&cursor=${nextCursor}`, 422, {
+      type: "validation_error",
+      field: "cursor",
+    });
+    await expectError(`/sessions?cursor=${nextCursor}`, 422, { type: "validation_error", field: "cursor" });
     // The page size may change between pages.
     expect((await api(`/tests/101/runs?limit=9&cursor=${nextCursor}`)).status).toBe(200);
   });
@@ -97,7 +103,7 @@ describe("cursors", () => {
     await expectError(
       `/tests/101/runs?limit=5&cursor=${nextCursor}`,
       422,
-      { field: "cursor" },
+      { type: "validation_error", field: "cursor" },
       await newOrg(),
     );
   });
@@ -117,7 +123,7 @@ describe("other errors", () => {
     });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET");
-    expect((await res.json()).error).toMatchObject({
+    expect((await res.json<Json>()).error).toMatchObject({
       type: "invalid_request_error",
       code: "method_not_allowed",
     });

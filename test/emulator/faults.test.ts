@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, control, newOrg } from "./helpers.ts";
+import { api, control, type Json, newOrg } from "./helpers.ts";
 
 describe("fault injection", () => {
   it("fails the next N calls of a route with 429 and Retry-After, then recovers", async () => {
@@ -15,7 +15,7 @@ describe("fault injection", () => {
       const res = await api("/tests/101/runs", key);
       expect(res.status).toBe(429);
       expect(res.headers.get("retry-after")).toBe("7");
-      expect((await res.json()).error).toMatchObject({ type: "rate_limit_error" });
+      expect((await res.json<Json>()).error).toMatchObject({ type: "rate_limit_error" });
     }
     expect((await api("/tests/101/runs", key)).status).toBe(200);
   });
@@ -26,7 +26,7 @@ describe("fault injection", () => {
     expect((await api("/tests/101/runs", key)).status).toBe(200);
     const res = await api("/sessions", key);
     expect(res.status).toBe(500);
-    expect((await res.json()).error.type).toBe("api_error");
+    expect((await res.json<Json>()).error.type).toBe("api_error");
     expect((await api("/sessions", key)).status).toBe(200);
   });
 
