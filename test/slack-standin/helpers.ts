@@ -87,10 +87,13 @@ export type CallRecord = {
   error?: string;
 };
 
-export const section = (text: string) => ({ type: "section", text: { type: "mrkdwn", text } });
+export const section = (text: string) => ({
+  type: "section" as const,
+  text: { type: "mrkdwn" as const, text },
+});
 export const button = (actionId: string, value: string, text = "Go") => ({
-  type: "button",
+  type: "button" as const,
   action_id: actionId,
   value,
-  text: { type: "plain_text", text },
+  text: { type: "plain_text" as const, text },
 });
