@@ -72,7 +72,7 @@ export function button(spec: ButtonSpec): Button | null {
     text: { type: "plain_text", text: truncatePlain(spec.text, SLACK_LIMITS.buttonText), emoji: true },
     action_id: spec.actionId.slice(0, SLACK_LIMITS.actionId),
   };
-  if (spec.value !== undefined) b.value = spec.value;
+  if (value !== undefined) b.value = value;
   if (url !== undefined) b.url = url;
   if (spec.style) b.style = spec.style;
   return b;

@@ -1,5 +1,6 @@
+import type { Button } from "slack-edge";
 import { expect } from "vitest";
-import type { Button, SlackMessage } from "../../../src/slack/blocks/index.ts";
+import type { SlackMessage } from "../../../src/slack/blocks/index.ts";
 
 /**
  * An independent statement of what Slack accepts (DESIGN.md "Platform limits" plus Slack's
