@@ -18,9 +18,12 @@ export function addRun(
   org: Org,
   test: TestRecord,
   status: RunStatus,
-  now: number,
+  at: number,
   overrides: RunOverrides = {},
 ) {
+  // Strictly after the test's newest run, so runs recorded in one millisecond keep their order.
+  const newest = Math.max(-Infinity, ...org.runs.filter((r) => r.testId === test.id).map((r) => r.createdAt));
+  const now = Math.max(at, newest + 1);
   return withOrgRng(org, (rng) => {
     const run = makeRun(rng, test, failuresOf(org, test.id), org.next.run++, "running", now, now, overrides);
     if (status !== "running") {

@@ -65,20 +65,20 @@ export function tick(org: Org, now: number): TickChange[] {
   org.sim.ticks += 1;
   const changes: TickChange[] = [];
 
-  // Runs left running by the previous tick end now: the "seen running, fails later" path.
-  for (const run of org.runs.filter((r) => r.status === "running" && r.createdAt < now)) {
+  // Runs left running before this tick end now: the "seen running, fails later" path.
+  for (const run of org.runs.filter((r) => r.status === "running")) {
     if (!steps.some((s) => s.runs.some(([id]) => id === run.testId))) continue;
     updateRun(org, run, finishes[phase] ?? "failed", now);
     changes.push({ kind: "runFinished", testId: run.testId, runId: run.id, status: run.status });
   }
 
   const step = steps[phase] as Step;
-  step.runs.forEach(([testId, status], i) => {
+  for (const [testId, status] of step.runs) {
     const test = org.tests.find((t) => t.id === testId);
-    if (!test) return;
-    const run = addRun(org, test, status, now + i);
+    if (!test) continue;
+    const run = addRun(org, test, status, now);
     changes.push({ kind: "run", testId, runId: run.id, status });
-  });
+  }
 
   for (const id of step.grow) {
     const c = org.collections.find((x) => x.id === id);
