@@ -35,7 +35,10 @@ import { assertWithinSlackLimits } from "./slack-limits.ts";
 const now = fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true });
 const appUrl = fc.oneof(fc.constant("https://app.getdecipher.com"), anyUrl);
 
-describe("every builder stays within Slack's limits and never breaks mrkdwn, whatever the vendor sends", () => {
+// Generous timeout: the cores are shared, and a slow run is not a failure of the builders.
+describe("every builder stays within Slack's limits and never breaks mrkdwn, whatever the vendor sends", {
+  timeout: 30_000,
+}, () => {
   it("sessionsMessage, with 0–200 sessions, timelines or not, and any More value", () => {
     const entries = fc.array(
       fc.tuple(anySession, fc.option(fc.option(anyTimeline, { nil: null }), { nil: undefined })),
