@@ -20,6 +20,7 @@ export default defineConfig({
   ],
   test: {
     globalSetup: ["./test/setup/global.ts"],
+    setupFiles: ["./test/setup/fresh-state.ts"],
     include: ["test/**/*.test.ts"],
   },
 });

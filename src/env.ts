@@ -8,6 +8,8 @@ export type Env = {
   SLACK_API_URL?: string;
   ADMIN_USER_IDS?: string;
   STATE: KVNamespace;
+  /** Fan-out of poll chunks when there are many subscriptions; optional (all inline without it). */
+  POLL_QUEUE?: Queue<import("./alerts/poll-cycle.ts").PollChunk>;
 };
 
 /** Configuration after checking: every value present and well formed. */

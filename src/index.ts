@@ -1,6 +1,42 @@
+import { type PollChunk, pollChunk, runPollCycle } from "./alerts/poll-cycle.ts";
 import { app } from "./app.ts";
-import type { Env } from "./env.ts";
+import { ConfigError, type Env, readConfig } from "./env.ts";
+import { createDeps } from "./slack/deps.ts";
+
+function depsOrLog(env: Env) {
+  try {
+    return createDeps(readConfig(env), env.STATE);
+  } catch (error) {
+    // Names the missing variables, never their values.
+    console.error(error instanceof ConfigError ? error.message : "configuration could not be read");
+    return null;
+  }
+}
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+
+  async scheduled(controller, env, _ctx) {
+    const deps = depsOrLog(env);
+    if (!deps) return;
+    const report = await runPollCycle(deps, {
+      now: new Date(controller.scheduledTime),
+      queue: env.POLL_QUEUE,
+    });
+    console.log(`poll cycle ${JSON.stringify(report)}`);
+  },
+
+  async queue(batch, env) {
+    const deps = depsOrLog(env);
+    if (!deps) {
+      batch.retryAll();
+      return;
+    }
+    for (const message of batch.messages) {
+      const chunk = message.body as PollChunk;
+      // Polls against the current time: state, not the message, says what is new.
+      await pollChunk(deps, chunk.keys, new Date(), message.id);
+      message.ack();
+    }
+  },
+} satisfies ExportedHandler<Env, PollChunk>;

@@ -1,5 +1,6 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
+import type { TestRun } from "../vendor/types.ts";
 
 /** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
 const BASELINE_RUNS = 50;
@@ -18,6 +19,10 @@ export async function baselineTest(
 ): Promise<TestSubscription> {
   const page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
   const at = who.now.toISOString();
+  const latest = page.data.reduce<TestRun | undefined>(
+    (max, run) => (!max || run.id > max.id ? run : max),
+    undefined,
+  );
   return {
     kind: "test",
     channelId: who.channelId,
@@ -28,8 +33,11 @@ export async function baselineTest(
     paused: null,
     lastError: null,
     lastChangeAt: at,
-    lastRunId: page.data.reduce((max, run) => Math.max(max, run.id), 0),
-    pendingRunIds: page.data.filter((run) => run.status === "running").map((run) => run.id),
+    lastRunId: latest?.id ?? 0,
+    lastRunAt: latest?.createdAt ?? null,
+    pendingRuns: page.data
+      .filter((run) => run.status === "running")
+      .map((run) => ({ id: run.id, createdAt: run.createdAt })),
     streak: null,
   };
 }
@@ -54,7 +62,9 @@ export async function baselineCollection(
     lastError: null,
     lastChangeAt: at,
     alertedCount: page.collection.sessionCount,
+    alertedAt: at,
     wasResolved: page.collection.isResolved,
+    regressed: false,
     threadTs: null,
   };
 }

@@ -15,7 +15,7 @@ class BoundedRateLimitRetry implements RetryHandler {
   }
 
   async shouldRetry({ state, response }: RetryHandlerArgs): Promise<boolean> {
-    if (!response || response.status !== 429 || state.currentAttempt >= this.#maxAttempts) return false;
+    if (response?.status !== 429 || state.currentAttempt >= this.#maxAttempts) return false;
     const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
     if (!Number.isFinite(seconds) || seconds < 0 || seconds > this.#maxWaitSeconds) return false;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));

@@ -22,14 +22,18 @@ export type FailureStreak = {
   lastRunId: number;
 };
 
+export type PendingRun = { id: number; createdAt: string };
+
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
   testId: number;
   testName: string;
   /** Highest run id seen; runs above it are new. */
   lastRunId: number;
+  /** `createdAt` of that run: polls ask for runs since shortly before it, whatever the API's order. */
+  lastRunAt: string | null;
   /** Runs seen `running` that may still fail. */
-  pendingRunIds: number[];
+  pendingRuns: PendingRun[];
   streak: FailureStreak | null;
 };
 
@@ -41,7 +45,12 @@ export type CollectionSubscription = SubscriptionBase & {
   growth: number | null;
   /** `sessionCount` when the last alert (or the subscription) happened. */
   alertedCount: number;
+  /** When that was: the next alert shows sessions newer than this. */
+  alertedAt: string;
+  /** The vendor's `isResolved` at the last look. */
   wasResolved: boolean;
+  /** A regression was announced since the collection was last seen resolved. */
+  regressed: boolean;
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
 };

@@ -1,4 +1,9 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import worker from "../../src/index.ts";
 
@@ -41,13 +46,40 @@ export async function newOrg(template: "acme" | "globex" = "acme"): Promise<stri
   return (await postJson<{ apiKey: string }>(`${emulatorUrl}/__emulator/orgs`, { template })).apiKey;
 }
 
-export function createBot(options: { apiKey: string; botToken?: string; adminUserIds?: string }) {
+export type KvCounts = { reads: number; writes: number; deletes: number; lists: number };
+
+/** Counts KV operations, to hold the "an idle poll writes nothing" promise to account. */
+function countingKv(kv: KVNamespace, counts: KvCounts): KVNamespace {
+  const count =
+    (key: keyof KvCounts, fn: (...args: never[]) => unknown) =>
+    (...args: never[]) => {
+      counts[key]++;
+      return fn(...args);
+    };
+  return {
+    get: count("reads", kv.get.bind(kv) as never),
+    getWithMetadata: count("reads", kv.getWithMetadata.bind(kv) as never),
+    put: count("writes", kv.put.bind(kv) as never),
+    delete: count("deletes", kv.delete.bind(kv) as never),
+    list: count("lists", kv.list.bind(kv) as never),
+  } as unknown as KVNamespace;
+}
+
+export function createBot(options: {
+  apiKey: string;
+  botToken?: string;
+  adminUserIds?: string;
+  queue?: Queue;
+}) {
   const botToken = options.botToken ?? `xoxb-test-${crypto.randomUUID()}`;
+  const kv: KvCounts = { reads: 0, writes: 0, deletes: 0, lists: 0 };
   const botEnv = {
     ...env,
+    STATE: countingKv(env.STATE, kv),
     DECIPHER_API_KEY: options.apiKey,
     SLACK_BOT_TOKEN: botToken,
     ADMIN_USER_IDS: options.adminUserIds ?? "",
+    POLL_QUEUE: options.queue,
   };
 
   async function send(request: Request): Promise<SentRequest> {
@@ -87,7 +119,18 @@ export function createBot(options: { apiKey: string; botToken?: string; adminUse
   return {
     botToken,
     env: botEnv,
+    kv,
     send,
+    /** Fires the cron as Cloudflare would. */
+    async cron(at: Date = new Date()) {
+      const ctx = createExecutionContext();
+      await worker.scheduled(
+        createScheduledController({ scheduledTime: at, cron: "* * * * *" }),
+        botEnv,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+    },
     signedPost,
     /** A slash command exactly as Slack sends it; returns the ack. */
     async command(command: string, text: string, opts: { channelId?: string; userId?: string } = {}) {
@@ -152,6 +195,14 @@ export function createBot(options: { apiKey: string; botToken?: string; adminUse
       const q = new URLSearchParams({ botToken, channel: channelId });
       const res = await fetch(`${standInUrl}/__slack/messages?${q}`);
       return ((await res.json()) as { messages: StoredMessage[] }).messages;
+    },
+    /** What the channel shows from the bot: its posts, without ephemeral replies or seeded chatter. */
+    async posted(channelId = "C0ALERTS"): Promise<StoredMessage[]> {
+      const res = await fetch(
+        `${standInUrl}/__slack/messages?${new URLSearchParams({ botToken, channel: channelId })}`,
+      );
+      const { messages } = (await res.json()) as { messages: StoredMessage[] };
+      return messages.filter((m) => m.bot_id && !m.ephemeral);
     },
     async slackCalls(): Promise<Array<{ method: string; error?: string; [k: string]: unknown }>> {
       const res = await fetch(`${standInUrl}/__slack/calls?botToken=${encodeURIComponent(botToken)}`);

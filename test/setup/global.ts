@@ -5,7 +5,13 @@ import { startSlackStandIn } from "../../dev/slack/server.ts";
 /** Real HTTP on loopback: the vendor emulator and the Slack stand-in, one each per test run. */
 export default async function setup(project: TestProject) {
   const emulator = await startEmulator({ port: 0, host: "127.0.0.1", seed: 1 });
-  const slack = await startSlackStandIn({ port: 0, host: "127.0.0.1" });
+  // Same secret and token as the Worker's bindings in vitest.config.ts.
+  const slack = await startSlackStandIn({
+    port: 0,
+    host: "127.0.0.1",
+    signingSecret: "test-signing-secret",
+    botToken: "xoxb-test-token",
+  });
   project.provide("emulatorUrl", emulator.url);
   project.provide("slackUrl", slack.apiUrl);
   return async () => {

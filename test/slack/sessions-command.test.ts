@@ -30,11 +30,11 @@ describe("/sessions", () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/sessions", "jane@acme.com");
     const first = await lastEphemeral(bot);
-    const firstIds = JSON.stringify(first.blocks).match(/sessions\/[0-9a-f-]{36}/g) ?? [];
+    const firstIds = JSON.stringify(first.blocks).match(/sessions\/[0-9a-f-]{36}/g) ?? ([] as string[]);
 
     expect((await bot.click(first, "sessions_more")).status).toBe(200);
     const second = await lastEphemeral(bot);
-    const secondIds = JSON.stringify(second.blocks).match(/sessions\/[0-9a-f-]{36}/g) ?? [];
+    const secondIds = JSON.stringify(second.blocks).match(/sessions\/[0-9a-f-]{36}/g) ?? ([] as string[]);
     expect(secondIds.length).toBeGreaterThan(0);
     expect(secondIds.filter((id) => firstIds.includes(id))).toEqual([]);
 

@@ -16,7 +16,8 @@ function testSubscription(channelId: string, testId: number): TestSubscription {
     lastError: null,
     lastChangeAt: "2026-11-21T00:00:00.000Z",
     lastRunId: 10,
-    pendingRunIds: [],
+    lastRunAt: null,
+    pendingRuns: [],
     streak: null,
   };
 }

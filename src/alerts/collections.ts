@@ -1,0 +1,125 @@
+import { collectionAlert, collectionGrowthReply } from "../slack/blocks/index.ts";
+import type { CollectionSubscription } from "../state/subscription-types.ts";
+import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
+import {
+  afterSlackFailure,
+  describeVendorFailure,
+  type PollOutcome,
+  unchanged,
+  withError,
+} from "./outcome.ts";
+import type { PollContext } from "./poll-context.ts";
+import { post, update } from "./slack-post.ts";
+
+const EVIDENCE_SESSIONS = 3;
+const DEFAULT_GROWTH_SESSIONS = 5;
+const DEFAULT_GROWTH_RATIO = 0.5;
+
+/** Growth that alerts: `growth:<n>` if set, else +5 sessions or +50 %, whichever is smaller (at least 1). */
+export function growthThreshold(alertedCount: number, growth: number | null): number {
+  if (growth !== null) return Math.max(1, growth);
+  return Math.max(1, Math.min(DEFAULT_GROWTH_SESSIONS, Math.ceil(alertedCount * DEFAULT_GROWTH_RATIO)));
+}
+
+type Decision = "none" | "resolved" | "regression" | "growth";
+
+/**
+ * open ──(vendor says resolved)──▶ resolved ──(new sessions)──▶ regressed (announced once,
+ * then behaves like open: growth past the threshold replies in the regression's thread).
+ */
+export function decide(sub: CollectionSubscription, collection: IssueCollection): Decision {
+  if (collection.isResolved && !sub.wasResolved) return "resolved";
+  const grown = collection.sessionCount - sub.alertedCount;
+  if (sub.wasResolved && !sub.regressed) return grown > 0 ? "regression" : "none";
+  return grown >= growthThreshold(sub.alertedCount, sub.growth) ? "growth" : "none";
+}
+
+/**
+ * Alerts when an unresolved collection grew past its threshold since the last alert, or when
+ * a resolved one got new sessions (a regression). An idle poll is one light request; the
+ * evidence (timelines, screenshots) is fetched only when there is something to say.
+ */
+export async function pollCollectionSubscription(
+  sub: CollectionSubscription,
+  ctx: PollContext,
+): Promise<PollOutcome> {
+  const { deps, now } = ctx;
+  let collection: IssueCollection;
+  try {
+    collection = (await deps.vendor.listCollectionSessions(sub.collectionId, { limit: 1 })).collection;
+  } catch (error) {
+    const message = describeVendorFailure(error);
+    return { next: withError(sub, message, now), posts: 0, error: message };
+  }
+
+  const decision = decide(sub, collection);
+  if (decision === "resolved") {
+    // A fresh start: growth from here on is a regression, announced in a new message.
+    const at = now.toISOString();
+    const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
+    return {
+      next: { ...next, alertedAt: at, threadTs: null, lastError: null, lastChangeAt: at },
+      posts: 0,
+      error: null,
+    };
+  }
+  if (decision === "none") {
+    const reopened = sub.wasResolved && !collection.isResolved;
+    if (!reopened && sub.lastError === null) return unchanged();
+    const next = { ...sub, wasResolved: collection.isResolved, lastError: null };
+    return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
+  }
+
+  if (!(await ctx.lease())) return unchanged();
+
+  let evidence: CollectionSessionList | null = null;
+  try {
+    evidence = await deps.vendor.listCollectionSessions(sub.collectionId, {
+      limit: EVIDENCE_SESSIONS,
+      include: ["timeline", "screenshots"],
+      since: new Date(Math.min(Date.parse(sub.alertedAt) || now.getTime(), now.getTime() - 60_000)),
+    });
+  } catch {
+    // The alert still goes out with counts and the AI summary; evidence is a bonus.
+  }
+  const input = {
+    collection: evidence?.collection ?? collection,
+    previousCount: sub.alertedCount,
+    sessions: evidence?.data.slice(0, EVIDENCE_SESSIONS) ?? [],
+    screenshotsExpiresAt: evidence?.screenshotsExpiresAt ?? null,
+    appUrl: deps.config.decipherAppUrl,
+    now,
+  };
+  const current = input.collection;
+
+  const threadTs = decision === "growth" ? sub.threadTs : null;
+  const result = threadTs
+    ? await post(deps.slack, sub.channelId, collectionGrowthReply(input), threadTs)
+    : await post(
+        deps.slack,
+        sub.channelId,
+        collectionAlert({ ...input, regression: decision === "regression" }),
+      );
+  if (!result.ok) {
+    return { next: afterSlackFailure(sub, result.failure, now), posts: 0, error: result.failure.code };
+  }
+  if (threadTs) {
+    // Keep the parent card's numbers current; a failed edit costs only that.
+    await update(deps.slack, sub.channelId, threadTs, collectionAlert({ ...input, regression: false }));
+  }
+  return {
+    next: {
+      ...sub,
+      alertedCount: current.sessionCount,
+      alertedAt: now.toISOString(),
+      wasResolved: current.isResolved,
+      regressed: sub.regressed || decision === "regression",
+      threadTs: threadTs ?? result.ts,
+      rootCause: current.rootCause || sub.rootCause,
+      lastError: null,
+      lastChangeAt: now.toISOString(),
+    },
+    posts: 1,
+    error: null,
+  };
+}
