@@ -14,6 +14,8 @@ export default defineConfig({
           SLACK_SIGNING_SECRET: "test-signing-secret",
           SLACK_BOT_TOKEN: "xoxb-test-token",
           SLACK_API_URL: inject("slackUrl"),
+          // Keeps the "vendor hangs" tests short; production default is 8000.
+          VENDOR_TIMEOUT_MS: "1000",
         },
       },
     })),

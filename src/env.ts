@@ -7,6 +7,8 @@ export type Env = {
   SLACK_BOT_TOKEN?: string;
   SLACK_API_URL?: string;
   ADMIN_USER_IDS?: string;
+  /** Per-request timeout for Decipher calls in ms (default 8000); a tuning knob, not a secret. */
+  VENDOR_TIMEOUT_MS?: string;
   STATE: KVNamespace;
   /** Fan-out of poll chunks when there are many subscriptions; optional (all inline without it). */
   POLL_QUEUE?: Queue<import("./alerts/poll-cycle.ts").PollChunk>;
@@ -22,6 +24,7 @@ export type Config = {
   slackApiUrl: string;
   /** Empty means everyone may change subscriptions. */
   adminUserIds: ReadonlySet<string>;
+  vendorTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -61,6 +64,10 @@ export function readConfig(env: Env): Config {
   if (env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
     problems.push("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
   }
+  const timeout = env.VENDOR_TIMEOUT_MS?.trim() ? Number(env.VENDOR_TIMEOUT_MS) : 8000;
+  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 25_000) {
+    problems.push("VENDOR_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -71,6 +78,7 @@ export function readConfig(env: Env): Config {
     slackSigningSecret: (env.SLACK_SIGNING_SECRET ?? "").trim(),
     slackBotToken: (env.SLACK_BOT_TOKEN ?? "").trim(),
     adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
+    vendorTimeoutMs: timeout,
   };
 }
 

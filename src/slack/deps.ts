@@ -19,7 +19,11 @@ export type Deps = {
 export function createDeps(config: Config, kv: KVNamespace, now: () => Date = () => new Date()): Deps {
   return {
     config,
-    vendor: createVendorClient({ baseUrl: config.decipherApiUrl, apiKey: config.decipherApiKey }),
+    vendor: createVendorClient({
+      baseUrl: config.decipherApiUrl,
+      apiKey: config.decipherApiKey,
+      timeoutMs: config.vendorTimeoutMs,
+    }),
     slack: createSlackClient(config),
     subscriptions: new SubscriptionStore(kv),
     digests: new DigestStore(kv),
