@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin.ts";
+import { pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
 import type { RateLimitConfig } from "./types.ts";
 import { webApiHandler } from "./web-api.ts";
@@ -23,8 +24,8 @@ export function createSlackStandInApp(config: SlackStandInConfig = {}) {
   const responseUrls = new ResponseUrls();
   const app = new Hono();
 
-  // Seam for the sandbox page (issue 5): it will render workspaces from /__slack/*.
-  app.get("/", (c) => c.text("Slack stand-in: Web API at /api/<method>, test controls at /__slack/*\n"));
+  // The sandbox page (GET /, /page/*) and its poll controls (/__sandbox/*): dev/slack/page/.
+  app.route("/", pageRoutes(config));
 
   app.on(["GET", "POST"], "/api/:method", webApiHandler(workspaces));
 

@@ -1,0 +1,424 @@
+// The sandbox page: a small Slack client over the stand-in's /__slack/* API. It polls every
+// second, renders the viewer's channel (ephemerals only for the viewer, like Slack), sends
+// slash commands and button clicks as real signed deliveries, and fires the bot's cron.
+import { renderMessageBody } from "./blocks.js";
+
+const POLL_MS = 1000;
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const state = {
+  /** @type {{ id: string, name: string, isArchived: boolean, isMember: boolean, topic: string }[]} */
+  channels: [],
+  /** @type {Map<string, { id: string, name: string, realName: string, isBot: boolean }>} */
+  users: new Map(),
+  /** @type {any[]} */
+  messages: [],
+  me: localStorage.getItem("sandbox.me") || "U0ALICE",
+  channel: decodeURIComponent(location.hash.slice(1)) || "C0DEMO",
+  /** @type {string | null} */
+  thread: null,
+  /** Newest ts seen per channel, for unread badges. */
+  seen: /** @type {Record<string, string>} */ ({}),
+  history: /** @type {string[]} */ ([]),
+  historyAt: -1,
+};
+
+const ctx = {
+  userName: (id) => state.users.get(id)?.name,
+  channelName: (id) => state.channels.find((c) => c.id === id)?.name,
+  onButton: clickButton,
+};
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+async function api(path, body) {
+  const res = await fetch(
+    path,
+    body === undefined
+      ? {}
+      : {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        },
+  );
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok || data.ok === false) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+let toastTimer;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    t.hidden = true;
+  }, 5000);
+}
+
+function setStatus(text) {
+  $("control-status").textContent = text;
+}
+
+const visible = (m) => !m.ephemeral || m.visible_to === state.me;
+const isTopLevel = (m) => !m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast;
+const timeOf = (ts) => new Date(Number(ts) * 1000);
+
+// ---- sidebar ------------------------------------------------------------------------------
+
+function renderSidebar() {
+  const channels = $("channels");
+  const dms = $("dms");
+  channels.replaceChildren();
+  dms.replaceChildren();
+  for (const c of state.channels) {
+    const isDm = c.id.startsWith("D");
+    const a = /** @type {HTMLAnchorElement} */ (el("a"));
+    a.href = `#${c.id}`;
+    a.dataset.channel = c.id;
+    a.append(
+      el("span", "", isDm ? "●" : "#"),
+      el("span", "", isDm ? (state.users.get(c.name)?.name ?? c.name) : c.name),
+    );
+    const newest = state.messages.filter((m) => m.channel === c.id && visible(m) && isTopLevel(m)).at(-1)?.ts;
+    const unread =
+      c.id !== state.channel && newest && newest > (state.seen[c.id] ?? "")
+        ? state.messages.filter(
+            (m) => m.channel === c.id && visible(m) && isTopLevel(m) && m.ts > (state.seen[c.id] ?? ""),
+          ).length
+        : 0;
+    if (c.id === state.channel) a.classList.add("active");
+    if (unread) {
+      a.classList.add("unread");
+      a.append(el("span", "badge", String(unread)));
+    }
+    if (c.isArchived) {
+      a.classList.add("archived");
+      a.append(el("span", "note", "archived"));
+    } else if (!c.isMember) a.append(el("span", "note", "bot not in"));
+    const li = el("li");
+    li.append(a);
+    (isDm ? dms : channels).append(li);
+  }
+  const current = state.channels.find((c) => c.id === state.channel);
+  $("channel-title").textContent = current ? `# ${current.name}` : state.channel;
+  $("channel-topic").textContent = current?.topic ?? "";
+}
+
+// ---- messages -----------------------------------------------------------------------------
+
+function authorOf(m) {
+  if (m.user === "USLACKBOT") return { name: "Slackbot", kind: "slackbot", app: false };
+  const u = state.users.get(m.user);
+  if (m.bot_id || u?.isBot) return { name: u?.realName ?? "Decipher", kind: "bot", app: true };
+  return { name: u?.realName ?? m.user, kind: "human", app: false };
+}
+
+function renderMessage(m, inThread) {
+  const node = el("div", `msg${m.ephemeral ? " ephemeral" : ""}`);
+  node.dataset.ts = m.ts;
+  const who = authorOf(m);
+  node.append(el("div", `avatar ${who.kind}`, who.kind === "bot" ? "D" : who.name.slice(0, 1).toUpperCase()));
+  const main = el("div", "msg-main");
+  const meta = el("div", "msg-meta");
+  meta.append(el("span", "author", who.name));
+  if (who.app) meta.append(el("span", "app-badge", "APP"));
+  const time = el(
+    "time",
+    "msg-time",
+    timeOf(m.ts).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" }),
+  );
+  time.title = timeOf(m.ts).toString();
+  meta.append(time);
+  main.append(meta);
+  if (m.ephemeral) main.append(el("div", "eph-note", "👁 Only visible to you"));
+  main.append(
+    renderMessageBody(m, {
+      ...ctx,
+      onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn),
+    }),
+  );
+  if (m.edited) main.append(el("span", "edited", "(edited)"));
+  if (!inThread && m.reply_count > 0) {
+    const replies = /** @type {HTMLButtonElement} */ (el("button", "replies"));
+    replies.type = "button";
+    const last = state.messages
+      .filter((r) => r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts)
+      .at(-1);
+    replies.append(`${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}`);
+    if (last)
+      replies.append(
+        el(
+          "span",
+          "muted",
+          `Last reply ${timeOf(last.ts).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" })}`,
+        ),
+      );
+    replies.addEventListener("click", () => openThread(m.ts));
+    main.append(replies);
+  }
+  node.append(main);
+  return node;
+}
+
+/** Keyed update: only messages whose JSON changed are rebuilt, so clicks and selections survive. */
+function syncList(container, cache, items, inThread, emptyText) {
+  const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+  const keep = new Set();
+  let added = false;
+  items.forEach((m, i) => {
+    const key = m.ts;
+    keep.add(key);
+    const sig = `${state.me}|${JSON.stringify(m)}`;
+    let entry = cache.get(key);
+    if (!entry || entry.sig !== sig) {
+      const node = renderMessage(m, inThread);
+      if (entry) entry.node.replaceWith(node);
+      else {
+        added = true;
+        if (cache.primed) node.classList.add("flash");
+      }
+      entry = { sig, node };
+      cache.set(key, entry);
+    }
+    if (container.children[i] !== entry.node)
+      container.insertBefore(entry.node, container.children[i] ?? null);
+  });
+  for (const [key, entry] of cache) {
+    if (key === "primed") continue;
+    if (!keep.has(key)) {
+      entry.node.remove();
+      cache.delete(key);
+    }
+  }
+  for (const child of [...container.children]) if (!child.classList.contains("msg")) child.remove();
+  if (items.length === 0) container.append(el("div", "empty", emptyText));
+  cache.primed = true;
+  if (added && (nearBottom || !cache.scrolled)) {
+    container.scrollTop = container.scrollHeight;
+    cache.scrolled = true;
+  }
+}
+
+const mainCache = new Map();
+let threadCache = new Map();
+
+function renderMessages() {
+  const list = state.messages.filter((m) => m.channel === state.channel && visible(m) && isTopLevel(m));
+  syncList(
+    $("messages"),
+    mainCache,
+    list,
+    false,
+    "No messages here yet. Try /sessions jane@acme.com or /decipher help below.",
+  );
+  const newest = list.at(-1)?.ts;
+  if (newest) state.seen[state.channel] = newest;
+  renderThread();
+}
+
+function renderThread() {
+  const pane = $("thread");
+  if (!state.thread) {
+    pane.hidden = true;
+    return;
+  }
+  pane.hidden = false;
+  const channel = state.channels.find((c) => c.id === state.channel);
+  $("thread-channel").textContent = channel ? `# ${channel.name}` : "";
+  const parent = state.messages.find((m) => m.channel === state.channel && m.ts === state.thread);
+  const replies = state.messages.filter(
+    (m) => m.channel === state.channel && visible(m) && m.thread_ts === state.thread && m.ts !== state.thread,
+  );
+  syncList(
+    $("thread-messages"),
+    threadCache,
+    parent ? [parent, ...replies] : replies,
+    true,
+    "Thread not found.",
+  );
+}
+
+function openThread(ts) {
+  state.thread = ts;
+  threadCache = new Map();
+  $("thread-messages").replaceChildren();
+  renderThread();
+}
+
+// ---- actions ------------------------------------------------------------------------------
+
+async function clickButton(m, button, blockId, node) {
+  node.classList.add("busy");
+  node.disabled = true;
+  try {
+    const res = await api("/__slack/actions", {
+      channelId: m.channel,
+      userId: state.me,
+      messageTs: m.ts,
+      actionId: button.action_id,
+      blockId,
+    });
+    if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
+  } catch (e) {
+    toast(`Button failed: ${e.message}`);
+  } finally {
+    node.classList.remove("busy");
+    node.disabled = false;
+    refresh();
+  }
+}
+
+async function sendCommand(line) {
+  const m = /^(\/[\w-]+)\s*([\s\S]*)$/.exec(line.trim());
+  if (!m) {
+    toast("Only slash commands reach the bot here, e.g. /sessions jane@acme.com or /decipher help");
+    return false;
+  }
+  try {
+    const res = await api("/__slack/commands", {
+      command: m[1],
+      text: m[2],
+      channelId: state.channel,
+      userId: state.me,
+    });
+    if (res.outcome !== "ok") toast(`${m[1]} failed: ${res.outcome} (HTTP ${res.status})`);
+  } catch (e) {
+    toast(`${m[1]} could not be delivered: ${e.message}`);
+  }
+  refresh();
+  return true;
+}
+
+async function pollNow() {
+  const btn = /** @type {HTMLButtonElement} */ ($("poll-now"));
+  btn.disabled = true;
+  setStatus("Polling…");
+  try {
+    await api("/__sandbox/poll", {});
+    setStatus(`Polled at ${new Date().toLocaleTimeString()}`);
+  } catch (e) {
+    setStatus(`Poll failed: ${e.message}`);
+  } finally {
+    btn.disabled = false;
+    refresh();
+  }
+}
+
+/** The digest is due at the first HH:MM after it was set: set the next minute, poll after it. */
+async function digestNow() {
+  const btn = /** @type {HTMLButtonElement} */ ($("digest-now"));
+  btn.disabled = true;
+  const now = new Date();
+  const at = new Date(now);
+  at.setUTCSeconds(0, 0);
+  at.setUTCMinutes(at.getUTCMinutes() + (now.getUTCSeconds() >= 45 ? 2 : 1));
+  const hhmm = `${String(at.getUTCHours()).padStart(2, "0")}:${String(at.getUTCMinutes()).padStart(2, "0")}`;
+  try {
+    await sendCommand(`/decipher digest ${hhmm} UTC`);
+    await api("/__sandbox/poll-at", { at: at.getTime() + 3000 });
+    const tick = () => {
+      const secs = Math.round((at.getTime() + 3000 - Date.now()) / 1000);
+      if (secs > 0) {
+        setStatus(`Digest set for ${hhmm} UTC daily — arriving in ~${secs} s`);
+        setTimeout(tick, 1000);
+      } else {
+        setStatus(`Digest poll fired at ${new Date().toLocaleTimeString()}`);
+        btn.disabled = false;
+      }
+    };
+    tick();
+  } catch (e) {
+    setStatus(`Digest failed: ${e.message}`);
+    btn.disabled = false;
+  }
+}
+
+// ---- wiring -------------------------------------------------------------------------------
+
+async function refresh() {
+  try {
+    const [ws, msgs] = await Promise.all([api("/__slack/workspace"), api("/__slack/messages")]);
+    $("team-name").textContent = ws.team;
+    state.channels = ws.channels;
+    state.users = new Map(ws.users.map((u) => [u.id, u]));
+    state.messages = msgs.messages;
+    $("live").textContent = "● live";
+    $("live").classList.remove("down");
+    renderSidebar();
+    renderMessages();
+  } catch {
+    $("live").textContent = "● stand-in unreachable";
+    $("live").classList.add("down");
+  }
+}
+
+const SUGGESTIONS = [
+  "/sessions jane@acme.com",
+  "/sessions url:/checkout/payment since:7d",
+  "/decipher list",
+  "/decipher status",
+  "/decipher subscribe test 101",
+  "/decipher help",
+];
+
+function init() {
+  const me = /** @type {HTMLSelectElement} */ ($("me"));
+  me.value = state.me;
+  me.addEventListener("change", () => {
+    state.me = me.value;
+    localStorage.setItem("sandbox.me", state.me);
+    refresh();
+  });
+  window.addEventListener("hashchange", () => {
+    state.channel = decodeURIComponent(location.hash.slice(1)) || "C0DEMO";
+    state.thread = null;
+    mainCache.clear();
+    $("messages").replaceChildren();
+    refresh();
+  });
+  const input = /** @type {HTMLInputElement} */ ($("composer"));
+  $("composer-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const line = input.value;
+    if (!line.trim()) return;
+    state.history.push(line);
+    state.historyAt = state.history.length;
+    input.value = "";
+    if (!(await sendCommand(line))) input.value = line;
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+    const next = state.historyAt + (event.key === "ArrowUp" ? -1 : 1);
+    if (next < 0 || next > state.history.length) return;
+    state.historyAt = next;
+    input.value = state.history[next] ?? "";
+    event.preventDefault();
+  });
+  for (const s of SUGGESTIONS) {
+    const b = el("button", "", s);
+    b.type = "button";
+    b.addEventListener("click", () => {
+      input.value = s;
+      input.focus();
+    });
+    $("suggestions").append(b);
+  }
+  $("poll-now").addEventListener("click", pollNow);
+  $("digest-now").addEventListener("click", digestNow);
+  $("thread-close").addEventListener("click", () => {
+    state.thread = null;
+    renderThread();
+  });
+  refresh();
+  setInterval(refresh, POLL_MS);
+}
+
+init();

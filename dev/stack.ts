@@ -1,0 +1,304 @@
+// The whole local stack on 127.0.0.1: the Decipher API emulator and the Slack stand-in (with the
+// sandbox page) in this process, the bot under `wrangler dev --test-scheduled` as a child.
+// Used by `npm start` (dev/start.ts), the browser test (test-browser/) and benchmarks.
+//
+//   const stack = await startStack({ ports: { bot: 0, emulator: 0, slack: 0 }, cronIntervalMs: null });
+//   await fetch(`${stack.slackUrl}/__slack/commands`, …);   // drive it
+//   await stack.fireCron();                                   // one poll cycle, awaited
+//   await stack.stop();                                       // everything it started is gone
+//
+// Interface (keep it stable, benchmarks depend on it):
+// - ports: 0 = any free port. Defaults 8787 (bot), 8788 (emulator), 8790 (Slack stand-in).
+// - simulate: the emulator advances its demo orgs every 20 s (default false).
+// - seed: emulator data seed (default 1).
+// - cronIntervalMs: fire the bot's cron this often (default 60 000; null = never; fireCron()
+//   still works). `wrangler dev` never runs crons by itself.
+// - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file;
+//   URLs are always the local stand-ins. Without it: demo key, random secret and token.
+// - persistTo: wrangler's local KV directory (default .wrangler/sandbox). Wiped at start unless
+//   keepState, because the emulator and the stand-in start empty every time too.
+// - quiet: keep child output out of the terminal (it is still written to logFile if given and
+//   shown when startup fails).
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, readdirSync, readFileSync, rmSync, type WriteStream } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "./emulator/server.ts";
+import { startSlackStandIn } from "./slack/server.ts";
+
+export type StackOptions = {
+  ports?: { bot?: number; emulator?: number; slack?: number };
+  simulate?: boolean;
+  seed?: number;
+  cronIntervalMs?: number | null;
+  devVarsPath?: string;
+  persistTo?: string;
+  keepState?: boolean;
+  quiet?: boolean;
+  logFile?: string;
+};
+
+export type Stack = {
+  /** The bot's origin, e.g. http://127.0.0.1:8787 (Request URL is `${botUrl}/slack/events`). */
+  botUrl: string;
+  emulatorUrl: string;
+  /** The stand-in's origin; its Web API is `${slackUrl}/api/`. */
+  slackUrl: string;
+  /** The sandbox page to open in a browser. */
+  pageUrl: string;
+  signingSecret: string;
+  botToken: string;
+  apiKey: string;
+  /** The workerd process serving the bot, once running (for CPU/memory measurements). */
+  workerdPid(): number | null;
+  /** Run one cron cycle (`/__scheduled`) and wait for it to finish. */
+  fireCron(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const DEMO_API_KEY = "dcp_demo_acme";
+const DEFAULT_PORTS = { bot: 8787, emulator: 8788, slack: 8790 };
+const HEALTH_TIMEOUT_MS = 60_000;
+
+export function cronUrl(botUrl: string): string {
+  return new URL("/__scheduled?cron=*+*+*+*+*", botUrl).toString();
+}
+
+/** KEY=value lines; quotes stripped; comments and blanks ignored. */
+export function parseDevVars(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m?.[1] || line.trimStart().startsWith("#")) continue;
+    vars[m[1]] = (m[2] ?? "").replace(/^(["'])(.*)\1$/, "$2");
+  }
+  return vars;
+}
+
+export function randomSecrets() {
+  return {
+    signingSecret: randomBytes(16).toString("hex"),
+    botToken: `xoxb-sandbox-${randomBytes(8).toString("hex")}`,
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const srv = createServer();
+    srv.once("error", () => ok(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => ok(true)));
+  });
+}
+
+/** Every process in a process group (Linux /proc), e.g. wrangler's workerd grandchild. */
+function groupMembers(pgid: number): { pid: number; comm: string }[] {
+  const out: { pid: number; comm: string }[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const fields = stat.slice(close + 2).split(" ");
+      if (Number(fields[2]) === pgid) out.push({ pid: Number(name), comm });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+function killGroup(pgid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const ports = { ...DEFAULT_PORTS, ...options.ports };
+  for (const [name, port] of Object.entries(ports)) {
+    if (port !== 0 && !(await portIsFree(port))) {
+      throw new Error(
+        `port ${port} (${name}) is in use — is another sandbox running? Stop it or pick other ports`,
+      );
+    }
+  }
+  const botPort = ports.bot === 0 ? await freePort() : ports.bot;
+  const inspectorPort = await freePort();
+  const botUrl = `http://127.0.0.1:${botPort}`;
+
+  const fileVars = options.devVarsPath ? parseDevVars(readFileSync(options.devVarsPath, "utf8")) : {};
+  const generated = randomSecrets();
+  const signingSecret = fileVars.SLACK_SIGNING_SECRET || generated.signingSecret;
+  const botToken = fileVars.SLACK_BOT_TOKEN?.startsWith("xoxb-")
+    ? fileVars.SLACK_BOT_TOKEN
+    : generated.botToken;
+  const apiKey = fileVars.DECIPHER_API_KEY?.startsWith("dcp_demo_")
+    ? fileVars.DECIPHER_API_KEY
+    : DEMO_API_KEY;
+
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => {});
+  };
+
+  try {
+    const emulator = await startEmulator({
+      port: ports.emulator,
+      host: "127.0.0.1",
+      seed: options.seed ?? 1,
+      simulate: options.simulate ?? false,
+    });
+    cleanups.push(() => emulator.close());
+
+    const slack = await startSlackStandIn({
+      port: ports.slack,
+      host: "127.0.0.1",
+      botUrl: `${botUrl}/slack/events`,
+      signingSecret,
+      botToken,
+      // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/main.ts does.
+      rateLimit: { perSecond: 1, burst: 3 },
+    });
+    cleanups.push(() => slack.close());
+
+    const persistTo = resolve(ROOT, options.persistTo ?? ".wrangler/sandbox");
+    if (!options.keepState) rmSync(persistTo, { recursive: true, force: true });
+
+    // Everything explicit with --var, so a .dev.vars pointing at real Slack/Decipher is overridden.
+    const vars: Record<string, string> = {
+      DECIPHER_API_URL: emulator.url,
+      DECIPHER_API_KEY: apiKey,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_BOT_TOKEN: botToken,
+    };
+    const args = [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "--test-scheduled",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(botPort),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      persistTo,
+      "--show-interactive-dev-session=false",
+      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ];
+    const log: WriteStream | null = options.logFile
+      ? createWriteStream(options.logFile, { flags: "w" })
+      : null;
+    const tail: string[] = [];
+    const child: ChildProcess = spawn(process.execPath, args, {
+      cwd: ROOT,
+      // Own process group: stop() signals wrangler and its workerd together.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" },
+    });
+    const pgid = child.pid ?? 0;
+    let exited = false;
+    const exitPromise = new Promise<void>((r) =>
+      child.once("exit", () => {
+        exited = true;
+        r();
+      }),
+    );
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      log?.write(text);
+      for (const line of text.split("\n")) if (line.trim()) tail.push(line);
+      tail.splice(0, Math.max(0, tail.length - 40));
+      if (!options.quiet) process.stdout.write(text.replace(/^(?=.)/gm, "[bot] "));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    // If this process dies without stop(), do not leave wrangler behind.
+    const onExit = () => killGroup(pgid, "SIGKILL");
+    process.once("exit", onExit);
+    cleanups.push(async () => {
+      process.off("exit", onExit);
+      if (!exited) {
+        killGroup(pgid, "SIGTERM");
+        const timer = setTimeout(() => killGroup(pgid, "SIGKILL"), 3000);
+        await exitPromise;
+        clearTimeout(timer);
+      }
+      // workerd may outlive wrangler for a moment; make sure the whole group is gone.
+      killGroup(pgid, "SIGKILL");
+      log?.end();
+    });
+
+    const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+    for (;;) {
+      if (exited) throw new Error(`wrangler dev exited during startup:\n${tail.join("\n")}`);
+      const ok = await fetch(`${botUrl}/health`, { signal: AbortSignal.timeout(2000) })
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`bot not healthy after 60 s:\n${tail.join("\n")}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const fireCron = async () => {
+      const res = await fetch(cronUrl(botUrl), { signal: AbortSignal.timeout(60_000) });
+      await res.text();
+      if (!res.ok) throw new Error(`cron trigger answered ${res.status}`);
+    };
+    const interval = options.cronIntervalMs === undefined ? 60_000 : options.cronIntervalMs;
+    if (interval !== null) {
+      const timer = setInterval(() => {
+        fireCron().catch((e) => {
+          if (!options.quiet) console.error(`[sandbox] cron failed: ${e instanceof Error ? e.message : e}`);
+        });
+      }, interval);
+      cleanups.push(async () => clearInterval(timer));
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      botUrl,
+      emulatorUrl: emulator.url,
+      slackUrl: slack.url,
+      pageUrl: `${slack.url}/`,
+      signingSecret,
+      botToken,
+      apiKey,
+      workerdPid: () => (exited ? null : (groupMembers(pgid).find((p) => p.comm === "workerd")?.pid ?? null)),
+      fireCron,
+      stop: () => {
+        stopping ??= stopAll();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
