@@ -42,7 +42,12 @@ export function recordingQueue() {
 }
 
 /** Delivers chunks to the Worker's queue consumer in batches of `batchSize` (wrangler.toml: 5). */
-export async function deliver(bot: Bot, chunks: PollChunk[], batchSize: number, onBatch?: () => Promise<void>) {
+export async function deliver(
+  bot: Bot,
+  chunks: PollChunk[],
+  batchSize: number,
+  onBatch?: () => Promise<void>,
+) {
   for (let i = 0; i < chunks.length; i += batchSize) {
     const messages = chunks.slice(i, i + batchSize).map((body, j) => ({
       id: `msg-${i + j}-${crypto.randomUUID()}`,
@@ -52,7 +57,7 @@ export async function deliver(bot: Bot, chunks: PollChunk[], batchSize: number, 
     }));
     const batch = createMessageBatch<PollChunk>("decipher-slack-poll", messages);
     const ctx = createExecutionContext();
-    await worker.queue(batch as never, bot.env as never, ctx);
+    await (worker.queue as (...args: unknown[]) => Promise<void>)(batch, bot.env, ctx);
     await getQueueResult(batch, ctx);
     await onBatch?.();
   }
@@ -83,44 +88,48 @@ export async function seedTestSubscriptions(
     testIds.map((testId, i) => ({ testId, i })),
     8,
     async ({ testId, i }) => {
-    const res = await fetch(`${emulatorUrl}/api/v1/tests/${testId}/runs?limit=50&status=all`, {
-      headers: { authorization: `Bearer ${apiKey}` },
-    });
-    const page = (await res.json()) as {
-      test: { name: string };
-      data: Array<{ id: number; createdAt: string; status: string }>;
-    };
-    const latest = page.data.reduce<(typeof page.data)[number] | undefined>(
-      (max, run) => (!max || run.id > max.id ? run : max),
-      undefined,
-    );
-    const at = now.toISOString();
-    const sub: TestSubscription = {
-      kind: "test",
-      channelId: POSTABLE_CHANNELS[i % POSTABLE_CHANNELS.length] as string,
-      testId,
-      testName: page.test.name,
-      createdAt: at,
-      createdBy: "U0ALICE",
-      paused: null,
-      lastError: null,
-      lastChangeAt: at,
-      lastRunId: latest?.id ?? 0,
-      lastRunAt: latest?.createdAt ?? null,
-      pendingRuns: [],
-      streak: null,
-    };
-    return sub;
+      const res = await fetch(`${emulatorUrl}/api/v1/tests/${testId}/runs?limit=50&status=all`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      const page = (await res.json()) as {
+        test: { name: string };
+        data: Array<{ id: number; createdAt: string; status: string }>;
+      };
+      const latest = page.data.reduce<(typeof page.data)[number] | undefined>(
+        (max, run) => (!max || run.id > max.id ? run : max),
+        undefined,
+      );
+      const at = now.toISOString();
+      const sub: TestSubscription = {
+        kind: "test",
+        channelId: POSTABLE_CHANNELS[i % POSTABLE_CHANNELS.length] as string,
+        testId,
+        testName: page.test.name,
+        createdAt: at,
+        createdBy: "U0ALICE",
+        paused: null,
+        lastError: null,
+        lastChangeAt: at,
+        lastRunId: latest?.id ?? 0,
+        lastRunAt: latest?.createdAt ?? null,
+        pendingRuns: [],
+        streak: null,
+      };
+      return sub;
     },
   );
   const subKeys = subs.map((s) => keys.subscription(s.channelId, "test", s.testId));
-  await mapLimit(subs, 16, (s) => kv.put(keys.subscription(s.channelId, "test", s.testId), JSON.stringify(s)));
+  await mapLimit(subs, 16, (s) =>
+    kv.put(keys.subscription(s.channelId, "test", s.testId), JSON.stringify(s)),
+  );
   await kv.put(keys.subscriptionIndex(), JSON.stringify([...subKeys].sort()));
   return subKeys;
 }
 
 export async function resetVendorCounts(apiKey: string) {
-  await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`, { method: "DELETE" });
+  await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`, {
+    method: "DELETE",
+  });
 }
 
 /** A small deterministic PRNG (mulberry32): same seed, same rounds. */

@@ -18,7 +18,9 @@ import { createTests, deliver, recordingQueue, resetVendorCounts, seedTestSubscr
  * vendor requests + Slack calls made in it (KV is not a subrequest).
  */
 
-const SIZES = ((inject as (key: string) => unknown)("benchSizes") as number[] | undefined) ?? [1, 10, 100, 1000];
+const SIZES = ((inject as (key: string) => unknown)("benchSizes") as number[] | undefined) ?? [
+  1, 10, 100, 1000,
+];
 const QUEUE_BATCH = 5;
 
 type Counts = { vendor: number; kvReads: number; kvWrites: number; kvDeletes: number; slack: number };
@@ -64,34 +66,39 @@ async function measuredCycle(bot: Bot, apiKey: string, rq: ReturnType<typeof rec
 }
 
 for (const n of SIZES) {
-  it(
-    `poll cycle cost with ${n} subscriptions`,
-    async () => {
-      const apiKey = await newOrg();
-      const rq = recordingQueue();
-      const bot = createBot({ apiKey, queue: rq.queue });
-      const testIds = await createTests(apiKey, n);
-      await seedTestSubscriptions(bot.env.STATE, apiKey, testIds);
-      await resetVendorCounts(apiKey);
+  it(`poll cycle cost with ${n} subscriptions`, async () => {
+    const apiKey = await newOrg();
+    const rq = recordingQueue();
+    const bot = createBot({ apiKey, queue: rq.queue });
+    const testIds = await createTests(apiKey, n);
+    await seedTestSubscriptions(bot.env.STATE, apiKey, testIds);
+    await resetVendorCounts(apiKey);
 
-      // Warm-up cycle: absorbs the passed run each test got (first poll anchors on it).
-      await measuredCycle(bot, apiKey, rq);
-      const idle = await measuredCycle(bot, apiKey, rq);
-      const idle2 = await measuredCycle(bot, apiKey, rq);
+    // Warm-up cycle: absorbs the passed run each test got (first poll anchors on it).
+    await measuredCycle(bot, apiKey, rq);
+    const idle = await measuredCycle(bot, apiKey, rq);
+    const idle2 = await measuredCycle(bot, apiKey, rq);
 
-      // Changes: 10 % of the tests fail (first failure: one post each).
-      const org = emulatorOrg(apiKey);
-      const someIds = testIds.filter((_, i) => i % 10 === 0);
-      await mapLimit(someIds, 8, (id) => org.addRun(id, "failed"));
-      const changed10 = await measuredCycle(bot, apiKey, rq);
-      // Worst case per subscription: every test fails again (thread reply + parent edit).
-      await mapLimit(testIds, 8, (id) => org.addRun(id, "failed"));
-      const changedAll = await measuredCycle(bot, apiKey, rq);
-      const after = await measuredCycle(bot, apiKey, rq);
+    // Changes: 10 % of the tests fail (first failure: one post each).
+    const org = emulatorOrg(apiKey);
+    const someIds = testIds.filter((_, i) => i % 10 === 0);
+    await mapLimit(someIds, 8, (id) => org.addRun(id, "failed"));
+    const changed10 = await measuredCycle(bot, apiKey, rq);
+    // Worst case per subscription: every test fails again (thread reply + parent edit).
+    await mapLimit(testIds, 8, (id) => org.addRun(id, "failed"));
+    const changedAll = await measuredCycle(bot, apiKey, rq);
+    const after = await measuredCycle(bot, apiKey, rq);
 
-      const out = { n, chunkSize: CHUNK_SIZE, queueBatch: QUEUE_BATCH, idle, idle2, changed10, changedAll, after };
-      console.log(`BENCH_JSON ${JSON.stringify({ kind: "poll-cost", ...out })}`);
-    },
-    600_000,
-  );
+    const out = {
+      n,
+      chunkSize: CHUNK_SIZE,
+      queueBatch: QUEUE_BATCH,
+      idle,
+      idle2,
+      changed10,
+      changedAll,
+      after,
+    };
+    console.log(`BENCH_JSON ${JSON.stringify({ kind: "poll-cost", ...out })}`);
+  }, 600_000);
 }
