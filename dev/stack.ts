@@ -15,8 +15,9 @@
 //   still works). `wrangler dev` never runs crons by itself.
 // - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file;
 //   URLs are always the local stand-ins. Without it: demo key, random secret and token.
-// - persistTo: wrangler's local KV directory (default .wrangler/sandbox). Wiped at start unless
-//   keepState, because the emulator and the stand-in start empty every time too.
+// - persistTo: wrangler's local KV directory (default .wrangler/sandbox/<bot port>, removed on
+//   stop() when the port was 0). Wiped at start unless keepState, because the emulator and the
+//   stand-in start empty every time too (old cursors and thread ts would point at nothing).
 // - quiet: keep child output out of the terminal (it is still written to logFile if given and
 //   shown when startup fails).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -185,8 +186,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     cleanups.push(() => slack.close());
 
-    const persistTo = resolve(ROOT, options.persistTo ?? ".wrangler/sandbox");
+    // One directory per bot port, so a test stack never touches `npm start`'s state.
+    const persistTo = resolve(ROOT, options.persistTo ?? `.wrangler/sandbox/${botPort}`);
     if (!options.keepState) rmSync(persistTo, { recursive: true, force: true });
+    if (!options.persistTo && ports.bot === 0) {
+      cleanups.push(async () => rmSync(persistTo, { recursive: true, force: true }));
+    }
 
     // Everything explicit with --var, so a .dev.vars pointing at real Slack/Decipher is overridden.
     const vars: Record<string, string> = {

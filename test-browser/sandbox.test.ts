@@ -1,0 +1,148 @@
+// The sandbox in a real browser: the whole stack (emulator, Slack stand-in + page, bot under
+// `wrangler dev`) on free ports, driven through the page like a person would. Deterministic:
+// no simulation, no cron timer — runs are created through the emulator's control API and
+// polls are fired with the page's "Poll now". Screenshot in test-results/ on failure.
+//
+//   npm run test:browser        (needs /usr/bin/chromium — .ci/run installs it)
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type Stack, startStack } from "../dev/stack.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const RESULTS = new URL("../test-results/", import.meta.url);
+const STEP_MS = 20_000;
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  [stack, browser] = await Promise.all([
+    startStack({
+      ports: { bot: 0, emulator: 0, slack: 0 },
+      simulate: false,
+      cronIntervalMs: null,
+      quiet: true,
+    }),
+    chromium.launch({
+      executablePath: CHROMIUM,
+      // No network here: without these Chromium waits on connections it can never make.
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    }),
+  ]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.setDefaultTimeout(STEP_MS);
+  await page.goto(`${stack.pageUrl}#C0DEMO`);
+});
+
+after(async () => {
+  const pid = stack?.workerdPid();
+  await browser?.close().catch(() => {});
+  await stack?.stop();
+  if (pid) {
+    // The whole process group went with stop(): workerd must not outlive the test.
+    await new Promise((r) => setTimeout(r, 200));
+    const alive = existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    assert.equal(alive, false, `workerd ${pid} still running after stop()`);
+  }
+});
+
+/** Run a step; on failure keep a screenshot of the page for the person reading CI output. */
+async function step(name: string, fn: () => Promise<void>) {
+  try {
+    await fn();
+  } catch (error) {
+    mkdirSync(RESULTS, { recursive: true });
+    const file = new URL(`sandbox-${name.replace(/\W+/g, "-")}.png`, RESULTS);
+    await page.screenshot({ path: file.pathname, fullPage: false }).catch(() => {});
+    throw new Error(`step "${name}" failed (screenshot ${file.pathname}): ${String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+async function command(line: string) {
+  await page.fill("#composer", line);
+  await page.press("#composer", "Enter");
+}
+
+/** A run of test 102 in the demo org, finished with the given outcome now. */
+async function addRun(status: "passed" | "failed", oneLineSummary: string) {
+  const res = await fetch(`${stack.emulatorUrl}/__emulator/tests/102/runs`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiKey: stack.apiKey, status, oneLineSummary, failedSteps: 2, totalSteps: 9 }),
+  });
+  assert.equal(res.status, 201, await res.text());
+}
+
+const messages = () => page.locator("#messages .msg");
+const sessionCards = () =>
+  messages()
+    .filter({ has: page.locator(".bk-button", { hasText: /^Timeline$/ }) })
+    .last();
+
+test("the sandbox page: sessions, timeline, subscribe, alert and its thread", async () => {
+  await step("page loads", async () => {
+    await page.locator("#channel-title", { hasText: "decipher-demo" }).waitFor();
+    await page.locator(".live", { hasText: "live" }).waitFor();
+  });
+
+  await step("sessions", async () => {
+    await command("/sessions jane@acme.com");
+    // "Looking up sessions…" comes first; the answer replaces nothing, it is a second message.
+    const card = sessionCards();
+    await card.waitFor();
+    assert.match((await card.textContent()) ?? "", /jane@acme\.com/);
+    assert.match((await card.locator(".eph-note").textContent()) ?? "", /Only visible to you/);
+  });
+
+  await step("timeline", async () => {
+    await sessionCards()
+      .locator(".bk-button", { hasText: /^Timeline$/ })
+      .first()
+      .click();
+    const timeline = messages().filter({ has: page.locator(".bk-header", { hasText: "Session timeline" }) });
+    await timeline.first().waitFor();
+    assert.ok((await timeline.first().locator("a", { hasText: "Open the full timeline" }).count()) > 0);
+  });
+
+  await step("subscribe", async () => {
+    await command("/decipher subscribe test 102");
+    await messages().filter({ hasText: "Subscribed this channel to test Login with SSO" }).waitFor();
+  });
+
+  const summary = "Sandbox browser test: SSO button did nothing";
+  await step("failure alert", async () => {
+    await addRun("failed", summary);
+    await page.click("#poll-now");
+    const alert = messages().filter({ hasText: "Test failed: Login with SSO" }).last();
+    await alert.waitFor();
+    assert.ok((await alert.textContent())?.includes(summary), "alert lacks the run's summary");
+    assert.equal(await alert.locator(".eph-note").count(), 0, "an alert must be posted to the channel");
+  });
+
+  await step("thread", async () => {
+    await addRun("failed", "Sandbox browser test: still broken");
+    await page.click("#poll-now");
+    const parent = messages()
+      .filter({ hasText: "Login with SSO" })
+      .filter({ has: page.locator(".replies") });
+    await parent.last().locator(".replies").click();
+    const thread = page.locator("#thread-messages .msg");
+    await thread.filter({ hasText: "still broken" }).last().waitFor();
+    await parent.last().locator(".edited").waitFor();
+  });
+});
