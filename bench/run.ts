@@ -1,0 +1,297 @@
+/**
+ * `npm run bench`: measures ack latency, CPU per request and per idle poll, the cost of a
+ * poll cycle vs subscriptions, the bundle, and alert latency; prints a table and rewrites
+ * BENCHMARKS.md. Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100),
+ * BENCH_SIZES=1,10,100,1000, BENCH_NO_WRITE=1 (print only).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT, type Stack, startStack } from "../dev/stack.ts";
+import { cpuOf, tickMs } from "./cpu.ts";
+import { median, runLoad, sleep, summarize } from "./load.ts";
+import { type Facts, renderMarkdown, renderTable } from "./report.ts";
+import { commandRequest, type Target, timelineClickRequest } from "./slack-requests.ts";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+const QUICK = process.env.BENCH_QUICK === "1";
+const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,10,100" : "1,10,100,1000");
+const LOAD_REQUESTS = QUICK ? 100 : 300;
+const CPU_REQUESTS = QUICK ? 100 : 300;
+const CPU_CYCLES = QUICK ? 60 : 200;
+const ALERTS = QUICK ? 4 : 8;
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}, timeoutMs = 900_000) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+const bin = (pkg: string, file: string) => join(ROOT, "node_modules", pkg, file);
+
+async function bundle() {
+  const out = mkdtempSync(join(tmpdir(), "decipher-bench-build-"));
+  try {
+    const res = await run(process.execPath, [
+      bin("wrangler", "bin/wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      out,
+    ]);
+    if (res.code !== 0) throw new Error(`dry-run build failed:\n${res.stderr.slice(-2000)}`);
+    const files = readdirSync(out).filter((f) => f.endsWith(".js"));
+    let raw = 0;
+    let gzip = 0;
+    for (const f of files) {
+      const data = readFileSync(join(out, f));
+      raw += statSync(join(out, f)).size;
+      gzip += gzipSync(data, { level: 9 }).length;
+    }
+    return { rawBytes: raw, gzipBytes: gzip };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function pollCost() {
+  const res = await run(
+    process.execPath,
+    [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.bench.config.ts"],
+    { BENCH_SIZES: SIZES, NO_COLOR: "1", FORCE_COLOR: "0" },
+  );
+  const rows = res.stdout
+    .split("\n")
+    .filter((l) => l.includes("BENCH_JSON "))
+    .map((l) => JSON.parse(l.slice(l.indexOf("BENCH_JSON ") + 11)));
+  if (res.code !== 0 || rows.length === 0)
+    throw new Error(`poll-cost benchmark failed:\n${res.stdout.slice(-3000)}`);
+  return rows as Facts["pollCost"];
+}
+
+async function send(request: Request) {
+  const res = await fetch(request, { signal: AbortSignal.timeout(10_000) });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`bot answered ${res.status}: ${body.slice(0, 200)}`);
+  return body;
+}
+
+/** Subscribes through the bot and waits until `/decipher list` shows it. */
+async function subscribe(t: Target, channel: string, what: string) {
+  await send(await commandRequest(t, "/decipher", `subscribe ${what}`, channel));
+  const id = what.split(" ")[1] as string;
+  for (let i = 0; i < 50; i++) {
+    const list = await send(await commandRequest(t, "/decipher", "list", channel));
+    if (list.includes(id)) return;
+    await sleep(100);
+  }
+  throw new Error(`subscription ${what} in ${channel} did not appear`);
+}
+
+async function firstSessionId(stack: Stack): Promise<string> {
+  const res = await fetch(`${stack.emulatorUrl}/api/v1/sessions?userEmail=jane%40acme.com&limit=20`, {
+    headers: { authorization: `Bearer ${stack.apiKey}` },
+  });
+  const body = (await res.json()) as { data: Array<{ id: string; hasTimeline: boolean }> };
+  const found = body.data.find((s) => s.hasTimeline) ?? body.data[0];
+  if (!found) throw new Error("the emulator has no sessions for jane@acme.com");
+  return found.id;
+}
+
+async function vendorRequests(stack: Stack): Promise<number> {
+  const res = await fetch(
+    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
+  );
+  return ((await res.json()) as { total: number }).total;
+}
+
+async function postedRun(stack: Stack, runId: number, channel: string): Promise<boolean> {
+  const q = new URLSearchParams({ botToken: stack.botToken, method: "chat.postMessage" });
+  const res = await fetch(`${stack.slackUrl}/__slack/calls?${q}`);
+  const { calls } = (await res.json()) as { calls: Array<{ ok: boolean; params: { channel?: string } }> };
+  return calls.some(
+    (c) => c.ok && c.params.channel === channel && JSON.stringify(c.params).includes(`/runs/${runId}`),
+  );
+}
+
+async function liveMeasurements(stack: Stack) {
+  const pid = stack.workerdPid();
+  if (!pid) throw new Error("no workerd process found for the bot");
+  const t: Target = stack;
+  const sessionId = await firstSessionId(stack);
+
+  // Warm-up: first requests compile and cache (auth.test cache, JIT).
+  for (let i = 0; i < 10; i++) {
+    await send(await commandRequest(t, "/sessions", "jane@acme.com"));
+    await send(await timelineClickRequest(t, sessionId));
+  }
+
+  const latency: Facts["latency"] = [];
+  for (const concurrency of [1, 20, 50]) {
+    const cmdReqs = await Promise.all(
+      Array.from({ length: LOAD_REQUESTS }, () => commandRequest(t, "/sessions", "jane@acme.com")),
+    );
+    latency.push({
+      kind: "/sessions command",
+      concurrency,
+      ...summarize(await runLoad(LOAD_REQUESTS, concurrency, (i) => cmdReqs[i] as Request)),
+    });
+    await sleep(1000);
+    const clickReqs = await Promise.all(
+      Array.from({ length: LOAD_REQUESTS }, () => timelineClickRequest(t, sessionId)),
+    );
+    latency.push({
+      kind: "button click (Timeline)",
+      concurrency,
+      ...summarize(await runLoad(LOAD_REQUESTS, concurrency, (i) => clickReqs[i] as Request)),
+    });
+    await sleep(1000);
+  }
+
+  // CPU: sequential requests, lazy work (vendor call + response_url) included by waiting for quiet.
+  const health = await cpuOf(pid, async () => {
+    await runLoad(CPU_REQUESTS, 1, () => new Request(`${stack.botUrl}/health`));
+  });
+  const cmdReqs = await Promise.all(
+    Array.from({ length: CPU_REQUESTS }, () => commandRequest(t, "/sessions", "jane@acme.com")),
+  );
+  const vendorBefore = await vendorRequests(stack);
+  const command = await cpuOf(pid, async () => {
+    await runLoad(CPU_REQUESTS, 1, (i) => cmdReqs[i] as Request);
+  });
+  const lazyVendorCalls = (await vendorRequests(stack)) - vendorBefore;
+  const clickReqs = await Promise.all(
+    Array.from({ length: CPU_REQUESTS }, () => timelineClickRequest(t, sessionId)),
+  );
+  const click = await cpuOf(pid, async () => {
+    await runLoad(CPU_REQUESTS, 1, (i) => clickReqs[i] as Request);
+  });
+  const cycles = async () => {
+    for (let i = 0; i < CPU_CYCLES; i++) await stack.fireCron();
+  };
+  const cycle0 = await cpuOf(pid, cycles);
+  await subscribe(t, "C0ALERTS", "test 101");
+  const cycle1 = await cpuOf(pid, cycles);
+  for (const channel of ["C0GENERAL", "C0DEMO"]) await subscribe(t, channel, "test 101");
+  for (const channel of ["C0ALERTS", "C0GENERAL", "C0DEMO"]) {
+    await subscribe(t, channel, "test 102");
+    await subscribe(t, channel, "test 103");
+  }
+  await subscribe(t, "C0ALERTS", "collection 501");
+  await stack.fireCron(); // the first poll after subscribing may move baselines
+  const cycle10 = await cpuOf(pid, cycles);
+  const cpu: Facts["cpu"] = {
+    requests: CPU_REQUESTS,
+    cycles: CPU_CYCLES,
+    tickMs,
+    healthMs: health / CPU_REQUESTS,
+    commandMs: command / CPU_REQUESTS,
+    clickMs: click / CPU_REQUESTS,
+    cycle0Ms: cycle0 / CPU_CYCLES,
+    cycle1Ms: cycle1 / CPU_CYCLES,
+    cycle10Ms: cycle10 / CPU_CYCLES,
+    lazyVendorCalls,
+  };
+
+  // Alert latency at a 1-minute cron, time compressed: a failure lands at a random second of
+  // the minute (seeded), the wait until the next tick is added arithmetically, and the cycle
+  // is fired at once; processing = fire → the post is in the stand-in's log.
+  const alerts: Facts["alerts"] = [];
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let i = 0; i < ALERTS; i++) {
+    const offsetS = rand() * 60;
+    const res = await fetch(`${stack.emulatorUrl}/__emulator/tests/101/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: stack.apiKey, status: "failed" }),
+    });
+    const runId = ((await res.json()) as { id: number }).id;
+    const fired = performance.now();
+    await stack.fireCron();
+    let seen = false;
+    for (let j = 0; j < 100 && !seen; j++) {
+      seen = await postedRun(stack, runId, "C0ALERTS");
+      if (!seen) await sleep(50);
+    }
+    const processingMs = performance.now() - fired;
+    alerts.push({ runId, waitMs: (60 - offsetS) * 1000, processingMs, delivered: seen });
+    await sleep(1100); // the stand-in throttles chat.postMessage to 1/s per channel, like Slack
+  }
+  return { latency, cpu, alerts };
+}
+
+function machine(): Facts["machine"] {
+  const wrangler = JSON.parse(readFileSync(bin("wrangler", "package.json"), "utf8")).version as string;
+  let workerd = "?";
+  try {
+    workerd = JSON.parse(readFileSync(bin("workerd", "package.json"), "utf8")).version as string;
+  } catch {
+    // not hoisted
+  }
+  return {
+    nproc: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    wrangler,
+    workerd,
+    date: new Date().toISOString(),
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  console.log("bench: bundle (wrangler deploy --dry-run) …");
+  const build = await bundle();
+  console.log("bench: poll-cycle cost in workerd (vitest.bench.config.ts) …");
+  const pollCostRows = await pollCost();
+  console.log("bench: starting the local stack (emulator, Slack stand-in, wrangler dev) …");
+  const stack = await startStack({
+    ports: { bot: 0, emulator: 0, slack: 0 },
+    cronIntervalMs: null,
+    quiet: true,
+    persistTo: ".wrangler/bench",
+  });
+  let live: Awaited<ReturnType<typeof liveMeasurements>>;
+  try {
+    console.log("bench: ack latency, CPU, alert latency through wrangler dev …");
+    live = await liveMeasurements(stack);
+  } finally {
+    await stack.stop();
+    rmSync(join(ROOT, ".wrangler/bench"), { recursive: true, force: true });
+  }
+  const facts: Facts = {
+    machine: machine(),
+    quick: QUICK,
+    bundle: build,
+    pollCost: pollCostRows,
+    ...live,
+    alertMedianMs: median(live.alerts.map((a) => a.waitMs + a.processingMs)),
+    elapsedS: Math.round((Date.now() - started) / 1000),
+  };
+  console.log(renderTable(facts));
+  if (process.env.BENCH_NO_WRITE !== "1") {
+    writeFileSync(join(ROOT, "BENCHMARKS.md"), renderMarkdown(facts));
+    console.log("bench: BENCHMARKS.md rewritten");
+  }
+}
+
+await main();
