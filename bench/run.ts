@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
@@ -239,6 +239,8 @@ async function liveMeasurements(stack: Stack) {
   return { latency, cpu, alerts };
 }
 
+const startLoad = loadavg();
+
 function machine(): Facts["machine"] {
   const wrangler = JSON.parse(readFileSync(bin("wrangler", "package.json"), "utf8")).version as string;
   let workerd = "?";
@@ -254,6 +256,7 @@ function machine(): Facts["machine"] {
     wrangler,
     workerd,
     date: new Date().toISOString(),
+    loadAvg: startLoad,
   };
 }
 
