@@ -25,7 +25,7 @@ app.post(
   slackRequestGuard(),
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
   (c) => {
-    const deps = createDeps(readConfig(c.env), c.env.STATE);
+    const deps = createDeps(readConfig(c.env), c.env.STATE, { interactive: true });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);
   },
 );

@@ -26,7 +26,7 @@ export default {
     console.log(`poll cycle ${JSON.stringify(report)}`);
   },
 
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     const deps = depsOrLog(env);
     if (!deps) {
       batch.retryAll();

@@ -1,6 +1,6 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
-import type { TestRun } from "../vendor/types.ts";
+import { advanceWatermark, isSettled } from "./run-window.ts";
 
 /** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
 const BASELINE_RUNS = 50;
@@ -19,10 +19,8 @@ export async function baselineTest(
 ): Promise<TestSubscription> {
   const page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
   const at = who.now.toISOString();
-  const latest = page.data.reduce<TestRun | undefined>(
-    (max, run) => (!max || run.id > max.id ? run : max),
-    undefined,
-  );
+  // Everything already finished counts as seen; runs still running may yet fail and alert.
+  const mark = advanceWatermark({ id: 0, at: null }, page.data, who.now);
   return {
     kind: "test",
     channelId: who.channelId,
@@ -33,11 +31,11 @@ export async function baselineTest(
     paused: null,
     lastError: null,
     lastChangeAt: at,
-    lastRunId: latest?.id ?? 0,
-    lastRunAt: latest?.createdAt ?? null,
-    pendingRuns: page.data
-      .filter((run) => run.status === "running")
-      .map((run) => ({ id: run.id, createdAt: run.createdAt })),
+    lastRunId: mark.id,
+    lastRunAt: mark.at,
+    handledRunIds: page.data
+      .filter((run) => run.id > mark.id && isSettled(run, who.now))
+      .map((run) => run.id),
     streak: null,
   };
 }

@@ -1,4 +1,5 @@
 import { collectionAlert, collectionGrowthReply } from "../slack/blocks/index.ts";
+import { describeSlackFailure } from "../slack/errors.ts";
 import type { CollectionSubscription } from "../state/subscription-types.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
 import {
@@ -101,11 +102,22 @@ export async function pollCollectionSubscription(
         collectionAlert({ ...input, regression: decision === "regression" }),
       );
   if (!result.ok) {
-    return { next: afterSlackFailure(sub, result.failure, now), posts: 0, error: result.failure.code };
+    const unchangedError =
+      result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
+    return {
+      next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
+      posts: 0,
+      error: result.failure.code,
+    };
   }
   if (threadTs) {
     // Keep the parent card's numbers current; a failed edit costs only that.
-    await update(deps.slack, sub.channelId, threadTs, collectionAlert({ ...input, regression: false }));
+    await update(
+      deps.slack,
+      sub.channelId,
+      threadTs,
+      collectionAlert({ ...input, regression: sub.regressed }),
+    );
   }
   return {
     next: {

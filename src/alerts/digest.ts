@@ -1,4 +1,5 @@
 import { type DigestTestState, digestMessage } from "../slack/blocks/index.ts";
+import { testUrl } from "../slack/blocks/links.ts";
 import type { Deps } from "../slack/deps.ts";
 import type { DigestSchedule } from "../state/digests.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../state/subscription-types.ts";
@@ -8,6 +9,10 @@ import { localDate, nextOccurrence } from "./schedule.ts";
 import { post } from "./slack-post.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Runs read per test for the 24 h figures (pages of 100). */
+const DIGEST_PAGES = 3;
+/** How long a due digest waits for Decipher before going out with what it has. */
+const GIVE_UP_WAITING_MS = 30 * 60 * 1000;
 const CONCURRENCY = 3;
 
 export type DigestOutcome =
@@ -20,14 +25,25 @@ export function isDue(schedule: DigestSchedule, now: Date): boolean {
 }
 
 async function testLine(deps: Deps, sub: TestSubscription, now: Date) {
-  const page = await deps.vendor.listTestRuns(sub.testId, {
-    status: "all",
-    limit: 100,
-    since: new Date(now.getTime() - DAY_MS),
-  });
-  const finished = page.data.filter((r) => r.status !== "running");
+  const since = new Date(now.getTime() - DAY_MS);
+  const runs: TestRun[] = [];
+  let test: TestInfo | undefined;
+  let cursor: string | undefined;
+  for (let page = 0; page < DIGEST_PAGES; page++) {
+    const res = await deps.vendor.listTestRuns(sub.testId, {
+      status: "all",
+      limit: 100,
+      since,
+      ...(cursor ? { cursor } : {}),
+    });
+    test = res.test;
+    runs.push(...res.data);
+    if (!res.hasMore || !res.nextCursor) break;
+    cursor = res.nextCursor;
+  }
+  const finished = runs.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;
-  const latest = page.data.reduce<TestRun | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
+  const latest = runs.reduce<TestRun | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
   const state: DigestTestState = !latest
     ? sub.streak
       ? "failing"
@@ -38,11 +54,22 @@ async function testLine(deps: Deps, sub: TestSubscription, now: Date) {
         ? "failing"
         : "running";
   return {
-    test: page.test as TestInfo,
-    runs24h: page.data.length,
+    test: test as TestInfo,
+    runs24h: runs.length,
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
     state,
+  };
+}
+
+/** A test Decipher could not answer for still gets its line, marked unknown. */
+function unknownTestLine(sub: TestSubscription, appUrl: string) {
+  return {
+    test: { id: sub.testId, name: sub.testName, url: testUrl(appUrl, sub.testId) },
+    runs24h: 0,
+    failures24h: 0,
+    passRate: null,
+    state: "unknown" as const,
   };
 }
 
@@ -67,33 +94,43 @@ export async function sendDigest(
   now: Date,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
-  let lines: {
-    tests: Awaited<ReturnType<typeof testLine>>[];
-    collections: Awaited<ReturnType<typeof collectionLine>>[];
-  };
-  try {
-    const [tests, collections] = await Promise.all([
-      mapLimit(
-        active.filter((s): s is TestSubscription => s.kind === "test"),
-        CONCURRENCY,
-        (s) => testLine(deps, s, now),
-      ),
-      mapLimit(
-        active.filter((s): s is CollectionSubscription => s.kind === "collection"),
-        CONCURRENCY,
-        (s) => collectionLine(deps, s, schedule),
-      ),
-    ]);
-    lines = { tests, collections };
-  } catch (error) {
-    return { kind: "retry", error: error instanceof Error ? error.name : "error" };
+  const appUrl = deps.config.decipherAppUrl;
+  let failed = 0;
+  const [testLines, collectionLines] = await Promise.all([
+    mapLimit(
+      active.filter((s): s is TestSubscription => s.kind === "test"),
+      CONCURRENCY,
+      (s) =>
+        testLine(deps, s, now).catch(() => {
+          failed++;
+          return unknownTestLine(s, appUrl);
+        }),
+    ),
+    mapLimit(
+      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
+      CONCURRENCY,
+      (s) =>
+        collectionLine(deps, s, schedule).catch(() => {
+          failed++;
+          return null;
+        }),
+    ),
+  ]);
+  // Decipher is down altogether: wait a while for it rather than send a digest of unknowns.
+  const lateMs = now.getTime() - Date.parse(schedule.nextDueAt);
+  if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
+    return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
+  const lines = {
+    tests: testLines,
+    collections: collectionLines.filter((line) => line !== null),
+  };
   const message = digestMessage({
     date: localDate(now, schedule.zone),
     zone: schedule.zone,
     collections: [...lines.collections].sort((a, b) => b.change24h - a.change24h),
     tests: lines.tests,
-    appUrl: deps.config.decipherAppUrl,
+    appUrl,
     now,
   });
   const result = await post(deps.slack, channelId, message);

@@ -17,7 +17,8 @@ export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null
 /** Records an error on the subscription, writing only when the message differs from the last one. */
 export function withError(subscription: Subscription, message: string, now: Date): Subscription | null {
   if (subscription.lastError?.message === message) return null;
-  return { ...subscription, lastError: { message, at: now.toISOString() }, lastChangeAt: now.toISOString() };
+  const at = now.toISOString();
+  return { ...subscription, lastError: { message, at, source: "vendor" }, lastChangeAt: at };
 }
 
 /** A vendor failure as a sentence for `/decipher status`: it names the problem, never the key. */
@@ -41,8 +42,21 @@ export function afterSlackFailure(
 ): Subscription {
   const at = now.toISOString();
   const message = describeSlackFailure(failure);
+  const lastError = { message, at, source: "slack" as const };
   if (failure.kind === "permanent") {
-    return { ...subscription, paused: { reason: message, at }, lastError: { message, at }, lastChangeAt: at };
+    return { ...subscription, paused: { reason: message, at }, lastError, lastChangeAt: at };
   }
-  return { ...subscription, lastError: { message, at }, lastChangeAt: at };
+  return { ...subscription, lastError, lastChangeAt: at };
+}
+
+/**
+ * While Slack keeps failing for a subscription, it is retried every cycle for the first few
+ * minutes and then every fifth: each try costs a lease write, and an outage of hours must
+ * not eat the day's KV writes.
+ */
+export function slackRetryDue(subscription: Subscription, now: Date): boolean {
+  const error = subscription.lastError;
+  if (error?.source !== "slack") return true;
+  const minutes = Math.floor((now.getTime() - Date.parse(error.at)) / 60_000);
+  return !(minutes >= 3 && minutes % 5 !== 0);
 }

@@ -6,7 +6,7 @@ import type { Subscription } from "../state/subscription-types.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { pollCollectionSubscription } from "./collections.ts";
 import { isDue, sendDigest } from "./digest.ts";
-import type { PollOutcome } from "./outcome.ts";
+import { type PollOutcome, slackRetryDue } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
 import { pollTestSubscription } from "./test-runs.ts";
 
@@ -41,26 +41,33 @@ export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: st
   await mapLimit(keys, CONCURRENCY, async (key) => {
     try {
       const sub = await deps.subscriptions.getByKey(key);
-      if (!sub || sub.paused) {
+      if (!sub || sub.paused || !slackRetryDue(sub, now)) {
         report.skipped++;
         return;
       }
       let leased = false;
-      const ctx: PollContext = {
-        deps,
-        now,
-        lease: async () => {
-          leased = await leases.acquire(key, owner, now.getTime(), LEASE_SECONDS);
-          if (leased) report.writes++;
-          return leased;
-        },
+      let current: boolean | null = null;
+      /**
+       * Every write happens under the lease, and only if the stored state is still the one
+       * this poll started from: a rival cycle that got there first (or an unsubscribe) wins,
+       * and this poll's view, now stale, is dropped rather than posted or written back.
+       */
+      const takeLease = async () => {
+        if (current !== null) return current;
+        if (!(await leases.acquire(key, owner, now.getTime(), LEASE_SECONDS))) return (current = false);
+        leased = true;
+        report.writes++;
+        const fresh = await deps.subscriptions.getByKey(key);
+        current = fresh !== null && JSON.stringify(fresh) === JSON.stringify(sub);
+        return current;
       };
+      const ctx: PollContext = { deps, now, lease: takeLease };
       try {
         const outcome = await poll(sub, ctx);
         report.polled++;
         report.posts += outcome.posts;
         if (outcome.error) report.errors++;
-        if (outcome.next) {
+        if (outcome.next && (await takeLease())) {
           await deps.subscriptions.update(outcome.next);
           report.writes++;
         }
@@ -77,24 +84,71 @@ export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: st
   return report;
 }
 
-async function runDueDigests(deps: Deps, now: Date): Promise<{ sent: number; writes: number }> {
+async function runDueDigests(
+  deps: Deps,
+  now: Date,
+  owner: string,
+): Promise<{ sent: number; writes: number }> {
   const store = new DigestStore(deps.kv);
+  const leases = new LeaseStore(deps.kv);
   const due = Object.entries(await store.all()).filter(([, schedule]) => isDue(schedule, now));
   let sent = 0;
   let writes = 0;
-  for (const [channelId, schedule] of due) {
-    const subscriptions = await deps.subscriptions.listForChannel(channelId);
-    const outcome = await sendDigest(deps, channelId, schedule, subscriptions, now);
-    if (outcome.kind === "retry") continue;
-    if (outcome.kind === "sent") sent++;
-    // Re-read so a `/decipher digest` change made meanwhile is not overwritten.
-    const latest = await store.get(channelId);
-    if (latest && latest.time === schedule.time && latest.zone === schedule.zone) {
-      await store.set(channelId, outcome.next);
-      writes++;
+  for (const [channelId, seen] of due) {
+    const subject = `digest:${channelId}`;
+    if (!(await leases.acquire(subject, owner, now.getTime(), LEASE_SECONDS))) continue;
+    writes++;
+    try {
+      // Under the lease, the stored schedule decides: a rival may have sent it meanwhile.
+      const schedule = await store.get(channelId);
+      if (!schedule || !isDue(schedule, now) || schedule.nextDueAt !== seen.nextDueAt) continue;
+      const subscriptions = await deps.subscriptions.listForChannel(channelId);
+      const outcome = await sendDigest(deps, channelId, schedule, subscriptions, now);
+      if (outcome.kind === "retry") continue;
+      if (outcome.kind === "sent") sent++;
+      // Re-read so a `/decipher digest` change made meanwhile is not overwritten.
+      const latest = await store.get(channelId);
+      if (latest && latest.time === schedule.time && latest.zone === schedule.zone) {
+        await store.set(channelId, outcome.next);
+        writes++;
+      }
+    } finally {
+      await leases.release(subject, owner);
     }
   }
   return { sent, writes };
+}
+
+/** A queue batch holds at most 100 messages. */
+const MAX_BATCH = 100;
+/** Chunks polled here, besides the first, when the queue refuses (quota, outage): ≈ the Free plan's subrequests. */
+const FALLBACK_CHUNKS = 2;
+
+/** Sends chunks in batches; returns how many were accepted before the queue refused, if it did. */
+async function enqueue(queue: Queue<PollChunk>, chunks: string[][], now: Date): Promise<number> {
+  let sent = 0;
+  try {
+    for (let i = 0; i < chunks.length; i += MAX_BATCH) {
+      const batch = chunks.slice(i, i + MAX_BATCH);
+      await queue.sendBatch(batch.map((keys) => ({ body: { keys, at: now.toISOString() } })));
+      sent += batch.length;
+    }
+  } catch (error) {
+    console.error(
+      `queue refused ${chunks.length - sent} poll chunk(s): ${error instanceof Error ? error.name : "error"}`,
+    );
+  }
+  return sent;
+}
+
+/** Which refused chunks to poll here: rotating with the minute, so each gets its turn. */
+function fallbackChunks(refused: string[][], now: Date): string[][] {
+  if (refused.length === 0) return [];
+  const start = Math.floor(now.getTime() / 60_000) % refused.length;
+  return Array.from(
+    { length: Math.min(FALLBACK_CHUNKS, refused.length) },
+    (_, i) => refused[(start + i) % refused.length] as string[],
+  );
 }
 
 export type CycleOptions = {
@@ -111,6 +165,10 @@ export type CycleOptions = {
 export async function runPollCycle(deps: Deps, options: CycleOptions): Promise<CycleReport> {
   const { now } = options;
   const owner = options.owner ?? crypto.randomUUID();
+  if (now.getUTCMinutes() === 0) {
+    const restored = await deps.subscriptions.reconcileIndex().catch(() => 0);
+    if (restored > 0) console.warn(`restored ${restored} subscription(s) missing from the index`);
+  }
   const keys = await deps.subscriptions.listKeys();
   const chunks: string[][] = [];
   for (let i = 0; i < keys.length; i += CHUNK_SIZE) chunks.push(keys.slice(i, i + CHUNK_SIZE));
@@ -119,9 +177,8 @@ export async function runPollCycle(deps: Deps, options: CycleOptions): Promise<C
   let inline = chunks;
   if (options.queue && chunks.length > 1) {
     const rest = chunks.slice(1);
-    await options.queue.sendBatch(rest.map((chunk) => ({ body: { keys: chunk, at: now.toISOString() } })));
-    queuedChunks = rest.length;
-    inline = chunks.slice(0, 1);
+    queuedChunks = await enqueue(options.queue, rest, now);
+    inline = [chunks[0] as string[], ...fallbackChunks(rest.slice(queuedChunks), now)];
   }
 
   const report: CycleReport = {
@@ -142,9 +199,15 @@ export async function runPollCycle(deps: Deps, options: CycleOptions): Promise<C
     report.writes += r.writes;
     report.errors += r.errors;
   }
-  const digests = await runDueDigests(deps, now);
-  report.digestsSent = digests.sent;
-  report.writes += digests.writes;
+  try {
+    const digests = await runDueDigests(deps, now, owner);
+    report.digestsSent = digests.sent;
+    report.writes += digests.writes;
+  } catch (error) {
+    // Unreadable digest schedules must not cost the heartbeat; the next cycle tries again.
+    report.errors++;
+    console.error(`digests failed: ${error instanceof Error ? error.name : "unknown"}`);
+  }
   await recordHeartbeat({ at: now.toISOString(), subscriptions: keys.length, failed: report.errors }).catch(
     () => {},
   );

@@ -16,18 +16,28 @@ export type Deps = {
   now: () => Date;
 };
 
-export function createDeps(config: Config, kv: KVNamespace, now: () => Date = () => new Date()): Deps {
+export type DepsOptions = {
+  /**
+   * A person is waiting and `waitUntil` work ends 30 s after the ack: two attempts per
+   * vendor call instead of three keep the worst case inside that.
+   */
+  interactive?: boolean;
+  now?: () => Date;
+};
+
+export function createDeps(config: Config, kv: KVNamespace, options: DepsOptions = {}): Deps {
   return {
     config,
     vendor: createVendorClient({
       baseUrl: config.decipherApiUrl,
       apiKey: config.decipherApiKey,
       timeoutMs: config.vendorTimeoutMs,
+      ...(options.interactive ? { retry: { attempts: 2 } } : {}),
     }),
     slack: createSlackClient(config),
     subscriptions: new SubscriptionStore(kv),
     digests: new DigestStore(kv),
     kv,
-    now,
+    now: options.now ?? (() => new Date()),
   };
 }

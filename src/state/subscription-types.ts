@@ -1,7 +1,12 @@
 /** What a channel watches, as stored in KV. Dates are ISO strings. */
 
 export type Paused = { reason: string; at: string };
-export type LastError = { message: string; at: string };
+export type LastError = {
+  message: string;
+  at: string;
+  /** Who failed: a Slack outage backs off, a vendor one is retried every cycle. */
+  source?: "slack" | "vendor";
+};
 
 type SubscriptionBase = {
   channelId: string;
@@ -22,18 +27,19 @@ export type FailureStreak = {
   lastRunId: number;
 };
 
-export type PendingRun = { id: number; createdAt: string };
-
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
   testId: number;
   testName: string;
-  /** Highest run id seen; runs above it are new. */
+  /**
+   * Watermark: every run with an id up to this one is settled (announced, or needing no
+   * post). Runs above it are looked at each poll; a run still `running` holds it back.
+   */
   lastRunId: number;
   /** `createdAt` of that run: polls ask for runs since shortly before it, whatever the API's order. */
   lastRunAt: string | null;
-  /** Runs seen `running` that may still fail. */
-  pendingRuns: PendingRun[];
+  /** Runs above the watermark that are already settled (announced, or there before subscribing). */
+  handledRunIds: number[];
   streak: FailureStreak | null;
 };
 

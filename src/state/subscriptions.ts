@@ -10,6 +10,9 @@ function isSubscription(value: unknown): value is Subscription {
   return false;
 }
 
+const INDEX_ATTEMPTS = 5;
+const INDEX_SETTLE_MS = 25;
+
 function isKeyList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((key) => typeof key === "string");
 }
@@ -36,12 +39,35 @@ export class SubscriptionStore {
     return readJson(this.#kv, key, isSubscription);
   }
 
-  /** Stores the subscription; adds it to the index when it is new. */
+  /** Stores the subscription and makes sure the index lists it. */
   async save(subscription: Subscription): Promise<void> {
-    const key = subscriptionKey(subscription);
-    await writeJson(this.#kv, key, subscription);
-    const index = await this.listKeys();
-    if (!index.includes(key)) await writeJson(this.#kv, keys.subscriptionIndex(), [...index, key].sort());
+    await writeJson(this.#kv, subscriptionKey(subscription), subscription);
+    await this.ensureIndexed(subscriptionKey(subscription));
+  }
+
+  /**
+   * Adds a key to the index. KV has no compare-and-swap, so two subscribes at once can each
+   * write an index without the other's key: each writer checks, after a moment, that its key
+   * survived, and writes again if not.
+   */
+  async ensureIndexed(key: string): Promise<void> {
+    await this.#editIndex(
+      (index) => (index.includes(key) ? null : [...index, key].sort()),
+      (index) => index.includes(key),
+    );
+  }
+
+  async #editIndex(
+    edit: (index: string[]) => string[] | null,
+    done: (index: string[]) => boolean,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < INDEX_ATTEMPTS; attempt++) {
+      const next = edit(await this.listKeys());
+      if (next === null) return;
+      await writeJson(this.#kv, keys.subscriptionIndex(), next);
+      await new Promise((resolve) => setTimeout(resolve, INDEX_SETTLE_MS * (attempt + 1)));
+      if (done(await this.listKeys())) return;
+    }
   }
 
   /** Writes state changes of an existing subscription (the cron's path): never touches the index. */
@@ -52,16 +78,30 @@ export class SubscriptionStore {
   async remove(channelId: string, kind: SubscriptionKind, id: number): Promise<boolean> {
     const key = keys.subscription(channelId, kind, id);
     const existed = (await this.#kv.get(key, "text")) !== null;
-    const index = await this.listKeys();
-    if (index.includes(key)) {
-      await writeJson(
-        this.#kv,
-        keys.subscriptionIndex(),
-        index.filter((k) => k !== key),
-      );
-    }
     if (existed) await this.#kv.delete(key);
+    await this.#editIndex(
+      (index) => (index.includes(key) ? index.filter((k) => k !== key) : null),
+      (index) => !index.includes(key),
+    );
     return existed;
+  }
+
+  /**
+   * Puts back index entries lost to a race, from a `list()` of the keys themselves. Costs
+   * one list per call, so the cron does it hourly (Free: 1,000 lists a day).
+   */
+  async reconcileIndex(): Promise<number> {
+    const found: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#kv.list({ prefix: "sub:", ...(cursor ? { cursor } : {}) });
+      found.push(...page.keys.map((k) => k.name).filter((name) => parseSubscriptionKey(name) !== null));
+      cursor = page.list_complete ? undefined : page.cursor;
+    } while (cursor);
+    const index = new Set(await this.listKeys());
+    const missing = found.filter((key) => !index.has(key));
+    for (const key of missing) await this.ensureIndexed(key);
+    return missing.length;
   }
 
   async listKeys(): Promise<string[]> {

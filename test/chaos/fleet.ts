@@ -112,7 +112,7 @@ export async function seedTestSubscriptions(
         lastChangeAt: at,
         lastRunId: latest?.id ?? 0,
         lastRunAt: latest?.createdAt ?? null,
-        pendingRuns: [],
+        handledRunIds: [],
         streak: null,
       };
       return sub;

@@ -3,6 +3,7 @@ import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
 import { nextOccurrence } from "../../alerts/schedule.ts";
 import { readHeartbeat } from "../../state/heartbeat.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
+import { subscriptionKey } from "../../state/subscriptions.ts";
 import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
 import type { Deps } from "../deps.ts";
 import type { SlackMessage } from "../limits.ts";
@@ -47,6 +48,8 @@ async function subscribe(
 ) {
   const existing = await deps.subscriptions.get(channelId, command.kind, command.id);
   if (existing && !existing.paused) {
+    // Repairs an index entry a concurrent subscribe may have lost.
+    await deps.subscriptions.ensureIndexed(subscriptionKey(existing));
     if (
       existing.kind === "collection" &&
       command.kind === "collection" &&

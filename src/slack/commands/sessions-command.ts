@@ -14,6 +14,16 @@ type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
 /** Cards per reply: five cards with their buttons stay well inside 50 blocks. */
 export const SESSIONS_PAGE_SIZE = 5;
 const TIMELINE_CONCURRENCY = 3;
+/** A late overview is left out rather than holding the whole reply past Slack's patience. */
+const TIMELINE_DEADLINE_MS = 4_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([work.catch(() => null), late]).finally(() => clearTimeout(timer));
+}
 
 /** Fetches a page of sessions and the timelines of those that have one, then renders them. */
 export async function renderSessionsPage(deps: Deps, query: SessionsQuery, cursor?: string) {
@@ -55,7 +65,7 @@ async function fetchTimelines(
 ): Promise<Record<string, TimelineBody | null>> {
   const withTimeline = sessions.filter((s) => s.hasTimeline);
   const fetched = await mapLimit(withTimeline, TIMELINE_CONCURRENCY, (s) =>
-    deps.vendor.getSessionTimeline(s.id).catch(() => null),
+    withDeadline(deps.vendor.getSessionTimeline(s.id), TIMELINE_DEADLINE_MS),
   );
   return Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null]));
 }
