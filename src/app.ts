@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ConfigError, type Env, readConfig } from "./env.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
 import { createDeps } from "./slack/deps.ts";
-import { MAX_BODY_BYTES, slackRequestGuard } from "./slack/request-guard.ts";
+import { MAX_BODY_BYTES, slackBodyGuard, slackRequestGuard } from "./slack/request-guard.ts";
 import { VERSION } from "./version.ts";
 
 export type AppEnv = { Bindings: Env };
@@ -24,6 +24,7 @@ app.post(
   SLACK_EVENTS_PATH,
   slackRequestGuard(),
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
+  slackBodyGuard(),
   (c) => {
     const deps = createDeps(readConfig(c.env), c.env.STATE, { interactive: true });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);

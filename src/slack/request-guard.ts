@@ -24,3 +24,30 @@ export function slackRequestGuard(now: () => number = Date.now): MiddlewareHandl
     await next();
   };
 }
+
+/**
+ * slack-edge throws on a body it cannot parse (a `payload` field that is not a JSON object),
+ * which would surface as a 500. Such a body is the sender's mistake: 400, and no other work.
+ * Runs after the size and timestamp checks, so it reads at most MAX_BODY_BYTES.
+ */
+export function slackBodyGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = await c.req.raw.clone().text();
+    const type = c.req.header("content-type") ?? "";
+    const isObject = (text: string) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        return typeof value === "object" && value !== null && !Array.isArray(value);
+      } catch {
+        return false;
+      }
+    };
+    if (type.includes("application/json")) {
+      if (!isObject(raw)) return c.text("malformed body", 400);
+    } else {
+      const payload = new URLSearchParams(raw).get("payload");
+      if (payload !== null && !isObject(payload)) return c.text("malformed payload", 400);
+    }
+    await next();
+  };
+}
