@@ -54,11 +54,14 @@ export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: st
        */
       const takeLease = async () => {
         if (current !== null) return current;
-        if (!(await leases.acquire(key, owner, now.getTime(), LEASE_SECONDS))) return (current = false);
-        leased = true;
-        report.writes++;
-        const fresh = await deps.subscriptions.getByKey(key);
-        current = fresh !== null && JSON.stringify(fresh) === JSON.stringify(sub);
+        if (await leases.acquire(key, owner, now.getTime(), LEASE_SECONDS)) {
+          leased = true;
+          report.writes++;
+          const fresh = await deps.subscriptions.getByKey(key);
+          current = fresh !== null && JSON.stringify(fresh) === JSON.stringify(sub);
+        } else {
+          current = false;
+        }
         return current;
       };
       const ctx: PollContext = { deps, now, lease: takeLease };
