@@ -375,7 +375,7 @@ export function renderMarkdown(f: Facts): string {
 
   out.push("## Reliability suite", "");
   out.push(
-    "`npm run test:chaos` (vitest.chaos.config.ts; also part of `npm test` with a fixed seed and 12 rounds) runs test/chaos, test/fuzz and test/security in workerd against the emulator and the Slack stand-in. test/chaos/alerts.test.ts prints one `CHAOS {…}` line per run: rounds, cycles, faults injected, failed-run alerts expected / posted / duplicated / lost, growth alerts posted / duplicated / lost. test/chaos/overlap.test.ts pins an open bug: overlapping cycles can post the same alert twice (the subscription is read before the lease is taken and not re-read after it); those tests are `it.fails` until it is fixed.",
+    "`npm run test:chaos` (vitest.chaos.config.ts; also part of `npm test` with a fixed seed and 12 rounds) runs test/chaos, test/fuzz and test/security in workerd against the emulator and the Slack stand-in. test/chaos/alerts.test.ts prints one `CHAOS {…}` line per run: rounds, cycles, faults injected, failed-run alerts expected / posted / duplicated / lost, growth alerts posted / duplicated / lost. test/chaos/overlap.test.ts forces the interleaving of two overlapping cycles; it found duplicate alerts (the subscription was read before the lease and not re-read after it), since fixed in src/alerts/poll-cycle.ts, and now guards the fix.",
     "",
   );
   return out.join("\n");
