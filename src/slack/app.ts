@@ -38,6 +38,8 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
     routes: { events: SLACK_EVENTS_PATH },
+    // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it.
+    startLazyListenerAfterAck: true,
   });
 
   app.command(

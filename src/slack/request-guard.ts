@@ -32,7 +32,8 @@ export function slackRequestGuard(now: () => number = Date.now): MiddlewareHandl
  */
 export function slackBodyGuard(): MiddlewareHandler {
   return async (c, next) => {
-    const raw = await c.req.raw.clone().text();
+    // Decoded by hand: workerd warns when .text() reads a form body.
+    const raw = new TextDecoder().decode(await c.req.raw.clone().arrayBuffer());
     const type = c.req.header("content-type") ?? "";
     const isObject = (text: string) => {
       try {
