@@ -62,7 +62,14 @@ function zoneOffsetMs(instant: Date, zone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-/** The instant a local wall-clock time happens; in a DST gap, the moment just after it. */
+const HALF_DAY_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * The instant a local wall-clock time happens. Around a change of offset, the offsets half a
+ * day before and after are the two candidates: when both name that wall time (the hour that
+ * repeats), the earlier wins; when neither does (the hour that is skipped), the offset from
+ * before the change is used, which lands the same distance after the gap.
+ */
 function fromLocal(
   year: number,
   month: number,
@@ -72,9 +79,14 @@ function fromLocal(
   zone: string,
 ): Date {
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  let guess = wall - zoneOffsetMs(new Date(wall), zone);
-  guess = wall - zoneOffsetMs(new Date(guess), zone);
-  return new Date(guess);
+  const before = zoneOffsetMs(new Date(wall - HALF_DAY_MS), zone);
+  const after = zoneOffsetMs(new Date(wall + HALF_DAY_MS), zone);
+  const names = (instant: number) => {
+    const p = localParts(new Date(instant), zone);
+    return p.year === year && p.month === month && p.day === day && p.hour === hour && p.minute === minute;
+  };
+  const matching = [wall - before, wall - after].filter(names).sort((a, b) => a - b);
+  return new Date(matching[0] ?? wall - before);
 }
 
 /** First occurrence of `HH:MM` in `zone` strictly after `after`. */

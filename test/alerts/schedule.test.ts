@@ -40,6 +40,29 @@ describe("digest schedule", () => {
     expect(due.getTime()).toBeLessThanOrEqual(new Date("2026-03-29T01:30:00Z").getTime());
   });
 
+  it("moves a time in the skipped hour to the same distance after it, in every zone", () => {
+    // New York springs forward at 02:00 on 8 March 2026: 02:30 does not exist that day.
+    expect(nextOccurrence("02:30", "America/New_York", new Date("2026-03-07T12:00:00Z")).toISOString()).toBe(
+      "2026-03-08T07:30:00.000Z",
+    );
+  });
+
+  it("is due once per local date all year, even where clocks change at midnight", () => {
+    for (const zone of ["America/Santiago", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"]) {
+      for (const time of ["00:00", "00:30", "02:30", "23:59"]) {
+        let at = new Date("2025-12-31T12:00:00Z");
+        let previous = "";
+        for (let day = 0; day < 400; day++) {
+          at = nextOccurrence(time, zone, at);
+          const date = localDate(at, zone);
+          if (previous)
+            expect((Date.parse(date) - Date.parse(previous)) / 86_400_000, `${zone} ${time} ${date}`).toBe(1);
+          previous = date;
+        }
+      }
+    }
+  });
+
   it("names the local date", () => {
     expect(localDate(new Date("2026-11-21T23:30:00Z"), "Asia/Tokyo")).toBe("2026-11-22");
     expect(localDate(new Date("2026-11-21T23:30:00Z"), "UTC")).toBe("2026-11-21");
