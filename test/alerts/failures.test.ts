@@ -169,3 +169,16 @@ describe("cost and concurrency", () => {
     expect(await bot.posted()).toHaveLength(1);
   });
 });
+
+describe("a message Slack refuses", () => {
+  it("goes out as its text alone rather than blocking the subscription", async () => {
+    const { bot, org } = await subscribed();
+    await org.addRun(101, "failed", { oneLineSummary: "Cart total off by one cent" });
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
+    await bot.cron();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.blocks ?? []).toEqual([]);
+    expect(posts[0]?.text).toContain("Cart total off by one cent");
+  });
+});
