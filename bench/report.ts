@@ -60,6 +60,9 @@ export type Facts = {
 };
 
 const BOLT_GZIP_KB = 638;
+/** Latency rows of this kind are the load generator's view of `wrangler dev` itself. */
+export const HEALTH_FLOOR = "/health (floor: no Slack code)";
+
 const FREE = { kvWrites: 1000, kvReads: 100_000, queueOps: 10_000, subrequests: 50, cpuMs: 10 };
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
@@ -67,7 +70,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const ok = (pass: boolean) => (pass ? "met" : "**not met**");
 
 function derived(f: Facts) {
-  const worstP99 = Math.max(...f.latency.filter((l) => l.concurrency >= 20).map((l) => l.p99));
+  const worstP99 = Math.max(
+    ...f.latency.filter((l) => l.concurrency >= 20 && l.kind !== HEALTH_FLOOR).map((l) => l.p99),
+  );
+  const floorP99 = Math.max(
+    ...f.latency.filter((l) => l.concurrency >= 20 && l.kind === HEALTH_FLOOR).map((l) => l.p99),
+  );
   const commandNet = f.cpu.commandMs - f.cpu.healthMs;
   const clickNet = f.cpu.clickMs - f.cpu.healthMs;
   const perSubIdle = f.cpu.cycle1Ms - f.cpu.cycle0Ms;
@@ -108,6 +116,7 @@ function derived(f: Facts) {
   const alertTotals = f.alerts.map((a) => a.waitMs + a.processingMs);
   return {
     worstP99,
+    floorP99,
     commandNet,
     clickNet,
     perSubIdle,
@@ -210,13 +219,13 @@ export function renderMarkdown(f: Facts): string {
 
   out.push("## Summary against targets", "");
   out.push("| what | measured | reference | target | verdict |", "|---|---|---|---|---|");
-  const single1 = f.latency.find((l) => l.concurrency === 1);
+  const single1 = f.latency.find((l) => l.concurrency === 1 && l.kind !== HEALTH_FLOOR);
   if (single1)
     out.push(
       `| ack p99, one at a time | ${f1(single1.p99)} ms (p50 ${f1(single1.p50)}) | Slack's 3000 ms | | — |`,
     );
   out.push(
-    `| ack p99, 20 and 50 concurrent | worst ${f1(d.worstP99)} ms | Slack's 3000 ms | ≤ 50 ms | ${ok(d.worstP99 <= 50)} |`,
+    `| ack p99, 20 and 50 concurrent | worst ${f1(d.worstP99)} ms (GET /health under the same load: ${f1(d.floorP99)} ms) | Slack's 3000 ms | ≤ 50 ms | ${ok(d.worstP99 <= 50)} |`,
   );
   out.push(
     `| CPU per command (/sessions, incl. its lazy reply) | ${f2(f.cpu.commandMs)} ms gross, ${f2(d.commandNet)} ms net of /health | Free: 10 ms | ≤ 2 ms | ${ok(d.commandNet <= 2)} |`,
@@ -248,14 +257,14 @@ export function renderMarkdown(f: Facts): string {
   );
 
   const gaps: string[] = [];
-  const single = f.latency.find((l) => l.concurrency === 1);
+  const single = f.latency.find((l) => l.concurrency === 1 && l.kind !== HEALTH_FLOOR);
   if (d.maxSub > FREE.subrequests)
     gaps.push(
       `- **Subrequests per invocation: ${d.maxSub} > 50.** \`CHUNK_SIZE = 10\` (src/alerts/poll-cycle.ts) keeps one *chunk* within 50, but the queue consumer gets \`max_batch_size = 5\` chunks per invocation (wrangler.toml) and polls them all in one invocation: an idle batch is exactly 50 vendor requests, and any alert in it goes past 50 (up to ${d.maxSub} here, when every subscription posts a thread reply and edits the parent). Cause is configuration: \`max_batch_size = 1\` (or a consumer that counts subrequests) would cap an invocation at one chunk (≤ 10 × 4 = 40). The cron invocation itself polls one chunk and stays ≤ ${Math.max(...f.pollCost.filter((r) => r.n <= 10).map((r) => r.changedAll.maxSubrequests))}.`,
     );
   if (d.worstP99 > 50)
     gaps.push(
-      `- **Ack p99 ${f1(d.worstP99)} ms > 50 ms at 20/50 in flight.** It is queueing, not handler time: one request alone acks in ${f1(single?.p50 ?? Number.NaN)} ms (p50), and \`wrangler dev\` serves the Worker from one single-threaded local isolate (behind its dev proxy) at ~${f2(f.cpu.commandMs)} ms CPU per request, on ${m.nproc} cores shared with the load generator, the emulator and the stand-in (one Node event loop, which also serves the lazy halves' vendor calls and response_url replies) and with whatever else runs on the box (load average above). Latency then grows with concurrency × service time of the slowest of these. On Cloudflare concurrent requests spread over isolates and machines. Still ~${Math.round(3000 / Math.max(d.worstP99, 1))}× inside Slack's 3000 ms.`,
+      `- **Ack p99 ${f1(d.worstP99)} ms > 50 ms at 20/50 in flight.** It is queueing, not handler time: \`GET /health\`, which runs no Slack code (no signature check, no KV, no vendor call), already has a p99 of ${f1(d.floorP99)} ms under the same load, so most of the figure is the local server's floor. One request alone acks in ${f1(single?.p50 ?? Number.NaN)} ms (p50), and \`wrangler dev\` serves the Worker from one single-threaded local isolate (behind its dev proxy) at ~${f2(f.cpu.commandMs)} ms CPU per request, on ${m.nproc} cores shared with the load generator, the emulator and the stand-in (one Node event loop, which also serves the lazy halves' vendor calls and response_url replies) and with whatever else runs on the box (load average above). Latency then grows with concurrency × service time of the slowest of these. On Cloudflare concurrent requests spread over isolates and machines. Still ~${Math.round(3000 / Math.max(d.worstP99, 1))}× inside Slack's 3000 ms.`,
     );
   if (d.commandNet > 2)
     gaps.push(

@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
 import { cpuOf, tickMs } from "./cpu.ts";
 import { median, runLoad, sleep, summarize } from "./load.ts";
-import { type Facts, renderMarkdown, renderTable } from "./report.ts";
+import { type Facts, HEALTH_FLOOR, renderMarkdown, renderTable } from "./report.ts";
 import { commandRequest, type Target, timelineClickRequest } from "./slack-requests.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -143,6 +143,13 @@ async function liveMeasurements(stack: Stack) {
 
   const latency: Facts["latency"] = [];
   for (const concurrency of [1, 20, 50]) {
+    // The floor: the same load on /health, which runs no Slack code at all.
+    latency.push({
+      kind: HEALTH_FLOOR,
+      concurrency,
+      ...summarize(await runLoad(LOAD_REQUESTS, concurrency, () => new Request(`${stack.botUrl}/health`))),
+    });
+    await sleep(1000);
     const cmdReqs = await Promise.all(
       Array.from({ length: LOAD_REQUESTS }, () => commandRequest(t, "/sessions", "jane@acme.com")),
     );

@@ -211,8 +211,9 @@ export async function runPollCycle(deps: Deps, options: CycleOptions): Promise<C
     report.errors++;
     console.error(`digests failed: ${error instanceof Error ? error.name : "unknown"}`);
   }
-  await recordHeartbeat({ at: now.toISOString(), subscriptions: keys.length, failed: report.errors }).catch(
-    () => {},
-  );
+  await recordHeartbeat(
+    { at: now.toISOString(), subscriptions: keys.length, failed: report.errors },
+    deps.kv,
+  ).catch(() => {});
   return report;
 }

@@ -10,8 +10,9 @@ export const keys = {
   subscriptionIndex: () => "index:subscriptions",
   /** Digest schedules of every channel, read once per cycle. */
   digestIndex: () => "index:digests",
-  lease: (subscriptionKey: string) => `lease:${subscriptionKey}`,
-  authCache: (tokenFingerprint: string) => `cache:auth:${tokenFingerprint}`,
+  lease: (subject: string) => `lease:${subject}`,
+  /** The last poll cycle, written hourly (see heartbeat.ts). */
+  heartbeat: () => "status:heartbeat",
 } as const;
 
 export function parseSubscriptionKey(

@@ -3,7 +3,7 @@ import { CHUNK_SIZE, type CycleReport, runPollCycle } from "../../src/alerts/pol
 import { readConfig } from "../../src/env.ts";
 import { createDeps } from "../../src/slack/deps.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
-import { type Bot, createBot, newOrg } from "../helpers/bot.ts";
+import { type Bot, createBot, newOrg, ordinaryNow } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
 import { createTests, deliver, recordingQueue, resetVendorCounts, seedTestSubscriptions } from "./fleet.ts";
 
@@ -21,7 +21,8 @@ import { createTests, deliver, recordingQueue, resetVendorCounts, seedTestSubscr
 const SIZES = ((inject as (key: string) => unknown)("benchSizes") as number[] | undefined) ?? [
   1, 10, 100, 1000,
 ];
-const QUEUE_BATCH = 5;
+// wrangler.toml [[queues.consumers]] max_batch_size: one chunk per consumer invocation.
+const QUEUE_BATCH = 1;
 
 type Counts = { vendor: number; kvReads: number; kvWrites: number; kvDeletes: number; slack: number };
 
@@ -44,7 +45,7 @@ async function measuredCycle(bot: Bot, apiKey: string, rq: ReturnType<typeof rec
   const deps = createDeps(readConfig(bot.env as never), bot.env.STATE);
   const start = Date.now();
   const before = await snapshot(bot, apiKey);
-  const report: CycleReport = await runPollCycle(deps, { now: new Date(), queue: rq.queue });
+  const report: CycleReport = await runPollCycle(deps, { now: ordinaryNow(), queue: rq.queue });
   const afterCron = await snapshot(bot, apiKey);
   const cronCost = diff(before, afterCron);
   const chunks = rq.take();

@@ -83,7 +83,11 @@ async function answer(deps: Deps, command: DecipherCommand, channelId: string): 
         appUrl,
       );
     case "status":
-      return statusMessage(await deps.subscriptions.listForChannel(channelId), await readHeartbeat(), appUrl);
+      return statusMessage(
+        await deps.subscriptions.listForChannel(channelId),
+        await readHeartbeat(deps.kv),
+        appUrl,
+      );
     case "unsubscribe": {
       const removed = await deps.subscriptions.remove(channelId, command.kind, command.id);
       return plain(
