@@ -124,6 +124,19 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
         stoppedAt = run.id;
         break;
       }
+      // The parent turns green too, when the last failure is still in the window to show.
+      const lastFailed = window.runs.find((r) => r.id === streak?.lastRunId);
+      if (lastFailed) {
+        const parent = failedRunAlert({
+          test,
+          run: lastFailed,
+          appUrl,
+          now,
+          failingStreak: streak.failedRuns,
+          recoveredBy: run,
+        });
+        await update(deps.slack, sub.channelId, streak.threadTs, parent);
+      }
       streak = null;
     }
     handled.add(run.id);

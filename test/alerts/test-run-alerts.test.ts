@@ -82,7 +82,8 @@ describe("failed-run alerts", () => {
     expect(replies).toHaveLength(3);
     expect(visibleText(replies[2] as StoredMessage)).toMatch(/passed again after 3 failed runs/i);
     expect(parent.edited).toBe(true);
-    expect(visibleText(parent)).toMatch(/failing for 3 runs/i);
+    expect(visibleText(parent)).toMatch(/passed again after 3 failed runs/i);
+    expect(visibleText(parent)).not.toMatch(/is failing for/i);
   });
 
   it("starts a new thread for a failure after a recovery", async () => {

@@ -13,6 +13,8 @@ export type FailedRunInput = {
   now: Date;
   /** Consecutive failed runs including this one; 1 for a first failure. */
   failingStreak: number;
+  /** The run that passed after the streak: the parent then says the test is green again. */
+  recoveredBy?: TestRun;
 };
 
 export type RecoveryInput = {
@@ -48,13 +50,22 @@ const runTime = (run: TestRun, now: Date) => {
  * runs fail too, so the header always says how long the test has been red.
  */
 export function failedRunAlert(input: FailedRunInput): SlackMessage {
-  const { test, run, appUrl, now, failingStreak } = input;
+  const { test, run, appUrl, now, failingStreak, recoveredBy } = input;
   const name = test.name.trim() || `Test ${test.id}`;
-  const title =
-    failingStreak > 1 ? `:x: ${name} is failing for ${failingStreak} runs` : `:x: Test failed: ${name}`;
+  const recovered = recoveredBy ? `passed again after ${plural(failingStreak, "failed run")}` : null;
+  const title = recovered
+    ? `:white_check_mark: ${name} ${recovered}`
+    : failingStreak > 1
+      ? `:x: ${name} is failing for ${failingStreak} runs`
+      : `:x: Test failed: ${name}`;
   const summary = summaryLine(run);
+  const lead = recovered
+    ? `${testName(test)} ${recovered}`
+    : failingStreak > 1
+      ? `${testName(test)} is failing for ${failingStreak} runs`
+      : `Test failed: ${testName(test)}`;
   return fitMessage({
-    text: `${failingStreak > 1 ? `${testName(test)} is failing for ${failingStreak} runs` : `Test failed: ${testName(test)}`}${summary ? ` — ${truncateMrkdwn(summary, 500)}` : ""}`,
+    text: `${lead}${summary ? ` — ${truncateMrkdwn(summary, 500)}` : ""}`,
     blocks: [
       header(title),
       section(
@@ -77,13 +88,19 @@ export function failedRunAlert(input: FailedRunInput): SlackMessage {
           style: "primary",
         }),
       ),
-      ...(failingStreak > 1
+      ...(recoveredBy
         ? [
             context(
-              `Failing for ${plural(failingStreak, "consecutive run")}; later failures are in the thread.`,
+              `Green again since ${runLink(recoveredBy, appUrl)} (${runTime(recoveredBy, now)}); the last failure is shown above${failingStreak > 1 ? ", the others are in the thread" : ""}.`,
             ),
           ]
-        : []),
+        : failingStreak > 1
+          ? [
+              context(
+                `Failing for ${plural(failingStreak, "consecutive run")}; later failures are in the thread.`,
+              ),
+            ]
+          : []),
     ],
   });
 }
