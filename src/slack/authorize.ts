@@ -1,4 +1,5 @@
 import { type Authorize, AuthorizeError, type AuthorizeResult, type SlackAPIClient } from "slack-edge";
+import { classifySlackFailure } from "./errors.ts";
 
 type Cached = { result: AuthorizeResult; until: number };
 
@@ -37,10 +38,13 @@ export function cachedAuthorize(
       byToken.set(token, entry);
       return result;
     } catch (error) {
-      // The error code is safe to repeat; the token is not part of it.
-      const code =
-        error && typeof error === "object" && "error" in error ? String(error.error) : "unreachable";
-      throw new AuthorizeError(`auth.test failed: ${code}`);
+      const failure = classifySlackFailure(error);
+      // A rejected token is final: the person is told, and nothing else runs.
+      if (failure.kind === "permanent") throw new AuthorizeError(`auth.test failed: ${failure.code}`);
+      // Slack slow or down: answering the command matters more than the bot's own ids,
+      // which no handler needs. Not cached, so the next request asks again.
+      console.warn(`auth.test failed (${failure.code}); answering without it`);
+      return { botToken: token, botId: "", botUserId: "", botScopes: [] };
     }
   };
 }

@@ -91,3 +91,21 @@ describe("/decipher", () => {
     expect(visibleText(status)).toMatch(/#103.*OK/s);
   });
 });
+
+describe("when Slack's auth.test misbehaves", () => {
+  it("still answers commands when auth.test fails for a passing reason", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.slackFault("auth.test", "500", 5);
+    const ack = await bot.command("/decipher", "help");
+    expect(ack.status).toBe(200);
+    expect(visibleText(JSON.parse(ack.body))).toMatch(/subscribe/);
+  });
+
+  it("tells the person when Slack rejects the bot token", async () => {
+    const bot = createBot({ apiKey: await newOrg(), botToken: "xoxb-revoked-for-this-test" });
+    const ack = await bot.command("/decipher", "help");
+    expect(ack.status).toBe(200);
+    expect(visibleText(JSON.parse(ack.body))).toMatch(/rejected this bot's token/);
+    expect(ack.body).not.toContain("xoxb-revoked-for-this-test");
+  });
+});
