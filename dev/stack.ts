@@ -22,7 +22,7 @@
 //   shown when startup fails).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, readdirSync, readFileSync, rmSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -216,9 +216,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ];
+    // A fresh clone has no .wrangler/ yet: make the log's folder first.
+    if (options.logFile) mkdirSync(dirname(options.logFile), { recursive: true });
     const log: WriteStream | null = options.logFile
       ? createWriteStream(options.logFile, { flags: "w" })
       : null;
+    // A log that cannot be written must not take the sandbox down with an unhandled event.
+    log?.on("error", (error) => console.error(`[sandbox] cannot write ${options.logFile}: ${error.message}`));
     const tail: string[] = [];
     const child: ChildProcess = spawn(process.execPath, args, {
       cwd: ROOT,
@@ -278,12 +282,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     };
     const interval = options.cronIntervalMs === undefined ? 60_000 : options.cronIntervalMs;
     if (interval !== null) {
-      const timer = setInterval(() => {
+      const fire = () =>
         fireCron().catch((e) => {
           if (!options.quiet) console.error(`[sandbox] cron failed: ${e instanceof Error ? e.message : e}`);
         });
-      }, interval);
-      cleanups.push(async () => clearInterval(timer));
+      // Like Cloudflare's "* * * * *": on the minute (a second in), so a digest set for
+      // HH:MM arrives at HH:MM, not up to a minute later.
+      const untilBoundary = interval === 60_000 ? 60_000 - (Date.now() % 60_000) + 1_000 : interval;
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const first = setTimeout(() => {
+        fire();
+        timer = setInterval(fire, interval);
+      }, untilBoundary);
+      cleanups.push(async () => {
+        clearTimeout(first);
+        clearInterval(timer);
+      });
     }
 
     let stopping: Promise<void> | undefined;
