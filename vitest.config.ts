@@ -22,7 +22,7 @@ export default defineConfig({
   ],
   test: {
     globalSetup: ["./test/setup/global.ts"],
-    setupFiles: ["./test/setup/fresh-state.ts"],
+    setupFiles: ["./test/setup/fresh-state.ts", "./test/setup/secret-watch.ts"],
     include: ["test/**/*.test.ts"],
   },
 });

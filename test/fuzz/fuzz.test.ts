@@ -5,14 +5,12 @@ import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
 import { createVendorClient } from "../../src/vendor/client.ts";
 import { isVendorApiError } from "../../src/vendor/errors.ts";
 import { type Bot, createBot, newOrg, visibleText } from "../helpers/bot.ts";
-import { watchSecrets } from "../security/secret-watch.ts";
 
 /**
  * Random input where the bot meets the outside world: slash-command text, interaction
  * payloads, and vendor responses of any shape. Signed requests never get a 5xx, nothing
  * rejects unhandled, and every error a person reads is a sentence.
  */
-const secrets = watchSecrets();
 const cases = { commands: 0, interactions: 0, vendor: 0 };
 const unhandled: unknown[] = [];
 const onUnhandled = (event: Event) => {
@@ -73,7 +71,7 @@ describe("slash commands", () => {
   let bot: Bot;
   beforeAll(async () => {
     const apiKey = await newOrg();
-    bot = secrets.track(createBot({ apiKey }), apiKey);
+    bot = createBot({ apiKey });
   });
 
   it("answer any text with a 2xx and sentences", async () => {
@@ -102,7 +100,7 @@ describe("interaction payloads", () => {
   let bot: Bot;
   beforeAll(async () => {
     const apiKey = await newOrg();
-    bot = secrets.track(createBot({ apiKey }), apiKey);
+    bot = createBot({ apiKey });
   });
 
   const actionIds = fc.constantFrom(

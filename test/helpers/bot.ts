@@ -75,6 +75,16 @@ function countingKv(kv: KVNamespace, counts: KvCounts): KVNamespace {
   } as unknown as KVNamespace;
 }
 
+/** What the secret watch (test/setup/secret-watch.ts) needs of a bot. */
+export type WatchedBot = {
+  botToken: string;
+  env: { DECIPHER_API_KEY?: string | undefined };
+  messages(channelId: string): Promise<StoredMessage[]>;
+};
+
+/** Every bot made in this test file. */
+export const createdBots: WatchedBot[] = [];
+
 export function createBot(options: {
   apiKey: string;
   botToken?: string;
@@ -126,7 +136,7 @@ export function createBot(options: {
     ).responseUrl;
   }
 
-  return {
+  const bot = {
     botToken,
     env: botEnv,
     kv,
@@ -227,6 +237,8 @@ export function createBot(options: {
       await postJson(`${standInUrl}/__slack/faults`, { botToken, method, kind, count, ...extra });
     },
   };
+  createdBots.push(bot);
+  return bot;
 }
 
 export type Bot = ReturnType<typeof createBot>;

@@ -4,20 +4,18 @@ import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, signingSecret } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
-import { watchSecrets } from "./secret-watch.ts";
 
 /**
  * What an attacker can send to `/slack/events`: replays, altered signatures, huge or oddly
  * typed bodies, and tampered button values. Everything is rejected or harmless: no 5xx, no
  * Slack call, no KV write, no vendor request it should not cause.
  */
-const secrets = watchSecrets();
 const store = () => new SubscriptionStore(env.STATE);
 const now = () => Math.floor(Date.now() / 1000);
 
 async function freshBot() {
   const apiKey = await newOrg();
-  return { bot: secrets.track(createBot({ apiKey }), apiKey), org: emulatorOrg(apiKey), apiKey };
+  return { bot: createBot({ apiKey }), org: emulatorOrg(apiKey), apiKey };
 }
 
 function commandBody(text: string, channelId = "C0ALERTS") {
