@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { createCursorCodec } from "./cursor.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, methodNotAllowed } from "./errors.ts";
 import { createFaultRegistry, type FaultRegistry } from "./faults.ts";
 import { openApiDocument } from "./openapi.ts";
 import { apiRoutes } from "./routes/api.ts";
@@ -41,17 +41,7 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
   const app = new Hono();
   app.route("/api/v1", apiRoutes({ store, faults, cursors, appUrl, now, hangCapMs }));
   app.all("/api/*", (c) => {
-    if (c.req.method !== "GET")
-      throw new ApiError(
-        405,
-        "invalid_request_error",
-        "method_not_allowed",
-        `Method ${c.req.method} is not allowed; use GET`,
-        null,
-        {
-          Allow: "GET",
-        },
-      );
+    if (c.req.method !== "GET") throw methodNotAllowed(c.req.method);
     throw new ApiError(404, "not_found_error", "not_found", `No such endpoint: ${c.req.path}`);
   });
   app.route("/__emulator", controlRoutes({ store, faults, appUrl, now }));

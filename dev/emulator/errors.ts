@@ -43,3 +43,15 @@ export const unauthenticated = (message: string) =>
 
 export const badControlRequest = (message: string, field: string | null = null) =>
   new ApiError(400, "invalid_request_error", "invalid_request", message, field);
+
+/** 405 for anything but GET: the API is read-only. */
+export function methodNotAllowed(method: string): ApiError {
+  return new ApiError(
+    405,
+    "invalid_request_error",
+    "method_not_allowed",
+    `Method ${method} is not allowed; use GET`,
+    null,
+    { Allow: "GET" },
+  );
+}

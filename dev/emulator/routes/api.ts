@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { CursorCodec, CursorPosition } from "../cursor.ts";
-import { ApiError, invalid, notFound, unauthenticated } from "../errors.ts";
+import { ApiError, invalid, methodNotAllowed, notFound, unauthenticated } from "../errors.ts";
 import type { FaultRegistry, RouteName } from "../faults.ts";
 import type { Org } from "../model.ts";
 import { page } from "../paginate.ts";
@@ -34,17 +34,7 @@ export function apiRoutes(deps: ApiDeps) {
 
   // Everything here is read-only: other methods (HEAD included) get 405 before auth.
   api.use("*", async (c, next) => {
-    if (c.req.method !== "GET")
-      throw new ApiError(
-        405,
-        "invalid_request_error",
-        "method_not_allowed",
-        `Method ${c.req.method} is not allowed; use GET`,
-        null,
-        {
-          Allow: "GET",
-        },
-      );
+    if (c.req.method !== "GET") throw methodNotAllowed(c.req.method);
     await next();
   });
 
