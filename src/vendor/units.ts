@@ -38,9 +38,27 @@ export function classifyInstant(value: number | null | undefined): Instant {
   return { kind: "offset", seconds: value };
 }
 
-/** Session `duration` in seconds by the heuristic above, or null when unknown. */
-export function sessionDurationSeconds(duration: number | null | undefined): number | null {
+export type DurationUnit = "s" | "ms";
+
+/**
+ * The vendor uses one unit for every session, so a page of them can settle what one number
+ * cannot: if any duration is above the threshold, they are all milliseconds (a 60 000 next
+ * to a 250 000 is a minute, not 16 hours). Undefined when the page does not tell.
+ */
+export function inferDurationUnit(
+  durations: readonly (number | null | undefined)[],
+): DurationUnit | undefined {
+  return durations.some((d) => isUsable(d) && d > DURATION_MS_THRESHOLD) ? "ms" : undefined;
+}
+
+/** Session `duration` in seconds (by `unit` when known, else the heuristic above), or null when unknown. */
+export function sessionDurationSeconds(
+  duration: number | null | undefined,
+  unit?: DurationUnit,
+): number | null {
   if (!isUsable(duration)) return null;
+  if (unit === "ms") return duration / 1000;
+  if (unit === "s") return duration;
   return duration > DURATION_MS_THRESHOLD ? duration / 1000 : duration;
 }
 
@@ -59,8 +77,8 @@ function formatSeconds(total: number): string {
 }
 
 /** A session's length ("12 m 03 s") or "unknown". */
-export function formatSessionDuration(duration: number | null | undefined): string {
-  const seconds = sessionDurationSeconds(duration);
+export function formatSessionDuration(duration: number | null | undefined, unit?: DurationUnit): string {
+  const seconds = sessionDurationSeconds(duration, unit);
   return seconds === null ? "unknown" : formatSeconds(seconds);
 }
 

@@ -4,6 +4,7 @@ import {
   formatDurationMs,
   formatOffset,
   formatSessionDuration,
+  inferDurationUnit,
   sessionDurationSeconds,
 } from "../../src/vendor/units.ts";
 
@@ -68,5 +69,20 @@ describe("test-run durations in milliseconds", () => {
 
   it.each([null, -1, Number.NaN])("%s is a dash", (ms) => {
     expect(formatDurationMs(ms)).toBe("—");
+  });
+});
+
+describe("a page of sessions settles the duration unit", () => {
+  it("reads every duration as milliseconds when one of them can only be", () => {
+    const unit = inferDurationUnit([60_000, 250_000, null]);
+    expect(unit).toBe("ms");
+    expect(formatSessionDuration(60_000, unit)).toBe("1 m 00 s");
+    // Alone, 60 000 reads as seconds (16 h 40 m): the page is what tells.
+    expect(formatSessionDuration(60_000)).toBe("16 h 40 m");
+  });
+
+  it("leaves the unit open when no duration decides it", () => {
+    expect(inferDurationUnit([12, 600, null, undefined])).toBeUndefined();
+    expect(formatSessionDuration(600, inferDurationUnit([600]))).toBe("10 m 00 s");
   });
 });

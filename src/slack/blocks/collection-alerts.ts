@@ -1,4 +1,5 @@
 import type { AiSummary, CollectionSession, IssueCollection } from "../../vendor/types.ts";
+import { type DurationUnit, inferDurationUnit } from "../../vendor/units.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "../limits.ts";
 import {
   bold,
@@ -57,7 +58,12 @@ function aiSummaryText(summary: AiSummary): string {
 }
 
 /** One new session: link, who, when, facts, its timeline overview and error screenshots. */
-function newSessionSection(session: CollectionSession, appUrl: string, now: Date): MessageBlock {
+function newSessionSection(
+  session: CollectionSession,
+  appUrl: string,
+  now: Date,
+  durationUnit: DurationUnit | undefined,
+): MessageBlock {
   const shots = [
     safeUrl(session.errorScreenshots?.main) ? link(session.errorScreenshots?.main, "error screenshot") : "",
     safeUrl(session.errorScreenshots?.after) ? link(session.errorScreenshots?.after, "after") : "",
@@ -69,7 +75,7 @@ function newSessionSection(session: CollectionSession, appUrl: string, now: Date
   return section(
     [
       `• *${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${[relativeTime(issueAt, now), dateToken(issueAt)].filter(Boolean).join(" · ")}`,
-      sessionFacts(session),
+      sessionFacts(session, durationUnit),
       overview,
       shots.length > 0 ? `:frame_with_picture: ${shots.join(" / ")}` : "",
     ]
@@ -83,9 +89,10 @@ function evidence(input: CollectionGrowthInput): MessageBlock[] {
   const shown = sessions.slice(0, MAX_SESSIONS);
   if (shown.length === 0) return [];
   const hasShots = shown.some((s) => safeUrl(s.errorScreenshots?.main) || safeUrl(s.errorScreenshots?.after));
+  const durationUnit = inferDurationUnit(sessions.map((s) => s.duration));
   return [
     section(bold(shown.length === 1 ? "New session" : `${shown.length} new sessions`)),
-    ...shown.map((s) => newSessionSection(s, appUrl, now)),
+    ...shown.map((s) => newSessionSection(s, appUrl, now, durationUnit)),
     ...(hasShots ? [context(screenshotExpiry(screenshotsExpiresAt, now))] : []),
   ];
 }

@@ -1,5 +1,5 @@
 import type { TimelineBody } from "../../vendor/types.ts";
-import { formatSessionDuration } from "../../vendor/units.ts";
+import { type DurationUnit, formatSessionDuration } from "../../vendor/units.ts";
 import type { MessageBlock } from "../limits.ts";
 import { truncateMrkdwn } from "../limits.ts";
 import { code, countryLabel, dateToken, escapeMrkdwn, link, relativeTime } from "../mrkdwn.ts";
@@ -16,6 +16,8 @@ export type CardOptions = {
   /** `ephemeral` cards offer Share; a card already shared in the channel does not. */
   variant: "ephemeral" | "shared";
   overviewMax?: number;
+  /** The unit of `duration` when the page it came from settles it (see units.ts). */
+  durationUnit?: DurationUnit | undefined;
 };
 
 const OVERVIEW_MAX = 500;
@@ -29,9 +31,9 @@ export function sessionUser(session: Pick<CardSession, "userEmail" | "userId">):
 }
 
 /** "12 m 03 s · Chrome · Desktop · 🇩🇪 DE": the facts line of a card. */
-export function sessionFacts(session: CardSession): string {
+export function sessionFacts(session: CardSession, durationUnit?: DurationUnit): string {
   return [
-    `:stopwatch: ${formatSessionDuration(session.duration)}`,
+    `:stopwatch: ${formatSessionDuration(session.duration, durationUnit)}`,
     escapeMrkdwn(session.browser),
     escapeMrkdwn(session.device),
     countryLabel(session.countryCode),
@@ -68,7 +70,7 @@ export function sessionCard(
     .join(" · ");
   const text = [
     `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${when}`,
-    sessionFacts(session),
+    sessionFacts(session, options.durationUnit),
     timelineSummary(session, timeline, options.overviewMax),
   ].join("\n");
   const idValue = encodeSessionIdValue(session.id);

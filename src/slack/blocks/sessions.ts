@@ -1,4 +1,5 @@
 import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
+import { inferDurationUnit } from "../../vendor/units.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "../limits.ts";
 import { bold, oneLine, plural } from "../mrkdwn.ts";
 import { ACTION_IDS, toSharedSessionCard } from "./action-ids.ts";
@@ -31,8 +32,9 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
   if (sessions.length === 0) return noSessionsMessage(subject);
   const shown = sessions.slice(0, MAX_CARDS);
   const hidden = sessions.length - shown.length;
+  const durationUnit = inferDurationUnit(sessions.map((s) => s.duration));
   const cards = shown.flatMap((s) =>
-    sessionCard(toSharedSessionCard(s), timelines[s.id], { appUrl, now, variant: "ephemeral" }),
+    sessionCard(toSharedSessionCard(s), timelines[s.id], { appUrl, now, variant: "ephemeral", durationUnit }),
   );
   const footer = [
     `Showing ${plural(shown.length, "session")}`,
