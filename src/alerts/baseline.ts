@@ -1,6 +1,7 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
-import { advanceWatermark, isSettled } from "./run-window.ts";
+import type { TestRun } from "../vendor/types.ts";
+import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
 
 /** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
 const BASELINE_RUNS = 50;
@@ -32,12 +33,18 @@ export async function baselineTest(
     lastError: null,
     lastChangeAt: at,
     lastRunId: mark.id,
-    lastRunAt: mark.at,
+    // With nothing settled yet, the oldest run still running is where the next polls look from.
+    lastRunAt: mark.at ?? oldestCreatedAt(page.data),
     handledRunIds: page.data
       .filter((run) => run.id > mark.id && isSettled(run, who.now))
       .map((run) => run.id),
     streak: null,
   };
+}
+
+function oldestCreatedAt(runs: readonly TestRun[]): string | null {
+  const times = runs.map(createdMs).filter((t): t is number => t !== null);
+  return times.length > 0 ? new Date(Math.min(...times)).toISOString() : null;
 }
 
 export async function baselineCollection(

@@ -71,7 +71,10 @@ export async function pollCollectionSubscription(
     return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
   }
 
+  // A post and a parent edit; without room for them, next cycle.
+  if (ctx.slackBudget.remaining < 2) return unchanged();
   if (!(await ctx.lease())) return unchanged();
+  ctx.slackBudget.remaining -= 2;
 
   let evidence: CollectionSessionList | null = null;
   try {

@@ -6,4 +6,10 @@ export type PollContext = {
   now: Date;
   /** Takes the subscription's lease; false when another cycle holds it (then post nothing). */
   lease: () => Promise<boolean>;
+  /**
+   * Slack calls this invocation may still make, shared by every poll in it: the Free plan
+   * allows 50 subrequests per invocation. A poll that runs out stops and leaves the rest for
+   * the next cycle, exactly as after a failed post.
+   */
+  slackBudget: { remaining: number };
 };

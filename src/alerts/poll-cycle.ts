@@ -1,5 +1,6 @@
 import type { Deps } from "../slack/deps.ts";
-import { DigestStore } from "../state/digests.ts";
+import { firstDigestFailure, recordDigestFailure } from "../state/digest-attempts.ts";
+import { type DigestSchedule, DigestStore } from "../state/digests.ts";
 import { recordHeartbeat } from "../state/heartbeat.ts";
 import { LeaseStore } from "../state/lease.ts";
 import type { Subscription } from "../state/subscription-types.ts";
@@ -11,14 +12,20 @@ import type { PollContext } from "./poll-context.ts";
 import { pollTestSubscription } from "./test-runs.ts";
 
 /**
- * Subscriptions one invocation polls. An idle poll is one vendor request, and an alert adds
- * up to three (evidence, post, edit): 10 keeps the worst case under the Free plan's 50
- * subrequests per invocation.
+ * Subscriptions one invocation polls: an idle poll is one vendor request, so 10 leave room
+ * within the Free plan's 50 subrequests for the Slack calls of alerts (SLACK_CALLS_PER_CHUNK)
+ * and an evidence or backlog read or two.
  */
 export const CHUNK_SIZE = 10;
 const CONCURRENCY = 4;
-/** Shorter than the cron interval, so a crashed holder never blocks the next cycle. */
-const LEASE_SECONDS = 50;
+/** Slack calls one invocation may make; a poll that would need more leaves the rest for later. */
+export const SLACK_CALLS_PER_CHUNK = 25;
+/**
+ * Held only while a poll posts and stores; released right after. Long enough that no slow
+ * poll (Slack 429 waits, a hanging call) outlives it and lets the next minute's cycle repost;
+ * a crashed holder delays that subscription's alerts by at most this.
+ */
+const LEASE_SECONDS = 300;
 
 export type PollChunk = { keys: string[]; at: string };
 
@@ -38,6 +45,7 @@ function poll(sub: Subscription, ctx: PollContext): Promise<PollOutcome> {
 export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: string): Promise<ChunkReport> {
   const leases = new LeaseStore(deps.kv);
   const report: ChunkReport = { polled: 0, skipped: 0, posts: 0, writes: 0, errors: 0 };
+  const slackBudget = { remaining: SLACK_CALLS_PER_CHUNK };
   await mapLimit(keys, CONCURRENCY, async (key) => {
     try {
       const sub = await deps.subscriptions.getByKey(key);
@@ -64,15 +72,20 @@ export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: st
         }
         return current;
       };
-      const ctx: PollContext = { deps, now, lease: takeLease };
+      const ctx: PollContext = { deps, now, lease: takeLease, slackBudget };
       try {
         const outcome = await poll(sub, ctx);
         report.polled++;
         report.posts += outcome.posts;
         if (outcome.error) report.errors++;
         if (outcome.next && (await takeLease())) {
-          await deps.subscriptions.update(outcome.next);
-          report.writes++;
+          // Last look: a `/decipher unsubscribe` (or a changed growth:) that landed while this
+          // poll was posting wins over writing the poll's copy back.
+          const latest = await deps.subscriptions.getByKey(key);
+          if (latest !== null && JSON.stringify(latest) === JSON.stringify(sub)) {
+            await deps.subscriptions.update(outcome.next);
+            report.writes++;
+          }
         }
       } finally {
         // Released only after the new state is stored, so the next holder sees it.
@@ -87,6 +100,18 @@ export async function pollChunk(deps: Deps, keys: string[], now: Date, owner: st
   return report;
 }
 
+/**
+ * A due digest goes out at the first cycle that sees it (also after missed crons). One that
+ * failed to go out (Slack or Decipher failing) is tried each minute for three minutes, then
+ * every fifth minute: each try costs a lease write.
+ */
+async function digestRetryDue(channelId: string, schedule: DigestSchedule, now: Date): Promise<boolean> {
+  const failed = await firstDigestFailure(channelId, schedule.nextDueAt);
+  if (!failed) return true;
+  const minutes = Math.floor((now.getTime() - failed.getTime()) / 60_000);
+  return minutes < 3 || minutes % 5 === 0;
+}
+
 async function runDueDigests(
   deps: Deps,
   now: Date,
@@ -98,6 +123,7 @@ async function runDueDigests(
   let sent = 0;
   let writes = 0;
   for (const [channelId, seen] of due) {
+    if (!(await digestRetryDue(channelId, seen, now))) continue;
     const subject = `digest:${channelId}`;
     if (!(await leases.acquire(subject, owner, now.getTime(), LEASE_SECONDS))) continue;
     writes++;
@@ -107,12 +133,15 @@ async function runDueDigests(
       if (!schedule || !isDue(schedule, now) || schedule.nextDueAt !== seen.nextDueAt) continue;
       const subscriptions = await deps.subscriptions.listForChannel(channelId);
       const outcome = await sendDigest(deps, channelId, schedule, subscriptions, now);
-      if (outcome.kind === "retry") continue;
+      if (outcome.kind === "retry") {
+        await recordDigestFailure(channelId, schedule.nextDueAt, now);
+        continue;
+      }
       if (outcome.kind === "sent") sent++;
       // Re-read so a `/decipher digest` change made meanwhile is not overwritten.
       const latest = await store.get(channelId);
       if (latest && latest.time === schedule.time && latest.zone === schedule.zone) {
-        await store.set(channelId, outcome.next);
+        await store.advance(channelId, outcome.next);
         writes++;
       }
     } finally {

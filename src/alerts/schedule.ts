@@ -62,13 +62,14 @@ function zoneOffsetMs(instant: Date, zone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-const HALF_DAY_MS = 12 * 60 * 60 * 1000;
+/** Further than any zone's offset from UTC (+14 h), so the samples fall on each side of a change. */
+const SAMPLE_MS = 26 * 60 * 60 * 1000;
 
 /**
- * The instant a local wall-clock time happens. Around a change of offset, the offsets half a
- * day before and after are the two candidates: when both name that wall time (the hour that
- * repeats), the earlier wins; when neither does (the hour that is skipped), the offset from
- * before the change is used, which lands the same distance after the gap.
+ * The instant a local wall-clock time happens. Around a change of offset, the offsets a day
+ * and a bit before and after are the two candidates: when both name that wall time (the hour
+ * that repeats), the earlier wins; when neither does (the hour that is skipped), the one that
+ * stays on the same local date, preferring the moment the same distance after the gap.
  */
 function fromLocal(
   year: number,
@@ -79,14 +80,23 @@ function fromLocal(
   zone: string,
 ): Date {
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  const before = zoneOffsetMs(new Date(wall - HALF_DAY_MS), zone);
-  const after = zoneOffsetMs(new Date(wall + HALF_DAY_MS), zone);
-  const names = (instant: number) => {
-    const p = localParts(new Date(instant), zone);
-    return p.year === year && p.month === month && p.day === day && p.hour === hour && p.minute === minute;
+  const before = zoneOffsetMs(new Date(wall - SAMPLE_MS), zone);
+  const after = zoneOffsetMs(new Date(wall + SAMPLE_MS), zone);
+  const parts = (instant: number) => localParts(new Date(instant), zone);
+  const sameDate = (instant: number) => {
+    const p = parts(instant);
+    return p.year === year && p.month === month && p.day === day;
   };
-  const matching = [wall - before, wall - after].filter(names).sort((a, b) => a - b);
-  return new Date(matching[0] ?? wall - before);
+  const names = (instant: number) => {
+    const p = parts(instant);
+    return sameDate(instant) && p.hour === hour && p.minute === minute;
+  };
+  const candidates = [wall - before, wall - after];
+  const matching = candidates.filter(names).sort((a, b) => a - b);
+  if (matching[0] !== undefined) return new Date(matching[0]);
+  // In the skipped hour: just after the gap, unless that is already the next local date (a
+  // gap at midnight), then just before it, so each local date still gets its one digest.
+  return new Date(candidates.find(sameDate) ?? wall - before);
 }
 
 /** First occurrence of `HH:MM` in `zone` strictly after `after`. */

@@ -1,5 +1,6 @@
 import { failedRunAlert, failedRunReply, recoveryReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
+import type { SlackMessage } from "../slack/limits.ts";
 import type { TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
@@ -11,7 +12,7 @@ import {
   withError,
 } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
-import { advanceWatermark } from "./run-window.ts";
+import { ABANDONED_AFTER_MS, advanceWatermark, createdMs } from "./run-window.ts";
 import { post, update } from "./slack-post.ts";
 
 const PAGE_SIZE = 50;
@@ -25,7 +26,7 @@ const SINCE_MARGIN_MS = 10 * 60 * 1000;
 const LAZY_ADVANCE_MS = 30 * 60 * 1000;
 const LAZY_ADVANCE_RUNS = 25;
 
-type RunWindow = { test: TestInfo; runs: TestRun[] };
+type RunWindow = { test: TestInfo; runs: TestRun[]; complete: boolean };
 
 async function readPages(
   vendor: VendorClient,
@@ -43,7 +44,6 @@ async function readPages(
       ...(cursor ? { cursor } : {}),
     });
     runs.push(...res.data);
-    // Without a time anchor (a test with no settled runs yet), the newest page is enough.
     if (!since || !res.hasMore || !res.nextCursor) return { test: res.test, runs, complete: true };
     cursor = res.nextCursor;
     if (page === MAX_PAGES - 1) return { test: res.test, runs, complete: false };
@@ -58,13 +58,28 @@ async function readPages(
  * backlog can delay a recovery note but never lose a failure.
  */
 async function fetchWindow(vendor: VendorClient, sub: TestSubscription): Promise<RunWindow> {
-  const since = sub.lastRunAt ? new Date(Date.parse(sub.lastRunAt) - SINCE_MARGIN_MS) : undefined;
+  // A test with no settled run yet is anchored at the subscription itself.
+  const anchor = Date.parse(sub.lastRunAt ?? sub.createdAt);
+  const since = Number.isFinite(anchor) ? new Date(anchor - SINCE_MARGIN_MS) : undefined;
   const all = await readPages(vendor, sub, "all", since);
   if (all.complete) return all;
   const failed = await readPages(vendor, sub, "failed", since);
   const byId = new Map(all.runs.map((run) => [run.id, run]));
   for (const run of failed.runs) byId.set(run.id, run);
-  return { test: all.test, runs: [...byId.values()] };
+  return { test: all.test, runs: [...byId.values()], complete: false };
+}
+
+/**
+ * Which read runs the watermark may pass. After a full read, all of them. After a partial one
+ * the unread runs are older than the oldest read run (and its failures were read on their own),
+ * so the watermark may pass the read runs only once those unread ones are old enough to count
+ * as settled: a run among them still running could otherwise fail later unseen.
+ */
+function passable(window: RunWindow, candidates: TestRun[], now: Date): TestRun[] {
+  if (window.complete) return candidates;
+  const times = window.runs.map(createdMs).filter((t): t is number => t !== null);
+  const oldestRead = times.length > 0 ? Math.min(...times) : Number.NaN;
+  return now.getTime() - oldestRead > ABANDONED_AFTER_MS ? candidates : [];
 }
 
 /**
@@ -92,14 +107,24 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
   let failure: SlackFailure | null = null;
   let stoppedAt: number | null = null;
 
+  /** The parent alert as it should read after this poll: edited once, after the replies. */
+  let parentEdit: { ts: string; message: SlackMessage } | null = null;
+  const budget = ctx.slackBudget;
+
   for (const run of candidates) {
     if (handled.has(run.id) || run.status === "running") continue;
     const recovers = run.status === "passed" && streak !== null && run.id > streak.lastRunId;
     if (run.status === "passed" && !recovers) continue;
+    // A post and, at the end, one parent edit.
+    if (budget.remaining < 2) {
+      stoppedAt = run.id;
+      break;
+    }
     if (!leased) {
       if (!(await ctx.lease())) return unchanged();
       leased = true;
     }
+    budget.remaining--;
     if (run.status === "failed") {
       const failingStreak = (streak?.failedRuns ?? 0) + 1;
       const input = { test, run, appUrl, now, failingStreak };
@@ -111,8 +136,8 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
         stoppedAt = run.id;
         break;
       }
-      // The parent says how long the test has been failing; a failed edit costs only that line.
-      if (streak) await update(deps.slack, sub.channelId, streak.threadTs, failedRunAlert(input));
+      // The parent says how long the test has been failing.
+      if (streak) parentEdit = { ts: streak.threadTs, message: failedRunAlert(input) };
       streak = streak
         ? { ...streak, failedRuns: failingStreak, lastRunId: Math.max(streak.lastRunId, run.id) }
         : { threadTs: result.ts, failedRuns: 1, firstRunId: run.id, lastRunId: run.id };
@@ -126,25 +151,33 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       }
       // The parent turns green too, when the last failure is still in the window to show.
       const lastFailed = window.runs.find((r) => r.id === streak?.lastRunId);
-      if (lastFailed) {
-        const parent = failedRunAlert({
-          test,
-          run: lastFailed,
-          appUrl,
-          now,
-          failingStreak: streak.failedRuns,
-          recoveredBy: run,
-        });
-        await update(deps.slack, sub.channelId, streak.threadTs, parent);
-      }
+      parentEdit = lastFailed
+        ? {
+            ts: streak.threadTs,
+            message: failedRunAlert({
+              test,
+              run: lastFailed,
+              appUrl,
+              now,
+              failingStreak: streak.failedRuns,
+              recoveredBy: run,
+            }),
+          }
+        : null;
       streak = null;
     }
     handled.add(run.id);
     posts++;
   }
+  if (parentEdit && budget.remaining > 0) {
+    budget.remaining--;
+    // A failed edit costs only the parent's header line; the replies are what matter.
+    await update(deps.slack, sub.channelId, parentEdit.ts, parentEdit.message);
+  }
 
   // The watermark never passes a run whose post failed: it is retried next cycle.
-  const settledRange = stoppedAt === null ? candidates : candidates.filter((run) => run.id < stoppedAt);
+  const readable = passable(window, candidates, now);
+  const settledRange = stoppedAt === null ? readable : readable.filter((run) => run.id < stoppedAt);
   const mark = advanceWatermark({ id: sub.lastRunId, at: sub.lastRunAt }, settledRange, now);
   const at = now.toISOString();
   const next: TestSubscription = {

@@ -8,8 +8,9 @@ export const keys = {
   subscription: (channelId: string, kind: SubscriptionKind, id: number) => `sub:${channelId}:${kind}:${id}`,
   /** One document listing every subscription key: the cron reads it instead of `list()` (1,000 lists/day on Free). */
   subscriptionIndex: () => "index:subscriptions",
-  /** Digest schedules of every channel, read once per cycle. */
+  /** The channels that have a digest schedule, read once per cycle. */
   digestIndex: () => "index:digests",
+  digest: (channelId: string) => `digest:${channelId}`,
   lease: (subject: string) => `lease:${subject}`,
   /** The last poll cycle, written hourly (see heartbeat.ts). */
   heartbeat: () => "status:heartbeat",

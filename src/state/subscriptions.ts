@@ -1,3 +1,4 @@
+import { KeyList } from "./key-list.ts";
 import { keys, parseSubscriptionKey, type SubscriptionKind } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 import type { Subscription } from "./subscription-types.ts";
@@ -10,13 +11,6 @@ function isSubscription(value: unknown): value is Subscription {
   return false;
 }
 
-const INDEX_ATTEMPTS = 5;
-const INDEX_SETTLE_MS = 25;
-
-function isKeyList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((key) => typeof key === "string");
-}
-
 export function subscriptionKey(subscription: Subscription): string {
   return subscription.kind === "test"
     ? keys.subscription(subscription.channelId, "test", subscription.testId)
@@ -26,9 +20,11 @@ export function subscriptionKey(subscription: Subscription): string {
 /** Subscriptions per channel plus the one index the cron reads each cycle. */
 export class SubscriptionStore {
   readonly #kv: KVNamespace;
+  readonly #index: KeyList;
 
   constructor(kv: KVNamespace) {
     this.#kv = kv;
+    this.#index = new KeyList(kv, keys.subscriptionIndex());
   }
 
   get(channelId: string, kind: SubscriptionKind, id: number): Promise<Subscription | null> {
@@ -45,29 +41,9 @@ export class SubscriptionStore {
     await this.ensureIndexed(subscriptionKey(subscription));
   }
 
-  /**
-   * Adds a key to the index. KV has no compare-and-swap, so two subscribes at once can each
-   * write an index without the other's key: each writer checks, after a moment, that its key
-   * survived, and writes again if not.
-   */
-  async ensureIndexed(key: string): Promise<void> {
-    await this.#editIndex(
-      (index) => (index.includes(key) ? null : [...index, key].sort()),
-      (index) => index.includes(key),
-    );
-  }
-
-  async #editIndex(
-    edit: (index: string[]) => string[] | null,
-    done: (index: string[]) => boolean,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < INDEX_ATTEMPTS; attempt++) {
-      const next = edit(await this.listKeys());
-      if (next === null) return;
-      await writeJson(this.#kv, keys.subscriptionIndex(), next);
-      await new Promise((resolve) => setTimeout(resolve, INDEX_SETTLE_MS * (attempt + 1)));
-      if (done(await this.listKeys())) return;
-    }
+  /** Makes sure the index lists a key (a concurrent subscribe may have dropped it). */
+  ensureIndexed(key: string): Promise<void> {
+    return this.#index.add(key);
   }
 
   /** Writes state changes of an existing subscription (the cron's path): never touches the index. */
@@ -79,10 +55,7 @@ export class SubscriptionStore {
     const key = keys.subscription(channelId, kind, id);
     const existed = (await this.#kv.get(key, "text")) !== null;
     if (existed) await this.#kv.delete(key);
-    await this.#editIndex(
-      (index) => (index.includes(key) ? index.filter((k) => k !== key) : null),
-      (index) => !index.includes(key),
-    );
+    await this.#index.remove(key);
     return existed;
   }
 
@@ -104,8 +77,8 @@ export class SubscriptionStore {
     return missing.length;
   }
 
-  async listKeys(): Promise<string[]> {
-    return (await readJson(this.#kv, keys.subscriptionIndex(), isKeyList)) ?? [];
+  listKeys(): Promise<string[]> {
+    return this.#index.read();
   }
 
   async listForChannel(channelId: string): Promise<Subscription[]> {
