@@ -2,14 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, visibleText } from "../helpers/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
-
-async function subscribed(channelId = "C0ALERTS") {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  await bot.command("/decipher", "subscribe test 101", { channelId });
-  return { bot, org: emulatorOrg(apiKey) };
-}
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
 
 const stored = (channelId: string) => new SubscriptionStore(env.STATE).get(channelId, "test", 101);
 
@@ -24,7 +17,7 @@ describe("nothing lost when Decipher fails", () => {
   ] as const)(
     "keeps the cursor on vendor %s, records it for status, and alerts once it recovers",
     async (kind, said, count) => {
-      const { bot, org } = await subscribed();
+      const { bot, org } = await subscribedBot();
       await org.addRun(101, "failed");
       await org.fault("testRuns", kind, count, 0);
       await bot.cron();
@@ -58,7 +51,7 @@ describe("nothing lost when Decipher fails", () => {
 
 describe("nothing lost, nothing doubled when Slack fails", () => {
   it("honours a short Retry-After and posts once", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 1 });
     await bot.cron();
@@ -69,7 +62,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
   });
 
   it("leaves a long Retry-After to the next cycle and posts once", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 120 });
     await bot.cron();
@@ -80,7 +73,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
   });
 
   it("retries Slack 5xx next cycle and posts once", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "500", 2);
     await bot.cron();
@@ -93,7 +86,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
   it.each(["channel_not_found", "not_in_channel", "is_archived", "invalid_auth"])(
     "pauses the subscription on %s, shows why in status, and stops trying",
     async (error) => {
-      const { bot, org } = await subscribed();
+      const { bot, org } = await subscribedBot();
       await org.addRun(101, "failed");
       await bot.slackFault("chat.postMessage", "error", 1, { error });
       await bot.cron();
@@ -110,7 +103,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
   );
 
   it("really posts nothing to a channel the bot is not in, and resumes after subscribing again", async () => {
-    const { bot, org } = await subscribed("C0NOTIN");
+    const { bot, org } = await subscribedBot("subscribe test 101", "C0NOTIN");
     await org.addRun(101, "failed");
     await bot.cron();
     expect((await stored("C0NOTIN"))?.paused?.reason).toMatch(/not_in_channel/);
@@ -141,7 +134,7 @@ describe("cost and concurrency", () => {
   });
 
   it("two overlapping cycles announce a failure once", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await Promise.all([bot.cron(), bot.cron(), bot.cron()]);
     await bot.cron();
@@ -172,7 +165,7 @@ describe("cost and concurrency", () => {
 
 describe("a message Slack refuses", () => {
   it("goes out as its text alone rather than blocking the subscription", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed", { oneLineSummary: "Cart total off by one cent" });
     await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
     await bot.cron();
@@ -185,7 +178,7 @@ describe("a message Slack refuses", () => {
 
 describe("status across locations", () => {
   it("knows of a poll from KV when this location's cache has none", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     const topOfHour = new Date();
     topOfHour.setUTCMinutes(0, 0, 0);
     await bot.cron(topOfHour);

@@ -7,19 +7,12 @@ import { DigestStore } from "../../src/state/digests.ts";
 import { keys } from "../../src/state/keys.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, visibleText } from "../helpers/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // Found by an independent review: each test here failed before its fix.
 
 const CHANNEL = "C0ALERTS";
 const store = () => new SubscriptionStore(env.STATE);
-
-async function subscribed(command = "subscribe test 101") {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  await bot.command("/decipher", command);
-  return { bot, org: emulatorOrg(apiKey) };
-}
 
 /** Holds every `get` of one key until released, to interleave a cycle with something else. */
 function gatedKv(kv: KVNamespace, gatedKey: string) {
@@ -48,7 +41,7 @@ const digestsIn = async (bot: ReturnType<typeof createBot>) =>
 
 describe("backlogs", () => {
   it("announces a failure buried under more runs than one poll reads", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
     for (let i = 0; i < 200; i++) await org.addRun(101, "passed");
     await bot.cron();
@@ -57,7 +50,7 @@ describe("backlogs", () => {
   }, 60_000);
 
   it("does not call a test recovered when an older run passes late", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     const slow = await org.addRun(101, "running");
     await org.addRun(101, "failed");
     await bot.cron();
@@ -68,7 +61,7 @@ describe("backlogs", () => {
   });
 
   it("stores nothing for runs that only pass, until a while has gone by", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     // The first pass after hours of quiet moves the stored watermark (the demo data is old).
     await org.addRun(101, "passed");
     await bot.cron();
@@ -83,7 +76,7 @@ describe("backlogs", () => {
 
 describe("races", () => {
   it("an unsubscribe during a cycle stays an unsubscribe, and subscribing again works", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     const key = keys.subscription(CHANNEL, "test", 101);
     const { gated, hit, release } = gatedKv(bot.env.STATE, keys.lease(key));
@@ -117,14 +110,14 @@ describe("races", () => {
   });
 
   it("the hourly reconcile restores an index entry lost anyway", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     await env.STATE.put(keys.subscriptionIndex(), "[]");
     await bot.cron(new Date("2026-11-22T10:00:00Z"));
     expect(await store().listKeys()).toEqual([keys.subscription(CHANNEL, "test", 101)]);
   });
 
   it("two overlapping cycles send a due digest once", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     await bot.command("/decipher", "digest 09:00 UTC");
     const due = new Date(
       ((await new DigestStore(env.STATE).get(CHANNEL)) as { nextDueAt: string }).nextDueAt,
@@ -137,7 +130,7 @@ describe("races", () => {
 
 describe("partial failures", () => {
   it("sends the digest even when one subscription's test is gone at Decipher", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     await bot.command("/decipher", "subscribe collection 501");
     await bot.command("/decipher", "digest 09:00 UTC");
     const gone = (await store().get(CHANNEL, "test", 101)) as Parameters<SubscriptionStore["save"]>[0];
@@ -150,7 +143,7 @@ describe("partial failures", () => {
   });
 
   it("still polls its own chunk and sends digests when the queue refuses", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     const extra = Array.from({ length: 10 }, (_, i) => `sub:C0ZZ:test:${900 + i}`);
     await env.STATE.put(
@@ -172,7 +165,7 @@ describe("partial failures", () => {
   });
 
   it("queues more than 100 chunks in batches of at most 100", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     const extra = Array.from({ length: 1010 }, (_, i) => `sub:C0ZZ:test:${10_000 + i}`);
     await env.STATE.put(
       keys.subscriptionIndex(),
@@ -195,7 +188,7 @@ describe("partial failures", () => {
   });
 
   it("backs off while Slack keeps failing: after a few minutes, a try every fifth cycle", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "error", 1000, { error: "internal_error" });
     const start = Date.now();

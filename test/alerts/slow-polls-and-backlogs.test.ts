@@ -7,19 +7,12 @@ import { DigestStore } from "../../src/state/digests.ts";
 import { keys } from "../../src/state/keys.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, ordinaryNow, visibleText } from "../helpers/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
 
 // Found by a second independent review: each test here failed before its fix.
 
 const CHANNEL = "C0ALERTS";
 const store = () => new SubscriptionStore(env.STATE);
-
-async function subscribed(command = "subscribe test 101") {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  await bot.command("/decipher", command);
-  return { bot, org: emulatorOrg(apiKey) };
-}
 
 function gate() {
   let release!: () => void;
@@ -48,7 +41,7 @@ const failureAlerts = async (bot: ReturnType<typeof createBot>, runId: number) =
 
 describe("a backlog deeper than one poll reads", () => {
   it("a run still running under more than 4 pages of newer runs, failing later, is announced", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     const slow = await org.addRun(101, "running");
     for (let i = 0; i < 200; i++) await org.addRun(101, "passed");
     await bot.cron();
@@ -76,7 +69,7 @@ describe("a test with no settled run at subscribe", () => {
 
 describe("a poll slower than the cron interval", () => {
   it("a cycle whose Slack post takes more than 50 s is not repeated by the next minute's cycle", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     const run = await org.addRun(101, "failed");
     const key = keys.subscription(CHANNEL, "test", 101);
     const t0 = ordinaryNow();
@@ -92,7 +85,7 @@ describe("a poll slower than the cron interval", () => {
 
 describe("an unsubscribe while a post is in flight", () => {
   it("the cycle does not write the subscription back, and the hourly reconcile does not revive it", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     const key = keys.subscription(CHANNEL, "test", 101);
     const slow = depsWithSlowSlack(bot);
@@ -116,7 +109,7 @@ describe("an unsubscribe while a post is in flight", () => {
 
 describe("a digest during a Slack outage", () => {
   it("a due digest that Slack keeps refusing does not cost a KV write every minute", async () => {
-    const { bot } = await subscribed();
+    const { bot } = await subscribedBot();
     await bot.command("/decipher", "digest 09:00 UTC");
     const due = new Date(
       ((await new DigestStore(env.STATE).get(CHANNEL)) as { nextDueAt: string }).nextDueAt,
@@ -130,7 +123,7 @@ describe("a digest during a Slack outage", () => {
 
 describe("the subrequest budget of one invocation", () => {
   it("a backlog of failed runs stays within 50 subrequests per invocation", async () => {
-    const { bot, org } = await subscribed();
+    const { bot, org } = await subscribedBot();
     for (let i = 0; i < 30; i++) await org.addRun(101, "failed");
     const before = (await bot.slackCalls()).length;
     const vendorBefore = (await org.requests()).total;

@@ -2,22 +2,15 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, type StoredMessage, visibleText } from "../helpers/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
 
 const CHANNEL = "C0ALERTS";
-
-async function subscribedBot(testId = 101) {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  await bot.command("/decipher", `subscribe test ${testId}`, { channelId: CHANNEL });
-  return { bot, org: emulatorOrg(apiKey) };
-}
 
 const posted = (bot: ReturnType<typeof createBot>) => bot.posted(CHANNEL);
 
 describe("failed-run alerts", () => {
   it("announces nothing that happened before the subscription", async () => {
-    const { bot } = await subscribedBot(102);
+    const { bot } = await subscribedBot("subscribe test 102");
     await bot.cron();
     await bot.cron();
     expect(await posted(bot)).toEqual([]);

@@ -1,4 +1,4 @@
-import { emulatorUrl } from "./bot.ts";
+import { createBot, emulatorUrl, newOrg } from "./bot.ts";
 
 /** The emulator's control API (dev/emulator/README.md), bound to one organization. */
 export function emulatorOrg(apiKey: string) {
@@ -36,4 +36,15 @@ export function emulatorOrg(apiKey: string) {
         byRoute: Record<string, number>;
       },
   };
+}
+
+/**
+ * A bot with its own emulator organization and Slack workspace, after one `/decipher`
+ * command (by default, `#alerts` subscribing to test 101).
+ */
+export async function subscribedBot(command = "subscribe test 101", channelId = "C0ALERTS") {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey });
+  await bot.command("/decipher", command, { channelId });
+  return { bot, org: emulatorOrg(apiKey) };
 }
