@@ -11,7 +11,7 @@ import {
 import { boolParam, type Params, stringParam } from "./params.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
-import type { Channel, User } from "./types.ts";
+import type { Channel, StoredMessage, User } from "./types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // The Web API methods the bot uses, with Slack's argument checks, error codes and response
@@ -40,14 +40,21 @@ function threadTsOf(ws: Workspace, channel: string, params: Params): string | un
   return parent ? parent.ts : slackError("invalid_thread_ts");
 }
 
-const postMessage: Method = ({ ws, params, nextTs }) => {
-  const channel = postableChannel(ws, params);
-  if (isError(channel)) return channel;
+/**
+ * What chat.postMessage and chat.postEphemeral share once the channel (and user) passed:
+ * the content, the thread, and storing the bot's message. Returns the stored message, or
+ * Slack's error body.
+ */
+function postBotMessage(
+  { ws, params, nextTs }: MethodContext,
+  channel: Channel,
+  extra: (threadTs: string | undefined) => Partial<Parameters<typeof botMessage>[0]> & { via: string },
+): StoredMessage | MethodBody {
   const content = readContent(params, true);
   if (!content.ok) return content.body;
   const threadTs = threadTsOf(ws, channel.id, params);
   if (typeof threadTs === "object") return threadTs;
-  const message = addMessage(
+  return addMessage(
     ws,
     botMessage({
       ts: nextTs(),
@@ -55,10 +62,19 @@ const postMessage: Method = ({ ws, params, nextTs }) => {
       threadTs,
       text: content.text ?? "",
       blocks: content.blocks,
-      replyBroadcast: threadTs ? boolParam(params, "reply_broadcast") : undefined,
-      via: "chat.postMessage",
+      ...extra(threadTs),
     }),
   );
+}
+
+const postMessage: Method = ({ ws, params, nextTs }) => {
+  const channel = postableChannel(ws, params);
+  if (isError(channel)) return channel;
+  const message = postBotMessage({ ws, params, nextTs }, channel, (threadTs) => ({
+    replyBroadcast: threadTs ? boolParam(params, "reply_broadcast") : undefined,
+    via: "chat.postMessage",
+  }));
+  if ("ok" in message) return message;
   return { ok: true, channel: channel.id, ts: message.ts, message: toSlackMessage(ws, message) };
 };
 
@@ -107,23 +123,12 @@ const postEphemeral: Method = ({ ws, params, nextTs }) => {
   const userId = stringParam(params, "user");
   const user = userId ? ws.users.get(userId) : undefined;
   if (!user || user.isBot) return slackError("user_not_in_channel");
-  const content = readContent(params, true);
-  if (!content.ok) return content.body;
-  const threadTs = threadTsOf(ws, channel.id, params);
-  if (typeof threadTs === "object") return threadTs;
-  const message = addMessage(
-    ws,
-    botMessage({
-      ts: nextTs(),
-      channel: channel.id,
-      threadTs,
-      text: content.text ?? "",
-      blocks: content.blocks,
-      ephemeral: true,
-      visibleTo: user.id,
-      via: "chat.postEphemeral",
-    }),
-  );
+  const message = postBotMessage({ ws, params, nextTs }, channel, () => ({
+    ephemeral: true,
+    visibleTo: user.id,
+    via: "chat.postEphemeral",
+  }));
+  if ("ok" in message) return message;
   return { ok: true, message_ts: message.ts };
 };
 
