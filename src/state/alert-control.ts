@@ -1,0 +1,47 @@
+import type { SubscriptionKind } from "./keys.ts";
+
+/**
+ * How Slack handlers reach a subscription's single writer (its Durable Object, see
+ * src/objects/) without knowing it is one: triage buttons and `/decipher` changes go
+ * through this, one at a time with the polls of that subscription.
+ */
+
+/** Names one subscription; the team id is part of it so several workspaces fit later. */
+export type SubscriptionRef = { teamId: string; channelId: string; kind: SubscriptionKind; id: number };
+
+export type SnoozeChoice =
+  | { kind: "for"; hours: number }
+  /** Tests: until a run passes again. */
+  | { kind: "until-pass" }
+  /** Collections: until this many more sessions than now. */
+  | { kind: "until-growth"; sessions: number };
+
+export type TriageAction =
+  | { type: "acknowledge"; userId: string }
+  | { type: "snooze"; userId: string; choice: SnoozeChoice }
+  | { type: "unsnooze"; userId: string }
+  | { type: "mute"; userId: string };
+
+export type TriageOutcome =
+  /** `note`: one sentence for the person who clicked (ephemeral). */
+  | { ok: true; note: string }
+  /** `gone`: the subscription no longer exists (an old alert); `invalid`: the action makes no sense now. */
+  | { ok: false; reason: "gone" | "invalid"; note: string };
+
+export type Acknowledgement = { userId: string; at: string };
+
+export type Snooze = {
+  by: string;
+  at: string;
+  /** ISO end of a timed snooze; null for until-pass / until-growth. */
+  until: string | null;
+  choice: SnoozeChoice;
+  /** What happened while snoozed, summed up in one message when it ends. */
+  missedFailures: number;
+  /** Collections: the count when the snooze began (until-growth compares with it). */
+  countAtStart: number | null;
+};
+
+export interface AlertControl {
+  triage(ref: SubscriptionRef, action: TriageAction, now: Date): Promise<TriageOutcome>;
+}
