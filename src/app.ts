@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ConfigError, type Env, readConfig } from "./env.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
 import { createDeps } from "./slack/deps.ts";
+import { slackEventGuard } from "./slack/events/event-guard.ts";
 import { MAX_BODY_BYTES, slackBodyGuard, slackRequestGuard } from "./slack/request-guard.ts";
 import { VERSION } from "./version.ts";
 
@@ -25,8 +26,12 @@ app.post(
   slackRequestGuard(),
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
   slackBodyGuard(),
+  slackEventGuard(),
   (c) => {
-    const deps = createDeps(readConfig(c.env), c.env.STATE, { interactive: true });
+    const deps = createDeps(readConfig(c.env), c.env.STATE, {
+      interactive: true,
+      eventGate: c.env.SLACK_EVENT_GATE,
+    });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);
   },
 );

@@ -12,6 +12,8 @@ export type Env = {
   STATE: KVNamespace;
   /** Fan-out of poll chunks when there are many subscriptions; optional (all inline without it). */
   POLL_QUEUE?: Queue<import("./alerts/poll-cycle.ts").PollChunk>;
+  /** Events API: event_id dedup, unfurl cache and App Home hashes, one object per team. */
+  SLACK_EVENT_GATE?: DurableObjectNamespace<import("./objects/slack-event-gate.ts").SlackEventGate>;
 };
 
 /** Configuration after checking: every value present and well formed. */

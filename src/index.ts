@@ -3,6 +3,8 @@ import { app } from "./app.ts";
 import { ConfigError, type Env, readConfig } from "./env.ts";
 import { createDeps } from "./slack/deps.ts";
 
+export { SlackEventGate } from "./objects/slack-event-gate.ts";
+
 function depsOrLog(env: Env) {
   try {
     return createDeps(readConfig(env), env.STATE);

@@ -4,6 +4,7 @@ import { DigestStore } from "../state/digests.ts";
 import { SubscriptionStore } from "../state/subscriptions.ts";
 import { createVendorClient, type VendorClient } from "../vendor/client.ts";
 import { createSlackClient } from "./client.ts";
+import type { EventGateNamespace } from "./events/gate.ts";
 
 /** Everything a handler may touch, built once per request so tests can swap any part. */
 export type Deps = {
@@ -14,6 +15,8 @@ export type Deps = {
   digests: DigestStore;
   kv: KVNamespace;
   now: () => Date;
+  /** Events API dedup, unfurl cache, Home hashes (one SlackEventGate per team); optional. */
+  eventGate?: EventGateNamespace;
 };
 
 export type DepsOptions = {
@@ -23,6 +26,7 @@ export type DepsOptions = {
    */
   interactive?: boolean;
   now?: () => Date;
+  eventGate?: EventGateNamespace | undefined;
 };
 
 export function createDeps(config: Config, kv: KVNamespace, options: DepsOptions = {}): Deps {
@@ -39,5 +43,6 @@ export function createDeps(config: Config, kv: KVNamespace, options: DepsOptions
     digests: new DigestStore(kv),
     kv,
     now: options.now ?? (() => new Date()),
+    ...(options.eventGate ? { eventGate: options.eventGate } : {}),
   };
 }
