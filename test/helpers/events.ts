@@ -66,7 +66,10 @@ export function eventsOf(bot: Bot) {
       return { message, events, acks };
     },
     async openHome(userId = "U0ALICE") {
-      const { events } = await standIn<{ events: Envelope[] }>("/home-opened", { botToken: bot.botToken, userId });
+      const { events } = await standIn<{ events: Envelope[] }>("/home-opened", {
+        botToken: bot.botToken,
+        userId,
+      });
       return this.send(events[0]);
     },
     async views(userId = "U0ALICE") {
@@ -110,6 +113,6 @@ export function envelope(teamId: string, event: Record<string, unknown>, eventId
     type: "event_callback",
     event_id: eventId ?? `EvTEST${Date.now().toString(36).toUpperCase()}${counter}`,
     event_time: Math.floor(Date.now() / 1000),
-    event: { event_ts: "1732200000.000100", ...event } as Envelope["event"],
+    event: { event_ts: "1732200000.000100", ...event } as unknown as Envelope["event"],
   };
 }
