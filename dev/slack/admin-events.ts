@@ -14,7 +14,7 @@ import {
 } from "./event-payloads.ts";
 import { addMessage, resolveChannel, threadParent, toInspected } from "./messages.ts";
 import { findButton, newTriggerId } from "./payloads.ts";
-import type { StoredMessage } from "./types.ts";
+import type { StoredMessage, User } from "./types.ts";
 import { issueTriggerId, viewObject } from "./web-api-views.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
 
@@ -51,6 +51,15 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
     if (!token || !isBotToken(token))
       return c.json({ ok: false, error: "botToken must look like xoxb-…" }, 400);
     return workspaces.get(token);
+  }
+
+  /** The workspace and the (human) person a request acts as. */
+  function personFor(c: Context, body: Body): { ws: Workspace; user: User } | Response {
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const user = ws.users.get(str(body.userId) ?? "U0ALICE");
+    if (!user || user.isBot) return c.json({ ok: false, error: "user_not_found" }, 404);
+    return { ws, user };
   }
 
   function target(body: Body): DeliveryTarget | null {
@@ -122,10 +131,9 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
   // The person opens the app's Home tab.
   app.post("/home-opened", async (c) => {
     const body = await jsonBody(c);
-    const ws = workspaceFor(c, body);
-    if (ws instanceof Response) return ws;
-    const user = ws.users.get(str(body.userId) ?? "U0ALICE");
-    if (!user || user.isBot) return c.json({ ok: false, error: "user_not_found" }, 404);
+    const who = personFor(c, body);
+    if (who instanceof Response) return who;
+    const { ws, user } = who;
     const home = ws.homeViews.get(user.id);
     const envelope = eventEnvelope(
       ws,
@@ -169,10 +177,9 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
   // A button in the person's Home tab (or open modal) → `block_actions` with a view container.
   app.post("/view-actions", async (c) => {
     const body = await jsonBody(c);
-    const ws = workspaceFor(c, body);
-    if (ws instanceof Response) return ws;
-    const user = ws.users.get(str(body.userId) ?? "U0ALICE");
-    if (!user) return c.json({ ok: false, error: "user_not_found" }, 404);
+    const who = personFor(c, body);
+    if (who instanceof Response) return who;
+    const { ws, user } = who;
     const viewId = str(body.viewId);
     const stored = viewId
       ? [...ws.homeViews.values(), ...ws.modals].find((v) => v.id === viewId && v.userId === user.id)
@@ -201,10 +208,9 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
   // The person submits an open modal: errors keep it open, anything else closes it.
   app.post("/view-submissions", async (c) => {
     const body = await jsonBody(c);
-    const ws = workspaceFor(c, body);
-    if (ws instanceof Response) return ws;
-    const user = ws.users.get(str(body.userId) ?? "U0ALICE");
-    if (!user) return c.json({ ok: false, error: "user_not_found" }, 404);
+    const who = personFor(c, body);
+    if (who instanceof Response) return who;
+    const { ws, user } = who;
     const viewId = str(body.viewId);
     const stored = ws.modals.find((m) => m.open && m.userId === user.id && (!viewId || m.id === viewId));
     if (!stored) return c.json({ ok: false, error: "view_not_found" }, 404);
