@@ -236,5 +236,16 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
     });
   });
 
+  // The person closes a modal without submitting (no view_closed: the app did not ask for it).
+  app.post("/view-close", async (c) => {
+    const body = await jsonBody(c);
+    const who = personFor(c, body);
+    if (who instanceof Response) return who;
+    const modal = who.ws.modals.find((m) => m.open && m.userId === who.user.id && m.id === str(body.viewId));
+    if (!modal) return c.json({ ok: false, error: "view_not_found" }, 404);
+    modal.open = false;
+    return c.json({ ok: true });
+  });
+
   return app;
 }

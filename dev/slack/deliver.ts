@@ -168,7 +168,12 @@ export async function deliverAction(
   if (!message || (message.ephemeral && message.visibleTo !== user.id)) {
     return { error: "message_not_found", status: 404 };
   }
-  const button = findButton(message, req.actionId, req.blockId);
+  // Buttons of the message itself, or of an app's unfurl under it.
+  const button =
+    findButton(message, req.actionId, req.blockId) ??
+    Object.values(message.unfurls ?? {})
+      .map((u) => findButton({ ...message, blocks: u.blocks }, req.actionId, req.blockId))
+      .find((b) => b !== undefined);
   if (!button) return { error: "button_not_found", status: 404 };
   const responseUrl =
     req.responseUrl ??
