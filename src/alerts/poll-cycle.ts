@@ -28,6 +28,8 @@ export type CycleReport = {
   posts: number;
   digestsSent: number;
   errors: number;
+  /** Writes by the subscriptions' objects: their storage, and their KV copies. */
+  writes: { storage: number; kv: number };
 };
 
 function failedReport(name: string, at: string): PollReport {
@@ -39,6 +41,7 @@ function failedReport(name: string, at: string): PollReport {
     posts: 0,
     error: "object unreachable",
     workspaceFailure: null,
+    writes: { storage: 0, kv: 0 },
   };
 }
 
@@ -94,13 +97,14 @@ async function enqueue(queue: Queue<PollChunk>, chunks: string[][], at: string):
 export async function runPollCycle(
   env: Env,
   config: Config,
-  options: { now: Date; queue?: Queue<PollChunk> | undefined },
+  options: { now: Date; queue?: Queue<PollChunk> | undefined; chunkSize?: number },
 ): Promise<CycleReport> {
   const at = options.now.toISOString();
   const { entries, dueDigests } = await registry(env).beginCycle(at);
   const names = entries.map((e) => e.name);
   const chunks: string[][] = [];
-  for (let i = 0; i < names.length; i += CHUNK_SIZE) chunks.push(names.slice(i, i + CHUNK_SIZE));
+  const size = options.chunkSize ?? CHUNK_SIZE;
+  for (let i = 0; i < names.length; i += size) chunks.push(names.slice(i, i + size));
 
   let inline = chunks;
   let queuedChunks = 0;
@@ -133,5 +137,9 @@ export async function runPollCycle(
     posts: reports.reduce((n, r) => n + r.posts, 0),
     digestsSent,
     errors,
+    writes: {
+      storage: reports.reduce((n, r) => n + r.writes.storage, 0),
+      kv: reports.reduce((n, r) => n + r.writes.kv, 0),
+    },
   };
 }

@@ -18,6 +18,8 @@ export type PollReport = PollSummary & {
   posts: number;
   error: string | null;
   workspaceFailure: string | null;
+  /** Storage writes of this poll (the object's own, and the KV copy), to keep idle polls at zero. */
+  writes: { storage: number; kv: number };
 };
 
 /**
@@ -30,6 +32,7 @@ export type PollReport = PollSummary & {
 export class SubscriptionObject extends DurableObject<Env> {
   #tail: Promise<unknown> = Promise.resolve();
   #polling = false;
+  #writes = { storage: 0, kv: 0 };
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(work, work);
@@ -44,8 +47,11 @@ export class SubscriptionObject extends DurableObject<Env> {
   /** Stores the state and its readable copy in KV; the copy is written only when it changed. */
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.ctx.storage.put({ sub: after, journal: { intent: null, done: [] } satisfies Journal });
-    if (JSON.stringify(before) !== JSON.stringify(after))
+    this.#writes.storage++;
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
       await new SubscriptionStore(this.env.STATE).update(after);
+      this.#writes.kv++;
+    }
   }
 
   /** Subscribes: keeps a live subscription (updating its options), or installs the fresh baseline. */
@@ -128,6 +134,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       posts: 0,
       error: null,
       workspaceFailure: null,
+      writes: { storage: 0, kv: 0 },
     });
     if (this.#polling) return idle("busy");
     this.#polling = true;
@@ -136,6 +143,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         const sub = await this.#read();
         if (!sub) return idle("gone");
         const now = new Date(at);
+        this.#writes = { storage: 0, kv: 0 };
         const journal = (await this.ctx.storage.get<Journal>("journal")) ?? { intent: null, done: [] };
         const result = await pollSubscription(sub, journal, {
           deps: this.#deps(config, now),
@@ -144,11 +152,13 @@ export class SubscriptionObject extends DurableObject<Env> {
             intend: async (what) => {
               journal.intent = what;
               await this.ctx.storage.put("journal", journal);
+              this.#writes.storage++;
             },
             done: async (what) => {
               journal.intent = null;
               journal.done.push(what);
               await this.ctx.storage.put("journal", journal);
+              this.#writes.storage++;
             },
           },
         });
@@ -169,6 +179,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           posts: result.posts,
           error: result.error,
           workspaceFailure: result.workspaceFailure,
+          writes: { ...this.#writes },
         };
       });
     } finally {

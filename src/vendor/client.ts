@@ -233,7 +233,13 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
         const issue = run.issues[0];
         const raw = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : null;
         const id = typeof raw === "number" ? raw : null;
-        rejected.push({ index, id, field: issuePath(issue.path) || "(item)", message: scrub(issue.message) });
+        const path = issuePath(issue.path);
+        rejected.push({
+          index,
+          id,
+          field: `data[${index}]${path ? `.${path}` : ""}`,
+          message: scrub(issue.message),
+        });
       });
       return { ...page, data, rejected };
     },
