@@ -155,6 +155,7 @@ export async function pollCollectionSubscription(
     };
   }
   if (!result.ok) {
+    await ctx.journal.cancel();
     if (result.failure.kind === "deferred") return unchanged();
     const unchangedError =
       result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);

@@ -9,6 +9,8 @@ import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 export type PostJournal = {
   intend(what: string): Promise<void>;
   done(what: string): Promise<void>;
+  /** Slack said no (an error answer, 429, 5xx): nothing was posted, so it is tried again later. */
+  cancel(): Promise<void>;
 };
 
 /** What one subscription's poll needs from the object running it. */

@@ -137,6 +137,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     await journal.intend(runKey(run));
     const result = await post(deps.slack, sub.channelId, message, threadTs);
     if (!result.ok && result.failure.kind !== "unknown") {
+      await journal.cancel();
       failure = result.failure;
       stoppedAt = run.id;
       break;

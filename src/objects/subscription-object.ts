@@ -160,6 +160,11 @@ export class SubscriptionObject extends DurableObject<Env> {
               await this.ctx.storage.put("journal", journal);
               this.#writes.storage++;
             },
+            cancel: async () => {
+              journal.intent = null;
+              await this.ctx.storage.put("journal", journal);
+              this.#writes.storage++;
+            },
           },
         });
         if (result.next) await this.#store(sub, result.next);

@@ -245,7 +245,7 @@ export function createBot(options: {
     },
     async slackFault(
       method: string,
-      kind: "429" | "500" | "error",
+      kind: "429" | "500" | "error" | "hang" | "lost",
       count = 1,
       extra: Record<string, unknown> = {},
     ) {
