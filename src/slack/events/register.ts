@@ -1,8 +1,8 @@
 import type { SlackApp, SlackEdgeAppEnv } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import { FIND_SESSIONS_CALLBACK_ID } from "../blocks/find-sessions-modal.ts";
 import { FIND_SESSIONS_ACTION_ID } from "../blocks/home-view.ts";
 import { UNFURL_LINK_ACTION_ID } from "../blocks/unfurl-blocks.ts";
-import type { Deps } from "../deps.ts";
 import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
 import { handleAppMention } from "../mentions/app-mention.ts";

@@ -1,8 +1,8 @@
 import type { AppHomeOpenedEvent } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import { homeView } from "../blocks/home-view.ts";
-import type { Deps } from "../deps.ts";
 import { classifySlackFailure } from "../errors.ts";
 import type { EventGate } from "../events/gate.ts";
 

@@ -1,10 +1,10 @@
 import type { SlackEdgeAppEnv, SlackRequest, ViewSubmission } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import { FIND_FIELDS, findSessionsModal } from "../blocks/find-sessions-modal.ts";
 import { errorMessage } from "../blocks/index.ts";
 import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { parseSessionsQuery, type SessionsQuery } from "../commands/sessions-query.ts";
-import type { Deps } from "../deps.ts";
 import { classifySlackFailure } from "../errors.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
 

@@ -1,10 +1,10 @@
 import type { AppMentionEvent } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import { errorMessage, usageMessage } from "../blocks/index.ts";
 import { mentionHelpMessage } from "../blocks/mention-help.ts";
 import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { parseSessionsQuery } from "../commands/sessions-query.ts";
-import type { Deps } from "../deps.ts";
 import { classifySlackFailure } from "../errors.ts";
 import type { SlackMessage } from "../limits.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";

@@ -1,8 +1,8 @@
 import type { LinkSharedEvent } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import { sessionUnfurl } from "../blocks/session-unfurl.ts";
 import { testUnfurl } from "../blocks/test-unfurl.ts";
 import type { UnfurlBlock } from "../blocks/unfurl-blocks.ts";
-import type { Deps } from "../deps.ts";
 import { classifySlackFailure } from "../errors.ts";
 import type { EventGate } from "../events/gate.ts";
 import { type DecipherLink, decipherLinks } from "./decipher-links.ts";
