@@ -21,14 +21,19 @@ export type HomeInput = {
   unreadable?: number;
 };
 
-/** The engine adds these as it lands; read defensively so an older record still renders. */
+/** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
 type Triage = { acknowledgedBy?: unknown; snooze?: unknown };
 
-function acknowledgement(sub: Subscription): Acknowledgement | null {
+const isAck = (value: unknown): value is Acknowledgement =>
+  !!value &&
+  typeof value === "object" &&
+  typeof (value as Acknowledgement).userId === "string" &&
+  typeof (value as Acknowledgement).at === "string";
+
+/** Who acknowledged the current alert, latest last (a list; a lone record counts too). */
+function acknowledgements(sub: Subscription): Acknowledgement[] {
   const value = (sub as Triage).acknowledgedBy;
-  if (!value || typeof value !== "object") return null;
-  const ack = value as Partial<Acknowledgement>;
-  return typeof ack.userId === "string" && typeof ack.at === "string" ? (ack as Acknowledgement) : null;
+  return (Array.isArray(value) ? value : [value]).filter(isAck);
 }
 
 function snooze(sub: Subscription): Snooze | null {
@@ -77,15 +82,18 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const health = sub.paused
     ? `:double_vertical_bar: paused: ${escapeMrkdwn(oneLine(sub.paused.reason).slice(0, 200))}`
     : sub.lastError
-      ? `:x: failing since ${dateToken(sub.lastError.at)}: ${escapeMrkdwn(oneLine(sub.lastError.message).slice(0, 200))}`
+      ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${escapeMrkdwn(oneLine(sub.lastError.message).slice(0, 200))}`
       : ":white_check_mark: polling OK";
   const s = snooze(sub);
-  const ack = acknowledgement(sub);
+  const acks = acknowledgements(sub).slice(-3);
+  const last = acks[acks.length - 1];
   return [
     `• ${name}`,
     health,
     s ? snoozeText(s) : "",
-    ack ? `:eyes: acknowledged by ${mention(ack.userId)} ${dateToken(ack.at)}` : "",
+    last
+      ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`
+      : "",
     lastAlert(sub, teamUrl),
   ]
     .filter(Boolean)

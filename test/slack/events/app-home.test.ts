@@ -35,7 +35,7 @@ describe("App Home (app_home_opened → views.publish)", () => {
       },
       streak: { threadTs: "1732200000.000100", failedRuns: 3, firstRunId: 1, lastRunId: 3 },
       // Fields the engine adds: shown when present.
-      acknowledgedBy: { userId: "U0BOB", at: new Date().toISOString() },
+      acknowledgedBy: [{ userId: "U0BOB", at: new Date().toISOString() }],
     } as never);
     await store.update({
       ...t102,
