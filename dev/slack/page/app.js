@@ -275,17 +275,12 @@ function openThread(ts) {
 
 // ---- actions ------------------------------------------------------------------------------
 
-async function clickButton(m, button, blockId, node) {
+/** Sends a click through the stand-in (`path`), with the button marked busy meanwhile. */
+async function deliverClick(node, path, body) {
   node.classList.add("busy");
   node.disabled = true;
   try {
-    const res = await api("/__slack/actions", {
-      channelId: m.channel,
-      userId: state.me,
-      messageTs: m.ts,
-      actionId: button.action_id,
-      blockId,
-    });
+    const res = await api(path, body);
     if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
   } catch (e) {
     toast(`Button failed: ${e.message}`);
@@ -294,6 +289,16 @@ async function clickButton(m, button, blockId, node) {
     node.disabled = false;
     refresh();
   }
+}
+
+function clickButton(m, button, blockId, node) {
+  return deliverClick(node, "/__slack/actions", {
+    channelId: m.channel,
+    userId: state.me,
+    messageTs: m.ts,
+    actionId: button.action_id,
+    blockId,
+  });
 }
 
 /** A plain message: stored as the viewer's, then link_shared / app_mention go to the bot. */
@@ -387,24 +392,14 @@ async function openHome() {
   refresh();
 }
 
-async function clickViewButton(view, button, blockId, node) {
-  node.classList.add("busy");
-  node.disabled = true;
-  try {
-    const res = await api("/__slack/view-actions", {
-      userId: state.me,
-      viewId: view.id,
-      actionId: button.action_id,
-      blockId,
-    });
-    if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
-  } catch (e) {
-    toast(`Button failed: ${e.message}`);
-  } finally {
-    node.classList.remove("busy");
-    node.disabled = false;
-    setTimeout(refresh, 300);
-  }
+/** A button in a view (Home tab or modal): no channel, no response_url, a view container. */
+function clickViewButton(view, button, blockId, node) {
+  return deliverClick(node, "/__slack/view-actions", {
+    userId: state.me,
+    viewId: view.id,
+    actionId: button.action_id,
+    blockId,
+  });
 }
 
 function renderHome() {

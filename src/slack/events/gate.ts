@@ -1,4 +1,5 @@
 import type { SlackEventGate } from "../../objects/slack-event-gate.ts";
+import type { SubrequestBudget } from "../../util/subrequest-budget.ts";
 
 /**
  * The Worker's view of a team's SlackEventGate (src/objects/): event dedup, the 60 s lookup
@@ -15,20 +16,29 @@ export type EventGate = {
 
 export type EventGateNamespace = DurableObjectNamespace<SlackEventGate>;
 
-export function eventGate(namespace: EventGateNamespace, teamId: string): EventGate {
-  const stub = namespace.get(namespace.idFromName(`team:${teamId}`));
+/** Each call to the object is a subrequest of the invocation: it draws from `budget` when given. */
+export function eventGate(
+  namespace: EventGateNamespace,
+  teamId: string,
+  budget?: SubrequestBudget,
+): EventGate {
+  const raw = namespace.get(namespace.idFromName(`team:${teamId}`));
+  const stub = () => {
+    budget?.take("the event gate");
+    return raw;
+  };
   return {
-    firstTime: (eventId) => stub.firstTime(eventId),
-    forget: (eventId) => stub.forget(eventId),
+    firstTime: (eventId) => stub().firstTime(eventId),
+    forget: (eventId) => stub().forget(eventId),
     async cached<T>(key: string, load: () => Promise<T | null>) {
-      const text = await stub.cached(key, async () => {
+      const text = await stub().cached(key, async () => {
         const value = await load();
         return value === null ? null : JSON.stringify(value);
       });
       return text === null ? null : (JSON.parse(text) as T);
     },
-    homeUnchanged: (userId, hash) => stub.homeUnchanged(userId, hash),
-    homePublished: (userId, hash) => stub.homePublished(userId, hash),
+    homeUnchanged: (userId, hash) => stub().homeUnchanged(userId, hash),
+    homePublished: (userId, hash) => stub().homePublished(userId, hash),
   };
 }
 

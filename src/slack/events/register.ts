@@ -35,7 +35,7 @@ const fallbackGate = isolateGate();
 function once<T extends EventType>(type: T, deps: Deps) {
   return async (req: EventRequest<T>) => {
     const envelope = req.body as { event_id: string; team_id: string };
-    const gate = deps.eventGate ? eventGate(deps.eventGate, envelope.team_id) : fallbackGate;
+    const gate = deps.eventGate ? eventGate(deps.eventGate, envelope.team_id, deps.budget) : fallbackGate;
     if (!(await gate.firstTime(envelope.event_id))) return;
     try {
       await HANDLERS[type](req, deps, gate);

@@ -156,4 +156,15 @@ describe("link_shared → chat.unfurl", () => {
     await Promise.all(posted.map((p) => events.send(p.events[0])));
     expect((await org.requests()).byRoute.testRuns).toBeLessThanOrEqual(2);
   });
+
+  it("looks up at most five links of one message (the invocation's subrequest budget)", async () => {
+    const { bot, events, org } = await unfurlBot();
+    const tests = await Promise.all(Array.from({ length: 7 }, (_, i) => org.addTest(`Budget test ${i}`)));
+    await Promise.all(tests.map((t) => org.addRun(t.id, "passed")));
+    await events.say("C0ALERTS", tests.map((t) => `${APP}/tests/${t.id}`).join(" "));
+    const calls = await unfurlCalls(bot);
+    expect(calls).toHaveLength(1);
+    expect(Object.keys(calls[0]?.params.unfurls ?? {})).toHaveLength(5);
+    expect((await org.requests()).byRoute.testRuns).toBe(5);
+  });
 });
