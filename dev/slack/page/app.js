@@ -302,9 +302,14 @@ function clickButton(m, button, blockId, node) {
 }
 
 /** A plain message: stored as the viewer's, then link_shared / app_mention go to the bot. */
-async function sendMessage(text) {
+async function sendMessage(text, threadTs) {
   try {
-    const res = await api("/__slack/user-messages", { channelId: state.channel, userId: state.me, text });
+    const res = await api("/__slack/user-messages", {
+      channelId: state.channel,
+      userId: state.me,
+      text,
+      ...(threadTs ? { threadTs } : {}),
+    });
     const failed = res.deliveries.find((d) => d.outcome !== "ok");
     if (failed) toast(`The bot answered ${failed.status} (${failed.outcome})`);
   } catch (e) {
@@ -572,6 +577,14 @@ function init() {
     });
     $("suggestions").append(b);
   }
+  $("thread-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = /** @type {HTMLInputElement} */ ($("thread-composer"));
+    const text = reply.value.trim();
+    if (!text || !state.thread) return;
+    reply.value = "";
+    await sendMessage(text, state.thread);
+  });
   $("modal-form").addEventListener("submit", submitModal);
   $("modal-close").addEventListener("click", closeModal);
   $("poll-now").addEventListener("click", pollNow);
