@@ -4,7 +4,16 @@
 //   3. on Linux x64, the headless Chromium inside the @sparticuz/chromium devDependency, unpacked
 //      once into the temp directory (≈1.5 s the first time, reused afterwards).
 // Anywhere else it fails with a message that names the fix.
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,7 +94,8 @@ function realHost(): FinderHost {
     isExecutable: (path) => {
       try {
         accessSync(path, constants.X_OK);
-        return true;
+        // A directory is "executable" too, e.g. an empty one mounted over /usr/bin/chromium.
+        return statSync(path).isFile();
       } catch {
         return false;
       }
