@@ -4,7 +4,7 @@
  */
 import type { VendorClient } from "./client.ts";
 import { invalidRequest, VendorApiError } from "./errors.ts";
-import type { CollectionSessionsQuery, SessionsQuery, TestRunsQuery } from "./query.ts";
+import type { CollectionSessionListParams, SessionListParams, TestRunListParams } from "./query.ts";
 import type { CollectionSession, ListEnvelope, SessionSummary, TestRun } from "./types.ts";
 
 export type PageCaps = {
@@ -68,7 +68,7 @@ export async function* paginate<T>(
 export function paginateTestRuns(
   client: VendorClient,
   testId: number | string,
-  query: TestRunsQuery = {},
+  query: TestRunListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<TestRun, void, undefined> {
   const { cursor, ...rest } = query;
@@ -77,7 +77,7 @@ export function paginateTestRuns(
 
 export function paginateSessions(
   client: VendorClient,
-  query: SessionsQuery = {},
+  query: SessionListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<SessionSummary, void, undefined> {
   const { cursor, ...rest } = query;
@@ -87,7 +87,7 @@ export function paginateSessions(
 export function paginateCollectionSessions(
   client: VendorClient,
   collectionId: number | string,
-  query: CollectionSessionsQuery = {},
+  query: CollectionSessionListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<CollectionSession, void, undefined> {
   const { cursor, ...rest } = query;
