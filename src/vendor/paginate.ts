@@ -64,6 +64,26 @@ export async function* paginate<T>(
   }
 }
 
+/**
+ * Reads up to `maxPages` pages into one list, for callers that need the envelope too (a test
+ * run list's `test`): `last` is the last page read, `complete` false when the vendor had more
+ * than the pages read. The same loop checks as `paginatePages`.
+ */
+export async function collectPages<T, P extends ListEnvelope<T>>(
+  fetchPage: FetchPage<P>,
+  options: { maxPages?: number; cursor?: string } = {},
+): Promise<{ items: T[]; last: P; complete: boolean }> {
+  const items: T[] = [];
+  let last: P | undefined;
+  for await (const page of paginatePages(fetchPage, options)) {
+    items.push(...page.data);
+    last = page;
+  }
+  // paginatePages yields at least one page or throws.
+  const final = last as P;
+  return { items, last: final, complete: !final.hasMore };
+}
+
 /** Every run of a test matching `query` (whose `cursor`, if any, is the starting point). */
 export function paginateTestRuns(
   client: VendorClient,
@@ -97,7 +117,8 @@ export function paginateCollectionSessions(
   });
 }
 
-function withCursor<Q extends object>(query: Q, cursor: string | undefined): Q & { cursor?: string } {
+/** `query` with the page's cursor added (nothing added for the first page). */
+export function withCursor<Q extends object>(query: Q, cursor: string | undefined): Q & { cursor?: string } {
   return cursor === undefined ? query : { ...query, cursor };
 }
 
