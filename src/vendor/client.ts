@@ -1,5 +1,5 @@
 /**
- * Typed client for the five read endpoints of the Decipher API (shared/spec/read-api.md).
+ * Typed client for the five read endpoints of the Decipher API (docs/decipher-api.md).
  * Every answer is validated (schema.ts); every failure is a `VendorApiError` (errors.ts).
  */
 import { createFetch } from "ofetch";
@@ -86,7 +86,7 @@ class AttemptTimeout extends Error {
 }
 const MAX_MESSAGE = 300;
 
-/** Fallback `error.type` when an error body is missing or unreadable (vendor-facts.md table). */
+/** Fallback `error.type` when an error body is missing or unreadable (docs/decipher-api.md, "Errors"). */
 const TYPE_BY_STATUS: Record<number, VendorErrorType> = {
   401: "authentication_error",
   403: "authorization_error",

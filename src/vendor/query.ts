@@ -1,7 +1,7 @@
 /**
  * Caller input → path segments and query strings, checked before anything is sent so a typo
  * becomes a clear `invalid_request` naming the parameter instead of a vendor 422 (or worse,
- * a request to the wrong path). Parameter names are the vendor's (vendor-facts.md).
+ * a request to the wrong path). Parameter names are the vendor's (docs/decipher-api.md).
  */
 import { isUuid } from "../util/guards.ts";
 import { invalidRequest } from "./errors.ts";
