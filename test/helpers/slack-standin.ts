@@ -6,11 +6,17 @@ import { standInUrl } from "./bot.ts";
  * a reply sent to a closed port leaves workerd printing "Network connection lost" as an
  * uncaught exception, even though the bot handles the failure.
  */
-export async function mintResponseUrl(botToken: string, channelId: string, userId: string): Promise<string> {
+export async function mintResponseUrl(
+  botToken: string,
+  channelId: string,
+  userId: string,
+  /** The message a button click came from, for `replace_original`. */
+  messageTs?: string,
+): Promise<string> {
   const res = await fetch(`${standInUrl}/__slack/response-urls`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ botToken, channelId, userId }),
+    body: JSON.stringify({ botToken, channelId, userId, ...(messageTs ? { messageTs } : {}) }),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`the stand-in answered ${res.status} minting a response_url: ${text}`);
