@@ -1,4 +1,5 @@
 import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
+import type { Deps } from "../deps.ts";
 import { sessionClicksAction } from "./actions/session-clicks.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
 import { sessionTimelineAction } from "./actions/session-timeline.ts";
@@ -8,7 +9,6 @@ import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
-import type { Deps } from "./deps.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 

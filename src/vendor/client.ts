@@ -4,7 +4,7 @@
  */
 import { createFetch } from "ofetch";
 import * as v from "valibot";
-import { parseHttpUrl } from "../util/guards.ts";
+import { isRecord, parseHttpUrl } from "../util/guards.ts";
 import { isVendorApiError, VendorApiError, type VendorErrorType } from "./errors.ts";
 import {
   buildQuery,
@@ -21,14 +21,17 @@ import {
   sessionClicksSchema,
   sessionListSchema,
   sessionTimelineSchema,
-  testRunListSchema,
+  testRunPageSchema,
+  testRunSchema,
 } from "./schema.ts";
 import type {
   CollectionSessionList,
+  RejectedRun,
   SessionClicks,
   SessionList,
   SessionTimeline,
-  TestRunList,
+  TestRun,
+  TestRunPage,
 } from "./types.ts";
 
 export type {
@@ -59,7 +62,7 @@ export type VendorClientOptions = {
 
 export type VendorClient = {
   /** `GET /api/v1/tests/{testId}/runs`: one page of runs plus the `test` object. */
-  listTestRuns(testId: number | string, query?: TestRunListParams): Promise<TestRunList>;
+  listTestRuns(testId: number | string, query?: TestRunListParams): Promise<TestRunPage>;
   /** `GET /api/v1/monitoring/issue-collections/{collectionId}/sessions`: one page plus the `collection`. */
   listCollectionSessions(
     collectionId: number | string,
@@ -270,7 +273,27 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
       const op = "listTestRuns";
       const id = numericId(testId, "testId", op);
       const params = buildQuery(query, { limitMax: 100, status: true }, op);
-      return get(op, `/api/v1/tests/${id}/runs`, params, testRunListSchema);
+      const page = await get(op, `/api/v1/tests/${id}/runs`, params, testRunPageSchema);
+      const data: TestRun[] = [];
+      const rejected: RejectedRun[] = [];
+      page.data.forEach((item, index) => {
+        const run = v.safeParse(testRunSchema, item);
+        if (run.success) {
+          data.push(run.output);
+          return;
+        }
+        const issue = run.issues[0];
+        const raw = isRecord(item) ? item.id : null;
+        const id = typeof raw === "number" ? raw : null;
+        const path = issuePath(issue.path);
+        rejected.push({
+          index,
+          id,
+          field: `data[${index}]${path ? `.${path}` : ""}`,
+          message: scrub(issue.message),
+        });
+      });
+      return { ...page, data, rejected };
     },
     async listCollectionSessions(collectionId, query) {
       const op = "listCollectionSessions";

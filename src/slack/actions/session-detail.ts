@@ -1,6 +1,6 @@
+import type { Deps } from "../../deps.ts";
 import { decodeSessionIdValue } from "../blocks/action-ids.ts";
 import { errorMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
 import type { SlackMessage } from "../limits.ts";
 import { respond } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";

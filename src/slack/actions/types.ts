@@ -1,5 +1,5 @@
 import type { BlockAction, ButtonAction, SlackEdgeAppEnv, SlackRequestWithOptionalRespond } from "slack-edge";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../../deps.ts";
 
 export type ButtonRequest = SlackRequestWithOptionalRespond<SlackEdgeAppEnv, BlockAction<ButtonAction>>;
 

@@ -1,11 +1,10 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
-import { nextOccurrence } from "../../alerts/schedule.ts";
-import { readHeartbeat } from "../../state/heartbeat.ts";
+import type { Deps } from "../../deps.ts";
+import { DEFAULT_TEAM } from "../../state/keys.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
-import { subscriptionKey } from "../../state/subscriptions.ts";
 import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
+import { channelPostable } from "../channel-check.ts";
 import type { SlackMessage } from "../limits.ts";
 import { code } from "../mrkdwn.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../replies/decipher-replies.ts";
@@ -39,39 +38,51 @@ function read(req: Request, deps: Deps): Parsed {
 
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
-/** Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after the ack. */
+/** The team and channel a command manages (the team names the objects; see src/objects/names.ts). */
+const where = (req: Request) => ({
+  teamId: req.payload.team_id || DEFAULT_TEAM,
+  channelId: req.payload.channel_id,
+});
+
+/**
+ * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
+ * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
+ */
 async function subscribe(
   deps: Deps,
   command: Extract<DecipherCommand, { action: "subscribe" }>,
-  channelId: string,
+  channel: { teamId: string; channelId: string },
   userId: string,
 ) {
-  const existing = await deps.subscriptions.get(channelId, command.kind, command.id);
-  if (existing && !existing.paused) {
-    // Repairs an index entry a concurrent subscribe may have lost.
-    await deps.subscriptions.ensureIndexed(subscriptionKey(existing));
-    if (
-      existing.kind === "collection" &&
-      command.kind === "collection" &&
-      existing.growth !== command.growth
-    ) {
-      const updated = { ...existing, growth: command.growth, lastChangeAt: deps.now().toISOString() };
-      await deps.subscriptions.update(updated);
-      return subscribedMessage(updated, deps.config.decipherAppUrl, false);
-    }
-    return subscribedMessage(existing, deps.config.decipherAppUrl, true);
-  }
-  const who = { channelId, userId, now: deps.now() };
+  const ref = { ...channel, kind: command.kind, id: command.id };
+  const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
+  const unchanged =
+    existing &&
+    !existing.paused &&
+    !(existing.kind === "collection" && command.kind === "collection" && existing.growth !== command.growth);
+  if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  const postable = await channelPostable(deps.slack, channel.channelId);
+  if (!postable.ok) return errorMessage(postable.reason);
+  const who = { channelId: channel.channelId, userId, now: deps.now() };
   // A paused subscription starts over from now: alerts it missed while paused are not replayed.
   const fresh: Subscription =
     command.kind === "test"
       ? await baselineTest(deps.vendor, command.id, who)
       : await baselineCollection(deps.vendor, command.id, command.growth, who);
-  await deps.subscriptions.save(fresh);
-  return subscribedMessage(fresh, deps.config.decipherAppUrl, false);
+  const { subscription, created } = await deps.control.subscribe(ref, fresh);
+  const reply = subscribedMessage(
+    subscription,
+    deps.config.decipherAppUrl,
+    !created && subscription === existing,
+  );
+  return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }
 
-async function answer(deps: Deps, command: DecipherCommand, channelId: string): Promise<SlackMessage> {
+async function answer(
+  deps: Deps,
+  command: DecipherCommand,
+  { teamId, channelId }: { teamId: string; channelId: string },
+): Promise<SlackMessage> {
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
@@ -82,14 +93,24 @@ async function answer(deps: Deps, command: DecipherCommand, channelId: string): 
         await deps.digests.get(channelId),
         appUrl,
       );
-    case "status":
+    case "status": {
+      const health = await deps.control.health().catch(() => null);
       return statusMessage(
         await deps.subscriptions.listForChannel(channelId),
-        await readHeartbeat(deps.kv),
+        health?.lastCycleAt
+          ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
+          : null,
         appUrl,
+        health,
       );
+    }
     case "unsubscribe": {
-      const removed = await deps.subscriptions.remove(channelId, command.kind, command.id);
+      const removed = await deps.control.unsubscribe({
+        teamId,
+        channelId,
+        kind: command.kind,
+        id: command.id,
+      });
       return plain(
         removed
           ? `Unsubscribed this channel from ${command.kind} ${command.id}.`
@@ -97,22 +118,13 @@ async function answer(deps: Deps, command: DecipherCommand, channelId: string): 
       );
     }
     case "digest": {
-      const previous = await deps.digests.get(channelId);
-      const nextDueAt = nextOccurrence(command.time, command.zone, deps.now()).toISOString();
-      await deps.digests.set(channelId, {
-        time: command.time,
-        zone: command.zone,
-        nextDueAt,
-        lastSentAt: previous?.lastSentAt ?? null,
-        collectionCounts: previous?.collectionCounts ?? {},
-      });
+      await deps.control.setDigest(teamId, channelId, { time: command.time, zone: command.zone }, deps.now());
       return plain(
         `Daily digest set for ${code(command.time)} ${command.zone}. The first one arrives at the next ${command.time}.`,
       );
     }
     case "digest-off": {
-      const had = await deps.digests.get(channelId);
-      await deps.digests.set(channelId, null);
+      const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
     }
     case "subscribe":
@@ -129,14 +141,14 @@ export const decipherCommand = {
     if (command.action === "subscribe") {
       return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
     }
-    return ephemeral(await answer(deps, command, req.payload.channel_id));
+    return ephemeral(await answer(deps, command, where(req)));
   },
   lazy: async (req: Request, deps: Deps) => {
     const parsed = read(req, deps);
     if (!parsed.ok || parsed.command.action !== "subscribe") return;
     const { command } = parsed;
-    const reply = await subscribe(deps, command, req.payload.channel_id, req.payload.user_id).catch(
-      (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+    const reply = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
+      errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
     );
     await respond(req.payload.response_url, reply, { replaceOriginal: true });
   },

@@ -1,5 +1,5 @@
+import type { EngineHealth } from "../../state/alert-control.ts";
 import type { DigestSchedule } from "../../state/digests.ts";
-import type { Heartbeat } from "../../state/heartbeat.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
 import { context, header, section } from "../blocks/elements.ts";
 import { testUrl } from "../blocks/links.ts";
@@ -66,8 +66,9 @@ export function listMessage(
 
 export function statusMessage(
   subscriptions: Subscription[],
-  heartbeat: Heartbeat | null,
+  heartbeat: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
+  health: EngineHealth | null = null,
 ): SlackMessage {
   const poll = heartbeat
     ? `Last poll ${dateToken(heartbeat.at)} (${heartbeat.subscriptions} subscription(s) checked).`
@@ -77,14 +78,32 @@ export function statusMessage(
       ? `${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`
       : s.lastError
         ? `last error ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`
-        : "OK";
-    return `• ${subscriptionLabel(s, appUrl)} — ${state}\n   last change ${dateToken(s.lastChangeAt)}`;
+        : "polling OK";
+    const item = s.kind === "test" && s.streak ? ` · test failing for ${s.streak.failedRuns} run(s)` : "";
+    const notes = [
+      ...(s.unknownOutcomes ?? []).map(
+        (u) =>
+          `   :grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,
+      ),
+      ...(s.quarantined ?? []).map(
+        (q) =>
+          `   :warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,
+      ),
+    ];
+    return [
+      `• ${subscriptionLabel(s, appUrl)} — ${state}${item}\n   last change ${dateToken(s.lastChangeAt)}`,
+      ...notes,
+    ].join("\n");
   });
+  const workspace = health?.slackWorkspace
+    ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
+    : null;
   return fitMessage({
     text: `Status of ${subscriptions.length} subscription(s).`,
     blocks: [
       header("Decipher alerts status"),
       section(lines.length > 0 ? lines.join("\n") : "This channel watches nothing yet."),
+      ...(workspace ? [section(workspace)] : []),
       context(poll),
     ],
   });
