@@ -65,23 +65,19 @@ export async function* paginate<T>(
 }
 
 /**
- * Reads up to `maxPages` pages into one list, for callers that need the envelope too (a test
- * run list's `test`): `last` is the last page read, `complete` false when the vendor had more
- * than the pages read. The same loop checks as `paginatePages`.
+ * Reads up to `maxPages` pages into one list, for callers that need the envelopes too (a test
+ * run list's `test` and `rejected`): `pages` in order, `last` the last one, `complete` false
+ * when the vendor had more than the pages read. The same loop checks as `paginatePages`.
  */
 export async function collectPages<T, P extends ListEnvelope<T>>(
   fetchPage: FetchPage<P>,
   options: { maxPages?: number; cursor?: string } = {},
-): Promise<{ items: T[]; last: P; complete: boolean }> {
-  const items: T[] = [];
-  let last: P | undefined;
-  for await (const page of paginatePages(fetchPage, options)) {
-    items.push(...page.data);
-    last = page;
-  }
+): Promise<{ items: T[]; pages: P[]; last: P; complete: boolean }> {
+  const pages: P[] = [];
+  for await (const page of paginatePages(fetchPage, options)) pages.push(page);
   // paginatePages yields at least one page or throws.
-  const final = last as P;
-  return { items, last: final, complete: !final.hasMore };
+  const last = pages[pages.length - 1] as P;
+  return { items: pages.flatMap((page) => page.data), pages, last, complete: !last.hasMore };
 }
 
 /** Every run of a test matching `query` (whose `cursor`, if any, is the starting point). */

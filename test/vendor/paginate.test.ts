@@ -129,8 +129,9 @@ describe("paginate", () => {
 
   it("collectPages reads every page into one list, with the last envelope", async () => {
     const { fetchPage, asked } = scripted({ start: page([1, 2], "a"), a: page([3], null) });
-    const { items, last, complete } = await collectPages(fetchPage);
+    const { items, pages, last, complete } = await collectPages(fetchPage);
     expect(items).toEqual([1, 2, 3]);
+    expect(pages.map((p) => p.data)).toEqual([[1, 2], [3]]);
     expect(last.data).toEqual([3]);
     expect(complete).toBe(true);
     expect(asked).toEqual([undefined, "a"]);
