@@ -1,4 +1,4 @@
-import type { LinkSharedEvent } from "slack-edge";
+import type { ChatUnfurlRequest, LinkSharedEvent } from "slack-edge";
 import type { Deps } from "../../deps.ts";
 import { sessionUnfurl } from "../blocks/session-unfurl.ts";
 import { testUnfurl } from "../blocks/test-unfurl.ts";
@@ -8,6 +8,8 @@ import type { EventGate } from "../events/gate.ts";
 import { type DecipherLink, decipherLinks } from "./decipher-links.ts";
 import { lookupSession } from "./session-lookup.ts";
 import { lookupTest } from "./test-lookup.ts";
+
+const SOURCES = ["composer", "conversations_history"] as const;
 
 /** The blocks for one link, or null to leave it to Slack's own preview. */
 async function unfurlOf(link: DecipherLink, deps: Deps, gate: EventGate): Promise<UnfurlBlock[] | null> {
@@ -53,12 +55,13 @@ export async function handleLinkShared(event: LinkSharedEvent, deps: Deps, gate:
   );
   if (Object.keys(unfurls).length === 0) return;
   // Messages still being written in the composer have no ts yet: Slack names them by unfurl_id.
-  const target =
-    event.unfurl_id && event.source
-      ? { unfurl_id: event.unfurl_id, source: event.source as "composer" | "conversations_history" }
-      : { channel: event.channel, ts: event.message_ts };
+  const source = SOURCES.find((s) => s === event.source);
+  const target: ChatUnfurlRequest =
+    event.unfurl_id && source
+      ? { unfurl_id: event.unfurl_id, source, unfurls }
+      : { channel: event.channel, ts: event.message_ts, unfurls };
   try {
-    await deps.slack.chat.unfurl({ ...target, unfurls } as never);
+    await deps.slack.chat.unfurl(target);
   } catch (error) {
     console.warn(`chat.unfurl failed (${classifySlackFailure(error).code})`);
   }
