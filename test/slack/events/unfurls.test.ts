@@ -167,4 +167,15 @@ describe("link_shared → chat.unfurl", () => {
     expect(Object.keys(calls[0]?.params.unfurls ?? {})).toHaveLength(5);
     expect((await org.requests()).byRoute.testRuns).toBe(5);
   });
+
+  it("names the message by channel and ts when the event has no unfurl_id", async () => {
+    const { bot, events } = await unfurlBot();
+    const url = `${APP}/tests/101`;
+    const { message, events: sent } = await events.post("C0ALERTS", url);
+    const { unfurl_id: _id, source: _source, ...event } = sent[0]?.event as Record<string, unknown>;
+    await events.send({ ...sent[0], event });
+    const [call] = await unfurlCalls(bot);
+    expect(call?.ok).toBe(true);
+    expect(call?.params).toMatchObject({ channel: "C0ALERTS", ts: message.ts });
+  });
 });
