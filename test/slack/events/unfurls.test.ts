@@ -172,7 +172,7 @@ describe("link_shared → chat.unfurl", () => {
     const { bot, events } = await unfurlBot();
     const url = `${APP}/tests/101`;
     const { message, events: sent } = await events.post("C0ALERTS", url);
-    const { unfurl_id: _id, source: _source, ...event } = sent[0]?.event as Record<string, unknown>;
+    const { unfurl_id: _id, source: _source, ...event } = (sent[0]?.event ?? {}) as Record<string, unknown>;
     await events.send({ ...sent[0], event });
     const [call] = await unfurlCalls(bot);
     expect(call?.ok).toBe(true);
