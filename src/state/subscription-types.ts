@@ -62,6 +62,29 @@ export type FailureStreak = {
 /** A run the watermark passed while it was still running (over an hour): watched until it ends. */
 export type PendingRun = { id: number; createdAt: string };
 
+/**
+ * How a test subscription alerts, from `/decipher subscribe test <id> flaky:… after:…
+ * trigger:… page:…` (src/slack/commands/subscribe-options.ts).
+ */
+export type TestOptions = {
+  /** Where failures of a test classified as flaky go: its thread, only the digest, or a full alert. */
+  flaky: "thread" | "digest" | "alert";
+  /** Failed runs in a row before the first alert: 1 alerts on the first failure (1–20). */
+  after: number;
+  /** Only runs whose `triggeredBy` is this word count; null = every run. */
+  trigger: string | null;
+  /** The production page the test covers (`/checkout`), for the production impact; null = none. */
+  page: string | null;
+};
+
+/** What a subscription without stored options (every one made before options existed) behaves as. */
+export const DEFAULT_TEST_OPTIONS: Readonly<TestOptions> = {
+  flaky: "thread",
+  after: 1,
+  trigger: null,
+  page: null,
+};
+
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
   testId: number;
@@ -78,6 +101,8 @@ export type TestSubscription = SubscriptionBase & {
   streak: FailureStreak | null;
   /** Bounded: at most a few, none older than a day. */
   pendingRuns?: PendingRun[];
+  /** Absent = `DEFAULT_TEST_OPTIONS`. */
+  options?: TestOptions;
 };
 
 export type CollectionSubscription = SubscriptionBase & {
