@@ -121,6 +121,12 @@ export type CollectionSubscription = SubscriptionBase & {
   regressed: boolean;
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
+  /**
+   * The collection's page (the vendor's `shortenedPath`), so a failing test's production
+   * impact can name the collections on its page without asking Decipher. Absent on copies
+   * stored before it existed.
+   */
+  path?: string;
 };
 
 export type Subscription = TestSubscription | CollectionSubscription;
