@@ -1,4 +1,4 @@
-import type { TestOptions } from "../state/subscription-types.ts";
+import { resolveTestOptions, type TestOptions } from "../state/subscription-types.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { classifyTest, type TestClassification } from "./classify.ts";
 
@@ -15,16 +15,18 @@ import { classifyTest, type TestClassification } from "./classify.ts";
 export type FailureRoute = "ignore" | "wait" | "thread" | "digest" | "alert";
 
 /** The runs a subscription counts: only its trigger's, when it names one. */
-export function runsForOptions(runs: readonly TestRun[], options: TestOptions): TestRun[] {
-  return options.trigger === null ? [...runs] : runs.filter((run) => run.triggeredBy === options.trigger);
+export function runsForOptions(runs: readonly TestRun[], options: TestOptions | undefined): TestRun[] {
+  const { trigger } = resolveTestOptions(options);
+  return trigger === null ? [...runs] : runs.filter((run) => run.triggeredBy === trigger);
 }
 
 export function routeFailure(
   run: TestRun,
   history: readonly TestRun[],
-  options: TestOptions,
+  stored: TestOptions | undefined,
   now: Date,
 ): { route: FailureRoute; classification: TestClassification } {
+  const options = resolveTestOptions(stored);
   const counted = runsForOptions([...history, run], options);
   const classification = classifyTest(counted, now);
   if (options.trigger !== null && run.triggeredBy !== options.trigger)

@@ -57,33 +57,45 @@ export type FailureStreak = {
   firstRun?: TestRun;
   /** When the latest failure was seen (the parent's status line). */
   lastFailedAt?: string;
+  /** The parent is a channel's outage message (shared by several tests): never edited by one. */
+  grouped?: boolean;
 };
 
-/** A run the watermark passed while it was still running (over an hour): watched until it ends. */
-export type PendingRun = { id: number; createdAt: string };
-
-/**
- * How a test subscription alerts, from `/decipher subscribe test <id> flaky:… after:…
- * trigger:… page:…` (src/slack/commands/subscribe-options.ts).
- */
+/** How a test subscription speaks up (`/decipher subscribe test 101 after:3 …`). */
 export type TestOptions = {
-  /** Where failures of a test classified as flaky go: its thread, only the digest, or a full alert. */
-  flaky: "thread" | "digest" | "alert";
-  /** Failed runs in a row before the first alert: 1 alerts on the first failure (1–20). */
-  after: number;
-  /** Only runs whose `triggeredBy` is this word count; null = every run. */
-  trigger: string | null;
-  /** The production page the test covers (`/checkout`), for the production impact; null = none. */
-  page: string | null;
+  /** What a flaky test's failures do: one long-lived thread, the digest only, or every alert. */
+  flaky?: "thread" | "digest" | "alert";
+  /** Alert only after this many failures in a row (default 1). */
+  after?: number;
+  /** Alert only for runs with this `triggeredBy` (e.g. `schedule`). */
+  trigger?: string | null;
+  /** The page the test guards: its alerts show production sessions there. */
+  page?: string | null;
 };
 
-/** What a subscription without stored options (every one made before options existed) behaves as. */
-export const DEFAULT_TEST_OPTIONS: Readonly<TestOptions> = {
+/** Every option set: what `/decipher subscribe test` produces (src/slack/commands/subscribe-options.ts). */
+export type ResolvedTestOptions = Required<TestOptions>;
+
+/** What an option a subscription does not set means (and what one made before options had). */
+export const DEFAULT_TEST_OPTIONS: Readonly<ResolvedTestOptions> = {
   flaky: "thread",
   after: 1,
   trigger: null,
   page: null,
 };
+
+/** A subscription's options with the defaults filled in, an explicit `undefined` included. */
+export function resolveTestOptions(options: TestOptions | undefined): ResolvedTestOptions {
+  return {
+    flaky: options?.flaky ?? DEFAULT_TEST_OPTIONS.flaky,
+    after: options?.after ?? DEFAULT_TEST_OPTIONS.after,
+    trigger: options?.trigger ?? DEFAULT_TEST_OPTIONS.trigger,
+    page: options?.page ?? DEFAULT_TEST_OPTIONS.page,
+  };
+}
+
+/** A run the watermark passed while it was still running (over an hour): watched until it ends. */
+export type PendingRun = { id: number; createdAt: string };
 
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
@@ -101,8 +113,9 @@ export type TestSubscription = SubscriptionBase & {
   streak: FailureStreak | null;
   /** Bounded: at most a few, none older than a day. */
   pendingRuns?: PendingRun[];
-  /** Absent = `DEFAULT_TEST_OPTIONS`. */
   options?: TestOptions;
+  /** Failures in a row not announced yet (`after:<n>`). */
+  quietFailures?: number;
 };
 
 export type CollectionSubscription = SubscriptionBase & {

@@ -1,10 +1,10 @@
 import { isValidZone, parseClockTime } from "../../alerts/schedule.ts";
-import type { TestOptions } from "../../state/subscription-types.ts";
+import type { ResolvedTestOptions } from "../../state/subscription-types.ts";
 import { CommandInputError } from "./parse-error.ts";
 import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
 
 export type DecipherCommand =
-  | { action: "subscribe"; kind: "test"; id: number; options: TestOptions }
+  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
   | { action: "subscribe"; kind: "collection"; id: number; growth: number | null }
   | { action: "unsubscribe"; kind: "test" | "collection"; id: number }
   | { action: "list" }

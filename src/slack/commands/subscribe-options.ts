@@ -1,4 +1,4 @@
-import { DEFAULT_TEST_OPTIONS, type TestOptions } from "../../state/subscription-types.ts";
+import { DEFAULT_TEST_OPTIONS, type ResolvedTestOptions } from "../../state/subscription-types.ts";
 import { CommandInputError } from "./parse-error.ts";
 
 /**
@@ -27,11 +27,11 @@ const quote = (raw: string, max = 60) => `\`${raw.slice(0, max).replace(/`/g, "�
 
 type Parsed<T> = { [K in keyof T]: (value: string, token: string) => T[K] };
 
-const FLAKY_MODES: readonly TestOptions["flaky"][] = ["thread", "digest", "alert"];
+const FLAKY_MODES: readonly ResolvedTestOptions["flaky"][] = ["thread", "digest", "alert"];
 
-const testParsers: Parsed<TestOptions> = {
+const testParsers: Parsed<ResolvedTestOptions> = {
   flaky(value, token) {
-    const mode = value.toLowerCase() as TestOptions["flaky"];
+    const mode = value.toLowerCase() as ResolvedTestOptions["flaky"];
     if (FLAKY_MODES.includes(mode)) return mode;
     throw bad(
       token,
@@ -109,7 +109,7 @@ function parseOptions<T extends object>(
 }
 
 /** `flaky:… after:… trigger:… page:…` after `subscribe test <id>`; defaults for what is not given. */
-export function parseTestOptions(tokens: readonly string[]): TestOptions {
+export function parseTestOptions(tokens: readonly string[]): ResolvedTestOptions {
   return parseOptions(tokens, DEFAULT_TEST_OPTIONS, testParsers, "subscribe test", TEST_OPTIONS_USAGE);
 }
 
