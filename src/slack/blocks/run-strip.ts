@@ -1,21 +1,20 @@
-import type { TestRun } from "../../vendor/types.ts";
+/**
+ * The last runs of a test as coloured squares, oldest first and newest last, so the eye reads
+ * it like a timeline: "🟩🟩🟥🟩🟥🟥". Running runs are white; anything else the vendor may
+ * send one day is grey rather than a guess.
+ */
 
-/** How many runs a strip shows. */
+export type StripRun = { id: number; status: string };
+
 export const RUN_STRIP_LENGTH = 10;
 
-export const RUN_STRIP_SYMBOLS = { passed: "🟩", failed: "🟥", running: "⬜" } as const;
+const SQUARE: Record<string, string> = { passed: "🟩", failed: "🟥", running: "⬜" };
 
-export type StripRun = Pick<TestRun, "id" | "status" | "createdAt">;
-
-/**
- * The last ten runs as squares, oldest first and newest last (so it reads like a timeline):
- * 🟩 passed, 🟥 failed, ⬜ still running. Runs may come in any order; they are sorted by
- * `createdAt`, then id. Empty when there are no runs.
- */
-export function runStrip(runs: readonly StripRun[]): string {
+export function runStrip(runs: readonly StripRun[], length = RUN_STRIP_LENGTH): string {
   return [...runs]
-    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id)
-    .slice(-RUN_STRIP_LENGTH)
-    .map((run) => RUN_STRIP_SYMBOLS[run.status] ?? RUN_STRIP_SYMBOLS.running)
+    .filter((r) => Number.isFinite(r.id))
+    .sort((a, b) => a.id - b.id)
+    .slice(-length)
+    .map((r) => SQUARE[r.status] ?? "◻️")
     .join("");
 }
