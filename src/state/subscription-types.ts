@@ -116,6 +116,8 @@ export type TestSubscription = SubscriptionBase & {
   options?: TestOptions;
   /** Failures in a row not announced yet (`after:<n>`). */
   quietFailures?: number;
+  /** `flaky:thread`: the day's thread for a flaky test's failures (UTC day `YYYY-MM-DD`). */
+  flakyThread?: { ts: string; day: string } | null;
 };
 
 export type CollectionSubscription = SubscriptionBase & {
