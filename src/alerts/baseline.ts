@@ -1,10 +1,12 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
-import type { TestRun } from "../vendor/types.ts";
+import type { TestRun, TestRunPage } from "../vendor/types.ts";
 import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
 
 /** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
 const BASELINE_RUNS = 50;
+/** Pages followed when the vendor lists oldest first (see readBaselineRuns). */
+const BASELINE_MAX_PAGES = 10;
 
 type Who = { channelId: string; userId: string; now: Date };
 
@@ -18,7 +20,7 @@ export async function baselineTest(
   testId: number,
   who: Who,
 ): Promise<TestSubscription> {
-  const page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
+  const page = await readBaselineRuns(vendor, testId);
   const at = who.now.toISOString();
   // Everything already finished counts as seen; runs still running may yet fail and alert.
   const mark = advanceWatermark({ id: 0, at: null }, page.data, who.now);
@@ -40,6 +42,31 @@ export async function baselineTest(
       .map((run) => run.id),
     streak: null,
   };
+}
+
+/**
+ * The newest runs. The list order is not documented: newest first, the first page has them;
+ * oldest first (seen from the ids), they are on the last page, so the pages are followed
+ * (boundedly) to it. Otherwise every failure between the two would be announced as new.
+ */
+async function readBaselineRuns(
+  vendor: VendorClient,
+  testId: number,
+): Promise<{ test: TestRunPage["test"]; data: TestRun[] }> {
+  let page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
+  const data = [...page.data];
+  const first = page.data[0];
+  const last = page.data.at(-1);
+  if (!first || !last || first.id >= last.id) return { test: page.test, data };
+  for (let n = 1; n < BASELINE_MAX_PAGES && page.hasMore && page.nextCursor; n++) {
+    page = await vendor.listTestRuns(testId, {
+      limit: BASELINE_RUNS,
+      status: "all",
+      cursor: page.nextCursor,
+    });
+    data.push(...page.data);
+  }
+  return { test: page.test, data };
 }
 
 function oldestCreatedAt(runs: readonly TestRun[]): string | null {
