@@ -31,7 +31,11 @@ describe("subrequest budget per invocation", () => {
     const costs: Array<{ slack: number; vendor: number; posts: number }> = [];
     const start = ordinaryNow().getTime();
     for (let i = 0; i < 4; i++) {
-      const { report, slack, vendor } = await measuredCron(bot, ctl.runRequests, new Date(start + i * 60_000));
+      const { report, slack, vendor } = await measuredCron(
+        bot,
+        ctl.runRequests,
+        new Date(start + i * 60_000),
+      );
       costs.push({ slack, vendor, posts: report.posts });
       expect(slack + vendor).toBeLessThanOrEqual(SUBREQUESTS_PER_INVOCATION);
     }

@@ -1,7 +1,12 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import worker from "../../src/index.ts";
 import { objectNames } from "../../src/objects/names.ts";
 import type { Subscription } from "../../src/state/subscription-types.ts";
-import worker from "../../src/index.ts";
 import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "./bot.ts";
 
 /**
@@ -31,7 +36,9 @@ export function emulatorControls(apiKey: string) {
       call<Run>("PATCH", `/runs/${runId}`, body),
     listOrder: (order: "newest" | "oldest") => call("POST", "/list-order", { order }),
     expire: (collectionId: number, count: number) =>
-      call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/expire`, { count }),
+      call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/expire`, {
+        count,
+      }),
     grow: (collectionId: number, count: number) =>
       call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/sessions`, {
         count,
