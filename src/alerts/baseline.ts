@@ -2,6 +2,7 @@ import type { CollectionSubscription, TestSubscription } from "../state/subscrip
 import type { VendorClient } from "../vendor/client.ts";
 import type { TestRun, TestRunPage } from "../vendor/types.ts";
 import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
+import { MAX_PENDING, PENDING_FOR_MS } from "./test-runs.ts";
 
 /** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
 const BASELINE_RUNS = 50;
@@ -41,6 +42,14 @@ export async function baselineTest(
       .filter((run) => run.id > mark.id && isSettled(run, who.now))
       .map((run) => run.id),
     streak: null,
+    // Runs running for over an hour are passed as abandoned, but may still fail: watched, as
+    // the polls watch the ones they pass (see test-runs.ts).
+    pendingRuns: page.data
+      .filter((run) => run.status === "running" && isSettled(run, who.now))
+      .filter((run) => who.now.getTime() - (createdMs(run) ?? 0) < PENDING_FOR_MS)
+      .map((run) => ({ id: run.id, createdAt: run.createdAt }))
+      .sort((a, b) => b.id - a.id)
+      .slice(0, MAX_PENDING),
   };
 }
 
