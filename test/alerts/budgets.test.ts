@@ -56,7 +56,7 @@ describe("subrequest budget per invocation", () => {
     const [parent, ...replies] = posted;
     expect(parent?.thread_ts ?? parent?.ts).toBe(parent?.ts);
     expect(replies.every((m) => m.thread_ts === parent?.ts)).toBe(true);
-    expect(runIdsIn(visibleText(parent!))).toContain(failed[0]);
+    expect(runIdsIn(visibleText(parent ?? {}))).toContain(failed[0]);
     // No post was refused for want of budget: none was even tried beyond it.
     const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
     expect(posts).toHaveLength(60);

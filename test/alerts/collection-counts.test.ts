@@ -41,7 +41,7 @@ describe("collection counts", () => {
     await bot.cron();
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(visibleText(posted[0]!)).toContain(`${before.count} → ${grown.collection.sessionCount}`);
+    expect(visibleText(posted[0] ?? {})).toContain(`${before.count} → ${grown.collection.sessionCount}`);
     expect((await objectState<CollectionSubscription>(bot, "collection", 501))?.alertedCount).toBe(
       grown.collection.sessionCount,
     );
@@ -66,7 +66,7 @@ describe("collection counts", () => {
     await bot.cron(new Date(t0 + 2 * MINUTE));
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(visibleText(posted[0]!)).toContain(`${dropped} → ${grown.collection.sessionCount}`);
+    expect(visibleText(posted[0] ?? {})).toContain(`${dropped} → ${grown.collection.sessionCount}`);
   });
 
   it("a drop after an alert, then growth: a reply in the first alert's thread, from the lower count", async () => {
@@ -87,7 +87,7 @@ describe("collection counts", () => {
     const posted = await bot.posted();
     expect(posted).toHaveLength(2);
     expect(posted[1]?.thread_ts).toBe(posted[0]?.ts);
-    expect(visibleText(posted[1]!)).toContain(`${dropped} → ${dropped + 3}`);
+    expect(visibleText(posted[1] ?? {})).toContain(`${dropped} → ${dropped + 3}`);
   });
 
   it("a drop writes once; the same lower count again writes nothing", async () => {

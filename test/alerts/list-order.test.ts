@@ -36,7 +36,7 @@ describe("a vendor that lists runs oldest first", () => {
     await bot.cron();
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(runIdsIn(visibleText(posted[0]!))).toContain(failed.id);
+    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(failed.id);
     const state = await objectState<TestSubscription>(bot, "test", 101);
     expect(state?.lastRunId).toBe(failed.id);
   });

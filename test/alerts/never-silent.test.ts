@@ -19,8 +19,8 @@ describe("never silent", () => {
     for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(visibleText(posted[0]!)).toMatch(/paused: .*not_in_channel/);
-    expect(visibleText(posted[0]!)).toContain("/decipher subscribe test 101");
+    expect(visibleText(posted[0] ?? {})).toMatch(/paused: .*not_in_channel/);
+    expect(visibleText(posted[0] ?? {})).toContain("/decipher subscribe test 101");
     const h = await health(bot);
     expect(h.pausedSubscriptions).toBe(1);
     expect(h.failingSubscriptions).toBe(1);
@@ -56,7 +56,7 @@ describe("never silent", () => {
     await bot.cron(new Date(now - 8 * MINUTE));
     let posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(visibleText(posted[0]!)).toMatch(/have not worked for 15 minutes: Decipher failed \(500\)/);
+    expect(visibleText(posted[0] ?? {})).toMatch(/have not worked for 15 minutes: Decipher failed \(500\)/);
     const state = await objectState<TestSubscription>(bot, "test", 101);
     expect(state?.failingSince).toBe(new Date(now - 40 * MINUTE).toISOString());
     expect(state?.notice).toBe("failing");
@@ -77,7 +77,7 @@ describe("never silent", () => {
     await bot.cron(new Date(now + 2 * MINUTE));
     posted = await bot.posted();
     expect(posted).toHaveLength(2);
-    expect(visibleText(posted[1]!)).toMatch(/working again/);
+    expect(visibleText(posted[1] ?? {})).toMatch(/working again/);
     h = await health(bot);
     expect(h.ok).toBe(true);
     expect(h.failingSubscriptions).toBe(0);

@@ -84,7 +84,7 @@ describe("subscribe checks the channel first", () => {
       await bot.cron();
       const posted = await bot.posted();
       expect(posted).toHaveLength(1);
-      expect(visibleText(posted[0]!)).toContain(`runs/${failed.id}`);
+      expect(visibleText(posted[0] ?? {})).toContain(`runs/${failed.id}`);
     },
   );
 
