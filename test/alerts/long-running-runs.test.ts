@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TestSubscription } from "../../src/state/subscription-types.ts";
-import { createBot, newOrg, ordinaryNow, visibleText } from "../helpers/bot.ts";
+import { type Bot, createBot, newOrg, ordinaryNow, visibleText } from "../helpers/bot.ts";
 import { emulatorControls, objectState, runIdsIn } from "../helpers/cases.ts";
 import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
 
@@ -48,44 +48,53 @@ describe("a run that stays running for more than an hour, then fails", () => {
   });
 
   it("a run already running for two hours when the channel subscribes is announced when it fails", async () => {
-    const apiKey = await newOrg();
-    const ctl = emulatorControls(apiKey);
-    const test = await emulatorOrg(apiKey).addTest("Nightly export");
-    const slow = await ctl.addRun(test.id, "running", {
-      createdAt: new Date(Date.now() - 120 * MINUTE).toISOString(),
+    const { bot, ctl, testId, slow } = await runningBeforeSubscribing(120, async (ctl, id) => {
+      await ctl.addRun(id, "passed", { createdAt: new Date(Date.now() - 60 * MINUTE).toISOString() });
     });
-    await ctl.addRun(test.id, "passed", { createdAt: new Date(Date.now() - 60 * MINUTE).toISOString() });
-    const bot = createBot({ apiKey });
-    await bot.command("/decipher", `subscribe test ${test.id}`);
     const t0 = ordinaryNow().getTime();
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
+    expect((await objectState<TestSubscription>(bot, "test", testId))?.pendingRuns?.map((p) => p.id)).toEqual(
+      [slow.id],
+    );
     await ctl.setRun(slow.id, { status: "failed" });
     await bot.cron(new Date(t0 + MINUTE));
     await bot.cron(new Date(t0 + 2 * MINUTE));
-    const posted = await bot.posted();
-    expect(posted).toHaveLength(1);
-    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(slow.id);
+    await expectAnnouncedOnce(bot, slow.id);
   });
 
   it("a run running since before the subscription, failing after its hour, is announced once", async () => {
-    const apiKey = await newOrg();
-    const ctl = emulatorControls(apiKey);
-    const test = await emulatorOrg(apiKey).addTest("Nightly export");
-    const slow = await ctl.addRun(test.id, "running", {
-      createdAt: new Date(Date.now() - 30 * MINUTE).toISOString(),
-    });
-    const bot = createBot({ apiKey });
-    await bot.command("/decipher", `subscribe test ${test.id}`);
+    const { bot, ctl, testId, slow } = await runningBeforeSubscribing(30);
     const t0 = ordinaryNow().getTime();
     await bot.cron(new Date(t0));
-    await ctl.addRun(test.id, "passed");
+    await ctl.addRun(testId, "passed");
     await bot.cron(new Date(t0 + 40 * MINUTE));
     await ctl.setRun(slow.id, { status: "failed" });
     await bot.cron(new Date(t0 + 45 * MINUTE));
     await bot.cron(new Date(t0 + 46 * MINUTE));
-    const posted = await bot.posted();
-    expect(posted).toHaveLength(1);
-    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(slow.id);
+    await expectAnnouncedOnce(bot, slow.id);
   });
 });
+
+/** A new test whose first run started `minutesAgo` and is still running, then a subscription. */
+async function runningBeforeSubscribing(
+  minutesAgo: number,
+  more: (ctl: ReturnType<typeof emulatorControls>, testId: number) => Promise<void> = async () => {},
+) {
+  const apiKey = await newOrg();
+  const ctl = emulatorControls(apiKey);
+  const testId = (await emulatorOrg(apiKey).addTest("Nightly export")).id;
+  const slow = await ctl.addRun(testId, "running", {
+    createdAt: new Date(Date.now() - minutesAgo * MINUTE).toISOString(),
+  });
+  await more(ctl, testId);
+  const bot = createBot({ apiKey });
+  await bot.command("/decipher", `subscribe test ${testId}`);
+  return { bot, ctl, testId, slow };
+}
+
+async function expectAnnouncedOnce(bot: Bot, runId: number) {
+  const posted = await bot.posted();
+  expect(posted).toHaveLength(1);
+  expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(runId);
+}
