@@ -95,7 +95,11 @@ export class RegistryObject extends DurableObject<Env> {
       if (s.status === "gone" || !index[s.name]) delete polls[s.name];
       else polls[s.name] = { status: s.status, at: s.at, failingSince: s.failingSince };
     }
-    const meta = await this.#get<CycleMeta>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null });
+    const meta = await this.#get<CycleMeta>("cycle", {
+      firstCycleAt: null,
+      lastCycleAt: null,
+      lastSuccessAt: null,
+    });
     const succeeded = summaries.some((s) => s.status === "ok") || (complete && summaries.length === 0);
     await this.ctx.storage.put({
       polls,
