@@ -4,9 +4,12 @@ import { paginatePages } from "../vendor/paginate.ts";
 import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
 import { MAX_PENDING, PENDING_FOR_MS } from "./test-runs.ts";
 
-/** Runs read at subscribe time: the latest page, and everything of the last 40 minutes. */
+/**
+ * Runs read at subscribe time: the latest page, and everything of the last 70 minutes (a run
+ * still running is under an hour old, and polls read from 10 minutes before the anchor).
+ */
 const BASELINE_RUNS = 100;
-const RECENT_WINDOW_MS = 40 * 60 * 1000;
+const RECENT_WINDOW_MS = 70 * 60 * 1000;
 const RECENT_PAGES = 3;
 /**
  * Polls ask for runs since 10 min before the watermark's time; anchoring it no earlier than
@@ -51,7 +54,14 @@ export async function baselineTest(
   // Everything already finished counts as seen; runs still running may yet fail and alert.
   const mark = advanceWatermark({ id: 0, at: null }, runs, who.now);
   const floor = who.now.getTime() - ANCHOR_LAG_MS;
-  const anchor = mark.at !== null && Date.parse(mark.at) > floor ? mark.at : new Date(floor).toISOString();
+  const later = mark.at !== null && Date.parse(mark.at) > floor ? Date.parse(mark.at) : floor;
+  // A run still running (for under an hour) holds the anchor back to its creation: polls ask
+  // for runs since shortly before the anchor, and its failure must fall inside their window.
+  const running = runs
+    .filter((run) => !isSettled(run, who.now))
+    .map(createdMs)
+    .filter((t): t is number => t !== null);
+  const anchor = new Date(Math.min(later, ...running)).toISOString();
   return {
     kind: "test",
     channelId: who.channelId,
