@@ -64,27 +64,49 @@ describe("a Slack post that hangs past the next cron", () => {
 
   it("five overlapping crons post each alert exactly once", async () => {
     const { bot, org } = await subscribedBot();
-    await bot.command("/decipher", "subscribe test 102");
-    await bot.command("/decipher", "subscribe collection 501");
-    const runs = [
-      await org.addRun(101, "failed"),
-      await org.addRun(102, "failed"),
-      await org.addRun(101, "failed"),
-    ];
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe collection 501", { channelId: "C0GENERAL" });
+    const a1 = await org.addRun(101, "failed");
+    const b = await org.addRun(102, "failed");
+    const a2 = await org.addRun(101, "failed");
     await org.grow(501, 10);
     // The first post hangs a while, so the five crons truly overlap.
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_000 });
     const at = ordinaryNow();
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(at)));
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(new Date(at.getTime() + 60_000))));
-    const posted = await bot.posted();
-    // Test 101: an alert and a reply; test 102: an alert; collection 501: an alert.
-    expect(posted).toHaveLength(4);
-    const ids = posted.flatMap((m) => runIdsIn(visibleText(m)));
-    for (const run of runs) expect(ids.filter((id) => id === run.id)).toHaveLength(1);
-    expect(
-      posted.filter((m) => /collection|sessions/i.test(visibleText(m)) && !runIdsIn(visibleText(m)).length),
-    ).toHaveLength(1);
+    // Test 101: an alert and a reply in its thread; test 102: an alert; collection 501: an alert.
+    const alerts = await bot.posted("C0ALERTS");
+    expect(alerts.map((m) => runIdsIn(visibleText(m)).filter((id) => id === a1.id || id === a2.id))).toEqual([
+      [a1.id],
+      [a2.id],
+    ]);
+    expect(alerts[1]?.thread_ts).toBe(alerts[0]?.ts);
+    const demo = await bot.posted("C0DEMO");
+    expect(demo).toHaveLength(1);
+    expect(runIdsIn(visibleText(demo[0] ?? {}))).toContain(b.id);
+    expect(await bot.posted("C0GENERAL")).toHaveLength(1);
     expect(await postsTried(bot)).toBe(4);
+  }, 30_000);
+
+  it("five overlapping crons during an outage of three tests in one channel: one outage message, posted once", async () => {
+    const { bot, org } = await subscribedBot();
+    await bot.command("/decipher", "subscribe test 102");
+    await bot.command("/decipher", "subscribe test 103");
+    const runs = [
+      await org.addRun(101, "failed"),
+      await org.addRun(102, "failed"),
+      await org.addRun(103, "failed"),
+    ];
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_000 });
+    const at = ordinaryNow();
+    await Promise.all(Array.from({ length: 5 }, () => bot.cron(at)));
+    await Promise.all(Array.from({ length: 5 }, () => bot.cron(new Date(at.getTime() + 60_000))));
+    // One outage message naming the three failures, posted once.
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    expect(visibleText(posted[0] ?? {})).toMatch(/3 tests failing at once/);
+    expect(runIdsIn(visibleText(posted[0] ?? {})).sort()).toEqual(runs.map((r) => r.id).sort());
+    expect(await postsTried(bot)).toBe(1);
   }, 30_000);
 });

@@ -4,6 +4,7 @@ import {
   env,
   waitOnExecutionContext,
 } from "cloudflare:test";
+import { readConfig } from "../../src/env.ts";
 import worker from "../../src/index.ts";
 import { objectNames } from "../../src/objects/names.ts";
 import type { Subscription } from "../../src/state/subscription-types.ts";
@@ -97,6 +98,22 @@ export async function objectState<S extends Subscription = Subscription>(
 ): Promise<S | null> {
   const stub = await subscriptionStub(bot, kind, id, channelId);
   return ((await stub.read()) as S | null) ?? null;
+}
+
+/**
+ * One poll of one subscription: exactly one invocation of its object (a cron may make two:
+ * the outage check holds new failures in a first pass and posts them in a second).
+ */
+export async function pollOnce(
+  bot: Bot,
+  kind: "test" | "collection",
+  id: number,
+  at: Date,
+  channelId = "C0ALERTS",
+) {
+  const name = objectNames.subscription({ teamId: await bot.team(), channelId, kind, id });
+  const stub = env.SUBSCRIPTIONS.get(env.SUBSCRIPTIONS.idFromName(name));
+  return stub.poll(name, at.toISOString(), readConfig(bot.env));
 }
 
 /** The cron with extra bindings (e.g. a short SLACK_TIMEOUT_MS), as Cloudflare would fire it. */
