@@ -4,6 +4,8 @@
  */
 export type TemplateName = "acme" | "globex";
 export type RunStatus = "passed" | "failed" | "running";
+/** "cycle": the four-step demo of every alert path; "noisy": flapping tests, an outage, page traffic. */
+export type ScenarioName = "cycle" | "noisy";
 
 export type TestRecord = { id: number; name: string; steps: number };
 
@@ -117,6 +119,8 @@ export type Org = {
   template: TemplateName;
   /** The customer's own web app, whose pages the sessions visit. */
   siteUrl: string;
+  /** Which simulation script ticks follow (simulation.ts); absent = "cycle". */
+  scenario?: ScenarioName;
   tests: TestRecord[];
   runs: RunRecord[];
   sessions: SessionRecord[];

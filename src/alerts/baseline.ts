@@ -100,6 +100,7 @@ export async function baselineCollection(
     channelId: who.channelId,
     collectionId,
     rootCause: page.collection.rootCause,
+    path: page.collection.shortenedPath,
     growth,
     createdAt: at,
     createdBy: who.userId,

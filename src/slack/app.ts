@@ -9,6 +9,7 @@ import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
+import { registerEvents } from "./events/register.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -68,5 +69,6 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   }
   // Link buttons still send an interaction; it only needs an ack.
   app.action(ACTION_IDS.runOpen, async () => {});
+  registerEvents(app, deps);
   return app;
 }

@@ -3,7 +3,7 @@ import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";
 import type { Org, RunStatus } from "../model.ts";
 import { addCollectionSessions, addRun, addTest, updateRun } from "../mutations.ts";
-import { type TickChange, tick } from "../simulation.ts";
+import { startScenario, type TickChange, tick } from "../simulation.ts";
 import type { Store } from "../store.ts";
 import * as view from "../views.ts";
 
@@ -163,6 +163,17 @@ export function controlRoutes(deps: ControlDeps) {
     const changes: Record<string, TickChange[]> = {};
     for (const org of orgs) changes[org.apiKey] = tick(org, now);
     return c.json({ ticks: Object.fromEntries(orgs.map((o) => [o.apiKey, o.sim.ticks])), changes });
+  });
+
+  control.post("/scenario", async (c) => {
+    const body = await json(c);
+    const orgs = body.apiKey === undefined ? store.demoOrgs() : [orgOf(store, body)];
+    if (body.name !== "cycle" && body.name !== "noisy")
+      throw badControlRequest("name must be 'cycle' or 'noisy'", "name");
+    const now = deps.now();
+    const changes: Record<string, TickChange[]> = {};
+    for (const org of orgs) changes[org.apiKey] = startScenario(org, body.name, now);
+    return c.json({ scenario: body.name, changes });
   });
 
   control.post("/reset", async (c) => {
