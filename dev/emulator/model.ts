@@ -21,6 +21,8 @@ export type RunRecord = {
   summary: { oneLineSummary: string; firstFailedStepNumber: number | null } | null;
   totalSteps: number;
   failedSteps: number;
+  /** Wire fields served as given instead of the record's (control API), e.g. a malformed run. */
+  raw?: Record<string, unknown>;
 };
 
 export type TimelineRecord = {
@@ -127,6 +129,8 @@ export type Org = {
   next: { run: number; test: number; click: number };
   /** Saved PRNG state of this org's simulation stream and how many ticks it has taken. */
   sim: { rngState: number; ticks: number };
+  /** Order of test-run lists; the documented default is newest first (control API). */
+  listOrder?: "newest" | "oldest";
   /** Authenticated API requests by route name. */
   requests: Record<string, number>;
 };

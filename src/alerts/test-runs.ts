@@ -34,8 +34,8 @@ import { isSnoozed } from "./triage.ts";
 const LAZY_ADVANCE_MS = 30 * 60 * 1000;
 const LAZY_ADVANCE_RUNS = 25;
 /** Runs passed while still running that are watched for a late failure: few, and not for long. */
-const MAX_PENDING = 10;
-const PENDING_FOR_MS = 24 * 60 * 60 * 1000;
+export const MAX_PENDING = 10;
+export const PENDING_FOR_MS = 24 * 60 * 60 * 1000;
 /** Remembered ids above the watermark; the window they live in is bounded by time anyway. */
 const MAX_HANDLED = 500;
 
