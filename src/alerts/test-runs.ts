@@ -94,6 +94,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
   const options = testOptions(sub);
   let quiet = sub.quietFailures ?? 0;
   let held: HeldFailure | null = null;
+  let meaningRead: FailureContext | null | undefined;
 
   for (const run of candidates) {
     if (handled.has(run.id) || !isSettled(run, now) || run.status === "running") continue;
@@ -180,7 +181,9 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     let meaning: FailureContext | null = null;
     let flakyDay: string | null = null;
     if (run.status === "failed" && streak === null) {
-      meaning = await readFailureContext(ctx, next, run);
+      // One read of the history per poll: a backlog of failures shares it.
+      if (meaningRead === undefined) meaningRead = await readFailureContext(ctx, next, run);
+      meaning = meaningRead;
       if (meaning?.classification.kind === "flaky" && (options.flaky ?? "thread") !== "alert") {
         if (options.flaky === "digest") {
           // Counted by the digest from the run list; nothing is posted.

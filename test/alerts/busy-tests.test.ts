@@ -60,8 +60,9 @@ describe("more runs in an hour than one poll reads", () => {
 
     const t0 = ordinaryNow().getTime();
     const first = await cycle(bot, ctl.runRequests, t0);
-    // Three pages of everything, and the failed runs on their own (the outage check reads twice).
-    expect(first.vendor).toBeLessThanOrEqual(8);
+    // Three pages of everything, and the failed runs on their own (the outage check reads
+    // twice), and one read of the test's history for what its failures mean.
+    expect(first.vendor).toBeLessThanOrEqual(9);
     const announced = (await bot.posted()).flatMap((m) => runIdsIn(visibleText(m)));
     for (const id of failed) expect(announced.filter((x) => x === id)).toHaveLength(1);
 
@@ -98,7 +99,7 @@ describe("more runs in an hour than one poll reads", () => {
   // moves once they are an hour old, but every window since (watermark − 10 min) holds the
   // whole burst again, so each idle poll reads 3 pages and the failed runs (4 requests)
   // until a run more than 10 minutes newer arrives. Found here; see the report.
-  it.fails("a burst of 320 runs in one minute: an idle poll an hour later is one request", async () => {
+  it("a burst of 320 runs in one minute: an idle poll an hour later is one request", async () => {
     const { bot, ctl, testId } = await busyTest();
     for (let i = 0; i < 320; i++) await ctl.addRun(testId, i === 3 ? "failed" : "passed");
     const t0 = ordinaryNow().getTime();
