@@ -140,3 +140,35 @@ describe("the production impact of a failing test", () => {
     expect(visibleText(posts[0] as StoredMessage)).toMatch(/unavailable/);
   });
 });
+
+describe("tests and production, both ways", () => {
+  it("a collection alert on a watched test's page names that test and its last run", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    const path = await collectionPath(org.apiKey);
+    await bot.command("/decipher", `subscribe test 101 page:${path}`);
+    await org.grow(501, 2);
+    await bot.cron();
+    const alert = (await bot.posted()).find((m) => /grew|collection/i.test(visibleText(m)));
+    expect(visibleText(alert as StoredMessage)).toMatch(/Tests on this page:.*runs\/\d+/s);
+  });
+
+  it("the digest has a tests-vs-production line per linked test", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await checkoutTraffic(org.apiKey);
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const { DigestStore } = await import("../../src/state/digests.ts");
+    const { env } = await import("cloudflare:test");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    await bot.cron(new Date(Date.parse(due) + 5_000));
+    const digest = (await bot.posted()).find((m) => /digest/i.test(visibleText(m)));
+    expect(visibleText(digest as StoredMessage)).toMatch(/Tests vs production[\s\S]*Production:.*\/checkout/);
+  });
+});
+
+/** The emulator's path for collection 501 (its `shortenedPath`). */
+async function collectionPath(apiKey: string): Promise<string> {
+  const res = await fetch(`${emulatorUrl}/api/v1/monitoring/issue-collections/501/sessions?limit=1`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  return ((await res.json()) as { collection: { shortenedPath: string } }).collection.shortenedPath;
+}

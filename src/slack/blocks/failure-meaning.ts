@@ -1,4 +1,5 @@
 import type { FailureContext } from "../../alerts/failure-context.ts";
+import type { ImpactResult } from "../../alerts/production-impact.ts";
 import type { TestInfo, TestRun } from "../../vendor/types.ts";
 import { fitMessage, type SlackMessage } from "../limits.ts";
 import { escapeMrkdwn, link, oneLine } from "../mrkdwn.ts";
@@ -87,5 +88,40 @@ export function flakyThreadReply(
   return fitMessage({
     text: `${name(test)}: run #${run.id} failed (flaky)`,
     blocks: [section(line), ...(meaning ? [context(meaningLine(meaning))] : [])],
+  });
+}
+
+/** "Guarded by Checkout flow: last run #10069 failed": a collection alert names the tests of its page. */
+export function withGuardingTests(
+  message: SlackMessage,
+  tests: readonly { testId: number; testName: string; lastRunId: number; failing: boolean }[],
+  appUrl: string,
+): SlackMessage {
+  if (tests.length === 0) return message;
+  const parts = tests.slice(0, 5).map((t) => {
+    const test = link(testUrl(appUrl, t.testId), oneLine(t.testName) || `Test ${t.testId}`);
+    const run =
+      t.lastRunId > 0 ? link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`) : "no run yet";
+    return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
+  });
+  const blocks = [...message.blocks];
+  const at =
+    blocks.length > 0 && blocks[blocks.length - 1]?.type === "actions" ? blocks.length - 1 : blocks.length;
+  blocks.splice(at, 0, context(`:test_tube: Tests on this page: ${parts.join(", ")}`));
+  return fitMessage({ text: message.text, blocks });
+}
+
+/** The digest's "tests vs production" lines, one per test that names its page. */
+export function withProductionLines(
+  message: SlackMessage,
+  lines: readonly { testName: string; impact: ImpactResult }[],
+): SlackMessage {
+  if (lines.length === 0) return message;
+  const text = lines
+    .map((l) => `• ${escapeMrkdwn(oneLine(l.testName))}: ${productionImpactLine(l.impact)}`)
+    .join("\n");
+  return fitMessage({
+    text: message.text,
+    blocks: [...message.blocks, section(`*Tests vs production*\n${text}`)],
   });
 }
