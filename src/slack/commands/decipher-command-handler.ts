@@ -8,10 +8,18 @@ import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
 import type { Deps } from "../deps.ts";
 import type { SlackMessage } from "../limits.ts";
 import { code } from "../mrkdwn.ts";
+import { perRequest } from "../per-request.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../replies/decipher-replies.ts";
-import { respond } from "../respond.ts";
+import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
-import { changesSubscriptions, type DecipherCommand, parseDecipherCommand } from "./decipher-command.ts";
+import {
+  changesSubscriptions,
+  type DecipherCommand,
+  isSubscribe,
+  parseDecipherCommand,
+  type QuickCommand,
+  type SubscribeCommand,
+} from "./decipher-command.ts";
 import { CommandInputError } from "./parse-error.ts";
 
 type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
@@ -40,12 +48,7 @@ function read(req: Request, deps: Deps): Parsed {
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
 /** Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after the ack. */
-async function subscribe(
-  deps: Deps,
-  command: Extract<DecipherCommand, { action: "subscribe" }>,
-  channelId: string,
-  userId: string,
-) {
+async function subscribe(deps: Deps, command: SubscribeCommand, channelId: string, userId: string) {
   const existing = await deps.subscriptions.get(channelId, command.kind, command.id);
   if (existing && !existing.paused) {
     // Repairs an index entry a concurrent subscribe may have lost.
@@ -71,7 +74,8 @@ async function subscribe(
   return subscribedMessage(fresh, deps.config.decipherAppUrl, false);
 }
 
-async function answer(deps: Deps, command: DecipherCommand, channelId: string): Promise<SlackMessage> {
+/** Commands that touch only the bot's own state: answered inside the ack. */
+async function answer(deps: Deps, command: QuickCommand, channelId: string): Promise<SlackMessage> {
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
@@ -81,12 +85,14 @@ async function answer(deps: Deps, command: DecipherCommand, channelId: string): 
         await deps.subscriptions.listForChannel(channelId),
         await deps.digests.get(channelId),
         appUrl,
+        deps.now(),
       );
     case "status":
       return statusMessage(
         await deps.subscriptions.listForChannel(channelId),
         await readHeartbeat(deps.kv),
         appUrl,
+        deps.now(),
       );
     case "unsubscribe": {
       const removed = await deps.subscriptions.remove(channelId, command.kind, command.id);
@@ -115,29 +121,32 @@ async function answer(deps: Deps, command: DecipherCommand, channelId: string): 
       await deps.digests.set(channelId, null);
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
     }
-    case "subscribe":
-      throw new Error("subscribe is answered after the ack");
   }
 }
 
-/** `/decipher …`: KV-only subcommands answer in the ack; `subscribe` asks Decipher first. */
-export const decipherCommand = {
-  ack: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok) return ephemeral(parsed.reply);
-    const { command } = parsed;
-    if (command.action === "subscribe") {
-      return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
-    }
-    return ephemeral(await answer(deps, command, req.payload.channel_id));
-  },
-  lazy: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok || parsed.command.action !== "subscribe") return;
-    const { command } = parsed;
-    const reply = await subscribe(deps, command, req.payload.channel_id, req.payload.user_id).catch(
-      (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
-    );
-    await respond(req.payload.response_url, reply, { replaceOriginal: true });
-  },
-};
+/**
+ * `/decipher …`: parsed once per request. Quick subcommands answer in the ack; `subscribe`
+ * acks with a progress line that the lazy listener replaces with the answer.
+ */
+export function decipherCommand(deps: Deps) {
+  const parsed = perRequest((req: Request) => read(req, deps));
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return ephemeral(p.reply);
+      const { command } = p;
+      if (isSubscribe(command))
+        return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+      return ephemeral(await answer(deps, command, req.payload.channel_id));
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok || !isSubscribe(p.command)) return;
+      const { command } = p;
+      const message = await subscribe(deps, command, req.payload.channel_id, req.payload.user_id).catch(
+        (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}
