@@ -196,6 +196,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Everything explicit with --var, so a .dev.vars pointing at real Slack/Decipher is overridden.
     const vars: Record<string, string> = {
       DECIPHER_API_URL: emulator.url,
+      // The emulator also serves simple web-app pages (sessions, tests, runs): links resolve.
+      DECIPHER_APP_URL: emulator.url,
       DECIPHER_API_KEY: apiKey,
       SLACK_API_URL: slack.apiUrl,
       SLACK_SIGNING_SECRET: signingSecret,
