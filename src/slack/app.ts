@@ -1,6 +1,5 @@
 import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
-import { sessionClicksAction } from "./actions/session-clicks.ts";
-import { sessionScreenshotsAction } from "./actions/session-screenshots.ts";
+import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
 import { sessionTimelineAction } from "./actions/session-timeline.ts";
 import { sessionsPageAction } from "./actions/sessions-more.ts";
