@@ -1,32 +1,75 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createDeps } from "./deps.ts";
 import { ConfigError, type Env, readConfig } from "./env.ts";
+import { registry } from "./objects/stubs.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
-import { createDeps } from "./slack/deps.ts";
-import { MAX_BODY_BYTES, slackBodyGuard, slackRequestGuard } from "./slack/request-guard.ts";
+import {
+  MAX_BODY_BYTES,
+  slackBodyGuard,
+  slackRequestGuard,
+  slackSignatureGuard,
+} from "./slack/request-guard.ts";
 import { VERSION } from "./version.ts";
 
 export type AppEnv = { Bindings: Env };
 
 export const app = new Hono<AppEnv>();
 
-app.get("/health", (c) => {
+/** Past this, an uptime monitor watching `/health` should page someone: alerts have stopped. */
+const STALE_AFTER_SECONDS = 15 * 60;
+
+const ageSeconds = (iso: string | null, now: number) =>
+  iso === null ? null : Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+
+/**
+ * Liveness for an uptime monitor: the age of the last successful poll and the number of
+ * failing subscriptions, from the registry object. Never echoes configuration values.
+ */
+app.get("/health", async (c) => {
   try {
     readConfig(c.env);
-    return c.json({ ok: true, version: VERSION });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return c.json({ ok: false, version: VERSION, problems: error.problems });
   }
+  const now = Date.now();
+  const health = await registry(c.env)
+    .health()
+    .catch(() => null);
+  if (!health)
+    return c.json({ ok: false, version: VERSION, problems: ["the engine's registry did not answer"] });
+  const lastSuccessfulPollAgeSeconds = ageSeconds(health.lastSuccessAt, now);
+  // Before any poll succeeded, the wait counts from the first cycle: a new install is not stale.
+  const waited = ageSeconds(health.lastSuccessAt ?? health.firstCycleAt, now);
+  const stale = health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS;
+  const problems = [
+    ...(stale ? [`no successful poll for over ${STALE_AFTER_SECONDS / 60} minutes`] : []),
+    ...(health.slackWorkspace
+      ? [`Slack refuses the bot (${health.slackWorkspace.code}) since ${health.slackWorkspace.since}`]
+      : []),
+  ];
+  return c.json({
+    ok: problems.length === 0,
+    version: VERSION,
+    lastPollAt: health.lastCycleAt,
+    lastSuccessfulPollAt: health.lastSuccessAt,
+    lastSuccessfulPollAgeSeconds,
+    subscriptions: health.subscriptions,
+    failingSubscriptions: health.failing + health.paused,
+    pausedSubscriptions: health.paused,
+    ...(problems.length > 0 ? { problems } : {}),
+  });
 });
 
 app.post(
   SLACK_EVENTS_PATH,
   slackRequestGuard(),
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
+  slackSignatureGuard((c) => readConfig(c.env).slackSigningSecret),
   slackBodyGuard(),
   (c) => {
-    const deps = createDeps(readConfig(c.env), c.env.STATE, { interactive: true });
+    const deps = createDeps(readConfig(c.env), c.env, { interactive: true });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);
   },
 );

@@ -9,9 +9,14 @@ export type Env = {
   ADMIN_USER_IDS?: string;
   /** Per-request timeout for Decipher calls in ms (default 8000); a tuning knob, not a secret. */
   VENDOR_TIMEOUT_MS?: string;
+  /** Per-call timeout for Slack Web API calls in ms (default 10000). */
+  SLACK_TIMEOUT_MS?: string;
   STATE: KVNamespace;
+  SUBSCRIPTIONS: DurableObjectNamespace<import("./objects/subscription-object.ts").SubscriptionObject>;
+  CHANNELS: DurableObjectNamespace<import("./objects/channel-object.ts").ChannelObject>;
+  REGISTRY: DurableObjectNamespace<import("./objects/registry-object.ts").RegistryObject>;
   /** Fan-out of poll chunks when there are many subscriptions; optional (all inline without it). */
-  POLL_QUEUE?: Queue<import("./alerts/poll-cycle.ts").PollChunk>;
+  POLL_QUEUE?: Queue<{ names: string[]; at: string }>;
 };
 
 /** Configuration after checking: every value present and well formed. */
@@ -25,6 +30,7 @@ export type Config = {
   /** Empty means everyone may change subscriptions. */
   adminUserIds: ReadonlySet<string>;
   vendorTimeoutMs: number;
+  slackTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -68,6 +74,10 @@ export function readConfig(env: Env): Config {
   if (!Number.isInteger(timeout) || timeout < 100 || timeout > 25_000) {
     problems.push("VENDOR_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
   }
+  const slackTimeout = env.SLACK_TIMEOUT_MS?.trim() ? Number(env.SLACK_TIMEOUT_MS) : 10_000;
+  if (!Number.isInteger(slackTimeout) || slackTimeout < 100 || slackTimeout > 25_000) {
+    problems.push("SLACK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -79,6 +89,7 @@ export function readConfig(env: Env): Config {
     slackBotToken: (env.SLACK_BOT_TOKEN ?? "").trim(),
     adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
     vendorTimeoutMs: timeout,
+    slackTimeoutMs: slackTimeout,
   };
 }
 

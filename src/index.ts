@@ -1,13 +1,16 @@
-import { type PollChunk, pollChunk, runPollCycle } from "./alerts/poll-cycle.ts";
+import { type PollChunk, pollNames, runPollCycle } from "./alerts/poll-cycle.ts";
 import { app } from "./app.ts";
-import { ConfigError, type Env, readConfig } from "./env.ts";
-import { createDeps } from "./slack/deps.ts";
+import { type Config, ConfigError, type Env, readConfig } from "./env.ts";
 
-function depsOrLog(env: Env) {
+export { ChannelObject } from "./objects/channel-object.ts";
+export { RegistryObject } from "./objects/registry-object.ts";
+export { SubscriptionObject } from "./objects/subscription-object.ts";
+
+/** Names the missing variables, never their values. */
+function configured(env: Env): Config | null {
   try {
-    return createDeps(readConfig(env), env.STATE);
+    return readConfig(env);
   } catch (error) {
-    // Names the missing variables, never their values.
     console.error(error instanceof ConfigError ? error.message : "configuration could not be read");
     return null;
   }
@@ -17,9 +20,9 @@ export default {
   fetch: app.fetch,
 
   async scheduled(controller, env, _ctx) {
-    const deps = depsOrLog(env);
-    if (!deps) return;
-    const report = await runPollCycle(deps, {
+    const config = configured(env);
+    if (!config) return;
+    const report = await runPollCycle(env, config, {
       now: new Date(controller.scheduledTime),
       queue: env.POLL_QUEUE,
     });
@@ -27,15 +30,14 @@ export default {
   },
 
   async queue(batch, env, _ctx) {
-    const deps = depsOrLog(env);
-    if (!deps) {
+    const config = configured(env);
+    if (!config) {
       batch.retryAll();
       return;
     }
     for (const message of batch.messages) {
-      const chunk = message.body as PollChunk;
-      // Polls against the current time: state, not the message, says what is new.
-      await pollChunk(deps, chunk.keys, new Date(), message.id);
+      // Polls against the current time: each object's state, not the message, says what is new.
+      await pollNames(env, config, message.body.names, new Date().toISOString());
       message.ack();
     }
   },

@@ -7,7 +7,11 @@ describe("GET /health", () => {
   it("answers ok with the package version when configured", async () => {
     const res = await exports.default.fetch("http://bot.test/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(await res.json()).toMatchObject({
+      ok: true,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      failingSubscriptions: 0,
+    });
   });
 
   it("names a missing secret without echoing any configured value", async () => {

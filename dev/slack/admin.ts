@@ -19,7 +19,7 @@ export type AdminConfig = {
 
 type Body = Record<string, unknown>;
 
-const FAULT_KINDS: FaultKind[] = ["429", "500", "error"];
+const FAULT_KINDS: FaultKind[] = ["429", "500", "error", "hang", "lost"];
 
 async function jsonBody(c: Context): Promise<Body> {
   const parsed: unknown = await c.req.json().catch(() => ({}));
@@ -103,6 +103,7 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
       kind,
       error: str(body.error),
       retryAfter: typeof body.retryAfter === "number" ? body.retryAfter : undefined,
+      delayMs: typeof body.delayMs === "number" ? Math.min(Math.max(body.delayMs, 0), 120_000) : undefined,
       remaining: typeof body.count === "number" ? body.count : 1,
     };
     ws.faults.push(fault);

@@ -50,13 +50,19 @@ export type CallRecord = {
   at: string;
 };
 
-export type FaultKind = "429" | "500" | "error";
+/**
+ * `hang`: Slack does the call, then answers only after `delayMs` (a post that lands while the
+ * bot has given up waiting). `lost`: Slack does the call, then the connection fails (500), so
+ * the caller cannot know it succeeded.
+ */
+export type FaultKind = "429" | "500" | "error" | "hang" | "lost";
 
 export type Fault = {
   method: string;
   kind: FaultKind;
   error?: string;
   retryAfter?: number;
+  delayMs?: number;
   remaining: number;
 };
 

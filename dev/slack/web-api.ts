@@ -41,16 +41,24 @@ export function webApiHandler(workspaces: Workspaces) {
     const auth = token ? workspaces.authenticate(token) : undefined;
     const ws = auth?.ok ? auth.workspace : undefined;
 
+    let delayMs = 0;
     const reply = ((): Reply => {
       const handler = METHODS[method];
       if (!handler) return { status: 200, body: slackError("unknown_method", { req_method: method }) };
       if (!token) return { status: 200, body: slackError("not_authed") };
       if (!ws) return { status: 200, body: slackError("invalid_auth") };
       const fault = takeFault(ws, method);
-      if (fault) return faultReply(fault);
+      if (fault && fault.kind !== "hang" && fault.kind !== "lost") return faultReply(fault);
       const limited = rateLimited(ws, method, stringParam(params, "channel"));
       if (limited) return limited;
-      return { status: 200, body: handler({ ws, params, nextTs: () => workspaces.clock.next() }) };
+      const done: Reply = {
+        status: 200,
+        body: handler({ ws, params, nextTs: () => workspaces.clock.next() }),
+      };
+      if (fault?.kind === "hang") delayMs = fault.delayMs ?? 30_000;
+      // The call happened; the answer is lost on the way back.
+      if (fault?.kind === "lost") return { status: 500, body: slackError("internal_error") };
+      return done;
     })();
 
     // The call log lives in the caller's workspace; calls nobody can be attributed to are not kept.
@@ -65,6 +73,7 @@ export function webApiHandler(workspaces: Workspaces) {
         at: new Date().toISOString(),
       });
     }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     for (const [name, value] of Object.entries(reply.headers ?? {})) c.header(name, value);
     return c.json(reply.body, reply.status as 200);
   };

@@ -5,12 +5,14 @@ import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts"
 import {
   afterSlackFailure,
   describeVendorFailure,
+  noteUnknownOutcome,
   type PollOutcome,
+  pollFailed,
   unchanged,
-  withError,
 } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
 import { post, update } from "./slack-post.ts";
+import { isSnoozed } from "./triage.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;
@@ -49,8 +51,24 @@ export async function pollCollectionSubscription(
   try {
     collection = (await deps.vendor.listCollectionSessions(sub.collectionId, { limit: 1 })).collection;
   } catch (error) {
-    const message = describeVendorFailure(error);
-    return { next: withError(sub, message, now), posts: 0, error: message };
+    return pollFailed(sub, describeVendorFailure(error), error, now);
+  }
+
+  // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),
+  // growth is measured from the lower count; otherwise it could stay below the old mark forever.
+  if (collection.sessionCount < sub.alertedCount) {
+    const at = now.toISOString();
+    return {
+      next: {
+        ...sub,
+        alertedCount: collection.sessionCount,
+        lastError: null,
+        failingSince: null,
+        lastChangeAt: at,
+      },
+      posts: 0,
+      error: null,
+    };
   }
 
   const decision = decide(sub, collection);
@@ -59,22 +77,32 @@ export async function pollCollectionSubscription(
     const at = now.toISOString();
     const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
     return {
-      next: { ...next, alertedAt: at, threadTs: null, lastError: null, lastChangeAt: at },
+      next: { ...next, alertedAt: at, threadTs: null, lastError: null, failingSince: null, lastChangeAt: at },
       posts: 0,
       error: null,
     };
   }
   if (decision === "none") {
     const reopened = sub.wasResolved && !collection.isResolved;
-    if (!reopened && sub.lastError === null) return unchanged();
-    const next = { ...sub, wasResolved: collection.isResolved, lastError: null };
+    if (!reopened && sub.lastError === null && !sub.failingSince) return unchanged();
+    const next = { ...sub, wasResolved: collection.isResolved, lastError: null, failingSince: null };
     return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
   }
 
-  // A post and a parent edit; without room for them, next cycle.
-  if (ctx.slackBudget.remaining < 2) return unchanged();
-  if (!(await ctx.lease())) return unchanged();
-  ctx.slackBudget.remaining -= 2;
+  const snooze = sub.snooze;
+  if (snooze && isSnoozed(sub, now)) {
+    const reached =
+      snooze.choice.kind === "until-growth" &&
+      collection.sessionCount >= (snooze.countAtStart ?? sub.alertedCount) + snooze.choice.sessions;
+    if (!reached)
+      return sub.lastError || sub.failingSince
+        ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
+        : unchanged();
+  }
+  if (snooze) sub = { ...sub, snooze: null };
+
+  // The evidence read, a post and a parent edit; without room for them, next cycle.
+  if (!ctx.budget.has(3)) return unchanged();
 
   let evidence: CollectionSessionList | null = null;
   try {
@@ -97,6 +125,8 @@ export async function pollCollectionSubscription(
   const current = input.collection;
 
   const threadTs = decision === "growth" ? sub.threadTs : null;
+  const what = `growth:${current.sessionCount}`;
+  await ctx.journal.intend(what);
   const result = threadTs
     ? await post(deps.slack, sub.channelId, collectionGrowthReply(input), threadTs)
     : await post(
@@ -104,15 +134,39 @@ export async function pollCollectionSubscription(
         sub.channelId,
         collectionAlert({ ...input, regression: decision === "regression" }),
       );
+  const moved = {
+    ...sub,
+    alertedCount: current.sessionCount,
+    alertedAt: now.toISOString(),
+    wasResolved: current.isResolved,
+    regressed: sub.regressed || decision === "regression",
+    rootCause: current.rootCause || sub.rootCause,
+    lastError: null,
+    failingSince: null,
+    lastChangeAt: now.toISOString(),
+  };
+  if (!result.ok && result.failure.kind === "unknown") {
+    // Slack may have posted it: the growth counts as announced, never posted twice.
+    await ctx.journal.done(what);
+    return {
+      next: noteUnknownOutcome(moved, `growth to ${current.sessionCount} sessions`, now),
+      posts: 0,
+      error: null,
+    };
+  }
   if (!result.ok) {
+    await ctx.journal.cancel();
+    if (result.failure.kind === "deferred") return unchanged();
     const unchangedError =
       result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
     return {
       next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
       posts: 0,
       error: result.failure.code,
+      slackFailure: result.failure,
     };
   }
+  await ctx.journal.done(what);
   if (threadTs) {
     // Keep the parent card's numbers current; a failed edit costs only that.
     await update(
@@ -122,19 +176,5 @@ export async function pollCollectionSubscription(
       collectionAlert({ ...input, regression: sub.regressed }),
     );
   }
-  return {
-    next: {
-      ...sub,
-      alertedCount: current.sessionCount,
-      alertedAt: now.toISOString(),
-      wasResolved: current.isResolved,
-      regressed: sub.regressed || decision === "regression",
-      threadTs: threadTs ?? result.ts,
-      rootCause: current.rootCause || sub.rootCause,
-      lastError: null,
-      lastChangeAt: now.toISOString(),
-    },
-    posts: 1,
-    error: null,
-  };
+  return { next: { ...moved, threadTs: threadTs ?? result.ts }, posts: 1, error: null };
 }

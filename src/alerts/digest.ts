@@ -1,6 +1,6 @@
+import type { Deps } from "../deps.ts";
 import { type DigestTestState, digestMessage } from "../slack/blocks/index.ts";
 import { testUrl } from "../slack/blocks/links.ts";
-import type { Deps } from "../slack/deps.ts";
 import type { DigestSchedule } from "../state/digests.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../state/subscription-types.ts";
 import { mapLimit } from "../util/map-limit.ts";

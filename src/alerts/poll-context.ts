@@ -1,15 +1,23 @@
-import type { Deps } from "../slack/deps.ts";
+import type { Deps } from "../deps.ts";
+import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 
-/** What one subscription's poll needs from the cycle running it. */
+/**
+ * Write-ahead record of posts, kept by the subscription's object: `intend` is stored before
+ * a post and `done` right after it succeeds, so a crash or a timeout between the two is seen
+ * by the next poll as "outcome unknown" instead of being posted again.
+ */
+export type PostJournal = {
+  intend(what: string): Promise<void>;
+  done(what: string): Promise<void>;
+  /** Slack said no (an error answer, 429, 5xx): nothing was posted, so it is tried again later. */
+  cancel(): Promise<void>;
+};
+
+/** What one subscription's poll needs from the object running it. */
 export type PollContext = {
   deps: Deps;
   now: Date;
-  /** Takes the subscription's lease; false when another cycle holds it (then post nothing). */
-  lease: () => Promise<boolean>;
-  /**
-   * Slack calls this invocation may still make, shared by every poll in it: the Free plan
-   * allows 50 subrequests per invocation. A poll that runs out stops and leaves the rest for
-   * the next cycle, exactly as after a failed post.
-   */
-  slackBudget: { remaining: number };
+  /** This invocation's subrequests; the vendor client and the Slack client draw from it too. */
+  budget: SubrequestBudget;
+  journal: PostJournal;
 };

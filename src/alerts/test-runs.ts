@@ -1,162 +1,200 @@
 import { failedRunAlert, failedRunReply, recoveryReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { SlackMessage } from "../slack/limits.ts";
-import type { TestSubscription } from "../state/subscription-types.ts";
-import type { VendorClient } from "../vendor/client.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
+import type { FailureStreak, PendingRun, TestSubscription } from "../state/subscription-types.ts";
+import type { TestRun } from "../vendor/types.ts";
 import {
   afterSlackFailure,
   describeVendorFailure,
+  noteQuarantined,
+  noteUnknownOutcome,
   type PollOutcome,
+  pollFailed,
   unchanged,
-  withError,
 } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
-import { ABANDONED_AFTER_MS, advanceWatermark, createdMs } from "./run-window.ts";
+import { passable, type RunWindow, readLateFailures, readRunWindow } from "./run-reader.ts";
+import { advanceWatermark, isSettled } from "./run-window.ts";
 import { post, update } from "./slack-post.ts";
+import { isSnoozed } from "./triage.ts";
 
-const PAGE_SIZE = 50;
-const MAX_PAGES = 4;
-/** Slack between the vendor's `createdAt` and whatever time `since` filters on. */
-const SINCE_MARGIN_MS = 10 * 60 * 1000;
 /**
  * Passed runs need no post, so moving the watermark over them is stored only now and then:
  * a test that runs every minute would otherwise cost 1,440 KV writes a day.
  */
 const LAZY_ADVANCE_MS = 30 * 60 * 1000;
 const LAZY_ADVANCE_RUNS = 25;
+/** Runs passed while still running that are watched for a late failure: few, and not for long. */
+const MAX_PENDING = 10;
+const PENDING_FOR_MS = 24 * 60 * 60 * 1000;
+/** Remembered ids above the watermark; the window they live in is bounded by time anyway. */
+const MAX_HANDLED = 500;
 
-type RunWindow = { test: TestInfo; runs: TestRun[]; complete: boolean };
+const runKey = (run: TestRun) => `run:${run.id}`;
 
-async function readPages(
-  vendor: VendorClient,
+/** The pending list after the watermark moved: runs it passed while running join, old ones leave. */
+function nextPending(
   sub: TestSubscription,
-  status: "all" | "failed",
-  since: Date | undefined,
-): Promise<{ test: TestInfo; runs: TestRun[]; complete: boolean }> {
-  const runs: TestRun[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await vendor.listTestRuns(sub.testId, {
-      status,
-      limit: PAGE_SIZE,
-      ...(since ? { since } : {}),
-      ...(cursor ? { cursor } : {}),
-    });
-    runs.push(...res.data);
-    if (!since || !res.hasMore || !res.nextCursor) return { test: res.test, runs, complete: true };
-    cursor = res.nextCursor;
-    if (page === MAX_PAGES - 1) return { test: res.test, runs, complete: false };
-  }
-  throw new Error("unreachable");
-}
-
-/**
- * Runs since shortly before the watermark. Filtering by time, not by position, keeps this
- * correct whatever order the API lists runs in, and an idle poll is one request. When the
- * window holds more runs than a poll reads, the failed ones are read on their own, so a
- * backlog can delay a recovery note but never lose a failure.
- */
-async function fetchWindow(vendor: VendorClient, sub: TestSubscription): Promise<RunWindow> {
-  // A test with no settled run yet is anchored at the subscription itself.
-  const anchor = Date.parse(sub.lastRunAt ?? sub.createdAt);
-  const since = Number.isFinite(anchor) ? new Date(anchor - SINCE_MARGIN_MS) : undefined;
-  const all = await readPages(vendor, sub, "all", since);
-  if (all.complete) return all;
-  const failed = await readPages(vendor, sub, "failed", since);
-  const byId = new Map(all.runs.map((run) => [run.id, run]));
-  for (const run of failed.runs) byId.set(run.id, run);
-  return { test: all.test, runs: [...byId.values()], complete: false };
-}
-
-/**
- * Which read runs the watermark may pass. After a full read, all of them. After a partial one
- * the unread runs are older than the oldest read run (and its failures were read on their own),
- * so the watermark may pass the read runs only once those unread ones are old enough to count
- * as settled: a run among them still running could otherwise fail later unseen.
- */
-function passable(window: RunWindow, candidates: TestRun[], now: Date): TestRun[] {
-  if (window.complete) return candidates;
-  const times = window.runs.map(createdMs).filter((t): t is number => t !== null);
-  const oldestRead = times.length > 0 ? Math.min(...times) : Number.NaN;
-  return now.getTime() - oldestRead > ABANDONED_AFTER_MS ? candidates : [];
+  passed: TestRun[],
+  announced: Set<number>,
+  now: Date,
+): PendingRun[] {
+  const byId = new Map((sub.pendingRuns ?? []).map((p) => [p.id, p]));
+  for (const run of passed)
+    if (run.status === "running") byId.set(run.id, { id: run.id, createdAt: run.createdAt });
+  return [...byId.values()]
+    .filter((p) => !announced.has(p.id) && now.getTime() - Date.parse(p.createdAt) < PENDING_FOR_MS)
+    .sort((a, b) => b.id - a.id)
+    .slice(0, MAX_PENDING);
 }
 
 /**
  * Announces each run that reached `failed` after the baseline exactly once, threads further
- * consecutive failures under the first alert, and replies once when a newer run passes. The
- * watermark moves past a run only after the post it needed succeeded.
+ * consecutive failures under the first alert (whose parent keeps the first failure and says
+ * how long the test has been red), and replies once when a newer run passes. The watermark
+ * moves past a run only after the post it needed succeeded, or its outcome became unknown.
  */
 export async function pollTestSubscription(sub: TestSubscription, ctx: PollContext): Promise<PollOutcome> {
-  const { deps, now } = ctx;
+  const { deps, now, journal, budget } = ctx;
   let window: RunWindow;
+  let late: TestRun[];
   try {
-    window = await fetchWindow(deps.vendor, sub);
+    window = await readRunWindow(deps.vendor, sub);
+    late = await readLateFailures(deps.vendor, sub);
   } catch (error) {
-    const message = describeVendorFailure(error);
-    return { next: withError(sub, message, now), posts: 0, error: message };
+    return pollFailed(sub, describeVendorFailure(error), error, now);
   }
 
   const { test } = window;
   const appUrl = deps.config.decipherAppUrl;
-  const candidates = window.runs.filter((run) => run.id > sub.lastRunId).sort((a, b) => a.id - b.id);
+  const above = window.runs.filter((run) => run.id > sub.lastRunId);
+  const candidates = [...above, ...late.filter((run) => !above.some((r) => r.id === run.id))].sort(
+    (a, b) => a.id - b.id,
+  );
   const handled = new Set(sub.handledRunIds);
-  let streak = sub.streak;
+  const announcedLate = new Set<number>();
+  let streak: FailureStreak | null = sub.streak;
+  let next: TestSubscription = noteQuarantined(sub, window.rejected, now);
   let posts = 0;
-  let leased = false;
   let failure: SlackFailure | null = null;
   let stoppedAt: number | null = null;
 
   /** The parent alert as it should read after this poll: edited once, after the replies. */
   let parentEdit: { ts: string; message: SlackMessage } | null = null;
-  const budget = ctx.slackBudget;
 
   for (const run of candidates) {
-    if (handled.has(run.id) || run.status === "running") continue;
+    if (handled.has(run.id) || !isSettled(run, now) || run.status === "running") continue;
     const recovers = run.status === "passed" && streak !== null && run.id > streak.lastRunId;
     if (run.status === "passed" && !recovers) continue;
+    if (isSnoozed(next, now) && next.snooze) {
+      // Snoozed: nothing is posted. Failures are counted for the summary; a pass ends it quietly.
+      handled.add(run.id);
+      if (run.status === "failed") {
+        next = { ...next, snooze: { ...next.snooze, missedFailures: next.snooze.missedFailures + 1 } };
+        if (streak)
+          streak = {
+            ...streak,
+            failedRuns: streak.failedRuns + 1,
+            lastRunId: Math.max(streak.lastRunId, run.id),
+            lastFailedAt: run.createdAt,
+          };
+      } else if (streak) {
+        const first = streak.firstRun;
+        parentEdit = first
+          ? {
+              ts: streak.threadTs,
+              message: failedRunAlert({
+                test,
+                run: first,
+                appUrl,
+                now,
+                failingStreak: streak.failedRuns,
+                recoveredBy: run,
+              }),
+            }
+          : null;
+        streak = null;
+        next = { ...next, snooze: null };
+      }
+      continue;
+    }
     // A post and, at the end, one parent edit.
-    if (budget.remaining < 2) {
+    if (!budget.has(2)) {
       stoppedAt = run.id;
       break;
     }
-    if (!leased) {
-      if (!(await ctx.lease())) return unchanged();
-      leased = true;
-    }
-    budget.remaining--;
+    let message: SlackMessage;
+    let threadTs: string | undefined;
     if (run.status === "failed") {
       const failingStreak = (streak?.failedRuns ?? 0) + 1;
       const input = { test, run, appUrl, now, failingStreak };
-      const result = streak
-        ? await post(deps.slack, sub.channelId, failedRunReply(input), streak.threadTs)
-        : await post(deps.slack, sub.channelId, failedRunAlert(input));
-      if (!result.ok) {
-        failure = result.failure;
-        stoppedAt = run.id;
-        break;
+      message = streak ? failedRunReply(input) : failedRunAlert(input);
+      threadTs = streak?.threadTs;
+    } else {
+      message = recoveryReply({ test, run, failedRuns: streak?.failedRuns ?? 0, appUrl, now });
+      threadTs = streak?.threadTs;
+    }
+    await journal.intend(runKey(run));
+    const result = await post(deps.slack, sub.channelId, message, threadTs);
+    if (!result.ok && result.failure.kind !== "unknown") {
+      await journal.cancel();
+      failure = result.failure;
+      stoppedAt = run.id;
+      break;
+    }
+    await journal.done(runKey(run));
+    handled.add(run.id);
+    if (run.id <= sub.lastRunId) announcedLate.add(run.id);
+    if (!result.ok) {
+      // Slack may have posted it: never again. Without its ts a first failure has no thread.
+      next = noteUnknownOutcome(next, `run #${run.id}`, now);
+      if (run.status === "passed") streak = null;
+      else if (streak)
+        streak = {
+          ...streak,
+          failedRuns: streak.failedRuns + 1,
+          lastRunId: Math.max(streak.lastRunId, run.id),
+        };
+      continue;
+    }
+    posts++;
+    if (run.status === "failed") {
+      if (streak) {
+        streak = {
+          ...streak,
+          failedRuns: streak.failedRuns + 1,
+          lastRunId: Math.max(streak.lastRunId, run.id),
+          lastFailedAt: run.createdAt,
+        };
+        parentEdit = {
+          ts: streak.threadTs,
+          message: failedRunAlert({
+            test,
+            run: streak.firstRun ?? run,
+            appUrl,
+            now,
+            failingStreak: streak.failedRuns,
+          }),
+        };
+      } else {
+        streak = {
+          threadTs: result.ts,
+          failedRuns: 1,
+          firstRunId: run.id,
+          lastRunId: run.id,
+          firstRun: run,
+          lastFailedAt: run.createdAt,
+        };
       }
-      // The parent says how long the test has been failing.
-      if (streak) parentEdit = { ts: streak.threadTs, message: failedRunAlert(input) };
-      streak = streak
-        ? { ...streak, failedRuns: failingStreak, lastRunId: Math.max(streak.lastRunId, run.id) }
-        : { threadTs: result.ts, failedRuns: 1, firstRunId: run.id, lastRunId: run.id };
     } else if (streak) {
-      const reply = recoveryReply({ test, run, failedRuns: streak.failedRuns, appUrl, now });
-      const result = await post(deps.slack, sub.channelId, reply, streak.threadTs);
-      if (!result.ok) {
-        failure = result.failure;
-        stoppedAt = run.id;
-        break;
-      }
-      // The parent turns green too, when the last failure is still in the window to show.
-      const lastFailed = window.runs.find((r) => r.id === streak?.lastRunId);
-      parentEdit = lastFailed
+      // The parent turns green too, still showing the failure it announced.
+      const first = streak.firstRun ?? window.runs.find((r) => r.id === streak?.firstRunId);
+      parentEdit = first
         ? {
             ts: streak.threadTs,
             message: failedRunAlert({
               test,
-              run: lastFailed,
+              run: first,
               appUrl,
               now,
               failingStreak: streak.failedRuns,
@@ -166,38 +204,62 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
         : null;
       streak = null;
     }
-    handled.add(run.id);
-    posts++;
   }
-  if (parentEdit && budget.remaining > 0) {
-    budget.remaining--;
-    // A failed edit costs only the parent's header line; the replies are what matter.
+  const snooze = next.snooze;
+  if (snooze && !isSnoozed(next, now)) {
+    // The snooze ran out with the test still red: one message sums up what it hid.
+    if (snooze.missedFailures > 0 && streak && budget.has(2)) {
+      const text = `:zzz: Snooze by <@${snooze.by}> ended: ${test.name || `Test ${test.id}`} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, and is still failing.`;
+      const summary = await post(deps.slack, sub.channelId, { text, blocks: [] }, streak.threadTs);
+      if (summary.ok) posts++;
+    }
+    next = { ...next, snooze: null };
+  }
+  if (parentEdit && budget.has(1)) {
+    // A failed edit costs only the parent's status line; the replies are what matter.
     await update(deps.slack, sub.channelId, parentEdit.ts, parentEdit.message);
   }
 
   // The watermark never passes a run whose post failed: it is retried next cycle.
-  const readable = passable(window, candidates, now);
-  const settledRange = stoppedAt === null ? readable : readable.filter((run) => run.id < stoppedAt);
+  const readable = passable(window, above, now);
+  const settledRange =
+    stoppedAt === null ? readable : readable.filter((run) => run.id < (stoppedAt as number));
   const mark = advanceWatermark({ id: sub.lastRunId, at: sub.lastRunAt }, settledRange, now);
+  const passedOver = settledRange.filter((run) => run.id > sub.lastRunId && run.id <= mark.id);
   const at = now.toISOString();
-  const next: TestSubscription = {
-    ...sub,
+  const pendingRuns = nextPending(sub, passedOver, announcedLate, now);
+  next = {
+    ...next,
     testName: test.name || sub.testName,
     lastRunId: mark.id,
     lastRunAt: mark.at,
-    handledRunIds: [...handled].filter((id) => id > mark.id).sort((a, b) => a - b),
+    handledRunIds: [...handled]
+      .filter((id) => id > mark.id)
+      .sort((a, b) => a - b)
+      .slice(-MAX_HANDLED),
     streak,
+    pendingRuns,
     lastError: null,
+    failingSince: null,
     lastChangeAt: at,
   };
 
   if (failure) {
+    if (failure.kind === "deferred") return { next: posts > 0 ? next : null, posts, error: null };
     const message = describeSlackFailure(failure);
     // Nothing new happened and Slack says what it said last time: no write.
-    if (posts === 0 && failure.kind !== "permanent" && sub.lastError?.message === message) return unchanged();
-    return { next: afterSlackFailure(next, failure, now), posts, error: failure.code };
+    if (posts === 0 && failure.kind !== "permanent" && sub.lastError?.message === message && next === sub)
+      return { ...unchanged(), error: failure.code, slackFailure: failure };
+    return { next: afterSlackFailure(next, failure, now), posts, error: failure.code, slackFailure: failure };
   }
-  if (posts > 0) return { next, posts, error: null };
+  const changed =
+    posts > 0 ||
+    next.unknownOutcomes !== sub.unknownOutcomes ||
+    next.snooze !== sub.snooze ||
+    next.quarantined !== sub.quarantined ||
+    JSON.stringify(pendingRuns) !== JSON.stringify(sub.pendingRuns ?? []) ||
+    streak !== sub.streak;
+  if (changed) return { next, posts, error: null };
 
   const moved = mark.id !== sub.lastRunId;
   const lazyDue =
@@ -205,5 +267,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     (sub.lastRunAt === null ||
       Date.parse(mark.at ?? "") - Date.parse(sub.lastRunAt) > LAZY_ADVANCE_MS ||
       candidates.length > LAZY_ADVANCE_RUNS);
-  return lazyDue || sub.lastError !== null ? { next, posts: 0, error: null } : unchanged();
+  return lazyDue || sub.lastError !== null || sub.failingSince
+    ? { next, posts: 0, error: null }
+    : unchanged();
 }

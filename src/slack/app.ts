@@ -1,9 +1,10 @@
 import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
+import type { Deps } from "../deps.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
 import { sessionTimelineAction } from "./actions/session-timeline.ts";
 import { sessionsPageAction } from "./actions/sessions-more.ts";
-import { type TriageDeps, triageButtonAction, triageSnoozeAction } from "./actions/triage.ts";
+import { triageButtonAction, triageSnoozeAction } from "./actions/triage.ts";
 import { noAck } from "./actions/types.ts";
 import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
@@ -11,9 +12,6 @@ import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
-
-/** What the Slack app needs: `Deps`, plus the way to alert state for the triage controls. */
-export type SlackAppDeps = TriageDeps;
 
 /** A rejected bot token still gets the person a sentence, not a silent 401. */
 const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ request }) => {
@@ -31,7 +29,7 @@ const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ r
 };
 
 /** Wiring only: which handler answers which command or control. */
-export function createSlackApp(deps: SlackAppDeps): SlackApp<SlackEdgeAppEnv> {
+export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   const app = new SlackApp<SlackEdgeAppEnv>({
     env: {
       SLACK_SIGNING_SECRET: deps.config.slackSigningSecret,

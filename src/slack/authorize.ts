@@ -40,7 +40,8 @@ export function cachedAuthorize(
     } catch (error) {
       const failure = classifySlackFailure(error);
       // A rejected token is final: the person is told, and nothing else runs.
-      if (failure.kind === "permanent") throw new AuthorizeError(`auth.test failed: ${failure.code}`);
+      if (failure.kind === "permanent" || failure.kind === "workspace")
+        throw new AuthorizeError(`auth.test failed: ${failure.code}`);
       // Slack slow or down: answering the command matters more than the bot's own ids,
       // which no handler needs. Not cached, so the next request asks again.
       console.warn(`auth.test failed (${failure.code}); answering without it`);

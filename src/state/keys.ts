@@ -6,14 +6,9 @@ export type SubscriptionKind = "test" | "collection";
 
 export const keys = {
   subscription: (channelId: string, kind: SubscriptionKind, id: number) => `sub:${channelId}:${kind}:${id}`,
-  /** One document listing every subscription key: the cron reads it instead of `list()` (1,000 lists/day on Free). */
+  /** Every subscription key, mirrored by the registry object on change (src/objects/registry-object.ts). */
   subscriptionIndex: () => "index:subscriptions",
-  /** The channels that have a digest schedule, read once per cycle. */
-  digestIndex: () => "index:digests",
   digest: (channelId: string) => `digest:${channelId}`,
-  lease: (subject: string) => `lease:${subject}`,
-  /** The last poll cycle, written hourly (see heartbeat.ts). */
-  heartbeat: () => "status:heartbeat",
 } as const;
 
 export function parseSubscriptionKey(
@@ -23,3 +18,6 @@ export function parseSubscriptionKey(
   if (!match) return null;
   return { channelId: match[1] as string, kind: match[2] as SubscriptionKind, id: Number(match[3]) };
 }
+
+/** The team id of requests that carry none (older payloads); it names the objects of one workspace. */
+export const DEFAULT_TEAM = "T0DEFAULT";

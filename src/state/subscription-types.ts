@@ -1,4 +1,12 @@
-/** What a channel watches, as stored in KV. Dates are ISO strings. */
+import type { TestRun } from "../vendor/types.ts";
+import type { Acknowledgement, Snooze } from "./alert-control.ts";
+
+/**
+ * What a channel watches. The subscription's Durable Object (src/objects/) holds the
+ * authoritative copy and is its only writer; KV holds a readable copy it writes on change.
+ * Dates are ISO strings. Fields added after the first release are optional so older copies
+ * still read.
+ */
 
 export type Paused = { reason: string; at: string };
 export type LastError = {
@@ -8,7 +16,18 @@ export type LastError = {
   source?: "slack" | "vendor";
 };
 
+/** Something posted (or maybe posted) for which the outcome was never confirmed. */
+export type UnknownOutcome = { what: string; at: string };
+
+/** A vendor item the bot could not read: skipped, reported once, never blocking the rest. */
+export type Quarantined = { what: string; field: string; at: string };
+
+/** Which "alerts are not working" notice the channel was last told about. */
+export type NoticeState = "none" | "failing" | "paused";
+
 type SubscriptionBase = {
+  /** Slack team; part of the object's name so several workspaces fit later. */
+  teamId?: string;
   channelId: string;
   createdAt: string;
   createdBy: string;
@@ -17,6 +36,15 @@ type SubscriptionBase = {
   lastError: LastError | null;
   /** Last time the stored state changed (an alert, a baseline move, an error). */
   lastChangeAt: string;
+  /** Start of the current run of failed polls; null while polls succeed. */
+  failingSince?: string | null;
+  notice?: NoticeState;
+  /** The last few posts whose outcome is unknown (a Slack timeout, a crash mid-post). */
+  unknownOutcomes?: UnknownOutcome[];
+  /** The last few vendor items skipped as unreadable. */
+  quarantined?: Quarantined[];
+  acknowledgedBy?: Acknowledgement[];
+  snooze?: Snooze | null;
 };
 
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
@@ -25,7 +53,14 @@ export type FailureStreak = {
   failedRuns: number;
   firstRunId: number;
   lastRunId: number;
+  /** The first failed run: the parent keeps showing it while the streak goes on. */
+  firstRun?: TestRun;
+  /** When the latest failure was seen (the parent's status line). */
+  lastFailedAt?: string;
 };
+
+/** A run the watermark passed while it was still running (over an hour): watched until it ends. */
+export type PendingRun = { id: number; createdAt: string };
 
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
@@ -41,6 +76,8 @@ export type TestSubscription = SubscriptionBase & {
   /** Runs above the watermark that are already settled (announced, or there before subscribing). */
   handledRunIds: number[];
   streak: FailureStreak | null;
+  /** Bounded: at most a few, none older than a day. */
+  pendingRuns?: PendingRun[];
 };
 
 export type CollectionSubscription = SubscriptionBase & {

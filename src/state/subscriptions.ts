@@ -1,4 +1,3 @@
-import { KeyList } from "./key-list.ts";
 import { keys, parseSubscriptionKey, type SubscriptionKind } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 import type { Subscription } from "./subscription-types.ts";
@@ -11,20 +10,22 @@ function isSubscription(value: unknown): value is Subscription {
   return false;
 }
 
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
 export function subscriptionKey(subscription: Subscription): string {
   return subscription.kind === "test"
     ? keys.subscription(subscription.channelId, "test", subscription.testId)
     : keys.subscription(subscription.channelId, "collection", subscription.collectionId);
 }
 
-/** Subscriptions per channel plus the one index the cron reads each cycle. */
+/** Readable copies of subscriptions, and of the registry's index, for lists and status. */
 export class SubscriptionStore {
   readonly #kv: KVNamespace;
-  readonly #index: KeyList;
 
   constructor(kv: KVNamespace) {
     this.#kv = kv;
-    this.#index = new KeyList(kv, keys.subscriptionIndex());
   }
 
   get(channelId: string, kind: SubscriptionKind, id: number): Promise<Subscription | null> {
@@ -35,50 +36,14 @@ export class SubscriptionStore {
     return readJson(this.#kv, key, isSubscription);
   }
 
-  /** Stores the subscription and makes sure the index lists it. */
-  async save(subscription: Subscription): Promise<void> {
-    await writeJson(this.#kv, subscriptionKey(subscription), subscription);
-    await this.ensureIndexed(subscriptionKey(subscription));
-  }
-
-  /** Makes sure the index lists a key (a concurrent subscribe may have dropped it). */
-  ensureIndexed(key: string): Promise<void> {
-    return this.#index.add(key);
-  }
-
-  /** Writes state changes of an existing subscription (the cron's path): never touches the index. */
+  /** The subscription's object writes its readable copy here; nothing else writes it. */
   async update(subscription: Subscription): Promise<void> {
     await writeJson(this.#kv, subscriptionKey(subscription), subscription);
   }
 
-  async remove(channelId: string, kind: SubscriptionKind, id: number): Promise<boolean> {
-    const key = keys.subscription(channelId, kind, id);
-    const existed = (await this.#kv.get(key, "text")) !== null;
-    if (existed) await this.#kv.delete(key);
-    await this.#index.remove(key);
-    return existed;
-  }
-
-  /**
-   * Puts back index entries lost to a race, from a `list()` of the keys themselves. Costs
-   * one list per call, so the cron does it hourly (Free: 1,000 lists a day).
-   */
-  async reconcileIndex(): Promise<number> {
-    const found: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#kv.list({ prefix: "sub:", ...(cursor ? { cursor } : {}) });
-      found.push(...page.keys.map((k) => k.name).filter((name) => parseSubscriptionKey(name) !== null));
-      cursor = page.list_complete ? undefined : page.cursor;
-    } while (cursor);
-    const index = new Set(await this.listKeys());
-    const missing = found.filter((key) => !index.has(key));
-    for (const key of missing) await this.ensureIndexed(key);
-    return missing.length;
-  }
-
-  listKeys(): Promise<string[]> {
-    return this.#index.read();
+  /** The index is the registry object's copy (src/objects/registry-object.ts), read-only here. */
+  async listKeys(): Promise<string[]> {
+    return (await readJson(this.#kv, keys.subscriptionIndex(), isStringList)) ?? [];
   }
 
   async listForChannel(channelId: string): Promise<Subscription[]> {

@@ -20,14 +20,17 @@ import {
   sessionClicksSchema,
   sessionListSchema,
   sessionTimelineSchema,
-  testRunListSchema,
+  testRunPageSchema,
+  testRunSchema,
 } from "./schema.ts";
 import type {
   CollectionSessionList,
+  RejectedRun,
   SessionClicks,
   SessionList,
   SessionTimeline,
-  TestRunList,
+  TestRun,
+  TestRunPage,
 } from "./types.ts";
 
 export type { CollectionSessionsQuery, SessionsQuery, TestRunsQuery, TimeBound } from "./query.ts";
@@ -53,7 +56,7 @@ export type VendorClientOptions = {
 
 export type VendorClient = {
   /** `GET /api/v1/tests/{testId}/runs`: one page of runs plus the `test` object. */
-  listTestRuns(testId: number | string, query?: TestRunsQuery): Promise<TestRunList>;
+  listTestRuns(testId: number | string, query?: TestRunsQuery): Promise<TestRunPage>;
   /** `GET /api/v1/monitoring/issue-collections/{collectionId}/sessions`: one page plus the `collection`. */
   listCollectionSessions(
     collectionId: number | string,
@@ -218,7 +221,27 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
       const op = "listTestRuns";
       const id = numericId(testId, "testId", op);
       const params = buildQuery(query, { limitMax: 100, status: true }, op);
-      return get(op, `/api/v1/tests/${id}/runs`, params, testRunListSchema);
+      const page = await get(op, `/api/v1/tests/${id}/runs`, params, testRunPageSchema);
+      const data: TestRun[] = [];
+      const rejected: RejectedRun[] = [];
+      page.data.forEach((item, index) => {
+        const run = v.safeParse(testRunSchema, item);
+        if (run.success) {
+          data.push(run.output);
+          return;
+        }
+        const issue = run.issues[0];
+        const raw = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : null;
+        const id = typeof raw === "number" ? raw : null;
+        const path = issuePath(issue.path);
+        rejected.push({
+          index,
+          id,
+          field: `data[${index}]${path ? `.${path}` : ""}`,
+          message: scrub(issue.message),
+        });
+      });
+      return { ...page, data, rejected };
     },
     async listCollectionSessions(collectionId, query) {
       const op = "listCollectionSessions";

@@ -51,6 +51,19 @@ const testRun = v.object({
   failedSteps: int,
 });
 
+/**
+ * The run list with its items left unchecked: each run is checked on its own
+ * (`testRunSchema`), so one run the bot cannot read (a status it does not know, a null
+ * time) is set aside instead of failing the whole page and, with it, every later alert.
+ */
+export const testRunPageSchema = v.object({
+  ...listFields,
+  data: v.array(v.unknown()),
+  test: v.object({ id: int, name: str, url: str }),
+});
+
+export const testRunSchema = testRun;
+
 export const testRunListSchema = v.object({
   ...listFields,
   data: v.array(testRun),

@@ -46,6 +46,12 @@ export type TestInfo = {
 
 export type TestRunList = ListEnvelope<TestRun> & { test: TestInfo };
 
+/** A run of a page that did not match the documented shape: where it was and what was wrong. */
+export type RejectedRun = { index: number; id: number | null; field: string; message: string };
+
+/** A page of runs as the client returns it: the readable runs, and the ones set aside. */
+export type TestRunPage = TestRunList & { rejected: RejectedRun[] };
+
 export type SessionSummary = {
   object: "session";
   /** UUID */

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { pollChunk } from "../../src/alerts/poll-cycle.ts";
+import { createDeps } from "../../src/deps.ts";
 import { readConfig } from "../../src/env.ts";
-import { createDeps } from "../../src/slack/deps.ts";
 import { DigestStore } from "../../src/state/digests.ts";
 import { keys } from "../../src/state/keys.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pollChunk } from "../../src/alerts/poll-cycle.ts";
+import { createDeps } from "../../src/deps.ts";
 import { readConfig } from "../../src/env.ts";
-import { createDeps } from "../../src/slack/deps.ts";
 import { keys } from "../../src/state/keys.ts";
 import { type Bot, createBot, newOrg } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";

@@ -1,7 +1,7 @@
 import { inject, it } from "vitest";
 import { CHUNK_SIZE, type CycleReport, runPollCycle } from "../../src/alerts/poll-cycle.ts";
+import { createDeps } from "../../src/deps.ts";
 import { readConfig } from "../../src/env.ts";
-import { createDeps } from "../../src/slack/deps.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
 import { type Bot, createBot, newOrg, ordinaryNow } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";

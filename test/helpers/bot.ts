@@ -102,6 +102,19 @@ export function createBot(options: {
     POLL_QUEUE: options.queue,
   };
 
+  /** The workspace's team id, as Slack puts it in every payload (the stand-in's, per token). */
+  let teamId: string | undefined;
+  async function team(): Promise<string> {
+    if (!teamId) {
+      const res = await fetch(`${env.SLACK_API_URL as string}auth.test`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${botToken}` },
+      });
+      teamId = ((await res.json()) as { team_id?: string }).team_id ?? "T0TEST";
+    }
+    return teamId;
+  }
+
   async function send(request: Request): Promise<SentRequest> {
     const ctx = createExecutionContext();
     const res = await worker.fetch(request, botEnv, ctx);
@@ -138,6 +151,7 @@ export function createBot(options: {
 
   const bot = {
     botToken,
+    team,
     env: botEnv,
     kv,
     send,
@@ -158,7 +172,7 @@ export function createBot(options: {
       const userId = opts.userId ?? "U0ALICE";
       const body = new URLSearchParams({
         token: "legacy-verification-token",
-        team_id: "T0TEST",
+        team_id: await team(),
         team_domain: "test",
         channel_id: channelId,
         channel_name: "alerts",
@@ -183,9 +197,10 @@ export function createBot(options: {
       const userId = opts.userId ?? "U0ALICE";
       const button = findButton(message, actionId);
       if (!button) throw new Error(`no ${actionId} button in message ${message.ts}`);
+      const teamOf = await team();
       const payload = {
         type: "block_actions",
-        user: { id: userId, username: "alice", name: "alice", team_id: "T0TEST" },
+        user: { id: userId, username: "alice", name: "alice", team_id: teamOf },
         api_app_id: "A0TEST",
         token: "legacy-verification-token",
         container: {
@@ -195,7 +210,7 @@ export function createBot(options: {
           is_ephemeral: !!message.ephemeral,
         },
         trigger_id: "1.2.3",
-        team: { id: "T0TEST", domain: "test" },
+        team: { id: teamOf, domain: "test" },
         channel: { id: channelId, name: "alerts" },
         response_url: await responseUrl(channelId, userId, message.ts),
         actions: [
@@ -230,7 +245,7 @@ export function createBot(options: {
     },
     async slackFault(
       method: string,
-      kind: "429" | "500" | "error",
+      kind: "429" | "500" | "error" | "hang" | "lost",
       count = 1,
       extra: Record<string, unknown> = {},
     ) {

@@ -1,9 +1,13 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeEach } from "vitest";
 
-// KV is shared by the tests of one file; each test starts from an empty namespace so a
-// subscription, lease or digest of one test can never leak into the next.
+// KV and Durable Objects are shared by the tests of one file; each test starts from an empty
+// namespace and an empty registry, so a subscription or digest of one test can never be polled
+// in the next. (Subscription and channel objects are named by team, and every test bot has its
+// own Slack workspace, hence its own team id.)
 beforeEach(async () => {
+  const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
+  await runInDurableObject(registry, (_instance, state) => state.storage.deleteAll());
   let cursor: string | undefined;
   do {
     const page = await env.STATE.list(cursor ? { cursor } : {});

@@ -38,8 +38,8 @@ describe("/decipher", () => {
 
   it("keeps organizations apart: another org's test is not found", async () => {
     const bot = createBot({ apiKey: await newOrg("globex") });
-    await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
-    expect(await lastReply(bot, "C0NOTIN")).toMatch(/not found/);
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0GENERAL" });
+    expect(await lastReply(bot, "C0GENERAL")).toMatch(/not found/);
   });
 
   it("lists and unsubscribes, per channel", async () => {

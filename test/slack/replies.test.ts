@@ -1,11 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { keys } from "../../src/state/keys.ts";
 import type { TestSubscription } from "../../src/state/subscription-types.ts";
-import { SubscriptionStore } from "../../src/state/subscriptions.ts";
+import { SubscriptionStore, subscriptionKey } from "../../src/state/subscriptions.ts";
 import { visibleText } from "../helpers/bot.ts";
 import { CHANNEL_ID, slackApp } from "./slack-app.ts";
 
-const store = () => new SubscriptionStore(env.STATE);
+/** Stores a readable copy and indexes it, as the subscription's object would. */
+async function stored(subscription: TestSubscription) {
+  await new SubscriptionStore(env.STATE).update(subscription);
+  await env.STATE.put(keys.subscriptionIndex(), JSON.stringify([subscriptionKey(subscription)]));
+}
 
 function aTestSubscription(over: Partial<TestSubscription> & Record<string, unknown> = {}): TestSubscription {
   const at = "2026-02-16T11:00:00.000Z";
@@ -63,7 +68,7 @@ describe("/decipher digest", () => {
 describe("/decipher status and list", () => {
   it("separates polling health from a red test, and shows who is looking, snoozes and mutes with times", async () => {
     const app = await slackApp();
-    await store().save(
+    await stored(
       aTestSubscription({
         streak: { threadTs: "1.0", failedRuns: 3, firstRunId: 10_060, lastRunId: 10_069 },
         acknowledgedBy: [{ userId: "U0BOB", at: "2026-02-16T11:30:00.000Z" }],
@@ -89,7 +94,7 @@ describe("/decipher status and list", () => {
 
   it("tolerates subscriptions stored before triage existed, and says a polling error is not the test's state", async () => {
     const app = await slackApp();
-    await store().save(
+    await stored(
       aTestSubscription({
         lastError: { message: "Decipher failed (500); will retry.", at: "2026-02-16T11:50:00.000Z" },
       }),
@@ -103,7 +108,7 @@ describe("/decipher status and list", () => {
 
   it("shows a mute with the way to undo it", async () => {
     const app = await slackApp();
-    await store().save(aTestSubscription({ mutedBy: { userId: "U0ALICE", at: "2026-02-16T11:45:00.000Z" } }));
+    await stored(aTestSubscription({ mutedBy: { userId: "U0ALICE", at: "2026-02-16T11:45:00.000Z" } }));
     const status = visibleText(JSON.parse((await app.command("/decipher", "status")).body));
     expect(status).toContain("muted by <@U0ALICE>");
     expect(status).toContain("`/decipher subscribe test 101`");

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
+import { createDeps } from "../../src/deps.ts";
 import { type Env, readConfig } from "../../src/env.ts";
 import { createSlackApp } from "../../src/slack/app.ts";
-import { createDeps } from "../../src/slack/deps.ts";
 import type {
   AlertControl,
   SubscriptionRef,
@@ -19,10 +19,12 @@ import { newOrg, type StoredMessage, signingSecret, standInUrl } from "../helper
 export type TriageCall = { ref: SubscriptionRef; action: TriageAction; now: Date };
 
 /**
- * Records every call and keeps a little state so repeated clicks read naturally: a second
- * acknowledgement by the same person is "already", a ref in `gone` is an old alert.
+ * Records every triage call and keeps a little state so repeated clicks read naturally: a
+ * second acknowledgement by the same person is "already", a ref in `gone` is an old alert.
+ * Everything else goes to the real control (`delegate`), so commands still work.
  */
 export class FakeAlertControl implements AlertControl {
+  delegate: AlertControl | null = null;
   readonly calls: TriageCall[] = [];
   readonly gone = new Set<string>();
   readonly looking = new Map<string, string[]>();
@@ -46,25 +48,32 @@ export class FakeAlertControl implements AlertControl {
     }
     return { ok: true, note: `${action.type} done.` };
   }
+
+  private real(): AlertControl {
+    if (!this.delegate) throw new Error("FakeAlertControl has no delegate");
+    return this.delegate;
+  }
+  subscribe: AlertControl["subscribe"] = (...args) => this.real().subscribe(...args);
+  unsubscribe: AlertControl["unsubscribe"] = (...args) => this.real().unsubscribe(...args);
+  setDigest: AlertControl["setDigest"] = (...args) => this.real().setDigest(...args);
+  health: AlertControl["health"] = () => this.real().health();
 }
 
 export const TEAM_ID = "T0TEST";
 export const CHANNEL_ID = "C0ALERTS";
 
-export async function slackApp(options: { adminUserIds?: string; alertControl?: AlertControl | null } = {}) {
+export async function slackApp(options: { adminUserIds?: string; alertControl?: FakeAlertControl } = {}) {
   const botToken = `xoxb-test-${crypto.randomUUID()}`;
-  const config = readConfig({
+  const botEnv = {
     ...(env as unknown as Env),
     DECIPHER_API_KEY: await newOrg(),
     SLACK_BOT_TOKEN: botToken,
     ADMIN_USER_IDS: options.adminUserIds ?? "",
-  });
-  const alertControl =
-    options.alertControl === null ? undefined : (options.alertControl ?? new FakeAlertControl());
-  const deps = {
-    ...createDeps(config, env.STATE, { interactive: true }),
-    ...(alertControl ? { alertControl } : {}),
   };
+  const real = createDeps(readConfig(botEnv), botEnv, { interactive: true });
+  const alertControl = options.alertControl ?? new FakeAlertControl();
+  alertControl.delegate = real.control;
+  const deps = { ...real, control: alertControl };
 
   async function send(body: string) {
     const headers = await signSlackRequest(signingSecret, body, Math.floor(Date.now() / 1000));

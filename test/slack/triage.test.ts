@@ -148,10 +148,4 @@ describe("when the writer cannot answer", () => {
     expect(said).toContain("Could not reach this alert's state right now; nothing changed");
     expect(said).not.toMatch(/objects\/|\.ts:|at /);
   });
-
-  it("without an AlertControl in the deployment, says triage is not available", async () => {
-    const app = await slackApp({ alertControl: null });
-    await app.act(ACTION_IDS.triageAcknowledge, value);
-    expect((await repliesTo(app, "U0ALICE")).at(-1)).toContain("not available");
-  });
 });

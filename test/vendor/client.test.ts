@@ -370,13 +370,20 @@ describe("response validation", () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("names the bad field path of a wrong shape", async () => {
+  it("sets aside a run it cannot read, naming its field, and keeps the others", async () => {
     const runs = [testRun(1), testRun(2), testRun(3), { ...testRun(4), status: "cancelled" }];
     const { client } = setup(() => json(200, testRunList(runs as never)));
+    const page = await client.listTestRuns(101);
+    expect(page.data.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(page.rejected).toEqual([expect.objectContaining({ index: 3, id: 4, field: "data[3].status" })]);
+  });
+
+  it("names the bad field path of a wrong shape", async () => {
+    const { client } = setup(() => json(200, { ...testRunList([testRun(1)]), hasMore: "yes" }));
     const error = await failure(client.listTestRuns(101));
     expect(error.type).toBe("invalid_response");
-    expect(error.field).toBe("data[3].status");
-    expect(error.message).toContain("data[3].status");
+    expect(error.field).toBe("hasMore");
+    expect(error.message).toContain("hasMore");
   });
 
   it("names a missing nested field and a wrong nested type", async () => {

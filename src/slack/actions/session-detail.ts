@@ -1,6 +1,6 @@
+import type { Deps } from "../../deps.ts";
 import { decodeSessionButtonValue, type SharedSessionCard } from "../blocks/action-ids.ts";
 import { errorMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
 import type { SlackMessage } from "../limits.ts";
 import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";

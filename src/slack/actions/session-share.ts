@@ -1,6 +1,6 @@
+import type { Deps } from "../../deps.ts";
 import { decodeShareValue } from "../blocks/action-ids.ts";
 import { errorMessage, sharedSessionMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
 import { classifySlackFailure, describeSlackFailure } from "../errors.ts";
 import { plain } from "../replies/decipher-replies.ts";
 import { reply } from "../respond.ts";

@@ -1,8 +1,8 @@
+import type { Deps } from "../../deps.ts";
 import { decodeMoreValue } from "../blocks/action-ids.ts";
 import { errorMessage } from "../blocks/index.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { fromSearchValue } from "../commands/sessions-query.ts";
-import type { Deps } from "../deps.ts";
 import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
 import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";

@@ -1,12 +1,7 @@
-import type {
-  AlertControl,
-  SubscriptionRef,
-  TriageAction,
-  TriageOutcome,
-} from "../../state/alert-control.ts";
+import type { Deps } from "../../deps.ts";
+import type { SubscriptionRef, TriageAction, TriageOutcome } from "../../state/alert-control.ts";
 import { errorMessage } from "../blocks/index.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../blocks/triage-values.ts";
-import type { Deps } from "../deps.ts";
 import { plain } from "../replies/decipher-replies.ts";
 import { reply } from "../respond.ts";
 import {
@@ -18,24 +13,20 @@ import {
   selectedValue,
 } from "./types.ts";
 
-/**
- * What triage handlers need beyond `Deps`: the way to a subscription's single writer. Optional
- * until `Deps` carries it, so a deployment without it answers with a sentence instead of failing.
- */
-export type TriageDeps = Deps & { alertControl?: AlertControl };
-
 type Request = ButtonRequest | SelectRequest;
 type ButtonTriage = "acknowledge" | "unsnooze" | "mute";
 
 const TAMPERED = "That control no longer works, so nothing changed. Use the buttons on the alert itself.";
-const UNAVAILABLE = "Alert triage is not available in this deployment yet; nothing changed.";
 
 /** A value naming another workspace or channel than the click came from is not this alert's. */
 function belongsHere(ref: SubscriptionRef, req: Request): boolean {
   return ref.teamId === req.context.teamId && ref.channelId === req.context.channelId;
 }
 
-/** Snooze and mute silence a channel for everyone, so ADMIN_USER_IDS, when set, guards them. */
+/**
+ * Snooze and mute silence a channel for everyone, so ADMIN_USER_IDS, when set, guards them.
+ * Checked here too (the engine checks again) so a refusal costs no trip to the object.
+ */
 function adminRefusal(deps: Deps, userId: string, type: TriageAction["type"]): string | null {
   if (type === "acknowledge") return null;
   const admins = deps.config.adminUserIds;
@@ -46,7 +37,7 @@ function adminRefusal(deps: Deps, userId: string, type: TriageAction["type"]): s
 
 /** Runs one triage action and answers the clicker alone; never changes anything on a bad value. */
 async function triage(
-  deps: TriageDeps,
+  deps: Deps,
   req: Request,
   ref: SubscriptionRef | null,
   action: TriageAction | null,
@@ -61,13 +52,9 @@ async function triage(
     await reply(respond, errorMessage(refusal));
     return;
   }
-  if (!deps.alertControl) {
-    await reply(respond, errorMessage(UNAVAILABLE));
-    return;
-  }
   let outcome: TriageOutcome;
   try {
-    outcome = await deps.alertControl.triage(ref, action, deps.now());
+    outcome = await deps.control.triage(ref, action, deps.now());
   } catch (error) {
     console.error(`triage ${action.type} failed: ${error instanceof Error ? error.name : "unknown"}`);
     await reply(
@@ -81,7 +68,7 @@ async function triage(
 
 /** **Acknowledge**, **Unsnooze**, **Mute** (Mute is behind Slack's confirm dialog). */
 export function triageButtonAction(type: ButtonTriage) {
-  return (deps: TriageDeps): Listener<ButtonRequest> => ({
+  return (deps: Deps): Listener<ButtonRequest> => ({
     ack: noAck,
     lazy: async (req) => {
       const ref = decodeTriageRef(clickedValue(req));
@@ -91,7 +78,7 @@ export function triageButtonAction(type: ButtonTriage) {
 }
 
 /** The **Snooze** menu: each option carries the subscription and how long. */
-export const triageSnoozeAction = (deps: TriageDeps): Listener<SelectRequest> => ({
+export const triageSnoozeAction = (deps: Deps): Listener<SelectRequest> => ({
   ack: noAck,
   lazy: async (req) => {
     const picked = decodeSnoozeValue(selectedValue(req));

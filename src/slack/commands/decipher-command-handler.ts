@@ -1,11 +1,10 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
-import { nextOccurrence } from "../../alerts/schedule.ts";
-import { readHeartbeat } from "../../state/heartbeat.ts";
+import type { Deps } from "../../deps.ts";
+import { DEFAULT_TEAM } from "../../state/keys.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
-import { subscriptionKey } from "../../state/subscriptions.ts";
 import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
+import { channelPostable } from "../channel-check.ts";
 import type { SlackMessage } from "../limits.ts";
 import { code } from "../mrkdwn.ts";
 import { perRequest } from "../per-request.ts";
@@ -47,35 +46,48 @@ function read(req: Request, deps: Deps): Parsed {
 
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
-/** Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after the ack. */
-async function subscribe(deps: Deps, command: SubscribeCommand, channelId: string, userId: string) {
-  const existing = await deps.subscriptions.get(channelId, command.kind, command.id);
-  if (existing && !existing.paused) {
-    // Repairs an index entry a concurrent subscribe may have lost.
-    await deps.subscriptions.ensureIndexed(subscriptionKey(existing));
-    if (
-      existing.kind === "collection" &&
-      command.kind === "collection" &&
-      existing.growth !== command.growth
-    ) {
-      const updated = { ...existing, growth: command.growth, lastChangeAt: deps.now().toISOString() };
-      await deps.subscriptions.update(updated);
-      return subscribedMessage(updated, deps.config.decipherAppUrl, false);
-    }
-    return subscribedMessage(existing, deps.config.decipherAppUrl, true);
-  }
-  const who = { channelId, userId, now: deps.now() };
+/** The team and channel a command manages (the team names the objects; see src/objects/names.ts). */
+type Where = { teamId: string; channelId: string };
+const where = (req: Request): Where => ({
+  teamId: req.payload.team_id || DEFAULT_TEAM,
+  channelId: req.payload.channel_id,
+});
+
+/**
+ * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
+ * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
+ */
+async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, userId: string) {
+  const ref = { ...channel, kind: command.kind, id: command.id };
+  const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
+  const unchanged =
+    existing &&
+    !existing.paused &&
+    !(existing.kind === "collection" && command.kind === "collection" && existing.growth !== command.growth);
+  if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  const postable = await channelPostable(deps.slack, channel.channelId);
+  if (!postable.ok) return errorMessage(postable.reason);
+  const who = { channelId: channel.channelId, userId, now: deps.now() };
   // A paused subscription starts over from now: alerts it missed while paused are not replayed.
   const fresh: Subscription =
     command.kind === "test"
       ? await baselineTest(deps.vendor, command.id, who)
       : await baselineCollection(deps.vendor, command.id, command.growth, who);
-  await deps.subscriptions.save(fresh);
-  return subscribedMessage(fresh, deps.config.decipherAppUrl, false);
+  const { subscription, created } = await deps.control.subscribe(ref, fresh);
+  const reply = subscribedMessage(
+    subscription,
+    deps.config.decipherAppUrl,
+    !created && subscription === existing,
+  );
+  return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }
 
 /** Commands that touch only the bot's own state: answered inside the ack. */
-async function answer(deps: Deps, command: QuickCommand, channelId: string): Promise<SlackMessage> {
+async function answer(
+  deps: Deps,
+  command: QuickCommand,
+  { teamId, channelId }: Where,
+): Promise<SlackMessage> {
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
@@ -87,15 +99,24 @@ async function answer(deps: Deps, command: QuickCommand, channelId: string): Pro
         appUrl,
         deps.now(),
       );
-    case "status":
+    case "status": {
+      const health = await deps.control.health().catch(() => null);
       return statusMessage(
         await deps.subscriptions.listForChannel(channelId),
-        await readHeartbeat(deps.kv),
+        health?.lastCycleAt
+          ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
+          : null,
         appUrl,
         deps.now(),
       );
+    }
     case "unsubscribe": {
-      const removed = await deps.subscriptions.remove(channelId, command.kind, command.id);
+      const removed = await deps.control.unsubscribe({
+        teamId,
+        channelId,
+        kind: command.kind,
+        id: command.id,
+      });
       return plain(
         removed
           ? `Unsubscribed this channel from ${command.kind} ${command.id}.`
@@ -103,22 +124,13 @@ async function answer(deps: Deps, command: QuickCommand, channelId: string): Pro
       );
     }
     case "digest": {
-      const previous = await deps.digests.get(channelId);
-      const nextDueAt = nextOccurrence(command.time, command.zone, deps.now()).toISOString();
-      await deps.digests.set(channelId, {
-        time: command.time,
-        zone: command.zone,
-        nextDueAt,
-        lastSentAt: previous?.lastSentAt ?? null,
-        collectionCounts: previous?.collectionCounts ?? {},
-      });
+      await deps.control.setDigest(teamId, channelId, { time: command.time, zone: command.zone }, deps.now());
       return plain(
         `Daily digest set for ${code(command.time)} ${command.zone}. The first one arrives at the next ${command.time}.`,
       );
     }
     case "digest-off": {
-      const had = await deps.digests.get(channelId);
-      await deps.digests.set(channelId, null);
+      const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
     }
   }
@@ -137,13 +149,13 @@ export function decipherCommand(deps: Deps) {
       const { command } = p;
       if (isSubscribe(command))
         return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
-      return ephemeral(await answer(deps, command, req.payload.channel_id));
+      return ephemeral(await answer(deps, command, where(req)));
     },
     lazy: async (req: Request) => {
       const p = parsed(req);
       if (!p.ok || !isSubscribe(p.command)) return;
       const { command } = p;
-      const message = await subscribe(deps, command, req.payload.channel_id, req.payload.user_id).catch(
+      const message = await subscribe(deps, command, where(req), req.payload.user_id).catch(
         (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
       );
       await reply(req.context.respond, message, { replaceOriginal: true });

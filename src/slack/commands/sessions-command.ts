@@ -1,9 +1,9 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
+import type { Deps } from "../../deps.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
 import { encodeMoreValue } from "../blocks/action-ids.ts";
 import { errorMessage, noSessionsMessage, sessionsMessage, usageMessage } from "../blocks/index.ts";
-import type { Deps } from "../deps.ts";
 import { perRequest } from "../per-request.ts";
 import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";

@@ -1,11 +1,11 @@
+import type { EngineHealth } from "../../state/alert-control.ts";
 import type { DigestSchedule } from "../../state/digests.ts";
-import type { Heartbeat } from "../../state/heartbeat.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
 import { context, header, packLines, section } from "../blocks/elements.ts";
 import { testUrl } from "../blocks/links.ts";
 import { fitMessage, type SlackMessage } from "../limits.ts";
 import { bold, code, dateToken, escapeMrkdwn, link } from "../mrkdwn.ts";
-import { itemLine, pollingLine, triageStateLines } from "./subscription-state.ts";
+import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
@@ -74,9 +74,10 @@ export function listMessage(
  */
 export function statusMessage(
   subscriptions: Subscription[],
-  heartbeat: Heartbeat | null,
+  heartbeat: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
   now: Date,
+  health: EngineHealth | null = null,
 ): SlackMessage {
   const poll = heartbeat
     ? `Last poll ${dateToken(heartbeat.at)} (${heartbeat.subscriptions} subscription(s) checked).`
@@ -88,10 +89,14 @@ export function statusMessage(
         itemLine(s),
         pollingLine(s),
         ...triageStateLines(s, now),
+        ...engineNotes(s),
         `last change ${dateToken(s.lastChangeAt)}`,
       ].map((line) => `   ${line}`),
     ].join("\n"),
   );
+  const workspace = health?.slackWorkspace
+    ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
+    : null;
   return fitMessage({
     text: `Status of ${subscriptions.length} subscription(s).`,
     blocks: [
@@ -99,6 +104,7 @@ export function statusMessage(
       ...(entries.length > 0
         ? packLines(entries, 40, (n) => `_…and ${n} more_`)
         : [section("This channel watches nothing yet.")]),
+      ...(workspace ? [section(workspace)] : []),
       context(poll),
     ],
   });

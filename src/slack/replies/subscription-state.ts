@@ -11,10 +11,12 @@ import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "../mrkdwn.
 type StoredTriage = {
   acknowledgedBy?: Acknowledgement[] | null;
   snooze?: Snooze | null;
+  /** Not stored by the engine today (a mute ends the subscription); shown if it ever is. */
   mutedBy?: Acknowledgement | null;
 };
 
-const triageOf = (s: Subscription): StoredTriage => s as Subscription & StoredTriage;
+const triageOf = (s: Subscription): StoredTriage =>
+  s as Omit<Subscription, keyof StoredTriage> & StoredTriage;
 
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
 export function pollingLine(s: Subscription): string {
@@ -54,4 +56,18 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
       ? `:no_bell: muted by ${mention(t.mutedBy.userId)} ${dateToken(t.mutedBy.at)} — undo with ${code(resubscribeCommand({ kind: s.kind, id }))}`
       : "",
   ].filter(Boolean);
+}
+
+/** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
+export function engineNotes(s: Subscription): string[] {
+  return [
+    ...(s.unknownOutcomes ?? []).map(
+      (u) =>
+        `:grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,
+    ),
+    ...(s.quarantined ?? []).map(
+      (q) =>
+        `:warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,
+    ),
+  ];
 }

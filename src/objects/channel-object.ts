@@ -1,0 +1,88 @@
+import { DurableObject } from "cloudflare:workers";
+import { isDue, sendDigest } from "../alerts/digest.ts";
+import { nextOccurrence } from "../alerts/schedule.ts";
+import { createDeps } from "../deps.ts";
+import type { Config, Env } from "../env.ts";
+import { type DigestSchedule, DigestStore } from "../state/digests.ts";
+import { SubscriptionStore } from "../state/subscriptions.ts";
+import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
+import { objectNames } from "./names.ts";
+import { registry } from "./stubs.ts";
+
+type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
+
+/**
+ * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
+ * a due digest never overwrite each other, and a digest is sent once however many crons
+ * overlap. The schedule is mirrored to KV for `/decipher list`.
+ */
+export class ChannelObject extends DurableObject<Env> {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(work, work);
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  async #save(state: Stored): Promise<void> {
+    await this.ctx.storage.put("channel", state);
+    await new DigestStore(this.env.STATE).writeCopy(state.channelId, state.schedule);
+    await registry(this.env).setDigestDue(
+      objectNames.channel(state.teamId, state.channelId),
+      state.schedule?.nextDueAt ?? null,
+    );
+  }
+
+  /** `/decipher digest HH:MM zone` (or off): due at the first such time after now, never at once. */
+  setDigest(
+    teamId: string,
+    channelId: string,
+    when: { time: string; zone: string } | null,
+    at: string,
+  ): Promise<DigestSchedule | null> {
+    return this.#serial(async () => {
+      const stored = await this.ctx.storage.get<Stored>("channel");
+      const previous = stored?.schedule ?? null;
+      const schedule: DigestSchedule | null = when
+        ? {
+            time: when.time,
+            zone: when.zone,
+            nextDueAt: nextOccurrence(when.time, when.zone, new Date(at)).toISOString(),
+            lastSentAt: previous?.lastSentAt ?? null,
+            collectionCounts: previous?.collectionCounts ?? {},
+          }
+        : null;
+      await this.#save({ channelId, teamId, schedule, failedAt: null });
+      return previous;
+    });
+  }
+
+  /**
+   * Sends the digest if it is due. One that failed (Slack or Decipher down) is tried each
+   * minute for three minutes, then every fifth minute.
+   */
+  sendDueDigest(at: string, config: Config): Promise<{ sent: boolean }> {
+    return this.#serial(async () => {
+      const stored = await this.ctx.storage.get<Stored>("channel");
+      const now = new Date(at);
+      if (!stored?.schedule || !isDue(stored.schedule, now)) return { sent: false };
+      if (stored.failedAt) {
+        const minutes = Math.floor((now.getTime() - Date.parse(stored.failedAt)) / 60_000);
+        if (minutes >= 3 && minutes % 5 !== 0) return { sent: false };
+      }
+      const deps = createDeps(config, this.env, {
+        now: () => now,
+        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+      });
+      const subscriptions = await new SubscriptionStore(this.env.STATE).listForChannel(stored.channelId);
+      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now);
+      if (outcome.kind === "retry") {
+        if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
+        return { sent: false };
+      }
+      await this.#save({ ...stored, schedule: outcome.next, failedAt: null });
+      return { sent: outcome.kind === "sent" };
+    });
+  }
+}

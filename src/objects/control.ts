@@ -1,0 +1,21 @@
+import type { Config, Env } from "../env.ts";
+import type { AlertControl } from "../state/alert-control.ts";
+import { objectNames } from "./names.ts";
+import { channelObject, registry, subscriptionObject } from "./stubs.ts";
+
+/** The engine as Slack handlers see it: every change goes to the object that owns it. */
+export function objectControl(env: Env, config: Config): AlertControl {
+  return {
+    subscribe: (ref, fresh) => subscriptionObject(env, ref).install(ref, fresh),
+    unsubscribe: (ref) => subscriptionObject(env, ref).remove(ref),
+    triage: (ref, action, now) => subscriptionObject(env, ref).triage(ref, action, now.toISOString(), config),
+    setDigest: (teamId, channelId, when, now) =>
+      channelObject(env, objectNames.channel(teamId, channelId)).setDigest(
+        teamId,
+        channelId,
+        when,
+        now.toISOString(),
+      ),
+    health: () => registry(env).health(),
+  };
+}

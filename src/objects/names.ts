@@ -1,0 +1,12 @@
+import type { SubscriptionRef } from "../state/alert-control.ts";
+import { keys } from "../state/keys.ts";
+
+/** Durable Object names. The team id leads, so several workspaces fit without a migration. */
+export const objectNames = {
+  subscription: (ref: SubscriptionRef) => `${ref.teamId}:${ref.channelId}:${ref.kind}:${ref.id}`,
+  channel: (teamId: string, channelId: string) => `${teamId}:${channelId}`,
+  registry: () => "registry",
+} as const;
+
+/** Where the subscription's readable copy lives in KV (one workspace per install today). */
+export const copyKey = (ref: SubscriptionRef) => keys.subscription(ref.channelId, ref.kind, ref.id);
