@@ -10,6 +10,7 @@ import {
   noteUnknownOutcome,
   type PollOutcome,
   pollFailed,
+  sameState,
   unchanged,
 } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -248,7 +249,12 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     if (failure.kind === "deferred") return { next: posts > 0 ? next : null, posts, error: null };
     const message = describeSlackFailure(failure);
     // Nothing new happened and Slack says what it said last time: no write.
-    if (posts === 0 && failure.kind !== "permanent" && sub.lastError?.message === message && next === sub)
+    if (
+      posts === 0 &&
+      failure.kind !== "permanent" &&
+      sub.lastError?.message === message &&
+      sameState(next, sub)
+    )
       return { ...unchanged(), error: failure.code, slackFailure: failure };
     return { next: afterSlackFailure(next, failure, now), posts, error: failure.code, slackFailure: failure };
   }
