@@ -2,19 +2,14 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import {
   clicksMessage,
-  collectionAlert,
   collectionDetailsReply,
-  collectionGrowthReply,
   collectionGrowthThreadReply,
   collectionParent,
   digestMessage,
   errorMessage,
-  failedRunAlert,
   failedRunParent,
-  failedRunReply,
   failedRunThreadReply,
   noSessionsMessage,
-  recoveryReply,
   recoveryThreadReply,
   sessionsMessage,
   sharedSessionMessage,
@@ -167,17 +162,6 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     );
   });
 
-  it("failedRunAlert, failedRunReply, recoveryReply", () => {
-    fc.assert(
-      fc.property(anyTest, anyRun, appUrl, now, anyNumber, (test, run, app, at, streak) => {
-        assertWithinSlackLimits(failedRunAlert({ test, run, appUrl: app, now: at, failingStreak: streak }));
-        assertWithinSlackLimits(failedRunReply({ test, run, appUrl: app, now: at, failingStreak: streak }));
-        assertWithinSlackLimits(recoveryReply({ test, run, appUrl: app, now: at, failedRuns: streak }));
-      }),
-      RUNS,
-    );
-  });
-
   it("failedRunParent, failedRunThreadReply, recoveryThreadReply, with any triage state", () => {
     fc.assert(
       fc.property(
@@ -262,33 +246,6 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         );
       }),
       RUNS,
-    );
-  });
-
-  it("collectionAlert and collectionGrowthReply", () => {
-    fc.assert(
-      fc.property(
-        anyCollection,
-        anyNumber,
-        fc.array(anyCollectionSession, { maxLength: 5 }),
-        fc.option(anyDate, { nil: null }),
-        fc.boolean(),
-        appUrl,
-        now,
-        (collection, previousCount, sessions, expires, regression, app, at) => {
-          const input = {
-            collection,
-            previousCount,
-            sessions,
-            screenshotsExpiresAt: expires,
-            appUrl: app,
-            now: at,
-          };
-          assertWithinSlackLimits(collectionAlert({ ...input, regression }));
-          assertWithinSlackLimits(collectionGrowthReply(input));
-        },
-      ),
-      { numRuns: 100 },
     );
   });
 
