@@ -108,7 +108,8 @@ export function testStatusLines(input: FailedRunParentInput): string[] {
 export function failedRunParent(input: FailedRunParentInput): SlackMessage {
   const { test, firstRun, streak, recoveredBy, appUrl, recentRuns, ref } = input;
   const summary = summaryLine(firstRun);
-  const icon = recoveredBy ? ":white_check_mark:" : ":x:";
+  // Red says what happened; green is the same card, and its status line says it recovered.
+  const leadIn = recoveredBy ? ":white_check_mark:" : ":x: Test failed:";
   const status = testStatusLines(input);
   const strip = recentRuns && recentRuns.length > 0 ? runStrip(recentRuns) : "";
   const lead = recoveredBy
@@ -117,7 +118,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
       ? `${testName(test)} is failing for ${plural(streak.failedRuns, "run")}`
       : `Test failed: ${testName(test)}`;
   const blocks: MessageBlock[] = [
-    section(`${icon} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
+    section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
     ...(strip ? [context(`Last runs ${strip}`)] : []),

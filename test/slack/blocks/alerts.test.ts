@@ -72,7 +72,7 @@ describe("failed-run parent", () => {
   it("leads with the test's name, linked, then one context line of run facts with the time once", () => {
     expect(first.blocks[0]).toMatchObject({
       type: "section",
-      text: { text: `:x: *<${APP}/tests/7|Checkout works>*` },
+      text: { text: `:x: Test failed: *<${APP}/tests/7|Checkout works>*` },
     });
     expect(first.blocks[1]).toMatchObject({ type: "context" });
     const facts = (first.blocks[1] as { elements: { text: string }[] }).elements[0]?.text;
