@@ -4,6 +4,7 @@ import { testUrl } from "../slack/blocks/links.ts";
 import type { DigestSchedule } from "../state/digests.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../state/subscription-types.ts";
 import { mapLimit } from "../util/map-limit.ts";
+import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import { localDate, nextOccurrence } from "./schedule.ts";
 import { post } from "./slack-post.ts";
@@ -28,18 +29,19 @@ async function testLine(deps: Deps, sub: TestSubscription, now: Date) {
   const since = new Date(now.getTime() - DAY_MS);
   const runs: TestRun[] = [];
   let test: TestInfo | undefined;
-  let cursor: string | undefined;
-  for (let page = 0; page < DIGEST_PAGES; page++) {
-    const res = await deps.vendor.listTestRuns(sub.testId, {
-      status: "all",
-      limit: 100,
-      since,
-      ...(cursor ? { cursor } : {}),
-    });
-    test = res.test;
-    runs.push(...res.data);
-    if (!res.hasMore || !res.nextCursor) break;
-    cursor = res.nextCursor;
+  const pages = paginatePages(
+    (cursor) =>
+      deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: DIGEST_PAGES },
+  );
+  for await (const page of pages) {
+    test = page.test;
+    runs.push(...page.data);
   }
   const finished = runs.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;

@@ -13,7 +13,12 @@ export type PollOutcome = {
   error: string | null;
   /** Set when Slack refused: the object tells the registry about workspace-wide refusals. */
   slackFailure?: SlackFailure;
+  /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
+  held?: HeldFailure | null;
 };
+
+/** A test's new failure, held back for one cycle to see whether other tests failed with it. */
+export type HeldFailure = { testId: number; testName: string; runId: number; summary: string | null };
 
 export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });
 
