@@ -145,7 +145,8 @@ export async function runPollCycle(
 ): Promise<CycleReport> {
   const at = options.now.toISOString();
   const { entries, dueDigests } = await registry(env).beginCycle(at);
-  const names = entries.map((e) => e.name);
+  // Sorted, a channel's subscriptions share a chunk, so its outage check sees them together.
+  const names = entries.map((e) => e.name).sort();
   const chunks: string[][] = [];
   const size = options.chunkSize ?? CHUNK_SIZE;
   for (let i = 0; i < names.length; i += size) chunks.push(names.slice(i, i + size));

@@ -315,6 +315,11 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       return { ...unchanged(), error: failure.code, slackFailure: failure };
     return { next: afterSlackFailure(next, failure, now), posts, error: failure.code, slackFailure: failure };
   }
+  if (held) {
+    // Held for the cycle's outage check: nothing is decided yet, so nothing but posts is stored.
+    const keep = { ...next, lastError: sub.lastError, failingSince: sub.failingSince ?? null };
+    return posts > 0 ? { next: keep, posts, error: null, held } : { ...unchanged(), held };
+  }
   const changed =
     posts > 0 ||
     next.unknownOutcomes !== sub.unknownOutcomes ||
