@@ -9,7 +9,7 @@ import type { SnoozeChoice, SubscriptionRef } from "../../state/alert-control.ts
 
 const VERSION = "1";
 const SLACK_ID = /^[A-Z0-9]{2,32}$/;
-const POSITIVE_ID = /^[1-9]\d{0,14}$/;
+const POSITIVE_ID = /^[1-9]\d{0,15}$/;
 /** Timed snoozes this bot offers; any other number in a value is a tampered one. */
 export const SNOOZE_HOURS = [1, 4, 24] as const;
 const MAX_GROWTH = 100_000;
@@ -25,6 +25,8 @@ function readRef(parts: string[]): SubscriptionRef | null {
   if (version !== VERSION || !teamId || !channelId || !id) return null;
   if (!SLACK_ID.test(teamId) || !SLACK_ID.test(channelId) || !POSITIVE_ID.test(id)) return null;
   if (kind !== "test" && kind !== "collection") return null;
+  // Every id `encodeTriageRef` writes reads back, and nothing beyond what a number holds exactly.
+  if (!Number.isSafeInteger(Number(id))) return null;
   return { teamId, channelId, kind, id: Number(id) };
 }
 
