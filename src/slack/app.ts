@@ -10,6 +10,7 @@ import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
+import { registerEvents } from "./events/register.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -66,5 +67,6 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.
   for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay]) app.action(actionId, noAck);
+  registerEvents(app, deps);
   return app;
 }

@@ -2,7 +2,7 @@ import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "sla
 import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
 import type { Deps } from "../../deps.ts";
 import { DEFAULT_TEAM } from "../../state/keys.ts";
-import type { Subscription } from "../../state/subscription-types.ts";
+import { resolveTestOptions, type Subscription } from "../../state/subscription-types.ts";
 import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
 import { channelPostable } from "../channel-check.ts";
 import type { SlackMessage } from "../limits.ts";
@@ -63,7 +63,16 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   const unchanged =
     existing &&
     !existing.paused &&
-    !(existing.kind === "collection" && command.kind === "collection" && existing.growth !== command.growth);
+    !(
+      existing.kind === "collection" &&
+      command.kind === "collection" &&
+      existing.growth !== command.growth
+    ) &&
+    !(
+      existing.kind === "test" &&
+      command.kind === "test" &&
+      JSON.stringify(resolveTestOptions(existing.options)) !== JSON.stringify(command.options)
+    );
   if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
   const postable = await channelPostable(deps.slack, channel.channelId);
   if (!postable.ok) return errorMessage(postable.reason);
@@ -71,7 +80,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   // A paused subscription starts over from now: alerts it missed while paused are not replayed.
   const fresh: Subscription =
     command.kind === "test"
-      ? await baselineTest(deps.vendor, command.id, who)
+      ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
       : await baselineCollection(deps.vendor, command.id, command.growth, who);
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(

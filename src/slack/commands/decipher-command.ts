@@ -1,9 +1,11 @@
 import { isValidZone, parseClockTime } from "../../alerts/schedule.ts";
+import type { ResolvedTestOptions } from "../../state/subscription-types.ts";
 import { CommandInputError } from "./parse-error.ts";
+import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
 
 /** Subscribing asks Decipher first, so it is answered after the ack. */
 export type SubscribeCommand =
-  | { action: "subscribe"; kind: "test"; id: number }
+  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
   | { action: "subscribe"; kind: "collection"; id: number; growth: number | null };
 
 /** Everything else reads or writes only the bot's own state, so the ack answers it. */
@@ -56,21 +58,8 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const kind = parseKind(rest[0]);
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
-      if (kind === "test") {
-        if (options.length > 0) throw new CommandInputError("`subscribe test` takes only the test id.");
-        return { action: "subscribe", kind, id };
-      }
-      let growth: number | null = null;
-      for (const option of options) {
-        const match = /^growth:(\d{1,6})$/i.exec(option);
-        if (!match || Number(match[1]) < 1) {
-          throw new CommandInputError(
-            `\`${option.slice(0, 40)}\` is not an option I know: use \`growth:<sessions>\`, like \`growth:10\`.`,
-          );
-        }
-        growth = Number(match[1]);
-      }
-      return { action: "subscribe", kind, id, growth };
+      if (kind === "test") return { action: "subscribe", kind, id, options: parseTestOptions(options) };
+      return { action: "subscribe", kind, id, growth: parseCollectionOptions(options).growth };
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);
