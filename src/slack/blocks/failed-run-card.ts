@@ -88,14 +88,18 @@ const summaryLine = (run: TestRun, max = 300) => truncateMrkdwn(oneLine(run.summ
 
 /** The streak part of the status line: failing, or green again. */
 export function streakLine(
-  input: Pick<FailedRunParentInput, "test" | "streak" | "recoveredBy" | "appUrl">,
+  input: Pick<FailedRunParentInput, "test" | "streak" | "recoveredBy" | "appUrl" | "firstRun">,
 ): string {
   const { streak, recoveredBy, test, appUrl } = input;
+  const firstRunId = input.firstRun.id;
   if (recoveredBy) {
     return `:white_check_mark: passed again after ${plural(streak.failedRuns, "failed run")} · ${runLink(test.id, recoveredBy, appUrl)} ${ago(recoveredBy.at)}`;
   }
   if (streak.failedRuns <= 1) return "";
-  return `:red_circle: failing for ${plural(streak.failedRuns, "run")} · last ${runLink(test.id, streak.lastRun, appUrl)} ${ago(streak.lastRun.at)}`;
+  // Plain "#id", not a link: the latest run has its own linked reply in the thread.
+  const last =
+    streak.lastRun.id !== firstRunId ? ` · last #${streak.lastRun.id} ${ago(streak.lastRun.at)}` : "";
+  return `:red_circle: failing for ${plural(streak.failedRuns, "run")}${last}`;
 }
 
 /** Every status line of a test alert, most important first; empty for a fresh, untouched alert. */

@@ -117,6 +117,7 @@ async function answer(
           : null,
         appUrl,
         deps.now(),
+        health,
       );
     }
     case "unsubscribe": {

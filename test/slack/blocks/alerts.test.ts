@@ -119,9 +119,9 @@ describe("failed-run parent", () => {
       parentInput({ streak: { failedRuns: 3, lastRun: { id: 1240, at: "2026-02-16T11:58:00.000Z" } } }),
     );
     expect(allText(later)).toContain(`<${runLink}|Run #1234> · step 3 of 7`);
-    expect(allText(later)).toContain(
-      `failing for 3 runs · last <${APP}/tests/7/runs/1240|Run #1240> <!date^1771243080^{ago}|`,
-    );
+    expect(allText(later)).toContain("failing for 3 runs · last #1240 <!date^1771243080^{ago}|");
+    // The latest run is linked from its own thread reply, not twice.
+    expect(allText(later)).not.toContain("runs/1240");
     expect(later.text).toContain("is failing for 3 runs");
   });
 
