@@ -92,16 +92,21 @@ function slackbotNotice(deps: Deps, channel: string, user: string, text: string)
 }
 
 /** A non-empty ack to a slash command is shown like a response_url post (ephemeral by default). */
-function showCommandAck(deps: Deps, channel: string, user: string, body: unknown) {
+function showCommandAck(deps: Deps, channel: string, user: string, body: unknown, responseUrlId: string) {
   const params = typeof body === "string" ? { text: body } : (body as Record<string, unknown>);
   if (!params || (typeof body === "string" && body.trim() === "")) return;
   const content = readContent(params, true);
   if (!content.ok) return;
+  // The answer already replaced it: a progress message must not appear after its answer.
+  if (deps.responseUrls.answered(responseUrlId)) return;
   const inChannel = params.response_type === "in_channel";
+  const ts = deps.nextTs();
+  // A later replace_original through the command's response URL replaces this ack.
+  deps.responseUrls.bindCommandAck(responseUrlId, ts);
   addMessage(
     deps.ws,
     botMessage({
-      ts: deps.nextTs(),
+      ts,
       channel,
       text: content.text ?? "",
       blocks: content.blocks,
@@ -137,7 +142,7 @@ export async function deliverCommand(
   });
   const res = await post(target, body, deps.fetch ?? fetch);
   const outcome = outcomeOf(res.status, res.elapsedMs);
-  if (outcome === "ok") showCommandAck(deps, channel.id, user.id, res.body);
+  if (outcome === "ok") showCommandAck(deps, channel.id, user.id, res.body, id);
   else {
     const name = req.command.startsWith("/") ? req.command : `/${req.command}`;
     slackbotNotice(deps, channel.id, user.id, `${name} failed with the error "${outcome}"`);

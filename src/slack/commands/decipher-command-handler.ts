@@ -7,10 +7,18 @@ import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
 import { channelPostable } from "../channel-check.ts";
 import type { SlackMessage } from "../limits.ts";
 import { code } from "../mrkdwn.ts";
+import { perRequest } from "../per-request.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../replies/decipher-replies.ts";
-import { respond } from "../respond.ts";
+import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
-import { changesSubscriptions, type DecipherCommand, parseDecipherCommand } from "./decipher-command.ts";
+import {
+  changesSubscriptions,
+  type DecipherCommand,
+  isSubscribe,
+  parseDecipherCommand,
+  type QuickCommand,
+  type SubscribeCommand,
+} from "./decipher-command.ts";
 import { CommandInputError } from "./parse-error.ts";
 
 type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
@@ -39,7 +47,8 @@ function read(req: Request, deps: Deps): Parsed {
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
 /** The team and channel a command manages (the team names the objects; see src/objects/names.ts). */
-const where = (req: Request) => ({
+type Where = { teamId: string; channelId: string };
+const where = (req: Request): Where => ({
   teamId: req.payload.team_id || DEFAULT_TEAM,
   channelId: req.payload.channel_id,
 });
@@ -48,12 +57,7 @@ const where = (req: Request) => ({
  * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
  * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
  */
-async function subscribe(
-  deps: Deps,
-  command: Extract<DecipherCommand, { action: "subscribe" }>,
-  channel: { teamId: string; channelId: string },
-  userId: string,
-) {
+async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, userId: string) {
   const ref = { ...channel, kind: command.kind, id: command.id };
   const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
   const unchanged =
@@ -87,10 +91,11 @@ async function subscribe(
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }
 
+/** Commands that touch only the bot's own state: answered inside the ack. */
 async function answer(
   deps: Deps,
-  command: DecipherCommand,
-  { teamId, channelId }: { teamId: string; channelId: string },
+  command: QuickCommand,
+  { teamId, channelId }: Where,
 ): Promise<SlackMessage> {
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
@@ -101,6 +106,7 @@ async function answer(
         await deps.subscriptions.listForChannel(channelId),
         await deps.digests.get(channelId),
         appUrl,
+        deps.now(),
       );
     case "status": {
       const health = await deps.control.health().catch(() => null);
@@ -110,6 +116,7 @@ async function answer(
           ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
           : null,
         appUrl,
+        deps.now(),
         health,
       );
     }
@@ -136,29 +143,32 @@ async function answer(
       const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
     }
-    case "subscribe":
-      throw new Error("subscribe is answered after the ack");
   }
 }
 
-/** `/decipher …`: KV-only subcommands answer in the ack; `subscribe` asks Decipher first. */
-export const decipherCommand = {
-  ack: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok) return ephemeral(parsed.reply);
-    const { command } = parsed;
-    if (command.action === "subscribe") {
-      return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
-    }
-    return ephemeral(await answer(deps, command, where(req)));
-  },
-  lazy: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok || parsed.command.action !== "subscribe") return;
-    const { command } = parsed;
-    const reply = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
-      errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
-    );
-    await respond(req.payload.response_url, reply, { replaceOriginal: true });
-  },
-};
+/**
+ * `/decipher …`: parsed once per request. Quick subcommands answer in the ack; `subscribe`
+ * acks with a progress line that the lazy listener replaces with the answer.
+ */
+export function decipherCommand(deps: Deps) {
+  const parsed = perRequest((req: Request) => read(req, deps));
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return ephemeral(p.reply);
+      const { command } = p;
+      if (isSubscribe(command))
+        return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+      return ephemeral(await answer(deps, command, where(req)));
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok || !isSubscribe(p.command)) return;
+      const { command } = p;
+      const message = await subscribe(deps, command, where(req), req.payload.user_id).catch(
+        (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}

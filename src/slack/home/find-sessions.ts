@@ -4,7 +4,7 @@ import { FIND_FIELDS, findSessionsModal } from "../blocks/find-sessions-modal.ts
 import { errorMessage } from "../blocks/index.ts";
 import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
-import { parseSessionsQuery, type SessionsQuery } from "../commands/sessions-query.ts";
+import { parseSessionSearch, type SessionSearch } from "../commands/sessions-query.ts";
 import { classifySlackFailure } from "../errors.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
 
@@ -41,12 +41,12 @@ function fieldOf(message: string, values: Values): string {
 }
 
 export type FindSessionsCheck =
-  | { ok: true; query: SessionsQuery }
+  | { ok: true; query: SessionSearch }
   | { ok: false; errors: Record<string, string> };
 
 export function checkFindSessions(values: Values, now: Date): FindSessionsCheck {
   try {
-    return { ok: true, query: parseSessionsQuery(findSessionsText(values), now) };
+    return { ok: true, query: parseSessionSearch(findSessionsText(values), now) };
   } catch (error) {
     if (!(error instanceof CommandInputError)) throw error;
     // Modal errors are plain text; the parser writes `code` marks.

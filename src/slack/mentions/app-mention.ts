@@ -4,7 +4,7 @@ import { errorMessage, usageMessage } from "../blocks/index.ts";
 import { mentionHelpMessage } from "../blocks/mention-help.ts";
 import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
-import { parseSessionsQuery } from "../commands/sessions-query.ts";
+import { parseSessionSearch } from "../commands/sessions-query.ts";
 import { classifySlackFailure } from "../errors.ts";
 import type { SlackMessage } from "../limits.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
@@ -23,7 +23,7 @@ async function answerFor(text: string, deps: Deps): Promise<SlackMessage> {
   const { verb, rest } = mentionCommand(text);
   if (verb === "sessions" || verb === "session") {
     try {
-      const query = parseSessionsQuery(rest, deps.now());
+      const query = parseSessionSearch(rest, deps.now());
       return await renderSessionsPage(deps, query);
     } catch (error) {
       if (error instanceof CommandInputError) return usageMessage(error.message);
