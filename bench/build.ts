@@ -24,7 +24,13 @@ export function sizeOf(files: Array<string | Uint8Array>): Size {
 export async function buildWorker(): Promise<Build> {
   const dir = mkdtempSync(join(tmpdir(), "decipher-bench-build-"));
   const remove = () => rmSync(dir, { recursive: true, force: true });
-  const res = await run(process.execPath, [bin("wrangler", "bin/wrangler.js"), "deploy", "--dry-run", "--outdir", dir]);
+  const res = await run(process.execPath, [
+    bin("wrangler", "bin/wrangler.js"),
+    "deploy",
+    "--dry-run",
+    "--outdir",
+    dir,
+  ]);
   if (res.code !== 0) {
     remove();
     throw new Error(`dry-run build failed:\n${res.stderr.slice(-2000)}`);

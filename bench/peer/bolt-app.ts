@@ -8,9 +8,15 @@
  * SLACK_API_URL, DECIPHER_API_URL, DECIPHER_API_KEY. Prints `listening <port>` when ready.
  * The bench runs the esbuild bundle of this file (bench/peer/bolt-bundle.ts), as one would deploy it.
  */
-import bolt from "@slack/bolt";
-import { encodeMoreValue } from "../../src/slack/blocks/action-ids.ts";
-import { errorMessage, noSessionsMessage, sessionsMessage } from "../../src/slack/blocks/index.ts";
+import { App, LogLevel } from "@slack/bolt";
+import {
+  encodeMoreValue,
+  errorMessage,
+  noSessionsMessage,
+  sessionsMessage,
+  usageMessage,
+} from "../../src/slack/blocks/index.ts";
+import { CommandInputError } from "../../src/slack/commands/parse-error.ts";
 import { describeSessionsQuery, parseSessionsQuery } from "../../src/slack/commands/sessions-query.ts";
 import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
@@ -30,15 +36,16 @@ const vendor = createVendorClient({
 const appUrl = "https://app.getdecipher.com";
 
 /** The search, then the timelines (3 in flight), then the cards: the Worker's reply, built Bolt's way. */
-async function sessionsReply(text: string) {
-  const query = parseSessionsQuery(text, new Date());
+async function sessionsReply(query: ReturnType<typeof parseSessionsQuery>) {
   const page = await vendor.listSessions({ ...query.filter, limit: 5 });
   const subject = describeSessionsQuery(query);
   if (page.data.length === 0) return noSessionsMessage(subject);
   const withTimeline = page.data.filter((s) => s.hasTimeline);
   const fetched = await mapLimit(withTimeline, 3, (s) => vendor.getSessionTimeline(s.id).catch(() => null));
   const more =
-    page.hasMore && page.nextCursor ? encodeMoreValue({ query: query.filter, cursor: page.nextCursor }) : null;
+    page.hasMore && page.nextCursor
+      ? encodeMoreValue({ query: query.filter, cursor: page.nextCursor })
+      : null;
   return sessionsMessage({
     sessions: page.data,
     timelines: Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null])),
@@ -49,17 +56,25 @@ async function sessionsReply(text: string) {
   });
 }
 
-const app = new bolt.App({
+const app = new App({
   signingSecret: env("SLACK_SIGNING_SECRET"),
   token: env("SLACK_BOT_TOKEN"),
   clientOptions: { slackApiUrl: env("SLACK_API_URL") },
-  logLevel: bolt.LogLevel.ERROR,
+  logLevel: LogLevel.ERROR,
 });
 
 app.command("/sessions", async ({ command, ack, respond }) => {
-  const subject = describeSessionsQuery(parseSessionsQuery(command.text, new Date()));
-  await ack({ response_type: "ephemeral", text: `Looking up sessions for ${subject}…` });
-  const message = await sessionsReply(command.text).catch((error: unknown) =>
+  let query: ReturnType<typeof parseSessionsQuery>;
+  try {
+    query = parseSessionsQuery(command.text, new Date());
+  } catch (error) {
+    // Bad input is answered in the ack alone, with usage, as the Worker does.
+    if (error instanceof CommandInputError)
+      return ack({ response_type: "ephemeral", ...usageMessage(error.message) });
+    throw error;
+  }
+  await ack({ response_type: "ephemeral", text: `Looking up sessions for ${describeSessionsQuery(query)}…` });
+  const message = await sessionsReply(query).catch((error: unknown) =>
     errorMessage(vendorErrorSentence(error)),
   );
   await respond({ response_type: "ephemeral", replace_original: true, ...message });

@@ -55,7 +55,7 @@ export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30
     child.once("exit", (code) => reject(new Error(`Bolt app exited (${code}):\n${output}`)));
   });
   return {
-    name: "Bolt (Node, HTTPReceiver)",
+    id: "bolt",
     url: `http://127.0.0.1:${port}`,
     pids: () => (child.exitCode === null && child.pid ? [child.pid] : []),
     stop: async () => {

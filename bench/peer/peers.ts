@@ -5,22 +5,21 @@
  */
 import type { Stack } from "../../dev/stack.ts";
 import type { Size } from "../build.ts";
-import { startBolt } from "./bolt-process.ts";
 import { bundleBolt } from "./bolt-bundle.ts";
-import { comparePeers, type PeerRow } from "./compare.ts";
+import { startBolt } from "./bolt-process.ts";
+import { comparePeers, type PeerPlan, type PeerRow } from "./compare.ts";
 import type { Served } from "./served.ts";
-import { wranglerDev } from "./wrangler-dev.ts";
 import { startWorkerd } from "./workerd-direct.ts";
+import { wranglerDev } from "./wrangler-dev.ts";
 
-export type PeerFacts = { rows: PeerRow[]; bolt: Size; requests: number; concurrencies: number[] };
+export type PeerFacts = { rows: PeerRow[]; bolt: Size; plan: PeerPlan };
 
 export async function peerBenchmark(
   stack: Stack,
   buildDir: string,
-  requests: number,
+  plan: PeerPlan,
   log: (line: string) => void = console.log,
 ): Promise<PeerFacts> {
-  const concurrencies = [1, 20, 50];
   const bundle = await bundleBolt();
   const slackApiUrl = `${stack.slackUrl}/api/`;
   const started: Served[] = [];
@@ -43,8 +42,8 @@ export async function peerBenchmark(
         apiKey: stack.apiKey,
       }),
     );
-    const rows = await comparePeers(stack, [wranglerDev(stack), ...started], concurrencies, requests, log);
-    return { rows, bolt: { rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes }, requests, concurrencies };
+    const rows = await comparePeers(stack, [wranglerDev(stack), ...started], plan, log);
+    return { rows, bolt: { rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes }, plan };
   } finally {
     for (const s of started) await s.stop().catch(() => {});
     bundle.remove();

@@ -8,7 +8,12 @@ function proc(pid: number): Proc | null {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
-    return { pid, comm: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(fields[1]), pgid: Number(fields[2]) };
+    return {
+      pid,
+      comm: stat.slice(stat.indexOf("(") + 1, close),
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+    };
   } catch {
     return null; // ended meanwhile
   }

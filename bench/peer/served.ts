@@ -1,6 +1,14 @@
 /** One server under test: where to send requests and which processes do the work. */
+export type PeerId = "wrangler" | "workerd" | "bolt";
+
+export const PEER_NAMES: Record<PeerId, string> = {
+  wrangler: "ours under `wrangler dev`",
+  workerd: "ours on workerd (Miniflare, no dev proxy)",
+  bolt: "Bolt for JS on Node (HTTPReceiver)",
+};
+
 export type Served = {
-  name: string;
+  id: PeerId;
   url: string;
   /** Every process that serves a request (CPU and memory are summed over them). */
   pids(): number[];

@@ -45,5 +45,5 @@ export async function startWorkerd(buildDir: string, vars: WorkerVars): Promise<
   const url = (await mf.ready).origin;
   const pids = childrenNamed(process.pid, "workerd").filter((p) => !before.has(p));
   if (pids.length === 0) throw new Error("no workerd child process found for Miniflare");
-  return { name: "ours on workerd (Miniflare)", url, pids: () => pids, stop: () => mf.dispose() };
+  return { id: "workerd", url, pids: () => pids, stop: () => mf.dispose() };
 }

@@ -30,5 +30,5 @@ export function wranglerProcesses(stack: Stack) {
 
 export function wranglerDev(stack: Stack): Served {
   const { all } = wranglerProcesses(stack);
-  return { name: "ours under wrangler dev", url: stack.botUrl, pids: () => all, stop: async () => {} };
+  return { id: "wrangler", url: stack.botUrl, pids: () => all, stop: async () => {} };
 }
