@@ -1,6 +1,8 @@
 /** Turns the measured facts into the console table and BENCHMARKS.md. */
+
+import { peerVerdict } from "./peer/findings.ts";
 import type { PeerFacts } from "./peer/peers.ts";
-import { peerVerdict, renderPeerMarkdown, renderPeerTable } from "./peer/report.ts";
+import { renderPeerMarkdown, renderPeerTable } from "./peer/report.ts";
 
 type Counts = { vendor: number; kvReads: number; kvWrites: number; kvDeletes: number; slack: number };
 type Cycle = {
@@ -207,10 +209,12 @@ export function renderMarkdown(f: Facts): string {
   out.push(
     "```sh",
     "npm ci",
-    "npm run bench                 # full: ~3–5 min on 2 cores",
+    "npm run bench                 # full: ~5 min on 2 cores",
     "BENCH_QUICK=1 npm run bench   # fewer requests, 1/10/100 subscriptions",
     "BENCH_SIZES=1,10,100,1000,5000 npm run bench",
     "BENCH_NO_WRITE=1 npm run bench   # print only",
+    "BENCH_PEERS_ONLY=1 npm run bench # only §6, the comparison with Bolt; print only (~3 min)",
+    "FUNCS=1 node bench/peer/profile.ts ack-only 50 300   # V8 profile of the Worker on workerd (§6)",
     "npm run test:chaos            # reliability suite; CHAOS_SEED=7 CHAOS_ROUNDS=100 for longer",
     "```",
     "",
@@ -257,7 +261,7 @@ export function renderMarkdown(f: Facts): string {
   );
   const peer = peerVerdict(f.peers);
   out.push(
-    `| ack p99 at ${peer.concurrency} concurrent, ours on workerd vs Bolt on Node (§6) | ${f1(peer.ours)} ms vs ${f1(peer.bolt)} ms (${f2(peer.ours / peer.bolt)}×) | Bolt's p99 | ≤ Bolt's | ${ok(peer.met)} |`,
+    `| ack p99 at ${peer.concurrency} concurrent, ours on bare workerd vs Bolt on Node (§6) | ${f1(peer.ours)} ms vs ${f1(peer.bolt)} ms (${f2(peer.ours / peer.bolt)}×) | Bolt's p99 | ≤ Bolt's | ${ok(peer.met)} |`,
   );
   out.push(
     `| alert latency, 1-min cron | median ${f1(alertMedian)} s, max ${f1(alertMax)} s | | (none set) | — |`,

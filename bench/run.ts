@@ -23,7 +23,7 @@ import { commandRequest, type Target, timelineClickRequest } from "./slack-reque
 process.env.WRANGLER_SEND_METRICS = "false";
 const QUICK = process.env.BENCH_QUICK === "1";
 const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,10,100" : "1,10,100,1000");
-const LOAD_REQUESTS = QUICK ? 100 : 300;
+const LOAD_REQUESTS = QUICK ? 100 : 200;
 const CPU_REQUESTS = QUICK ? 100 : 300;
 const CPU_CYCLES = QUICK ? 60 : 200;
 const ALERTS = QUICK ? 4 : 8;
@@ -37,7 +37,7 @@ const PEERS: PeerPlan = {
     { kind: "floor", concurrency: 50 },
   ],
   rounds: 3,
-  requestsPerRound: QUICK ? 40 : 80,
+  requestsPerRound: QUICK ? 30 : 60,
 };
 const PEERS_ONLY = process.env.BENCH_PEERS_ONLY === "1";
 

@@ -47,7 +47,7 @@ export type PeerRow = {
   replies: number;
 };
 
-const IDLE_WINDOW_MS = 3000;
+const IDLE_WINDOW_MS = 2000;
 const WARMUP = 20;
 const CHANNEL = "C0ALERTS";
 

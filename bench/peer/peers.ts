@@ -10,6 +10,7 @@ import { startBolt } from "./bolt-process.ts";
 import { comparePeers, type PeerPlan, type PeerRow } from "./compare.ts";
 import type { Served } from "./served.ts";
 import { startWorkerd } from "./workerd-direct.ts";
+import { startWorkerdServe } from "./workerd-serve.ts";
 import { wranglerDev } from "./wrangler-dev.ts";
 
 export type PeerFacts = { rows: PeerRow[]; bolt: Size; plan: PeerPlan };
@@ -24,15 +25,15 @@ export async function peerBenchmark(
   const slackApiUrl = `${stack.slackUrl}/api/`;
   const started: Served[] = [];
   try {
-    started.push(
-      await startWorkerd(buildDir, {
-        DECIPHER_API_URL: stack.emulatorUrl,
-        DECIPHER_API_KEY: stack.apiKey,
-        SLACK_API_URL: slackApiUrl,
-        SLACK_SIGNING_SECRET: stack.signingSecret,
-        SLACK_BOT_TOKEN: stack.botToken,
-      }),
-    );
+    const vars = {
+      DECIPHER_API_URL: stack.emulatorUrl,
+      DECIPHER_API_KEY: stack.apiKey,
+      SLACK_API_URL: slackApiUrl,
+      SLACK_SIGNING_SECRET: stack.signingSecret,
+      SLACK_BOT_TOKEN: stack.botToken,
+    };
+    started.push(await startWorkerd(buildDir, vars));
+    started.push(await startWorkerdServe(buildDir, vars));
     started.push(
       await startBolt(bundle.file, {
         signingSecret: stack.signingSecret,

@@ -19,7 +19,7 @@ export type WorkerVars = {
   SLACK_BOT_TOKEN: string;
 };
 
-function compatibilityDate(): string {
+export function compatibilityDate(): string {
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
   if (!date) throw new Error("no compatibility_date in wrangler.toml");
@@ -27,7 +27,12 @@ function compatibilityDate(): string {
 }
 
 /** Serves `<buildDir>/index.js` with the KV binding and vars the Worker reads. */
-export async function startWorkerd(buildDir: string, vars: WorkerVars): Promise<Served> {
+/** `inspectorPort` only for bench/peer/profile.ts: an attached inspector costs CPU. */
+export async function startWorkerd(
+  buildDir: string,
+  vars: WorkerVars,
+  inspectorPort?: number,
+): Promise<Served> {
   const before = new Set(childrenNamed(process.pid, "workerd"));
   // Miniflare 5 takes v4-style options through its converter (which also leaves the dev registry off).
   const options = convertV4MiniflareOptions({
@@ -40,6 +45,7 @@ export async function startWorkerd(buildDir: string, vars: WorkerVars): Promise<
     host: "127.0.0.1",
     port: await freePort(),
     log: new NoOpLog(),
+    ...(inspectorPort ? { inspectorPort } : {}),
   });
   const mf = new Miniflare(options);
   const url = (await mf.ready).origin;
