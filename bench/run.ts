@@ -23,9 +23,9 @@ import { commandRequest, type Target, timelineClickRequest } from "./slack-reque
 process.env.WRANGLER_SEND_METRICS = "false";
 const QUICK = process.env.BENCH_QUICK === "1";
 const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,10,100" : "1,10,100,1000");
-const LOAD_REQUESTS = QUICK ? 100 : 200;
-const CPU_REQUESTS = QUICK ? 100 : 300;
-const CPU_CYCLES = QUICK ? 60 : 200;
+const LOAD_REQUESTS = QUICK ? 100 : 150;
+const CPU_REQUESTS = QUICK ? 100 : 150;
+const CPU_CYCLES = QUICK ? 60 : 100;
 const ALERTS = QUICK ? 4 : 8;
 /** The Bolt comparison: rounds × requests per target and concurrency (bench/peer/). */
 const PEERS: PeerPlan = {
@@ -37,12 +37,15 @@ const PEERS: PeerPlan = {
     { kind: "floor", concurrency: 50 },
   ],
   rounds: 3,
-  requestsPerRound: QUICK ? 30 : 60,
+  requestsPerRound: QUICK ? 30 : 50,
 };
 const PEERS_ONLY = process.env.BENCH_PEERS_ONLY === "1";
+const T0 = Date.now();
+/** A progress line with the seconds since start, so a slow step shows itself. */
+const step = (text: string) => console.log(`bench: ${text} (${Math.round((Date.now() - T0) / 1000)} s)`);
 
 async function pollCost() {
-  console.log("bench: poll-cycle cost in workerd (vitest.bench.config.ts) …");
+  step("poll-cycle cost in workerd (vitest.bench.config.ts) …");
   const res = await run(
     process.execPath,
     [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.bench.config.ts"],
@@ -242,11 +245,11 @@ function machine(): Facts["machine"] {
 
 async function main() {
   const started = Date.now();
-  console.log("bench: bundle (wrangler deploy --dry-run) …");
+  step("bundle (wrangler deploy --dry-run) …");
   const build = await buildWorker();
   try {
     const pollCostRows = PEERS_ONLY ? [] : await pollCost();
-    console.log("bench: starting the local stack (emulator, Slack stand-in, wrangler dev) …");
+    step("starting the local stack (emulator, Slack stand-in, wrangler dev) …");
     const stack = await startStack({
       ports: { bot: 0, emulator: 0, slack: 0 },
       cronIntervalMs: null,
@@ -257,10 +260,10 @@ async function main() {
     let peers: Facts["peers"];
     try {
       if (!PEERS_ONLY) {
-        console.log("bench: ack latency, CPU, alert latency through wrangler dev …");
+        step("ack latency, CPU, alert latency through wrangler dev …");
         live = await liveMeasurements(stack);
       }
-      console.log("bench: the same /sessions load on wrangler dev, on workerd directly, and on Bolt …");
+      step("the same /sessions load on wrangler dev, on workerd directly, and on Bolt …");
       peers = await peerBenchmark(stack, build.dir, PEERS);
     } finally {
       await stack.stop();
@@ -283,7 +286,7 @@ async function main() {
     console.log(renderTable(facts));
     if (process.env.BENCH_NO_WRITE !== "1") {
       writeFileSync(join(ROOT, "BENCHMARKS.md"), renderMarkdown(facts));
-      console.log("bench: BENCHMARKS.md rewritten");
+      step("BENCHMARKS.md rewritten");
     }
   } finally {
     build.remove();
