@@ -1,7 +1,7 @@
 /** Starts the bundled Bolt app (bolt-bundle.ts) as its own Node process, so its CPU and memory are its own. */
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { ROOT } from "../../dev/stack.ts";
+import { freePort, servedChild } from "./child.ts";
 import type { Served } from "./served.ts";
 
 export type BoltConfig = {
@@ -11,17 +11,6 @@ export type BoltConfig = {
   emulatorUrl: string;
   apiKey: string;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30_000): Promise<Served> {
   const port = await freePort();
@@ -38,10 +27,9 @@ export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30
       DECIPHER_API_KEY: config.apiKey,
     },
   });
-  const onExit = () => child.kill("SIGKILL");
-  process.once("exit", onExit);
+  const served = servedChild("bolt", `http://127.0.0.1:${port}`, child);
   let output = "";
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Bolt app not ready:\n${output}`)), timeoutMs);
     const onData = (d: Buffer) => {
       output += d;
@@ -54,16 +42,9 @@ export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30
     child.stderr.on("data", onData);
     child.once("exit", (code) => reject(new Error(`Bolt app exited (${code}):\n${output}`)));
   });
-  return {
-    id: "bolt",
-    url: `http://127.0.0.1:${port}`,
-    pids: () => (child.exitCode === null && child.pid ? [child.pid] : []),
-    stop: async () => {
-      process.off("exit", onExit);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  await ready.catch(async (error) => {
+    await served.stop();
+    throw error;
+  });
+  return served;
 }

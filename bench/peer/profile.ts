@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startStack } from "../../dev/stack.ts";
 import { buildWorker } from "../build.ts";
 import { commandRequest } from "../slack-requests.ts";
-import { freePort } from "./bolt-process.ts";
+import { freePort } from "./child.ts";
 import { runLoadInThread } from "./load-thread.ts";
 import { startWorkerd } from "./workerd-direct.ts";
 

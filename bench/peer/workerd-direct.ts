@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare, NoOpLog } from "miniflare";
 import { ROOT } from "../../dev/stack.ts";
-import { freePort } from "./bolt-process.ts";
+import { freePort } from "./child.ts";
 import { childrenNamed } from "./procs.ts";
 import type { Served } from "./served.ts";
 

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bin } from "../exec.ts";
-import { freePort } from "./bolt-process.ts";
+import { freePort, servedChild } from "./child.ts";
 import type { Served } from "./served.ts";
 import { compatibilityDate, type WorkerVars } from "./workerd-direct.ts";
 
@@ -45,9 +45,8 @@ export async function startWorkerdServe(
     config(port, { DECIPHER_APP_URL: "https://app.getdecipher.com", ADMIN_USER_IDS: "", ...vars }),
   );
   const child = spawn(bin("workerd", "bin/workerd"), ["serve", file, "--experimental"], { stdio: "ignore" });
-  const onExit = () => child.kill("SIGKILL");
-  process.once("exit", onExit);
   const url = `http://127.0.0.1:${port}`;
+  const served = servedChild("workerd-serve", url, child);
   const deadline = Date.now() + timeoutMs;
   while (
     !(await fetch(`${url}/health`).then(
@@ -55,19 +54,11 @@ export async function startWorkerdServe(
       () => false,
     ))
   ) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error("workerd serve did not come up");
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await served.stop();
+      throw new Error("workerd serve did not come up");
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    id: "workerd-serve",
-    url,
-    pids: () => (child.exitCode === null && child.pid ? [child.pid] : []),
-    stop: async () => {
-      process.off("exit", onExit);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  return served;
 }
