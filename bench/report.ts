@@ -261,7 +261,7 @@ export function renderMarkdown(f: Facts): string {
   );
   const peer = peerVerdict(f.peers);
   out.push(
-    `| ack p99 at ${peer.concurrency} concurrent, ours on bare workerd vs Bolt on Node (§6) | ${f1(peer.ours)} ms vs ${f1(peer.bolt)} ms (${f2(peer.ours / peer.bolt)}×) | Bolt's p99 | ≤ Bolt's | ${ok(peer.met)} |`,
+    `| ack p99 at ${peer.concurrency} concurrent, ours on bare workerd vs Bolt on Node (§6) | ${f1(peer.ours)} ms vs ${f1(peer.bolt)} ms (${f2(peer.ours / peer.bolt)}×; at or below in ${peer.roundsWon} of ${peer.rounds} rounds) | Bolt's p99 | ≤ Bolt's | ${ok(peer.met)} |`,
   );
   out.push(
     `| alert latency, 1-min cron | median ${f1(alertMedian)} s, max ${f1(alertMax)} s | | (none set) | — |`,

@@ -36,6 +36,8 @@ export type PeerRow = {
   p99: number;
   /** Lowest and highest p99 of a single round. */
   p99Rounds: [number, number];
+  /** Each round's p99, in round order (the servers take turns within a round). */
+  p99ByRound: number[];
   /** Median of the rounds, and their lowest and highest. */
   cpuMs: number;
   cpuRounds: [number, number];
@@ -152,6 +154,7 @@ function combine(target: PeerId, cell: PeerCell, rounds: Round[]): PeerRow {
     p50: percentile(ms, 50),
     p99: percentile(ms, 99),
     p99Rounds: [Math.min(...p99s), Math.max(...p99s)],
+    p99ByRound: p99s,
     cpuMs: percentile(cpus, 50),
     cpuRounds: [Math.min(...cpus), Math.max(...cpus)],
     rssMb: Math.max(...rounds.map((r) => r.rssMb)),

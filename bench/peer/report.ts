@@ -27,7 +27,7 @@ export function renderPeerTable(p: PeerFacts, ours: Size): string {
   for (const id of ["workerd-serve", "workerd"] as const) {
     const v = peerVerdict(p, id);
     lines.push(
-      `p99 of the command at ${v.concurrency} in flight, ${id} ÷ Bolt: ${f1(v.ours)} / ${f1(v.bolt)} ms = ${ratio(v.ours, v.bolt)} → ${v.met ? "met" : "not met"}`,
+      `p99 of the command at ${v.concurrency} in flight, ${id} ÷ Bolt: ${f1(v.ours)} / ${f1(v.bolt)} ms = ${ratio(v.ours, v.bolt)} → ${v.met ? "met" : "not met"}; at or below Bolt's in ${v.roundsWon} of ${v.rounds} rounds`,
     );
   }
   return lines.join("\n");
