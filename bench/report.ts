@@ -289,7 +289,7 @@ export function renderMarkdown(f: Facts): string {
   const peerGoal = peerVerdict(f.peers);
   if (!peerGoal.met)
     gaps.push(
-      `- **Ack p99 at ${peerGoal.concurrency} concurrent on bare workerd ${f1(peerGoal.ours)} ms > Bolt's ${f1(peerGoal.bolt)} ms (${f2(peerGoal.ours / peerGoal.bolt)}×).** Our whole command costs less CPU than Bolt's, but our ack path costs more, and at 50 in flight the acks queue behind it; where that time goes (per-request construction of four Slack API clients and of the SlackApp, a second read of the body) is in §6.`,
+      `- **Ack p99 at ${peerGoal.concurrency} concurrent on bare workerd ${f1(peerGoal.ours)} ms > Bolt's ${f1(peerGoal.bolt)} ms (${f2(peerGoal.ours / peerGoal.bolt)}×).** §6 splits the CPU of a request into HTTP floor, ack path and lazy half and names what the ack path spends it on (per-request construction of four Slack API clients and of the SlackApp, a second read of the body).`,
     );
   if (f.bundle.gzipBytes > 120 * 1024) gaps.push(`- **Bundle ${kb(f.bundle.gzipBytes)} > 120 KB gzip.**`);
   out.push("### Gaps and causes", "", ...(gaps.length ? gaps : ["None: every target above is met."]), "");
