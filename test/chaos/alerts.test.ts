@@ -5,7 +5,7 @@ import { keys } from "../../src/state/keys.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
-import { rng } from "./fleet.ts";
+import { rng } from "./seeded-random.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
