@@ -119,6 +119,25 @@ function render(rows: Row[], seconds: number): string {
   const ref = rows.find((r) => r.n === DAY_SUBS);
   if (ref) {
     const i = ref.idle;
+    const n = ref.n;
+    const polls = i.doRequestsByMethod["subscription.poll"] ?? 0;
+    const alert = ref.alert;
+    const big = rows[rows.length - 1];
+    out.push(
+      `### Before and after, per idle cycle (${n} subscriptions; per subscription + fixed per cycle)`,
+      "",
+      "| | before (KV leases) | after (Durable Objects) |",
+      "|---|---|---|",
+      `| vendor requests | ${BEFORE.vendorPerSub} per subscription | ${fmt(i.vendorRequests / n, 2)} per subscription |`,
+      `| KV reads | ${BEFORE.kvReadsPerSub} per subscription + ${BEFORE.kvReadsFixed} | 0 |`,
+      `| KV writes | ${BEFORE.kvWritesIdle} | ${fmt(Math.max(i.kvWrites.objects, i.kvWrites.worker, i.kvWrites.reported), 1)} |`,
+      `| Durable Object requests | — | ${fmt(polls / n, 2)} per subscription (its poll) + ${fmt(i.doRequests - polls, 1)} (registry: \`beginCycle\`, \`recordPolls\`) |`,
+      `| DO storage writes | — | ${fmt((i.storage.subscriptions.puts + i.storage.subscriptions.deletes) / n, 2)} per subscription + ${fmt(i.storage.registry.puts, 1)} registry put (${fmt(i.storage.registry.rows, 1)} rows) |`,
+      `| DO storage reads | — | ${fmt(i.storage.subscriptions.gets / n, 2)} per subscription (state, journal) + ${fmt(i.storage.registry.gets, 1)} (registry) |`,
+      `| wall per cycle | ${BEFORE.wall10} ms (10 subs), ${BEFORE.wall100} ms (100), machine load 0.1–0.9 | ${i.cycleWallMs.p50} ms (${n} subs)${big && big.n !== n ? `, ${big.idle.cycleWallMs.p50} ms (${big.n})` : ""}, machine load above; ${fmt(i.pollWallMs.mean, 1)} ms mean per object poll |`,
+      `| writes per alert | ${BEFORE.kvWritesPerAlert} KV writes + ${BEFORE.kvDeletesPerAlert} KV delete | ${alert.posts > 0 ? fmt(alert.kvWrites.objects / alert.posts, 1) : "—"} KV write + ${alert.posts > 0 ? fmt(alert.storage.subscriptions.puts / alert.posts, 1) : "—"} DO puts (${alert.posts > 0 ? fmt(alert.storage.subscriptions.rows / alert.posts, 1) : "—"} rows) |`,
+      "",
+    );
     const doPerDay = i.doRequests * CYCLES_PER_DAY;
     const gbs = i.objectWallSecondsPerCycle * GB_PER_OBJECT * CYCLES_PER_DAY;
     const gbsPolls = (i.pollWallMs.sum / i.cycles / 1000) * GB_PER_OBJECT * CYCLES_PER_DAY;

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import { createRng } from "../../dev/emulator/rng.ts";
 import { growthThreshold } from "../../src/alerts/collections.ts";
 import { keys } from "../../src/state/keys.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
-import { rng } from "./seeded-random.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
@@ -76,7 +76,7 @@ function announcedGrowth(call: Call): { old: number; new: number } | null {
 type ChaosOptions = { seed: number; rounds: number; overlap: boolean };
 
 async function chaos({ seed, rounds, overlap }: ChaosOptions) {
-  const r = rng(seed);
+  const r = createRng(seed);
   const apiKey = await newOrg();
   const org = emulatorOrg(apiKey);
   const botToken = `xoxb-chaos-${crypto.randomUUID()}`;

@@ -1,5 +1,6 @@
 import { abortAllDurableObjects, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { runPollCycle } from "../../src/alerts/poll-cycle.ts";
 import { readConfig } from "../../src/env.ts";
 import { subscriptionObject } from "../../src/objects/stubs.ts";
@@ -7,7 +8,6 @@ import { ACTION_IDS } from "../../src/slack/blocks/action-ids.ts";
 import type { SubscriptionRef } from "../../src/state/alert-control.ts";
 import { type Bot, createBot, emulatorUrl, newOrg } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
-import { type Rng, rng } from "./seeded-random.ts";
 
 /**
  * Exactly-once delivery of failed-run alerts by the Durable Object engine, over seeded rounds.
@@ -34,7 +34,7 @@ import { type Rng, rng } from "./seeded-random.ts";
  * channel not subscribed) fails the suite.
  *
  * Rounds: CHAOS_ROUNDS (vitest.chaos.config.ts; `npm test` runs 12), seed CHAOS_SEED. Every
- * 25 rounds the world starts over in a new organization and Slack workspace, so windows and
+ * 25 rounds the world starts over with new tests and a new Slack workspace, so run windows and
  * channels stay small however long the run.
  */
 
@@ -91,23 +91,18 @@ const emptyTally = (): Tally => ({
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** As test/setup/fresh-state.ts: an empty registry and KV (KV copies are keyed by channel, not team). */
+/** The previous world's subscriptions leave the cron's index (their objects are never polled again). */
 async function forgetPreviousWorld() {
   const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
   await runInDurableObject(registry, (_instance, state) => state.storage.deleteAll());
-  let cursor: string | undefined;
-  do {
-    const page = await env.STATE.list(cursor ? { cursor } : {});
-    await Promise.all(page.keys.map((k) => env.STATE.delete(k.name)));
-    cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor);
 }
 
-/** A new organization (two tests, each with a passed run as baseline) and Slack workspace. */
-async function newWorld(index: number): Promise<World> {
-  // The previous world's subscriptions leave the cron's index with it.
+/**
+ * Two new tests (each with a passed run as baseline) and a new Slack workspace. The organization
+ * stays: new test ids keep the KV copies (keyed by channel and test, not team) apart.
+ */
+async function newWorld(index: number, apiKey: string): Promise<World> {
   await forgetPreviousWorld();
-  const apiKey = await newOrg();
   const org = emulatorOrg(apiKey);
   const bot = createBot({ apiKey, botToken: `xoxb-chaos-${crypto.randomUUID()}` });
   Object.assign(bot.env, {
@@ -259,7 +254,7 @@ async function slackFault(w: World, method: string, kind: string, count: number,
 }
 
 async function chaos(seed: number, rounds: number) {
-  const r = rng(seed);
+  const r = createRng(seed);
   const started = Date.now();
   const faults: Record<string, number> = {};
   const note = (what: string) => {
@@ -281,7 +276,8 @@ async function chaos(seed: number, rounds: number) {
     }
     log(...args);
   };
-  let w = await newWorld(0);
+  const apiKey = await newOrg();
+  let w = await newWorld(0, apiKey);
   let roundsRun = 0;
 
   const cron = async () => {
@@ -299,7 +295,7 @@ async function chaos(seed: number, rounds: number) {
       if (round > 1 && (round - 1) % ROUNDS_PER_WORLD === 0) {
         done = addTally(done, current);
         current = emptyTally();
-        w = await newWorld(round);
+        w = await newWorld(round, apiKey);
       }
       const fresh = await moveWorld(w, r, round);
 
