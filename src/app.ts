@@ -40,9 +40,9 @@ app.get("/health", async (c) => {
   if (!health)
     return c.json({ ok: false, version: VERSION, problems: ["the engine's registry did not answer"] });
   const lastSuccessfulPollAgeSeconds = ageSeconds(health.lastSuccessAt, now);
-  const stale =
-    health.subscriptions > 0 &&
-    (lastSuccessfulPollAgeSeconds === null || lastSuccessfulPollAgeSeconds > STALE_AFTER_SECONDS);
+  // Before any poll succeeded, the wait counts from the first cycle: a new install is not stale.
+  const waited = ageSeconds(health.lastSuccessAt ?? health.firstCycleAt, now);
+  const stale = health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS;
   const problems = [
     ...(stale ? [`no successful poll for over ${STALE_AFTER_SECONDS / 60} minutes`] : []),
     ...(health.slackWorkspace

@@ -1,21 +1,15 @@
-/** Bindings as wrangler.toml, `.dev.vars` and `wrangler secret put` provide them. */
-export type Env = {
-  DECIPHER_API_URL?: string;
-  DECIPHER_APP_URL?: string;
-  DECIPHER_API_KEY?: string;
-  SLACK_SIGNING_SECRET?: string;
-  SLACK_BOT_TOKEN?: string;
-  SLACK_API_URL?: string;
-  ADMIN_USER_IDS?: string;
-  /** Per-request timeout for Decipher calls in ms (default 8000); a tuning knob, not a secret. */
+import { parseHttpUrl } from "./util/guards.ts";
+
+/**
+ * Bindings: generated from wrangler.toml and `.dev.vars.example` by `npm run cf-typegen`
+ * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults. The queue is
+ * optional: without it every chunk is polled by the cron itself.
+ */
+export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
+  /** Per-request timeout for Decipher calls in ms (default 8000). */
   VENDOR_TIMEOUT_MS?: string;
   /** Per-call timeout for Slack Web API calls in ms (default 10000). */
   SLACK_TIMEOUT_MS?: string;
-  STATE: KVNamespace;
-  SUBSCRIPTIONS: DurableObjectNamespace<import("./objects/subscription-object.ts").SubscriptionObject>;
-  CHANNELS: DurableObjectNamespace<import("./objects/channel-object.ts").ChannelObject>;
-  REGISTRY: DurableObjectNamespace<import("./objects/registry-object.ts").RegistryObject>;
-  /** Fan-out of poll chunks when there are many subscriptions; optional (all inline without it). */
   POLL_QUEUE?: Queue<{ names: string[]; at: string }>;
 };
 
@@ -64,7 +58,7 @@ export function readConfig(env: Env): Config {
   const urls = {} as Record<(typeof URLS)[number], string>;
   for (const name of URLS) {
     const value = env[name]?.trim() || DEFAULTS[name];
-    if (!isHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
+    if (!parseHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
     urls[name] = value.replace(/\/+$/, "");
   }
   if (env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
@@ -95,13 +89,4 @@ export function readConfig(env: Env): Config {
 
 function parseUserIds(raw: string | undefined): ReadonlySet<string> {
   return new Set((raw ?? "").split(/[\s,]+/).filter((id) => id.length > 0));
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
 }

@@ -3,14 +3,15 @@
 // no simulation, no cron timer — runs are created through the emulator's control API and
 // polls are fired with the page's "Poll now". Screenshot in test-results/ on failure.
 //
-//   npm run test:browser        (needs /usr/bin/chromium — .ci/run installs it)
+//   npm run test:browser        (the browser: CHROMIUM_PATH, a system Chromium, or @sparticuz/chromium
+//                                — see find-browser.ts)
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type Stack, startStack } from "../dev/stack.ts";
+import { findBrowser } from "./find-browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RESULTS = new URL("../test-results/", import.meta.url);
 const STEP_MS = 20_000;
 
@@ -19,7 +20,10 @@ let browser: Browser;
 let page: Page;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  // Found (and, the first time, unpacked) before the stack starts: the unpack points TMPDIR
+  // elsewhere for a moment, which the stack must not see.
+  const found = await findBrowser();
+  console.log(`browser: ${found.executablePath} (${found.source})`);
   [stack, browser] = await Promise.all([
     startStack({
       ports: { bot: 0, emulator: 0, slack: 0 },
@@ -27,20 +31,7 @@ before(async () => {
       cronIntervalMs: null,
       quiet: true,
     }),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      // No network here: without these Chromium waits on connections it can never make.
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    }),
+    chromium.launch({ executablePath: found.executablePath, args: found.args, headless: true }),
   ]);
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.setDefaultTimeout(STEP_MS);

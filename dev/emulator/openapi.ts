@@ -1,6 +1,7 @@
 /**
  * OpenAPI 3.1 description of the API exactly as this emulator implements it, including the
- * choices read-api.md leaves open (parameter names, defaults, status codes, ordering).
+ * choices the vendor's documentation leaves open (parameter names, defaults, status codes,
+ * ordering); docs/decipher-api.md says which of them the bot relies on.
  */
 const str = { type: "string" };
 const int = { type: "integer" };

@@ -1,7 +1,7 @@
 import type { CollectionRecord, MemberRecord, Org, RunRecord, SessionRecord, TestRecord } from "./model.ts";
 import type { Include } from "./params.ts";
 
-/** Records → wire objects, field names and order exactly as read-api.md writes them. */
+/** Records → wire objects, field names and order exactly as the vendor writes them (docs/decipher-api.md). */
 export type ViewContext = { appUrl: string; now: number };
 
 export const SCREENSHOT_HOST = "https://screenshots.decipher.test";

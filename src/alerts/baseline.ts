@@ -1,50 +1,71 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
-import type { TestRun } from "../vendor/types.ts";
-import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
+import { paginatePages } from "../vendor/paginate.ts";
+import { advanceWatermark, isSettled } from "./run-window.ts";
 
-/** Runs read at subscribe time; enough to cover everything that ran "before" the subscription. */
-const BASELINE_RUNS = 50;
+/** Runs read at subscribe time: the latest page, and everything of the last 40 minutes. */
+const BASELINE_RUNS = 100;
+const RECENT_WINDOW_MS = 40 * 60 * 1000;
+const RECENT_PAGES = 3;
+/**
+ * Polls ask for runs since 10 min before the watermark's time; anchoring it no earlier than
+ * 20 min before subscribing keeps every polled run inside what the baseline read.
+ */
+const ANCHOR_LAG_MS = 20 * 60 * 1000;
 
 type Who = { channelId: string; userId: string; now: Date };
 
+async function readBaselineRuns(vendor: VendorClient, testId: number, now: Date) {
+  const latest = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
+  const byId = new Map(latest.data.map((run) => [run.id, run]));
+  // The vendor's list order is not documented: if the page above holds the oldest runs, the
+  // recent ones still come from this time-bounded read.
+  const since = new Date(now.getTime() - RECENT_WINDOW_MS);
+  const pages = paginatePages(
+    (cursor) =>
+      vendor.listTestRuns(testId, {
+        limit: BASELINE_RUNS,
+        status: "all",
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: RECENT_PAGES },
+  );
+  for await (const page of pages) for (const run of page.data) byId.set(run.id, run);
+  return { test: latest.test, runs: [...byId.values()] };
+}
+
 /**
- * Records what already happened so nothing before the subscription alerts. Runs still
- * `running` stay pending: if they fail later, that failure is news.
- * Throws `VendorApiError` (not found, auth, …) and then nothing is stored.
+ * Records what already happened so nothing before the subscription alerts, whatever order
+ * Decipher lists runs in. Runs still `running` stay pending: if they fail later, that
+ * failure is news. Throws `VendorApiError` (not found, auth, …) and then nothing is stored.
  */
 export async function baselineTest(
   vendor: VendorClient,
   testId: number,
   who: Who,
 ): Promise<TestSubscription> {
-  const page = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });
+  const { test, runs } = await readBaselineRuns(vendor, testId, who.now);
   const at = who.now.toISOString();
   // Everything already finished counts as seen; runs still running may yet fail and alert.
-  const mark = advanceWatermark({ id: 0, at: null }, page.data, who.now);
+  const mark = advanceWatermark({ id: 0, at: null }, runs, who.now);
+  const floor = who.now.getTime() - ANCHOR_LAG_MS;
+  const anchor = mark.at !== null && Date.parse(mark.at) > floor ? mark.at : new Date(floor).toISOString();
   return {
     kind: "test",
     channelId: who.channelId,
     testId,
-    testName: page.test.name,
+    testName: test.name,
     createdAt: at,
     createdBy: who.userId,
     paused: null,
     lastError: null,
     lastChangeAt: at,
     lastRunId: mark.id,
-    // With nothing settled yet, the oldest run still running is where the next polls look from.
-    lastRunAt: mark.at ?? oldestCreatedAt(page.data),
-    handledRunIds: page.data
-      .filter((run) => run.id > mark.id && isSettled(run, who.now))
-      .map((run) => run.id),
+    lastRunAt: anchor,
+    handledRunIds: runs.filter((run) => run.id > mark.id && isSettled(run, who.now)).map((run) => run.id),
     streak: null,
   };
-}
-
-function oldestCreatedAt(runs: readonly TestRun[]): string | null {
-  const times = runs.map(createdMs).filter((t): t is number => t !== null);
-  return times.length > 0 ? new Date(Math.min(...times)).toISOString() : null;
 }
 
 export async function baselineCollection(

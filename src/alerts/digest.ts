@@ -4,6 +4,7 @@ import { testUrl } from "../slack/blocks/links.ts";
 import type { DigestSchedule } from "../state/digests.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../state/subscription-types.ts";
 import { mapLimit } from "../util/map-limit.ts";
+import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import { localDate, nextOccurrence } from "./schedule.ts";
 import { post } from "./slack-post.ts";
@@ -28,18 +29,19 @@ async function testLine(deps: Deps, sub: TestSubscription, now: Date) {
   const since = new Date(now.getTime() - DAY_MS);
   const runs: TestRun[] = [];
   let test: TestInfo | undefined;
-  let cursor: string | undefined;
-  for (let page = 0; page < DIGEST_PAGES; page++) {
-    const res = await deps.vendor.listTestRuns(sub.testId, {
-      status: "all",
-      limit: 100,
-      since,
-      ...(cursor ? { cursor } : {}),
-    });
-    test = res.test;
-    runs.push(...res.data);
-    if (!res.hasMore || !res.nextCursor) break;
-    cursor = res.nextCursor;
+  const pages = paginatePages(
+    (cursor) =>
+      deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: DIGEST_PAGES },
+  );
+  for await (const page of pages) {
+    test = page.test;
+    runs.push(...page.data);
   }
   const finished = runs.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;
@@ -73,13 +75,34 @@ function unknownTestLine(sub: TestSubscription, appUrl: string) {
   };
 }
 
-async function collectionLine(deps: Deps, sub: CollectionSubscription, schedule: DigestSchedule) {
-  const collection: IssueCollection = (
-    await deps.vendor.listCollectionSessions(sub.collectionId, { limit: 1 })
-  ).collection;
-  // Change since the previous digest (about 24 h); the first digest compares with the last alert.
-  const before = schedule.collectionCounts[String(sub.collectionId)] ?? sub.alertedCount;
-  return { collection, change24h: collection.sessionCount - before };
+/** Pages of sessions read for a collection's 24-hour figure; beyond them the figure is a floor. */
+const COLLECTION_PAGES = 3;
+
+/**
+ * A collection's line: its state, and the sessions with issues in the last 24 hours — read
+ * from the vendor's own time window, so it is a 24-hour figure whenever the last digest or
+ * alert was.
+ */
+async function collectionLine(deps: Deps, sub: CollectionSubscription, now: Date) {
+  const since = new Date(now.getTime() - DAY_MS);
+  let collection: IssueCollection | undefined;
+  let sessions = 0;
+  let more = false;
+  const pages = paginatePages(
+    (cursor) =>
+      deps.vendor.listCollectionSessions(sub.collectionId, {
+        limit: 50,
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: COLLECTION_PAGES },
+  );
+  for await (const page of pages) {
+    collection = page.collection;
+    sessions += page.data.length;
+    more = page.hasMore;
+  }
+  return { collection: collection as IssueCollection, change24h: sessions, atLeast: more };
 }
 
 /**
@@ -110,7 +133,7 @@ export async function sendDigest(
       active.filter((s): s is CollectionSubscription => s.kind === "collection"),
       CONCURRENCY,
       (s) =>
-        collectionLine(deps, s, schedule).catch(() => {
+        collectionLine(deps, s, now).catch(() => {
           failed++;
           return null;
         }),

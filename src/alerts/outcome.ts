@@ -13,7 +13,12 @@ export type PollOutcome = {
   error: string | null;
   /** Set when Slack refused: the object tells the registry about workspace-wide refusals. */
   slackFailure?: SlackFailure;
+  /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
+  held?: HeldFailure | null;
 };
+
+/** A test's new failure, held back for one cycle to see whether other tests failed with it. */
+export type HeldFailure = { testId: number; testName: string; runId: number; summary: string | null };
 
 export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });
 
@@ -57,7 +62,11 @@ export function afterSlackFailure<S extends Subscription>(
 ): S {
   const at = now.toISOString();
   const message = describeSlackFailure(failure);
-  const lastError = { message, at, source: "slack" as const };
+  // The same error again keeps its first time: the backoff counts from there.
+  const lastError =
+    subscription.lastError?.message === message && subscription.lastError.source === "slack"
+      ? subscription.lastError
+      : { message, at, source: "slack" as const };
   const failingSince = subscription.failingSince ?? at;
   if (failure.kind === "permanent") {
     return { ...subscription, paused: { reason: message, at }, lastError, failingSince, lastChangeAt: at };
@@ -95,4 +104,10 @@ export function noteQuarantined<S extends Subscription>(sub: S, rejected: Reject
   if (fresh.length === 0) return sub;
   for (const q of fresh) console.warn(`skipped an unreadable ${q.what} (${q.field})`);
   return { ...sub, quarantined: [...(sub.quarantined ?? []), ...fresh].slice(-MAX_NOTES) };
+}
+
+/** Whether two states differ in more than bookkeeping (times and the error being repeated). */
+export function sameState(a: Subscription, b: Subscription): boolean {
+  const strip = ({ lastChangeAt: _c, lastError: _e, failingSince: _f, ...rest }: Subscription) => rest;
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }

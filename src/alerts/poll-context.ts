@@ -20,4 +20,12 @@ export type PollContext = {
   /** This invocation's subrequests; the vendor client and the Slack client draw from it too. */
   budget: SubrequestBudget;
   journal: PostJournal;
+  /**
+   * The outage check: the first poll of a cycle holds new failures back (`hold`); the second
+   * either posts them alone or, when several tests of the channel failed together, adopts the
+   * channel's outage message as their thread (`groupTs`).
+   */
+  mode?: PollMode;
 };
+
+export type PollMode = { hold?: boolean; groupTs?: string | null };

@@ -1,7 +1,9 @@
 import type { Config, Env } from "../env.ts";
+import { objectNames } from "../objects/names.ts";
 import { channelObject, registry, subscriptionObjectByName } from "../objects/stubs.ts";
 import type { PollReport } from "../objects/subscription-object.ts";
 import { mapLimit } from "../util/map-limit.ts";
+import type { PollMode } from "./poll-context.ts";
 
 /**
  * Subscriptions one invocation polls itself. Each poll is an RPC to the subscription's own
@@ -42,7 +44,55 @@ function failedReport(name: string, at: string): PollReport {
     error: "object unreachable",
     workspaceFailure: null,
     writes: { storage: 0, kv: 0 },
+    held: null,
   };
+}
+
+/** An outage: this many of a channel's tests failing in one cycle, or this share of them (at least 2). */
+export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2 } as const;
+
+function pollOne(env: Env, config: Config, name: string, at: string, mode: PollMode): Promise<PollReport> {
+  return subscriptionObjectByName(env, name)
+    .poll(name, at, config, mode)
+    .catch((error: unknown) => {
+      console.error(`poll of ${name} failed: ${error instanceof Error ? error.name : "unknown"}`);
+      return failedReport(name, at);
+    });
+}
+
+/** `team:channel` of an object name `team:channel:kind:id`. */
+const channelOf = (name: string) => name.split(":").slice(0, 2).join(":");
+
+/**
+ * New failures were held back in the first pass. Per channel, several at once become one
+ * outage message that the tests adopt as their thread; otherwise each test alerts alone.
+ */
+async function settleHeld(env: Env, config: Config, names: string[], first: PollReport[], at: string) {
+  const byChannel = new Map<string, PollReport[]>();
+  for (const report of first) {
+    if (!report.held) continue;
+    byChannel.set(channelOf(report.name), [...(byChannel.get(channelOf(report.name)) ?? []), report]);
+  }
+  const second = new Map<string, PollReport>();
+  for (const [channel, held] of byChannel) {
+    const tests = names.filter((n) => channelOf(n) === channel && n.split(":")[2] === "test").length;
+    const outage =
+      held.length >= OUTAGE.tests || (held.length >= OUTAGE.atLeast && held.length >= OUTAGE.share * tests);
+    let groupTs: string | null = null;
+    if (outage) {
+      const [teamId = "", channelId = ""] = channel.split(":");
+      const items = held.flatMap((r) => (r.held ? [r.held] : []));
+      groupTs = await channelObject(env, objectNames.channel(teamId, channelId))
+        .postOutage(channelId, items, tests, config)
+        .catch(() => null);
+    }
+    const replies = await mapLimit(held, CONCURRENCY, (r) => pollOne(env, config, r.name, at, { groupTs }));
+    for (const reply of replies) second.set(reply.name, reply);
+  }
+  return first.map((r) => {
+    const again = second.get(r.name);
+    return again ? { ...again, posts: again.posts + r.posts } : r;
+  });
 }
 
 /** Polls the named subscriptions through their objects; one failing never stops the others. */
@@ -52,14 +102,8 @@ export async function pollNames(
   names: string[],
   at: string,
 ): Promise<PollReport[]> {
-  const reports = await mapLimit(names, CONCURRENCY, (name) =>
-    subscriptionObjectByName(env, name)
-      .poll(name, at, config)
-      .catch((error: unknown) => {
-        console.error(`poll of ${name} failed: ${error instanceof Error ? error.name : "unknown"}`);
-        return failedReport(name, at);
-      }),
-  );
+  const first = await mapLimit(names, CONCURRENCY, (name) => pollOne(env, config, name, at, { hold: true }));
+  const reports = first.some((r) => r.held) ? await settleHeld(env, config, names, first, at) : first;
   // Token or scope refusals concern the whole workspace: /health and status show them.
   const refused = reports.find((r) => r.workspaceFailure);
   const reg = registry(env);
@@ -101,7 +145,8 @@ export async function runPollCycle(
 ): Promise<CycleReport> {
   const at = options.now.toISOString();
   const { entries, dueDigests } = await registry(env).beginCycle(at);
-  const names = entries.map((e) => e.name);
+  // Sorted, a channel's subscriptions share a chunk, so its outage check sees them together.
+  const names = entries.map((e) => e.name).sort();
   const chunks: string[][] = [];
   const size = options.chunkSize ?? CHUNK_SIZE;
   for (let i = 0; i < names.length; i += size) chunks.push(names.slice(i, i + size));

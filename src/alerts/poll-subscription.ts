@@ -1,7 +1,7 @@
 import { noticeMessage } from "../slack/blocks/notices.ts";
 import type { Subscription } from "../state/subscription-types.ts";
 import { pollCollectionSubscription } from "./collections.ts";
-import { noteUnknownOutcome, type PollOutcome, slackRetryDue } from "./outcome.ts";
+import { type HeldFailure, noteUnknownOutcome, type PollOutcome, slackRetryDue } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
 import { post } from "./slack-post.ts";
 import { pollTestSubscription } from "./test-runs.ts";
@@ -19,6 +19,7 @@ export type PollResult = {
   skipped: boolean;
   /** A token or scope refusal (workspace-wide), to tell the registry. */
   workspaceFailure: string | null;
+  held: HeldFailure | null;
 };
 
 /**
@@ -86,7 +87,7 @@ export async function pollSubscription(
   const base = settleJournal(sub, journal, ctx.now);
   const settled = base === sub ? null : base;
   if (base.paused || !slackRetryDue(base, ctx.now)) {
-    return { next: settled, posts: 0, error: null, skipped: true, workspaceFailure: null };
+    return { next: settled, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
   }
   const outcome: PollOutcome =
     base.kind === "test"
@@ -100,5 +101,6 @@ export async function pollSubscription(
     error: outcome.error,
     skipped: false,
     workspaceFailure: outcome.slackFailure?.kind === "workspace" ? outcome.slackFailure.code : null,
+    held: outcome.held ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import type { TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
+import { paginatePages } from "../vendor/paginate.ts";
 import type { RejectedRun, TestInfo, TestRun } from "../vendor/types.ts";
 import { ABANDONED_AFTER_MS, createdMs } from "./run-window.ts";
 
@@ -38,28 +39,32 @@ async function readPages(
 ): Promise<Pages> {
   const runs: TestRun[] = [];
   const rejected: RejectedRun[] = [];
-  let cursor: string | undefined;
   let newestFirst = true;
   let test: TestInfo | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const res = await vendor.listTestRuns(testId, {
-      status,
-      limit: PAGE_SIZE,
-      ...(since ? { since } : {}),
-      ...(cursor ? { cursor } : {}),
-    });
-    test = res.test;
-    if (page === 0 && res.data.length > 1) {
-      newestFirst = (res.data[0] as TestRun).id >= (res.data[res.data.length - 1] as TestRun).id;
+  let complete = false;
+  let pageNo = 0;
+  const pages = paginatePages(
+    (cursor) =>
+      vendor.listTestRuns(testId, {
+        status,
+        limit: PAGE_SIZE,
+        ...(since ? { since } : {}),
+        ...(cursor ? { cursor } : {}),
+      }),
+    // Without a time bound the first page is all a poll wants (a test that never ran).
+    { maxPages: since ? maxPages : 1 },
+  );
+  for await (const page of pages) {
+    test = page.test;
+    if (pageNo === 0 && page.data.length > 1) {
+      newestFirst = (page.data[0] as TestRun).id >= (page.data[page.data.length - 1] as TestRun).id;
     }
-    runs.push(...res.data);
-    rejected.push(...res.rejected);
-    if (!since || !res.hasMore || !res.nextCursor || res.nextCursor === cursor) {
-      return { test, runs, rejected, complete: true, newestFirst };
-    }
-    cursor = res.nextCursor;
+    pageNo++;
+    runs.push(...page.data);
+    rejected.push(...page.rejected);
+    complete = !since || !page.hasMore;
   }
-  return { test: test as TestInfo, runs, rejected, complete: false, newestFirst };
+  return { test: test as TestInfo, runs, rejected, complete, newestFirst };
 }
 
 /**

@@ -1,15 +1,22 @@
 import { failedRunAlert, failedRunReply, recoveryReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { SlackMessage } from "../slack/limits.ts";
-import type { FailureStreak, PendingRun, TestSubscription } from "../state/subscription-types.ts";
+import type {
+  FailureStreak,
+  PendingRun,
+  TestOptions,
+  TestSubscription,
+} from "../state/subscription-types.ts";
 import type { TestRun } from "../vendor/types.ts";
 import {
   afterSlackFailure,
   describeVendorFailure,
+  type HeldFailure,
   noteQuarantined,
   noteUnknownOutcome,
   type PollOutcome,
   pollFailed,
+  sameState,
   unchanged,
 } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -82,10 +89,55 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
   /** The parent alert as it should read after this poll: edited once, after the replies. */
   let parentEdit: { ts: string; message: SlackMessage } | null = null;
 
+  const options = testOptions(sub);
+  let quiet = sub.quietFailures ?? 0;
+  let held: HeldFailure | null = null;
+
   for (const run of candidates) {
     if (handled.has(run.id) || !isSettled(run, now) || run.status === "running") continue;
+    // `trigger:` leaves out other runs entirely (manual runs, say): they neither alert nor recover.
+    if (options.trigger && run.triggeredBy !== options.trigger) {
+      handled.add(run.id);
+      continue;
+    }
+    if (run.status === "passed") quiet = 0;
     const recovers = run.status === "passed" && streak !== null && run.id > streak.lastRunId;
     if (run.status === "passed" && !recovers) continue;
+    if (run.status === "failed" && streak === null) {
+      // `after:<n>`: the first n−1 failures in a row are counted, not announced.
+      if (quiet + 1 < options.after) {
+        quiet++;
+        handled.add(run.id);
+        continue;
+      }
+      // A new failure in a cycle that may be an outage waits for the cycle to decide.
+      if (ctx.mode?.hold && !isSnoozed(next, now)) {
+        held = {
+          testId: sub.testId,
+          testName: test.name || sub.testName,
+          runId: run.id,
+          summary: run.summary?.oneLineSummary ?? null,
+        };
+        stoppedAt = run.id;
+        break;
+      }
+      const groupTs = ctx.mode?.groupTs;
+      if (groupTs) {
+        // The outage message already names this failure: its thread becomes this test's.
+        handled.add(run.id);
+        quiet = 0;
+        streak = {
+          threadTs: groupTs,
+          failedRuns: 1,
+          firstRunId: run.id,
+          lastRunId: run.id,
+          firstRun: run,
+          lastFailedAt: run.createdAt,
+          grouped: true,
+        };
+        continue;
+      }
+    }
     if (isSnoozed(next, now) && next.snooze) {
       // Snoozed: nothing is posted. Failures are counted for the summary; a pass ends it quietly.
       handled.add(run.id);
@@ -99,7 +151,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
             lastFailedAt: run.createdAt,
           };
       } else if (streak) {
-        const first = streak.firstRun;
+        const first = streak.grouped ? undefined : streak.firstRun;
         parentEdit = first
           ? {
               ts: streak.threadTs,
@@ -126,7 +178,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     let message: SlackMessage;
     let threadTs: string | undefined;
     if (run.status === "failed") {
-      const failingStreak = (streak?.failedRuns ?? 0) + 1;
+      const failingStreak = Math.max((streak?.failedRuns ?? 0) + 1, streak ? 0 : quiet + 1);
       const input = { test, run, appUrl, now, failingStreak };
       message = streak ? failedRunReply(input) : failedRunAlert(input);
       threadTs = streak?.threadTs;
@@ -166,29 +218,34 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           lastRunId: Math.max(streak.lastRunId, run.id),
           lastFailedAt: run.createdAt,
         };
-        parentEdit = {
-          ts: streak.threadTs,
-          message: failedRunAlert({
-            test,
-            run: streak.firstRun ?? run,
-            appUrl,
-            now,
-            failingStreak: streak.failedRuns,
-          }),
-        };
+        parentEdit = streak.grouped
+          ? null
+          : {
+              ts: streak.threadTs,
+              message: failedRunAlert({
+                test,
+                run: streak.firstRun ?? run,
+                appUrl,
+                now,
+                failingStreak: streak.failedRuns,
+              }),
+            };
       } else {
         streak = {
           threadTs: result.ts,
-          failedRuns: 1,
+          failedRuns: quiet + 1,
           firstRunId: run.id,
           lastRunId: run.id,
           firstRun: run,
           lastFailedAt: run.createdAt,
         };
+        quiet = 0;
       }
     } else if (streak) {
       // The parent turns green too, still showing the failure it announced.
-      const first = streak.firstRun ?? window.runs.find((r) => r.id === streak?.firstRunId);
+      const first = streak.grouped
+        ? undefined
+        : (streak.firstRun ?? window.runs.find((r) => r.id === streak?.firstRunId));
       parentEdit = first
         ? {
             ts: streak.threadTs,
@@ -239,6 +296,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       .slice(-MAX_HANDLED),
     streak,
     pendingRuns,
+    quietFailures: quiet,
     lastError: null,
     failingSince: null,
     lastChangeAt: at,
@@ -248,18 +306,29 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     if (failure.kind === "deferred") return { next: posts > 0 ? next : null, posts, error: null };
     const message = describeSlackFailure(failure);
     // Nothing new happened and Slack says what it said last time: no write.
-    if (posts === 0 && failure.kind !== "permanent" && sub.lastError?.message === message && next === sub)
+    if (
+      posts === 0 &&
+      failure.kind !== "permanent" &&
+      sub.lastError?.message === message &&
+      sameState(next, sub)
+    )
       return { ...unchanged(), error: failure.code, slackFailure: failure };
     return { next: afterSlackFailure(next, failure, now), posts, error: failure.code, slackFailure: failure };
+  }
+  if (held) {
+    // Held for the cycle's outage check: nothing is decided yet, so nothing but posts is stored.
+    const keep = { ...next, lastError: sub.lastError, failingSince: sub.failingSince ?? null };
+    return posts > 0 ? { next: keep, posts, error: null, held } : { ...unchanged(), held };
   }
   const changed =
     posts > 0 ||
     next.unknownOutcomes !== sub.unknownOutcomes ||
     next.snooze !== sub.snooze ||
+    quiet !== (sub.quietFailures ?? 0) ||
     next.quarantined !== sub.quarantined ||
     JSON.stringify(pendingRuns) !== JSON.stringify(sub.pendingRuns ?? []) ||
     streak !== sub.streak;
-  if (changed) return { next, posts, error: null };
+  if (changed) return { next, posts, error: null, held };
 
   const moved = mark.id !== sub.lastRunId;
   const lazyDue =
@@ -268,6 +337,11 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       Date.parse(mark.at ?? "") - Date.parse(sub.lastRunAt) > LAZY_ADVANCE_MS ||
       candidates.length > LAZY_ADVANCE_RUNS);
   return lazyDue || sub.lastError !== null || sub.failingSince
-    ? { next, posts: 0, error: null }
-    : unchanged();
+    ? { next, posts: 0, error: null, held }
+    : { ...unchanged(), held };
+}
+
+/** The options of a subscription, with the defaults for those it does not set. */
+export function testOptions(sub: TestSubscription): Required<Pick<TestOptions, "after">> & TestOptions {
+  return { ...sub.options, after: Math.max(1, sub.options?.after ?? 1) };
 }

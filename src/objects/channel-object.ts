@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { isDue, sendDigest } from "../alerts/digest.ts";
 import { nextOccurrence } from "../alerts/schedule.ts";
+import { post } from "../alerts/slack-post.ts";
 import { createDeps } from "../deps.ts";
 import type { Config, Env } from "../env.ts";
+import { type OutageItem, outageMessage } from "../slack/blocks/outage.ts";
 import { type DigestSchedule, DigestStore } from "../state/digests.ts";
 import { SubscriptionStore } from "../state/subscriptions.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
@@ -10,6 +12,9 @@ import { objectNames } from "./names.ts";
 import { registry } from "./stubs.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
+
+/** The last outage message: a cycle that is retried (the cron ran twice) posts it once. */
+type LastOutage = { key: string; ts: string | null };
 
 /**
  * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
@@ -55,6 +60,41 @@ export class ChannelObject extends DurableObject<Env> {
         : null;
       await this.#save({ channelId, teamId, schedule, failedAt: null });
       return previous;
+    });
+  }
+
+  /**
+   * Posts one message for tests of this channel that failed in the same cycle; returns its ts
+   * (null when Slack refused, so the tests then alert one by one). The same failures asked
+   * twice get the same message, never a second one.
+   */
+  postOutage(
+    channelId: string,
+    items: OutageItem[],
+    subscribed: number,
+    config: Config,
+  ): Promise<string | null> {
+    return this.#serial(async () => {
+      const key = items
+        .map((i) => `${i.testId}:${i.runId}`)
+        .sort()
+        .join(",");
+      const last = await this.ctx.storage.get<LastOutage>("outage");
+      if (last?.key === key) return last.ts;
+      const deps = createDeps(config, this.env, { budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION) });
+      // Written first: if this object dies mid-post, a retry finds the key and does not post again.
+      await this.ctx.storage.put("outage", { key, ts: null } satisfies LastOutage);
+      const result = await post(
+        deps.slack,
+        channelId,
+        outageMessage({ items, appUrl: config.decipherAppUrl, subscribed }),
+      );
+      if (!result.ok) {
+        if (result.failure.kind !== "unknown") await this.ctx.storage.delete("outage");
+        return null;
+      }
+      await this.ctx.storage.put("outage", { key, ts: result.ts } satisfies LastOutage);
+      return result.ts;
     });
   }
 

@@ -12,6 +12,8 @@ export type PollSummary = { name: string; status: PollStatus; at: string; failin
 
 export type WorkspaceCondition = EngineHealth["slackWorkspace"];
 
+type CycleMeta = { firstCycleAt: string | null; lastCycleAt: string | null; lastSuccessAt: string | null };
+
 type Polls = Record<string, { status: PollStatus; at: string; failingSince: string | null }>;
 
 /**
@@ -93,7 +95,8 @@ export class RegistryObject extends DurableObject<Env> {
       if (s.status === "gone" || !index[s.name]) delete polls[s.name];
       else polls[s.name] = { status: s.status, at: s.at, failingSince: s.failingSince };
     }
-    const meta = await this.#get<{ lastCycleAt: string | null; lastSuccessAt: string | null }>("cycle", {
+    const meta = await this.#get<CycleMeta>("cycle", {
+      firstCycleAt: null,
       lastCycleAt: null,
       lastSuccessAt: null,
     });
@@ -101,9 +104,10 @@ export class RegistryObject extends DurableObject<Env> {
     await this.ctx.storage.put({
       polls,
       cycle: {
+        firstCycleAt: meta.firstCycleAt ?? at,
         lastCycleAt: complete ? at : meta.lastCycleAt,
         lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
-      },
+      } satisfies CycleMeta,
     });
   }
 
@@ -119,11 +123,12 @@ export class RegistryObject extends DurableObject<Env> {
     const [index, polls, cycle, workspace] = await Promise.all([
       this.#entries(),
       this.#get<Polls>("polls", {}),
-      this.#get("cycle", { lastCycleAt: null, lastSuccessAt: null }),
+      this.#get<CycleMeta>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null }),
       this.#get<WorkspaceCondition>("workspace", null),
     ]);
     const live = Object.entries(polls).filter(([name]) => index[name]);
     return {
+      firstCycleAt: cycle.firstCycleAt,
       lastCycleAt: cycle.lastCycleAt,
       lastSuccessAt: cycle.lastSuccessAt,
       subscriptions: Object.keys(index).length,

@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import type { HeldFailure } from "../alerts/outcome.ts";
+import type { PollMode } from "../alerts/poll-context.ts";
 import { pollSubscription } from "../alerts/poll-subscription.ts";
 import { applyTriage } from "../alerts/triage.ts";
 import { createDeps } from "../deps.ts";
@@ -20,6 +22,7 @@ export type PollReport = PollSummary & {
   workspaceFailure: string | null;
   /** Storage writes of this poll (the object's own, and the KV copy), to keep idle polls at zero. */
   writes: { storage: number; kv: number };
+  held: HeldFailure | null;
 };
 
 /**
@@ -125,7 +128,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     return createDeps(config, this.env, { now: () => now, budget });
   }
 
-  async poll(name: string, at: string, config: Config): Promise<PollReport> {
+  async poll(name: string, at: string, config: Config, mode: PollMode = {}): Promise<PollReport> {
     const idle = (status: PollSummary["status"]): PollReport => ({
       name,
       status,
@@ -135,6 +138,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       error: null,
       workspaceFailure: null,
       writes: { storage: 0, kv: 0 },
+      held: null,
     });
     if (this.#polling) return idle("busy");
     this.#polling = true;
@@ -148,6 +152,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         const result = await pollSubscription(sub, journal, {
           deps: this.#deps(config, now),
           now,
+          mode,
           journal: {
             intend: async (what) => {
               journal.intent = what;
@@ -185,6 +190,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           error: result.error,
           workspaceFailure: result.workspaceFailure,
           writes: { ...this.#writes },
+          held: result.held,
         };
       });
     } finally {

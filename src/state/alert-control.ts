@@ -46,6 +46,8 @@ export type Snooze = {
 
 /** The engine's health, for `/health` and `/decipher status`. */
 export type EngineHealth = {
+  /** The first cycle the registry saw: freshness counts from it until a poll succeeds. */
+  firstCycleAt: string | null;
   lastCycleAt: string | null;
   /** The last cycle in which a poll succeeded (or there was nothing to poll). */
   lastSuccessAt: string | null;

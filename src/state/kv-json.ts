@@ -34,6 +34,4 @@ export async function writeJson(
   await kv.put(key, JSON.stringify(value), options);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isRecord } from "../util/guards.ts";

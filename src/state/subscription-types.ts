@@ -57,6 +57,20 @@ export type FailureStreak = {
   firstRun?: TestRun;
   /** When the latest failure was seen (the parent's status line). */
   lastFailedAt?: string;
+  /** The parent is a channel's outage message (shared by several tests): never edited by one. */
+  grouped?: boolean;
+};
+
+/** How a test subscription speaks up (`/decipher subscribe test 101 after:3 …`). */
+export type TestOptions = {
+  /** What a flaky test's failures do: one long-lived thread, the digest only, or every alert. */
+  flaky?: "thread" | "digest" | "alert";
+  /** Alert only after this many failures in a row (default 1). */
+  after?: number;
+  /** Alert only for runs with this `triggeredBy` (e.g. `schedule`). */
+  trigger?: string | null;
+  /** The page the test guards: its alerts show production sessions there. */
+  page?: string | null;
 };
 
 /** A run the watermark passed while it was still running (over an hour): watched until it ends. */
@@ -78,6 +92,9 @@ export type TestSubscription = SubscriptionBase & {
   streak: FailureStreak | null;
   /** Bounded: at most a few, none older than a day. */
   pendingRuns?: PendingRun[];
+  options?: TestOptions;
+  /** Failures in a row not announced yet (`after:<n>`). */
+  quietFailures?: number;
 };
 
 export type CollectionSubscription = SubscriptionBase & {

@@ -1,16 +1,17 @@
 /**
- * Typed client for the five read endpoints of the Decipher API (shared/spec/read-api.md).
+ * Typed client for the five read endpoints of the Decipher API (docs/decipher-api.md).
  * Every answer is validated (schema.ts); every failure is a `VendorApiError` (errors.ts).
  */
 import { createFetch } from "ofetch";
 import * as v from "valibot";
-import { VendorApiError, type VendorErrorType } from "./errors.ts";
+import { isRecord, parseHttpUrl } from "../util/guards.ts";
+import { isVendorApiError, VendorApiError, type VendorErrorType } from "./errors.ts";
 import {
   buildQuery,
-  type CollectionSessionsQuery,
+  type CollectionSessionListParams,
   numericId,
-  type SessionsQuery,
-  type TestRunsQuery,
+  type SessionListParams,
+  type TestRunListParams,
   uuid,
 } from "./query.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryOptions, type RetryPolicy } from "./retry.ts";
@@ -33,7 +34,12 @@ import type {
   TestRunPage,
 } from "./types.ts";
 
-export type { CollectionSessionsQuery, SessionsQuery, TestRunsQuery, TimeBound } from "./query.ts";
+export type {
+  CollectionSessionListParams,
+  SessionListParams,
+  TestRunListParams,
+  TimeBound,
+} from "./query.ts";
 export type { RetryOptions } from "./retry.ts";
 
 export type VendorClientOptions = {
@@ -56,14 +62,14 @@ export type VendorClientOptions = {
 
 export type VendorClient = {
   /** `GET /api/v1/tests/{testId}/runs`: one page of runs plus the `test` object. */
-  listTestRuns(testId: number | string, query?: TestRunsQuery): Promise<TestRunPage>;
+  listTestRuns(testId: number | string, query?: TestRunListParams): Promise<TestRunPage>;
   /** `GET /api/v1/monitoring/issue-collections/{collectionId}/sessions`: one page plus the `collection`. */
   listCollectionSessions(
     collectionId: number | string,
-    query?: CollectionSessionsQuery,
+    query?: CollectionSessionListParams,
   ): Promise<CollectionSessionList>;
   /** `GET /api/v1/sessions`: one page of session summaries. */
-  listSessions(query?: SessionsQuery): Promise<SessionList>;
+  listSessions(query?: SessionListParams): Promise<SessionList>;
   /** `GET /api/v1/sessions/{sessionId}/timeline`: the AI timeline (404 when none exists). */
   getSessionTimeline(sessionId: string): Promise<SessionTimeline>;
   /** `GET /api/v1/sessions/{sessionId}/clicks`: all clicks with time-limited screenshot URLs. */
@@ -71,9 +77,19 @@ export type VendorClient = {
 };
 
 const DEFAULT_TIMEOUT_MS = 8_000;
+/**
+ * What ofetch may retry: 429 and every 5xx. A request with no HTTP answer counts as 500 in
+ * ofetch, so timeouts and network errors are covered too; `nextDelay` has the last word.
+ */
+const RETRY_STATUSES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
+
+/** Thrown by an attempt whose own timer fired, to tell it from a network failure. */
+class AttemptTimeout extends Error {
+  override readonly name = "TimeoutError";
+}
 const MAX_MESSAGE = 300;
 
-/** Fallback `error.type` when an error body is missing or unreadable (vendor-facts.md table). */
+/** Fallback `error.type` when an error body is missing or unreadable (docs/decipher-api.md, "Errors"). */
 const TYPE_BY_STATUS: Record<number, VendorErrorType> = {
   401: "authentication_error",
   403: "authorization_error",
@@ -99,15 +115,40 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const injected = options.fetch;
-  // ofetch gives header merging, signal plumbing and body reading. Its own retry is off:
-  // its `retryDelay` cannot see Retry-After per attempt nor refuse a too-long wait, so the
-  // loop below owns retries. Responses are read as text so bad JSON is our error, not destr's
-  // silent fallback to a string. The arrow keeps `fetch` unbound from any receiver, which
-  // workerd rejects with "Illegal invocation".
-  const $fetch = createFetch({
-    fetch: (input, init) => (injected ?? globalThis.fetch)(input, init),
-  });
+  const transport = options.fetch;
+  // ofetch runs the attempts: `retry` and `retryStatusCodes` say how many and for what, and
+  // the error hooks turn each failure into a VendorApiError and either throw it (give up) or
+  // wait before ofetch tries again. Not used, both measured on ofetch 1.5.1: `timeout` (its
+  // timer stops once headers arrive, and a retry reuses the already-aborted signal) and
+  // `retryDelay` (synchronous, always a real timer, blind to Retry-After's cap) — see
+  // `attempt` and `settle` below. Answers are read as text so bad JSON is our error, not
+  // destr's silent fallback to a string.
+  const $fetch = createFetch({ fetch: attempt });
+
+  /**
+   * One HTTP attempt with its own timeout over headers and body; the answer comes back fully
+   * read, so a body that stalls is a timeout of this attempt (and retried like one). `send`
+   * is called as a plain function: `fetch` called on a receiver (`options.fetch(…)`) is
+   * rejected by workerd with "Illegal invocation".
+   */
+  async function attempt(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const send = transport ?? globalThis.fetch;
+      const res = await send(input, { ...init, signal: controller.signal });
+      const text = await res.text();
+      return new Response(text === "" ? null : text, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
+    } catch (error) {
+      throw controller.signal.aborted ? new AttemptTimeout() : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /** Keeps the key out of anything the vendor might echo back. */
   const scrub = (text: string): string => text.split(apiKey).join("[redacted]").slice(0, MAX_MESSAGE);
@@ -120,74 +161,85 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
   ): Promise<v.InferOutput<S>> {
     const qs = params.toString();
     const url = `${baseUrl}${path}${qs ? `?${qs}` : ""}`;
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await attemptOnce(operation, url, schema);
-      if (!(outcome instanceof VendorApiError)) return outcome.value;
-      outcome.attempts = attempt;
-      const delay = nextDelay(outcome, attempt, policy, random);
-      if (delay === null) throw outcome;
+    let attempts = 0;
+    /** After a failed attempt: throw the error to give up, or wait and let ofetch try again. */
+    const settle = async (error: VendorApiError): Promise<void> => {
+      error.attempts = attempts;
+      const delay = nextDelay(error, attempts, policy, random);
+      if (delay === null) throw error;
       await sleep(delay);
-    }
-  }
+    };
+    const fail = (error: VendorApiError): VendorApiError => {
+      error.attempts = attempts;
+      return error;
+    };
 
-  async function attemptOnce<S extends v.GenericSchema>(
-    operation: string,
-    url: string,
-    schema: S,
-  ): Promise<{ value: v.InferOutput<S> } | VendorApiError> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: { status: number; headers: Headers; _data?: unknown };
     try {
       response = await $fetch.raw(url, {
         method: "GET",
         headers: { Authorization: `Bearer ${apiKey}`, Accept: "application/json" },
-        retry: false,
-        ignoreResponseError: true,
         responseType: "text",
-        signal: controller.signal,
+        retry: policy.attempts - 1,
+        retryStatusCodes: RETRY_STATUSES,
+        onRequest: () => {
+          attempts++;
+        },
+        onRequestError: ({ error }) => settle(requestFailure(operation, error)),
+        onResponseError: ({ response }) =>
+          settle(
+            errorFromResponse(operation, response.status, response.headers, String(response._data ?? "")),
+          ),
       });
     } catch (error) {
-      // Never wrap the ofetch error: it carries the request options, headers and key included.
-      if (controller.signal.aborted) {
-        return new VendorApiError(`The Decipher API did not answer within ${timeoutMs} ms`, {
-          status: null,
-          type: "timeout_error",
-          operation,
-        });
-      }
-      return new VendorApiError(`Could not reach the Decipher API (${scrub(describe(error))})`, {
-        status: null,
-        type: "network_error",
-        operation,
-      });
-    } finally {
-      clearTimeout(timer);
+      if (isVendorApiError(error)) throw error;
+      // Never wrap an ofetch error: it carries the request options, headers and key included.
+      throw fail(requestFailure(operation, error));
     }
 
     const text = typeof response._data === "string" ? response._data : "";
     if (response.status < 200 || response.status > 299) {
-      return errorFromResponse(operation, response.status, response.headers, text);
+      throw fail(errorFromResponse(operation, response.status, response.headers, text));
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return new VendorApiError(
-        `The Decipher API sent a response to ${operation} that is not valid JSON (HTTP ${response.status})`,
-        { status: response.status, type: "invalid_response", operation },
+      throw fail(
+        new VendorApiError(
+          `The Decipher API sent a response to ${operation} that is not valid JSON (HTTP ${response.status})`,
+          { status: response.status, type: "invalid_response", operation },
+        ),
       );
     }
     const parsed = v.safeParse(schema, body);
-    if (parsed.success) return { value: parsed.output };
+    if (parsed.success) return parsed.output;
     const issue = parsed.issues[0];
     const field = issuePath(issue.path);
-    return new VendorApiError(
-      scrub(
-        `The Decipher API sent an unexpected response to ${operation}: ${field || "(body)"}: ${issue.message}`,
+    throw fail(
+      new VendorApiError(
+        scrub(
+          `The Decipher API sent an unexpected response to ${operation}: ${field || "(body)"}: ${issue.message}`,
+        ),
+        { status: response.status, type: "invalid_response", field: field || null, operation },
       ),
-      { status: response.status, type: "invalid_response", field: field || null, operation },
     );
+  }
+
+  /** No HTTP answer: the attempt's timeout, or the network (DNS, refused, reset). */
+  function requestFailure(operation: string, error: unknown): VendorApiError {
+    if (error instanceof AttemptTimeout) {
+      return new VendorApiError(`The Decipher API did not answer within ${timeoutMs} ms`, {
+        status: null,
+        type: "timeout_error",
+        operation,
+      });
+    }
+    return new VendorApiError(`Could not reach the Decipher API (${scrub(describe(error))})`, {
+      status: null,
+      type: "network_error",
+      operation,
+    });
   }
 
   function errorFromResponse(
@@ -231,7 +283,7 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
           return;
         }
         const issue = run.issues[0];
-        const raw = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : null;
+        const raw = isRecord(item) ? item.id : null;
         const id = typeof raw === "number" ? raw : null;
         const path = issuePath(issue.path);
         rejected.push({
@@ -291,14 +343,8 @@ function describe(error: unknown): string {
 }
 
 function checkBaseUrl(value: unknown): string {
-  if (typeof value === "string") {
-    try {
-      const url = new URL(value.trim());
-      if (url.protocol === "http:" || url.protocol === "https:") return url.href.replace(/\/+$/, "");
-    } catch {
-      // falls through to the error below
-    }
-  }
+  const url = typeof value === "string" ? parseHttpUrl(value.trim()) : null;
+  if (url) return url.href.replace(/\/+$/, "");
   throw new VendorApiError("Invalid baseUrl: must be an http(s) URL", {
     status: null,
     type: "invalid_request",

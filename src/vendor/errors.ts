@@ -4,7 +4,7 @@
  * so callers branch on helpers instead of on status codes and strings.
  */
 
-/** Vendor `error.type` values (vendor-facts.md) plus the client's own. Open: the vendor list is not exhaustive. */
+/** Vendor `error.type` values (docs/decipher-api.md, "Errors") plus the client's own. Open: the vendor list is not exhaustive. */
 export type VendorErrorType =
   | "authentication_error"
   | "authorization_error"

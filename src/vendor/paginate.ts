@@ -4,7 +4,7 @@
  */
 import type { VendorClient } from "./client.ts";
 import { invalidRequest, VendorApiError } from "./errors.ts";
-import type { CollectionSessionsQuery, SessionsQuery, TestRunsQuery } from "./query.ts";
+import type { CollectionSessionListParams, SessionListParams, TestRunListParams } from "./query.ts";
 import type { CollectionSession, ListEnvelope, SessionSummary, TestRun } from "./types.ts";
 
 export type PageCaps = {
@@ -64,11 +64,27 @@ export async function* paginate<T>(
   }
 }
 
+/**
+ * Reads up to `maxPages` pages into one list, for callers that need the envelopes too (a test
+ * run list's `test` and `rejected`): `pages` in order, `last` the last one, `complete` false
+ * when the vendor had more than the pages read. The same loop checks as `paginatePages`.
+ */
+export async function collectPages<T, P extends ListEnvelope<T>>(
+  fetchPage: FetchPage<P>,
+  options: { maxPages?: number; cursor?: string } = {},
+): Promise<{ items: T[]; pages: P[]; last: P; complete: boolean }> {
+  const pages: P[] = [];
+  for await (const page of paginatePages(fetchPage, options)) pages.push(page);
+  // paginatePages yields at least one page or throws.
+  const last = pages[pages.length - 1] as P;
+  return { items: pages.flatMap((page) => page.data), pages, last, complete: !last.hasMore };
+}
+
 /** Every run of a test matching `query` (whose `cursor`, if any, is the starting point). */
 export function paginateTestRuns(
   client: VendorClient,
   testId: number | string,
-  query: TestRunsQuery = {},
+  query: TestRunListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<TestRun, void, undefined> {
   const { cursor, ...rest } = query;
@@ -77,7 +93,7 @@ export function paginateTestRuns(
 
 export function paginateSessions(
   client: VendorClient,
-  query: SessionsQuery = {},
+  query: SessionListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<SessionSummary, void, undefined> {
   const { cursor, ...rest } = query;
@@ -87,7 +103,7 @@ export function paginateSessions(
 export function paginateCollectionSessions(
   client: VendorClient,
   collectionId: number | string,
-  query: CollectionSessionsQuery = {},
+  query: CollectionSessionListParams = {},
   caps: PageCaps = {},
 ): AsyncGenerator<CollectionSession, void, undefined> {
   const { cursor, ...rest } = query;
@@ -97,7 +113,8 @@ export function paginateCollectionSessions(
   });
 }
 
-function withCursor<Q extends object>(query: Q, cursor: string | undefined): Q & { cursor?: string } {
+/** `query` with the page's cursor added (nothing added for the first page). */
+export function withCursor<Q extends object>(query: Q, cursor: string | undefined): Q & { cursor?: string } {
   return cursor === undefined ? query : { ...query, cursor };
 }
 

@@ -1,15 +1,16 @@
 /**
  * Caller input → path segments and query strings, checked before anything is sent so a typo
  * becomes a clear `invalid_request` naming the parameter instead of a vendor 422 (or worse,
- * a request to the wrong path). Parameter names are the vendor's (vendor-facts.md).
+ * a request to the wrong path). Parameter names are the vendor's (docs/decipher-api.md).
  */
+import { isUuid } from "../util/guards.ts";
 import { invalidRequest } from "./errors.ts";
 import type { CollectionInclude, TestRunStatusFilter } from "./types.ts";
 
 /** A time bound: a `Date`, or an ISO 8601 string (`2026-02-16`, `2026-02-16T05:00:00Z`, with offset). */
 export type TimeBound = Date | string;
 
-export type TestRunsQuery = {
+export type TestRunListParams = {
   /** Default on the vendor side: `all`. */
   status?: TestRunStatusFilter;
   /** 1–100; vendor default 20. */
@@ -20,7 +21,7 @@ export type TestRunsQuery = {
   until?: TimeBound;
 };
 
-export type CollectionSessionsQuery = {
+export type CollectionSessionListParams = {
   /** 1–50; vendor default 10. */
   limit?: number;
   cursor?: string;
@@ -36,7 +37,7 @@ export type CollectionSessionsQuery = {
   include?: CollectionInclude[];
 };
 
-export type SessionsQuery = {
+export type SessionListParams = {
   userEmail?: string;
   userId?: string;
   /** Matches sessions that visited this URL. */
@@ -50,7 +51,6 @@ export type SessionsQuery = {
 
 const STATUSES: readonly TestRunStatusFilter[] = ["passed", "failed", "running", "all"];
 const INCLUDES: readonly CollectionInclude[] = ["timeline", "clicks", "screenshots"];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 /** Long enough for any real filter value, short enough to keep the URL well under limits. */
 const MAX_TEXT = 1000;
@@ -63,7 +63,7 @@ export function numericId(value: unknown, field: string, operation: string): str
 }
 
 export function uuid(value: unknown, field: string, operation: string): string {
-  if (typeof value === "string" && UUID.test(value.trim())) return value.trim();
+  if (typeof value === "string" && isUuid(value.trim())) return value.trim();
   throw invalidRequest(field, "must be a UUID (for example 3f0c1a52-8c1e-4f63-9a7e-2b4d5c6e7f80)", operation);
 }
 

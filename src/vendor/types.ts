@@ -1,6 +1,6 @@
 /**
- * Resources of the Decipher read API, field names exactly as `shared/spec/read-api.md` writes
- * them. Nullable where the vendor documents null (vendor-facts.md); optional where a field
+ * Resources of the Decipher read API, field names exactly as the vendor writes
+ * them. Nullable where the vendor documents null (docs/decipher-api.md); optional where a field
  * only appears on request (`include`).
  */
 
@@ -59,7 +59,7 @@ export type SessionSummary = {
   /** `{app_url}/sessions/<session_id>` */
   url: string;
   createdAt: string;
-  /** Unit unknown (vendor-facts.md): see `units.ts`. */
+  /** Unit unknown (docs/decipher-api.md, "Units"): see `units.ts`. */
   duration: number | null;
   userEmail: string | null;
   userId: string | null;

@@ -1,5 +1,5 @@
 /**
- * THE place that decides what the vendor's unit-less numbers mean (vendor-facts.md, "Units
+ * THE place that decides what the vendor's unit-less numbers mean (docs/decipher-api.md, "Units
  * and formats": session `duration`, page `startTime`/`endTime`, click `timestamp` and
  * loading-issue `timestamp` are UNKNOWN). Nothing else in the code guesses.
  *

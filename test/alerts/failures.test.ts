@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { runPollCycle } from "../../src/alerts/poll-cycle.ts";
+import { readConfig } from "../../src/env.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, visibleText } from "../helpers/bot.ts";
 import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
@@ -83,7 +85,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(await bot.posted()).toHaveLength(1);
   });
 
-  it.each(["channel_not_found", "not_in_channel", "is_archived", "invalid_auth"])(
+  it.each(["channel_not_found", "not_in_channel", "is_archived"])(
     "pauses the subscription on %s, shows why in status, and stops trying",
     async (error) => {
       const { bot, org } = await subscribedBot();
@@ -102,13 +104,33 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     },
   );
 
-  it("really posts nothing to a channel the bot is not in, and resumes after subscribing again", async () => {
-    const { bot, org } = await subscribedBot("subscribe test 101", "C0NOTIN");
+  it("a token Slack rejects once holds the alert back without pausing, and delivers it after", async () => {
+    const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_auth" });
     await bot.cron();
-    expect((await stored("C0NOTIN"))?.paused?.reason).toMatch(/not_in_channel/);
+    expect(await bot.posted()).toEqual([]);
+    expect((await stored("C0ALERTS"))?.paused).toBeNull();
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body));
+    expect(status).toMatch(/invalid_auth/);
+    const health = (await (await bot.send(new Request("http://bot.test/health"))).body) as string;
+    expect(JSON.parse(health)).toMatchObject({
+      ok: false,
+      problems: expect.arrayContaining([expect.stringContaining("invalid_auth")]),
+    });
+
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+    const after = JSON.parse((await bot.send(new Request("http://bot.test/health"))).body);
+    expect(after.problems ?? []).not.toContainEqual(expect.stringContaining("invalid_auth"));
+  });
+
+  it("refuses to subscribe a channel the bot is not in, with the fix, and stores nothing", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
-    expect((await stored("C0NOTIN"))?.paused).toBeNull();
+    const replies = (await bot.messages("C0NOTIN")).filter((m) => m.ephemeral);
+    expect(visibleText(replies.at(-1) ?? {})).toMatch(/\/invite @Decipher/);
+    expect(await stored("C0NOTIN")).toBeNull();
   });
 });
 
@@ -125,10 +147,13 @@ describe("cost and concurrency", () => {
       slack: (await bot.slackCalls()).length,
       ...bot.kv,
     };
-    await bot.cron();
+    const report = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(report.polled).toBe(4);
     expect((await org.requests()).total - before.vendor).toBe(4);
     expect((await bot.slackCalls()).length - before.slack).toBe(0);
     expect(bot.kv.writes - before.writes).toBe(0);
+    // The objects write neither their own storage nor their KV copies when nothing happened.
+    expect(report.writes).toEqual({ storage: 0, kv: 0 });
     expect(bot.kv.deletes - before.deletes).toBe(0);
     expect(bot.kv.lists - before.lists).toBe(0);
   });
@@ -142,6 +167,7 @@ describe("cost and concurrency", () => {
   });
 
   it("polls many subscriptions, fanning chunks out to the queue", async () => {
+    // Chunks of 10 here (200 in production) so a handful of subscriptions shows the fan-out.
     const apiKey = await newOrg();
     const org = emulatorOrg(apiKey);
     const sent: unknown[] = [];
@@ -155,10 +181,10 @@ describe("cost and concurrency", () => {
     const tests = await Promise.all(Array.from({ length: 24 }, (_, i) => org.addTest(`Generated test ${i}`)));
     for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
     await org.addRun((tests[0] as { id: number }).id, "failed");
-    await bot.cron();
+    await runPollCycle(bot.env, readConfig(bot.env), { now: new Date(), queue, chunkSize: 10 });
     // 24 subscriptions in chunks of 10: one polled inline, two handed to the queue.
     expect(sent).toHaveLength(2);
-    expect((sent as { keys: string[] }[]).flatMap((m) => m.keys)).toHaveLength(14);
+    expect((sent as { names: string[] }[]).flatMap((m) => m.names)).toHaveLength(14);
     expect(await bot.posted()).toHaveLength(1);
   });
 });

@@ -11,7 +11,10 @@ describe("queue consumer", () => {
     const bot = createBot({ apiKey });
     await bot.command("/decipher", "subscribe test 101");
     await emulatorOrg(apiKey).addRun(101, "failed");
-    const chunk: PollChunk = { keys: ["sub:C0ALERTS:test:101"], at: new Date().toISOString() };
+    const chunk: PollChunk = {
+      names: [`${await bot.team()}:C0ALERTS:test:101`],
+      at: new Date().toISOString(),
+    };
 
     for (const attempt of [1, 2]) {
       const batch = createMessageBatch<PollChunk>("decipher-slack-poll", [

@@ -4,6 +4,7 @@ import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { SubscriptionStore } from "../../src/state/subscriptions.ts";
 import { createBot, newOrg, signingSecret } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
+import { mintResponseUrl } from "../helpers/slack-standin.ts";
 
 /**
  * What an attacker can send to `/slack/events`: replays, altered signatures, huge or oddly
@@ -206,7 +207,8 @@ describe("tampered buttons and other channels", () => {
   ) {
     const payload = {
       type: "block_actions",
-      user: { id: "U0MALLORY", username: "mallory", team_id: "T0TEST" },
+      // Bob plays the attacker: the stand-in mints response_urls for the users it knows.
+      user: { id: "U0BOB", username: "bob", team_id: "T0TEST" },
       api_app_id: "A0TEST",
       container: {
         type: "message",
@@ -217,7 +219,7 @@ describe("tampered buttons and other channels", () => {
       trigger_id: "1.2.3",
       team: { id: "T0TEST", domain: "test" },
       channel: { id: channelId, name: "x" },
-      response_url: "http://127.0.0.1:9/never-called",
+      response_url: await mintResponseUrl(bot.botToken, channelId, "U0BOB"),
       actions: [{ type: "button", action_id: actionId, block_id: "b", value, action_ts: "1" }],
     };
     return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());

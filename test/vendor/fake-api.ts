@@ -1,6 +1,6 @@
 /**
  * An in-process stand-in for the Decipher API, injected as `fetch`. It answers like the real
- * service does (vendor-facts.md): Bearer or X-API-Key auth with 401 `authentication_error`,
+ * service does (docs/decipher-api.md): Bearer or X-API-Key auth with 401 `authentication_error`,
  * 404 `not_found_error` for other ids, 422 `validation_error` with `field` for bad
  * parameters, opaque cursors, and scripted faults (429 with Retry-After, 5xx, hangs,
  * malformed bodies) for the retry paths.

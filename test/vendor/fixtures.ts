@@ -1,4 +1,4 @@
-/** Response bodies shaped like the vendor's examples (read-api.md, vendor-facts.md). */
+/** Response bodies shaped like the vendor's examples (docs/decipher-api.md). */
 import type {
   CollectionSession,
   CollectionSessionList,

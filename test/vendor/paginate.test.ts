@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createVendorClient } from "../../src/vendor/client.ts";
 import { isVendorApiError } from "../../src/vendor/errors.ts";
 import {
+  collectPages,
   paginate,
   paginateCollectionSessions,
   paginatePages,
@@ -124,6 +125,30 @@ describe("paginate", () => {
     });
     expect(await collect(paginate(fetchPage))).toEqual([1]);
     expect(asked).toHaveLength(1);
+  });
+
+  it("collectPages reads every page into one list, with the last envelope", async () => {
+    const { fetchPage, asked } = scripted({ start: page([1, 2], "a"), a: page([3], null) });
+    const { items, pages, last, complete } = await collectPages(fetchPage);
+    expect(items).toEqual([1, 2, 3]);
+    expect(pages.map((p) => p.data)).toEqual([[1, 2], [3]]);
+    expect(last.data).toEqual([3]);
+    expect(complete).toBe(true);
+    expect(asked).toEqual([undefined, "a"]);
+  });
+
+  it("collectPages stops at maxPages and says the list is incomplete", async () => {
+    const { fetchPage, asked } = scripted({ start: page([1], "a"), a: page([2], "b"), b: page([3], null) });
+    const { items, last, complete } = await collectPages(fetchPage, { maxPages: 2 });
+    expect(items).toEqual([1, 2]);
+    expect(last.nextCursor).toBe("b");
+    expect(complete).toBe(false);
+    expect(asked).toEqual([undefined, "a"]);
+    await expect(
+      collectPages(
+        scripted({ start: { object: "list", data: [1], hasMore: true, nextCursor: null } }).fetchPage,
+      ),
+    ).rejects.toThrow(/hasMore but gives no nextCursor/);
   });
 
   it("rejects caps that are not whole positive numbers", async () => {

@@ -28,7 +28,7 @@ export type ApiDeps = {
 type Env = { Variables: { org: Org } };
 const DAY = 86_400_000;
 
-/** The five read endpoints under /api/v1, as read-api.md and vendor-facts.md describe them. */
+/** The five read endpoints under /api/v1, as docs/decipher-api.md describes them. */
 export function apiRoutes(deps: ApiDeps) {
   const api = new Hono<Env>();
 

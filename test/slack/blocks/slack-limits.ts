@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { SlackMessage } from "../../../src/slack/blocks/index.ts";
 
 /**
- * An independent statement of what Slack accepts (DESIGN.md "Platform limits" plus Slack's
+ * An independent statement of what Slack accepts (docs/architecture.md "Platform limits" plus Slack's
  * mrkdwn rules), used by every builder test. Deliberately does not import limits.ts, so a
  * wrong constant there cannot make these checks agree with it.
  */
