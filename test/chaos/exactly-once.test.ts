@@ -75,6 +75,8 @@ type Tally = {
   unknownPosted: number;
   unknownMissing: number;
   unexpected: number;
+  /** Messages announcing several tests' failures at once (the outage check). */
+  outageMessages: number;
 };
 
 const emptyTally = (): Tally => ({
@@ -87,6 +89,7 @@ const emptyTally = (): Tally => ({
   unknownPosted: 0,
   unknownMissing: 0,
   unexpected: 0,
+  outageMessages: 0,
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -159,8 +162,12 @@ async function moveWorld(w: World, r: Rng, round: number): Promise<number[]> {
 
 const objectOf = (s: Sub) => subscriptionObject(env as never, s.ref);
 
-/** Which failed run a message (or a logged post's parameters) announces; null for other posts. */
-function announcedRun(text: string, blocks: unknown): number | null | "unreadable" {
+/**
+ * Which failed runs a message (or a logged post's parameters) announces: a parent alert names
+ * its run in its button (also once re-rendered as the streak grows or ends), a thread reply and
+ * an outage message (several tests failing in one cycle) in their run links. Null for other posts.
+ */
+function announcedRuns(text: string, blocks: unknown): number[] | null | "unreadable" {
   let button: string | undefined;
   const walk = (node: unknown) => {
     if (Array.isArray(node)) node.forEach(walk);
@@ -172,12 +179,10 @@ function announcedRun(text: string, blocks: unknown): number | null | "unreadabl
     }
   };
   walk(blocks ?? []);
-  // A parent alert (first failure, re-rendered as the streak grows or ends) names its run in the button.
-  if (button !== undefined) return Number(button);
-  if (/failed again/.test(text)) {
-    const match = /\/runs\/(\d+)/.exec(JSON.stringify(blocks ?? []));
-    return match ? Number(match[1]) : "unreadable";
-  }
+  if (button !== undefined) return [Number(button)];
+  const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
+  if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : "unreadable";
+  if (/failed again/.test(text)) return links.length > 0 ? [links[0] as number] : "unreadable";
   if (/^Test failed:|is failing for/.test(text)) return "unreadable";
   return null;
 }
@@ -188,25 +193,31 @@ type Call = { method: string; status: number; ok: boolean; params: Record<string
 async function audit(w: World, violations: string[], round: number): Promise<Tally> {
   const t = emptyTally();
   const shown = new Map<string, number>();
+  const outages = new Set<string>();
   for (const channel of CHANNELS) {
     for (const m of await w.bot.posted(channel)) {
-      const run = announcedRun(m.text ?? "", m.blocks);
-      if (run === null) continue;
-      if (run === "unreadable") {
+      const runs = announcedRuns(m.text ?? "", m.blocks);
+      if (runs === null) continue;
+      if (runs === "unreadable") {
         violations.push(`round ${round}: an alert in ${channel} names no run: ${m.text}`);
         continue;
       }
-      const key = `${channel}:${run}`;
-      shown.set(key, (shown.get(key) ?? 0) + 1);
+      if (runs.length > 1) outages.add(m.ts);
+      for (const run of runs) {
+        const key = `${channel}:${run}`;
+        shown.set(key, (shown.get(key) ?? 0) + 1);
+      }
     }
   }
   const answeredOk = new Map<string, number>();
   for (const c of (await w.bot.slackCalls()) as unknown as Call[]) {
     if (c.method !== "chat.postMessage" || !c.ok || c.status !== 200) continue;
-    const run = announcedRun(String(c.params.text ?? ""), c.params.blocks);
-    if (typeof run !== "number") continue;
-    const key = `${c.params.channel}:${run}`;
-    answeredOk.set(key, (answeredOk.get(key) ?? 0) + 1);
+    const runs = announcedRuns(String(c.params.text ?? ""), c.params.blocks);
+    if (!Array.isArray(runs)) continue;
+    for (const run of runs) {
+      const key = `${c.params.channel}:${run}`;
+      answeredOk.set(key, (answeredOk.get(key) ?? 0) + 1);
+    }
   }
   for (const s of w.subs) {
     const state = await objectOf(s).read();
@@ -215,6 +226,7 @@ async function audit(w: World, violations: string[], round: number): Promise<Tal
       if (match) w.unknown.add(`${s.channel}:${match[1]}`);
     }
   }
+  t.outageMessages = outages.size;
   for (const [key, n] of shown) {
     if (!w.expected.has(key)) {
       t.unexpected += n;
@@ -244,6 +256,21 @@ async function audit(w: World, violations: string[], round: number): Promise<Tal
     }
   }
   return t;
+}
+
+/** What a failing round leaves to read: the channel and the Slack calls of this world. */
+async function explain(w: World, faults: Record<string, number>) {
+  const lines: string[] = [`faults so far: ${JSON.stringify(faults)}`];
+  for (const channel of CHANNELS)
+    for (const m of await w.bot.posted(channel))
+      lines.push(
+        `  ${channel} ts=${m.ts} thread=${m.thread_ts ?? "-"} ${m.text?.slice(0, 90)} runs=${JSON.stringify(announcedRuns(m.text ?? "", m.blocks))}`,
+      );
+  for (const c of (await w.bot.slackCalls()) as unknown as Call[])
+    lines.push(
+      `  call ${c.method} ${c.status} ok=${c.ok} ${String(c.params.channel ?? "")} ${String(c.params.text ?? "").slice(0, 60)} runs=${JSON.stringify(announcedRuns(String(c.params.text ?? ""), c.params.blocks))}`,
+    );
+  console.log(`CHAOS_EXPLAIN\n${lines.join("\n")}`);
 }
 
 const addTally = (a: Tally, b: Tally): Tally =>
@@ -396,7 +423,10 @@ async function chaos(seed: number, rounds: number) {
 
       current = await audit(w, violations, round);
       roundsRun = round;
-      if (violations.length > 0) break;
+      if (violations.length > 0) {
+        await explain(w, faults);
+        break;
+      }
     }
   } finally {
     console.log = log;
@@ -420,6 +450,7 @@ async function chaos(seed: number, rounds: number) {
       unknownPosted: total.unknownPosted,
       unknownMissing: total.unknownMissing,
       unexpected: total.unexpected,
+      inOutageMessages: total.outageMessages,
     },
     violations: violations.slice(0, 20),
   };
