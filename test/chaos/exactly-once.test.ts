@@ -69,6 +69,8 @@ type Tally = {
   expected: number;
   posted: number;
   duplicated: number;
+  /** Of those: a run both in an outage message and in an alert of its own. */
+  duplicatedAloneAndInOutage: number;
   lostAnswerDuplicates: number;
   lost: number;
   unknownOutcome: number;
@@ -83,6 +85,7 @@ const emptyTally = (): Tally => ({
   expected: 0,
   posted: 0,
   duplicated: 0,
+  duplicatedAloneAndInOutage: 0,
   lostAnswerDuplicates: 0,
   lost: 0,
   unknownOutcome: 0,
@@ -190,22 +193,24 @@ function announcedRuns(text: string, blocks: unknown): number[] | null | "unread
 type Call = { method: string; status: number; ok: boolean; params: Record<string, unknown> };
 
 /** What the channels show against what was expected, for this world. */
-async function audit(w: World, violations: string[], round: number): Promise<Tally> {
+async function audit(w: World, violations: string[]): Promise<Tally> {
   const t = emptyTally();
   const shown = new Map<string, number>();
   const outages = new Set<string>();
+  const inOutage = new Map<string, number>();
   for (const channel of CHANNELS) {
     for (const m of await w.bot.posted(channel)) {
       const runs = announcedRuns(m.text ?? "", m.blocks);
       if (runs === null) continue;
       if (runs === "unreadable") {
-        violations.push(`round ${round}: an alert in ${channel} names no run: ${m.text}`);
+        violations.push(`an alert in ${channel} names no run: ${m.text}`);
         continue;
       }
       if (runs.length > 1) outages.add(m.ts);
       for (const run of runs) {
         const key = `${channel}:${run}`;
         shown.set(key, (shown.get(key) ?? 0) + 1);
+        if (runs.length > 1) inOutage.set(key, (inOutage.get(key) ?? 0) + 1);
       }
     }
   }
@@ -230,7 +235,7 @@ async function audit(w: World, violations: string[], round: number): Promise<Tal
   for (const [key, n] of shown) {
     if (!w.expected.has(key)) {
       t.unexpected += n;
-      violations.push(`round ${round}: ${key} announced but not a failed run of that channel's test`);
+      violations.push(`${key} announced but not a failed run of that channel's test`);
     }
   }
   for (const key of w.expected.keys()) {
@@ -244,7 +249,7 @@ async function audit(w: World, violations: string[], round: number): Promise<Tal
       else t.unknownMissing++;
     } else if (n === 0) {
       t.lost++;
-      violations.push(`round ${round}: ${key} never announced`);
+      violations.push(`${key} never announced`);
     }
     if (n > 1) {
       const extra = n - 1;
@@ -252,7 +257,12 @@ async function audit(w: World, violations: string[], round: number): Promise<Tal
       const explained = Math.min(extra, n - (answeredOk.get(key) ?? 0));
       t.lostAnswerDuplicates += explained;
       t.duplicated += extra - explained;
-      if (extra > explained) violations.push(`round ${round}: ${key} announced ${n} times`);
+      const grouped = inOutage.get(key) ?? 0;
+      if (extra > explained && grouped > 0 && grouped < n) t.duplicatedAloneAndInOutage += extra - explained;
+      if (extra > explained)
+        violations.push(
+          `${key} announced ${n} times${grouped > 0 ? ` (${grouped} in an outage message)` : ""}`,
+        );
     }
   }
   return t;
@@ -306,6 +316,9 @@ async function chaos(seed: number, rounds: number) {
   const apiKey = await newOrg();
   let w = await newWorld(0, apiKey);
   let roundsRun = 0;
+  let worldIndex = 0;
+  let explained = false;
+  const reported = new Set<string>();
 
   const cron = async () => {
     crons++;
@@ -323,6 +336,7 @@ async function chaos(seed: number, rounds: number) {
         done = addTally(done, current);
         current = emptyTally();
         w = await newWorld(round, apiKey);
+        worldIndex++;
       }
       const fresh = await moveWorld(w, r, round);
 
@@ -421,11 +435,19 @@ async function chaos(seed: number, rounds: number) {
       }
       if (!quiet) violations.push(`round ${round}: not settled after ${MAX_SETTLE_CYCLES} cycles`);
 
-      current = await audit(w, violations, round);
+      // A world's channels are audited whole each round: a finding is reported at its first round.
+      const found: string[] = [];
+      current = await audit(w, found);
       roundsRun = round;
-      if (violations.length > 0) {
+      const news = found.filter((v) => !reported.has(`${worldIndex}:${v}`));
+      for (const v of news) {
+        reported.add(`${worldIndex}:${v}`);
+        violations.push(`round ${round}: ${v}`);
+      }
+      // The first failing round prints the channel and the calls; later rounds keep counting.
+      if (news.length > 0 && !explained) {
+        explained = true;
         await explain(w, faults);
-        break;
       }
     }
   } finally {
@@ -444,6 +466,7 @@ async function chaos(seed: number, rounds: number) {
       expected: total.expected,
       posted: total.posted,
       duplicated: total.duplicated,
+      duplicatedAloneAndInOutage: total.duplicatedAloneAndInOutage,
       lostAnswerDuplicates: total.lostAnswerDuplicates,
       lost: total.lost,
       unknownOutcome: total.unknownOutcome,
@@ -452,7 +475,8 @@ async function chaos(seed: number, rounds: number) {
       unexpected: total.unexpected,
       inOutageMessages: total.outageMessages,
     },
-    violations: violations.slice(0, 20),
+    violations: violations.slice(0, 30),
+    violationCount: violations.length,
   };
   console.log(`CHAOS_EXACTLY_ONCE ${JSON.stringify(summary)}`);
   console.log(
