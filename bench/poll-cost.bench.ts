@@ -136,6 +136,11 @@ function stats(values: number[]) {
   };
 }
 
+/** Posts Slack stored (the stand-in's call log): alerts, replies and outage messages alike. */
+async function slackPosts(bot: Bot): Promise<number> {
+  return (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage" && c.ok).length;
+}
+
 async function measuredCycle(bot: Bot, apiKey: string) {
   const cycleEnv = {
     ...bot.env,
@@ -146,6 +151,7 @@ async function measuredCycle(bot: Bot, apiKey: string) {
   counters = zero();
   const vendorBefore = await vendorCount(apiKey);
   const workerKvBefore = bot.kv.writes;
+  const slackBefore = await slackPosts(bot);
   const start = Date.now();
   const report: CycleReport = await runPollCycle(cycleEnv as never, readConfig(bot.env as never), {
     now: ordinaryNow(),
@@ -157,6 +163,7 @@ async function measuredCycle(bot: Bot, apiKey: string) {
     wallMs,
     vendor: (await vendorCount(apiKey)) - vendorBefore,
     workerKvWrites: bot.kv.writes - workerKvBefore,
+    slackPosts: (await slackPosts(bot)) - slackBefore,
     objectKvWrites: c.objectKvWrites,
     doRequests: c.doRequests,
     doWall: c.doWall,
@@ -206,6 +213,7 @@ function summarize(n: number, cycles: Cycle[]) {
       },
     },
     posts: perCycle(cycles, (c) => c.report.posts),
+    slackPosts: perCycle(cycles, (c) => c.slackPosts),
     pollWallMs: stats(polls),
     registryCallWallMs: stats(registryCalls),
     /** Wall seconds the objects were busy per cycle (every DO call's wall time, summed). */
