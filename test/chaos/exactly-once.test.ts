@@ -15,14 +15,16 @@ import { emulatorOrg } from "../helpers/emulator.ts";
  * later), injects faults, fires the cron in one of four shapes, lets the engine settle (vendor
  * faults cleared, cycles until one polls everything and has nothing to do), then reads the
  * channels and checks that every failed run after the baseline is in each subscribed channel
- * exactly once, as a parent alert or a thread reply.
+ * exactly once: as a parent alert, a thread reply, or a line of an outage message (test A and
+ * test B both watched in #alerts: failing together, they make one).
  *
  * Faults: vendor 429 / 500 / malformed / hang (past VENDOR_TIMEOUT_MS); Slack 429 / 500 /
  * `ok: false` errors / hang (past SLACK_TIMEOUT_MS: the post lands, the answer comes too late)
  * / lost (the post lands, the answer is a 500); object restarts (graceful eviction, or
  * `state.abort()` between polls); a crash between the journal's intent and the post (an intent
  * left in the object's storage). Cron shapes: one; two or three at once; a second cron while a
- * post hangs; every object aborted while a post hangs.
+ * post is slow (answered within the timeout) or hangs past it; every object aborted
+ * (`abortAllDurableObjects`) while a post hangs.
  *
  * Allowed exceptions, counted and reported rather than failed:
  * - unknown outcome: the object noted it in `unknownOutcomes` (a hang, a crash after the
@@ -31,7 +33,8 @@ import { emulatorOrg } from "../helpers/emulator.ts";
  *   retried, so the channel shows it twice. Counted from the stand-in's log: copies in the
  *   channel beyond the posts Slack answered `ok` to.
  * Anything else (a run missing, a copy too many, a run announced that did not fail or in a
- * channel not subscribed) fails the suite.
+ * channel not subscribed) fails the suite. Rounds go on after a finding so a long run counts
+ * them all; the first failing round prints the world's channels and Slack calls (CHAOS_EXPLAIN).
  *
  * Rounds: CHAOS_ROUNDS (vitest.chaos.config.ts; `npm test` runs 12), seed CHAOS_SEED. Every
  * 25 rounds the world starts over with new tests and a new Slack workspace, so run windows and
