@@ -167,11 +167,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   try {
+    // The emulator is the web app too (DECIPHER_APP_URL below), so the `url` fields it sends
+    // must name it: its port is chosen first.
+    const emulatorPort = ports.emulator === 0 ? await freePort() : ports.emulator;
     const emulator = await startEmulator({
-      port: ports.emulator,
+      port: emulatorPort,
       host: "127.0.0.1",
       seed: options.seed ?? 1,
       simulate: options.simulate ?? false,
+      appUrl: `http://127.0.0.1:${emulatorPort}`,
     });
     cleanups.push(() => emulator.close());
 
@@ -181,6 +185,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       botUrl: `${botUrl}/slack/events`,
       signingSecret,
       botToken,
+      // Links to the emulator's web-app pages (DECIPHER_APP_URL) unfurl like app.getdecipher.com's.
+      unfurlDomains: ["app.getdecipher.com", "127.0.0.1"],
       // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/main.ts does.
       rateLimit: { perSecond: 1, burst: 3 },
     });
@@ -196,6 +202,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Everything explicit with --var, so a .dev.vars pointing at real Slack/Decipher is overridden.
     const vars: Record<string, string> = {
       DECIPHER_API_URL: emulator.url,
+      // The emulator also serves simple web-app pages (sessions, tests, runs): links resolve.
+      DECIPHER_APP_URL: emulator.url,
       DECIPHER_API_KEY: apiKey,
       SLACK_API_URL: slack.apiUrl,
       SLACK_SIGNING_SECRET: signingSecret,

@@ -34,6 +34,8 @@ function ensureDevVars() {
         `SLACK_SIGNING_SECRET=${signingSecret}`,
         `SLACK_BOT_TOKEN=${botToken}`,
         `DECIPHER_API_URL=http://127.0.0.1:${ports.emulator || 8788}`,
+        // The emulator serves stand-in web-app pages, so "Open run" and "Watch replay" lead somewhere.
+        `DECIPHER_APP_URL=http://127.0.0.1:${ports.emulator || 8788}`,
         `SLACK_API_URL=http://127.0.0.1:${ports.slack || 8790}/api/`,
         "",
       ].join("\n"),

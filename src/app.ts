@@ -4,6 +4,7 @@ import { createDeps } from "./deps.ts";
 import { ConfigError, type Env, readConfig } from "./env.ts";
 import { registry } from "./objects/stubs.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
+import { slackEventGuard } from "./slack/events/event-guard.ts";
 import {
   MAX_BODY_BYTES,
   slackBodyGuard,
@@ -68,6 +69,7 @@ app.post(
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
   slackSignatureGuard((c) => readConfig(c.env).slackSigningSecret),
   slackBodyGuard(),
+  slackEventGuard(),
   (c) => {
     const deps = createDeps(readConfig(c.env), c.env, { interactive: true });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);

@@ -2,6 +2,7 @@ import type { SlackAPIClient } from "slack-edge";
 import type { Config, Env } from "./env.ts";
 import { objectControl } from "./objects/control.ts";
 import { createSlackClient } from "./slack/client.ts";
+import type { EventGateNamespace } from "./slack/events/gate.ts";
 import type { AlertControl } from "./state/alert-control.ts";
 import { DigestStore } from "./state/digests.ts";
 import { SubscriptionStore } from "./state/subscriptions.ts";
@@ -25,6 +26,8 @@ export type Deps = {
   /** This invocation's external subrequests: vendor and Slack calls draw from it. */
   budget: SubrequestBudget;
   now: () => Date;
+  /** Events API: event_id dedup, the 60 s unfurl cache and Home hashes (one object per team). */
+  eventGate?: EventGateNamespace;
 };
 
 export type DepsOptions = {
@@ -58,5 +61,6 @@ export function createDeps(config: Config, env: Env, options: DepsOptions = {}):
     kv: env.STATE,
     budget,
     now: options.now ?? (() => new Date()),
+    ...(env.SLACK_EVENT_GATE ? { eventGate: env.SLACK_EVENT_GATE } : {}),
   };
 }

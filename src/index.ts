@@ -4,6 +4,7 @@ import { type Config, ConfigError, type Env, readConfig } from "./env.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
 export { RegistryObject } from "./objects/registry-object.ts";
+export { SlackEventGate } from "./objects/slack-event-gate.ts";
 export { SubscriptionObject } from "./objects/subscription-object.ts";
 
 /** Names the missing variables, never their values. */

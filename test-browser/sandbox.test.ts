@@ -136,4 +136,34 @@ test("the sandbox page: sessions, timeline, subscribe, alert and its thread", as
     await thread.filter({ hasText: "still broken" }).last().waitFor();
     await parent.last().locator(".edited").waitFor();
   });
+
+  await step("unfurl", async () => {
+    const res = await fetch(`${stack.emulatorUrl}/api/v1/sessions?userEmail=jane%40acme.com&limit=20`, {
+      headers: { Authorization: `Bearer ${stack.apiKey}` },
+    });
+    const { data } = (await res.json()) as { data: { id: string; url: string; hasTimeline: boolean }[] };
+    const session = data.find((s) => s.hasTimeline);
+    assert.ok(session, "the demo org has a session with a timeline");
+    await command(`have a look at ${session.url}`);
+    const unfurl = messages().filter({ hasText: "have a look at" }).last().locator(".unfurl");
+    await unfurl.locator(".bk-button", { hasText: "Watch replay" }).waitFor();
+    assert.match((await unfurl.textContent()) ?? "", /jane@acme\.com/);
+  });
+
+  await step("app home", async () => {
+    await page.click("#home-link");
+    const home = page.locator("#home");
+    await home.locator(".bk-section", { hasText: "Login with SSO" }).waitFor();
+    assert.match((await home.textContent()) ?? "", /decipher-demo/);
+  });
+
+  await step("find sessions", async () => {
+    await page.locator("#home .bk-button", { hasText: "Find sessions" }).click();
+    await page.locator("#modal-title", { hasText: "Find sessions" }).waitFor();
+    await page.click("#modal-submit");
+    await page.locator('#modal [data-error-for="email"]', { hasText: /sessions/ }).waitFor();
+    await page.fill('#modal input[name="email"]', "jane@acme.com");
+    await page.click("#modal-submit");
+    await page.locator("#modal").waitFor({ state: "hidden" });
+  });
 });

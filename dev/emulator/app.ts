@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { createCursorCodec } from "./cursor.ts";
 import { ApiError, methodNotAllowed } from "./errors.ts";
 import { createFaultRegistry, type FaultRegistry } from "./faults.ts";
+import type { ScenarioName } from "./model.ts";
 import { openApiDocument } from "./openapi.ts";
 import { apiRoutes } from "./routes/api.ts";
+import { appPageRoutes } from "./routes/app-pages.ts";
 import { controlRoutes } from "./routes/control.ts";
-import { type TickChange, tick } from "./simulation.ts";
+import { startScenario, type TickChange, tick } from "./simulation.ts";
 import { createStore, type Store } from "./store.ts";
 
 /**
@@ -20,6 +22,8 @@ export type EmulatorAppOptions = {
   now?: () => number;
   /** How long an injected "hang" holds a request at most. */
   hangCapMs?: number;
+  /** The demo orgs' simulation script (simulation.ts); "cycle" unless given. */
+  scenario?: ScenarioName;
 };
 
 export type EmulatorApp = {
@@ -37,6 +41,8 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
   const faults = createFaultRegistry();
   const cursors = createCursorCodec();
   const hangCapMs = options.hangCapMs ?? 120_000;
+  if (options.scenario && options.scenario !== "cycle")
+    for (const org of store.demoOrgs()) startScenario(org, options.scenario, now());
 
   const app = new Hono();
   app.route("/api/v1", apiRoutes({ store, faults, cursors, appUrl, now, hangCapMs }));
@@ -45,6 +51,8 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     throw new ApiError(404, "not_found_error", "not_found", `No such endpoint: ${c.req.path}`);
   });
   app.route("/__emulator", controlRoutes({ store, faults, appUrl, now }));
+  // The web app's pages, so links in the sandbox lead somewhere (DECIPHER_APP_URL = this host).
+  app.route("/", appPageRoutes(store));
   app.get("/openapi.json", (c) => c.json(openApiDocument(c.req.url)));
   app.get("/", (c) =>
     c.json({

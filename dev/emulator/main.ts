@@ -1,18 +1,27 @@
 import { demoKeys } from "./data/templates.ts";
 import { startEmulator } from "./server.ts";
 
-/** `npm run emulator`: PORT (8788), SEED (1), SIMULATE=1 or --simulate, APP_URL. */
+/** `npm run emulator`: PORT (8788), SEED (1), SIMULATE=1|noisy or --simulate[=noisy], APP_URL. */
 const port = Number(process.env.PORT ?? 8788);
 const seed = Number(process.env.SEED ?? 1);
-const simulate = process.env.SIMULATE === "1" || process.argv.includes("--simulate");
+const scenario =
+  process.env.SIMULATE === "noisy" || process.argv.includes("--simulate=noisy") ? "noisy" : "cycle";
+const simulate = scenario === "noisy" || process.env.SIMULATE === "1" || process.argv.includes("--simulate");
 if (!Number.isInteger(port) || !Number.isInteger(seed)) {
   console.error("PORT and SEED must be integers");
   process.exit(2);
 }
 
-const server = await startEmulator({ port, seed, simulate, host: "127.0.0.1", appUrl: process.env.APP_URL });
+const server = await startEmulator({
+  port,
+  seed,
+  simulate,
+  scenario,
+  host: "127.0.0.1",
+  appUrl: process.env.APP_URL,
+});
 console.log(
-  `Decipher API emulator on ${server.url}  (seed ${seed}${simulate ? ", simulating every 20 s" : ""})`,
+  `Decipher API emulator on ${server.url}  (seed ${seed}${simulate ? `, simulating every 20 s (${scenario})` : ""})`,
 );
 console.log(`  Acme:   ${demoKeys.acme}    tests 101 102 103, collections 501 502`);
 console.log(`  Globex: ${demoKeys.globex}  test 201, collection 601`);

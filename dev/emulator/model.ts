@@ -4,6 +4,8 @@
  */
 export type TemplateName = "acme" | "globex";
 export type RunStatus = "passed" | "failed" | "running";
+/** "cycle": the four-step demo of every alert path; "noisy": flapping tests, an outage, page traffic. */
+export type ScenarioName = "cycle" | "noisy";
 
 export type TestRecord = { id: number; name: string; steps: number };
 
@@ -19,6 +21,8 @@ export type RunRecord = {
   summary: { oneLineSummary: string; firstFailedStepNumber: number | null } | null;
   totalSteps: number;
   failedSteps: number;
+  /** Wire fields served as given instead of the record's (control API), e.g. a malformed run. */
+  raw?: Record<string, unknown>;
 };
 
 export type TimelineRecord = {
@@ -115,6 +119,8 @@ export type Org = {
   template: TemplateName;
   /** The customer's own web app, whose pages the sessions visit. */
   siteUrl: string;
+  /** Which simulation script ticks follow (simulation.ts); absent = "cycle". */
+  scenario?: ScenarioName;
   tests: TestRecord[];
   runs: RunRecord[];
   sessions: SessionRecord[];
@@ -123,6 +129,8 @@ export type Org = {
   next: { run: number; test: number; click: number };
   /** Saved PRNG state of this org's simulation stream and how many ticks it has taken. */
   sim: { rngState: number; ticks: number };
+  /** Order of test-run lists; the documented default is newest first (control API). */
+  listOrder?: "newest" | "oldest";
   /** Authenticated API requests by route name. */
   requests: Record<string, number>;
 };

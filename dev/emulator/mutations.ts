@@ -98,3 +98,32 @@ export function addCollectionSessions(org: Org, c: CollectionRecord, count: numb
     }),
   );
 }
+
+/**
+ * Sessions that visited `path` (with an AI timeline), recorded at random times within the
+ * last `withinMs`: real traffic on a page, for the production impact of a failing test.
+ */
+export function addPageSessions(
+  org: Org,
+  path: string,
+  count: number,
+  now: number,
+  withinMs: number,
+): string[] {
+  const t = templates[org.template];
+  return withOrgRng(org, (rng) =>
+    Array.from({ length: count }, () => {
+      const session = makeSession(rng, {
+        user: rng.pick(org.users),
+        createdAt: now - rng.int(0, withinMs),
+        siteUrl: org.siteUrl,
+        paths: t.paths,
+        mustVisit: path,
+        hasTimeline: true,
+        nextClickId: () => org.next.click++,
+      });
+      org.sessions.push(session);
+      return session.id;
+    }),
+  );
+}

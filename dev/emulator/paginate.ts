@@ -1,5 +1,6 @@
 /**
- * Keyset pagination over a list sorted newest first by (time, id). A page resumes strictly
+ * Keyset pagination over a list sorted newest first by (time, id), or oldest first when an
+ * org is set to list that way (control API). A page resumes strictly
  * after the last item served, so items inserted meanwhile at the top never shift a page and
  * nothing is served twice or skipped.
  */
@@ -16,9 +17,11 @@ export function page<T>(
   key: (item: T) => Position,
   after: Position | undefined,
   limit: number,
+  order: "newest" | "oldest" = "newest",
 ): { items: T[]; hasMore: boolean; last: Position | undefined } {
-  const sorted = [...items].sort((a, b) => compareDesc(key(a), key(b)));
-  const start = after ? sorted.filter((item) => compareDesc(key(item), after) > 0) : sorted;
+  const compare = order === "newest" ? compareDesc : (a: Position, b: Position) => compareDesc(b, a);
+  const sorted = [...items].sort((a, b) => compare(key(a), key(b)));
+  const start = after ? sorted.filter((item) => compare(key(item), after) > 0) : sorted;
   const items_ = start.slice(0, limit);
   const lastItem = items_.at(-1);
   return {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createEmulatorApp } from "./app.ts";
+import type { ScenarioName } from "./model.ts";
 
 /** Serves the emulator app over real HTTP in Node (tests' global setup and `npm run emulator`). */
 export type EmulatorOptions = {
@@ -11,6 +12,8 @@ export type EmulatorOptions = {
   simulate?: boolean;
   /** Interval of simulation ticks; 20 s unless given. */
   tickMs?: number;
+  /** Which script the demo orgs follow: "cycle" (default) or "noisy" (simulation.ts). */
+  scenario?: ScenarioName;
   appUrl?: string;
   /** Cap of an injected "hang"; 120 s unless given. */
   hangCapMs?: number;
@@ -23,6 +26,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     seed: options.seed,
     appUrl: options.appUrl,
     hangCapMs: options.hangCapMs,
+    scenario: options.scenario,
   });
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve, reject) => {

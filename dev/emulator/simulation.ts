@@ -1,5 +1,5 @@
-import type { Org, RunStatus } from "./model.ts";
-import { addCollectionSessions, addRun, updateRun } from "./mutations.ts";
+import type { Org, RunStatus, ScenarioName, TemplateName } from "./model.ts";
+import { addCollectionSessions, addPageSessions, addRun, updateRun } from "./mutations.ts";
 import { withOrgRng } from "./store.ts";
 
 /**
@@ -12,7 +12,8 @@ import { withOrgRng } from "./store.ts";
 export type TickChange =
   | { kind: "run"; testId: number; runId: number; status: RunStatus }
   | { kind: "runFinished"; testId: number; runId: number; status: RunStatus }
-  | { kind: "collectionGrew"; collectionId: number; added: number; sessionCount: number };
+  | { kind: "collectionGrew"; collectionId: number; added: number; sessionCount: number }
+  | { kind: "pageSessions"; path: string; added: number };
 
 type Step = { runs: [testId: number, status: RunStatus][]; grow: number[] };
 
@@ -59,8 +60,58 @@ const script: Record<Org["template"], Step[]> = {
 /** The outcome a run that was running at the previous tick reaches, per phase. */
 const finishes: RunStatus[] = ["passed", "failed", "passed", "passed"];
 
+/**
+ * The "noisy" scenario, for quieting alerts by understanding them: every demo test flaps
+ * (fails now and then, passing in between: about a third of its runs), and at steps 9–11
+ * all of them fail at once, an outage, while the org's collection grows. Every step also
+ * brings real traffic on the org's busiest page, so a failing test has a production impact
+ * to show. Fixed patterns rather than dice, so a demo and a test know what comes next.
+ */
+const NOISY_PATTERNS: Record<TemplateName, Record<number, string>> = {
+  acme: { 101: "PFPPPFPPFFFPPFPP", 102: "PPFPPPFPFFFPFPPP", 103: "PPPPFPPPFFFPPPPP" },
+  globex: { 201: "PFPPFPPPFFFPPPFP" },
+};
+const NOISY_OUTAGE = [8, 9, 10];
+const NOISY_GROW: Record<TemplateName, number> = { acme: 501, globex: 601 };
+/** The page the org's visitors keep reaching (and its collection sits under). */
+export const NOISY_PAGE: Record<TemplateName, string> = { acme: "/checkout", globex: "/onboarding/step-2" };
+/** Page sessions recorded when the scenario starts, spread over the last 24 h. */
+const NOISY_BACKLOG = 12;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function noisySteps(template: TemplateName): Step[] {
+  const patterns = Object.entries(NOISY_PATTERNS[template]);
+  return Array.from({ length: 16 }, (_, i) => ({
+    runs: patterns.map(([id, p]): [number, RunStatus] => [Number(id), p[i] === "F" ? "failed" : "passed"]),
+    grow: NOISY_OUTAGE.includes(i) ? [NOISY_GROW[template]] : [],
+  }));
+}
+
+const scripts: Record<ScenarioName, (template: TemplateName) => { steps: Step[]; finishes: RunStatus[] }> = {
+  cycle: (template) => ({ steps: script[template], finishes }),
+  noisy: (template) => ({
+    steps: noisySteps(template),
+    finishes: Array.from({ length: 16 }, (_, i) => (NOISY_OUTAGE.includes(i) ? "failed" : "passed")),
+  }),
+};
+
+/**
+ * Switches an org to a scenario from its next tick on (the step count starts over). The
+ * noisy one first records a day's worth of traffic on its page, so the sessions list has
+ * something to count before any tick.
+ */
+export function startScenario(org: Org, name: ScenarioName, now: number): TickChange[] {
+  org.scenario = name;
+  org.sim.ticks = 0;
+  if (name !== "noisy") return [];
+  const path = NOISY_PAGE[org.template];
+  addPageSessions(org, path, NOISY_BACKLOG, now, DAY_MS);
+  return [{ kind: "pageSessions", path, added: NOISY_BACKLOG }];
+}
+
 export function tick(org: Org, now: number): TickChange[] {
-  const steps = script[org.template];
+  const scenario = org.scenario ?? "cycle";
+  const { steps, finishes } = scripts[scenario](org.template);
   const phase = org.sim.ticks % steps.length;
   org.sim.ticks += 1;
   const changes: TickChange[] = [];
@@ -86,6 +137,14 @@ export function tick(org: Org, now: number): TickChange[] {
     const added = withOrgRng(org, (rng) => rng.int(1, 3));
     addCollectionSessions(org, c, added, now);
     changes.push({ kind: "collectionGrew", collectionId: id, added, sessionCount: c.members.length });
+  }
+
+  if (scenario === "noisy") {
+    // Visitors keep coming, within the last few minutes of each tick.
+    const path = NOISY_PAGE[org.template];
+    const added = withOrgRng(org, (rng) => rng.int(1, 2));
+    addPageSessions(org, path, added, now, 5 * 60 * 1000);
+    changes.push({ kind: "pageSessions", path, added });
   }
   return changes;
 }

@@ -28,6 +28,7 @@ export const testRun = (run: RunRecord) => ({
   summary: run.summary && { ...run.summary },
   totalSteps: run.totalSteps,
   failedSteps: run.failedSteps,
+  ...run.raw,
 });
 
 export const sessionSummary = (s: SessionRecord, ctx: ViewContext) => ({

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin.ts";
+import { adminEventRoutes } from "./admin-events.ts";
 import { pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
 import type { RateLimitConfig } from "./types.ts";
@@ -16,6 +17,8 @@ export type SlackStandInConfig = {
   botToken?: string;
   /** chat.postMessage per-channel throttling; off unless given (tests stay deterministic). */
   rateLimit?: RateLimitConfig | null;
+  /** The app's unfurl domains: links to them in a posted message send `link_shared`. */
+  unfurlDomains?: string[];
   fetch?: typeof fetch;
 };
 
@@ -36,6 +39,7 @@ export function createSlackStandInApp(config: SlackStandInConfig = {}) {
   });
 
   app.route("/__slack", adminRoutes(workspaces, responseUrls, config));
+  app.route("/__slack", adminEventRoutes(workspaces, config));
 
   app.notFound((c) => c.json({ ok: false, error: "not_found" }, 404));
   return { app, workspaces, responseUrls };

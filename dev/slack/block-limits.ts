@@ -138,20 +138,37 @@ function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>) {
         });
       }
       break;
+    case "input":
+      textObject(p, b.label, `${pointer}/label`, LIMITS.fieldText, true);
+      if (!isObject(b.element)) p.push(`[ERROR] must provide an element [json-pointer:${pointer}/element]`);
+      break;
     case "image":
+      if (typeof b.alt_text !== "string" || b.alt_text === "") {
+        p.push(`[ERROR] must be more than 0 characters [json-pointer:${pointer}/alt_text]`);
+      }
+      if (typeof b.image_url !== "string" || !/^https?:\/\//.test(b.image_url)) {
+        p.push(`[ERROR] must be a valid URL [json-pointer:${pointer}/image_url]`);
+      }
       maxChars(p, b.image_url, LIMITS.url, `${pointer}/image_url`);
       maxChars(p, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
       break;
   }
 }
 
-/** Every limit the message breaks, in Slack's wording; empty when Slack would accept it. */
-export function validateBlocks(blocks: unknown[]): string[] {
+/**
+ * Every limit the message breaks, in Slack's wording; empty when Slack would accept it.
+ * Views allow 100 blocks and point their errors under `/view/blocks`.
+ */
+export function validateBlocks(
+  blocks: unknown[],
+  maxBlocks: number = LIMITS.blocks,
+  base = "/blocks",
+): string[] {
   const problems: Problems = [];
-  maxItems(problems, blocks, LIMITS.blocks, "/blocks");
+  maxItems(problems, blocks, maxBlocks, base);
   const seenIds = new Set<string>();
   blocks.forEach((b, i) => {
-    block(problems, b, `/blocks/${i}`, seenIds);
+    block(problems, b, `${base}/${i}`, seenIds);
   });
   return problems;
 }

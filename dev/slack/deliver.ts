@@ -42,15 +42,23 @@ type Deps = {
   fetch?: typeof fetch;
 };
 
-async function post(target: DeliveryTarget, body: string, fetchFn: typeof fetch) {
+/** Signs and POSTs one request to the app; never throws (status 0 when unreachable). */
+export async function post(
+  target: DeliveryTarget,
+  body: string,
+  fetchFn: typeof fetch,
+  contentType = "application/x-www-form-urlencoded",
+  extraHeaders: Record<string, string> = {},
+) {
   const headers = await signSlackRequest(target.signingSecret, body);
   const started = Date.now();
   try {
     const res = await fetchFn(target.botUrl, {
       method: "POST",
       headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Type": contentType,
         "User-Agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
+        ...extraHeaders,
         ...headers,
       },
       body,
@@ -66,7 +74,7 @@ async function post(target: DeliveryTarget, body: string, fetchFn: typeof fetch)
   }
 }
 
-function outcomeOf(status: number, elapsedMs: number): Delivery["outcome"] {
+export function outcomeOf(status: number, elapsedMs: number): Delivery["outcome"] {
   if (status < 200 || status > 299) return "dispatch_failed";
   return elapsedMs > ACK_DEADLINE_MS ? "operation_timeout" : "ok";
 }
@@ -84,16 +92,21 @@ function slackbotNotice(deps: Deps, channel: string, user: string, text: string)
 }
 
 /** A non-empty ack to a slash command is shown like a response_url post (ephemeral by default). */
-function showCommandAck(deps: Deps, channel: string, user: string, body: unknown) {
+function showCommandAck(deps: Deps, channel: string, user: string, body: unknown, responseUrlId: string) {
   const params = typeof body === "string" ? { text: body } : (body as Record<string, unknown>);
   if (!params || (typeof body === "string" && body.trim() === "")) return;
   const content = readContent(params, true);
   if (!content.ok) return;
+  // The answer already replaced it: a progress message must not appear after its answer.
+  if (deps.responseUrls.answered(responseUrlId)) return;
   const inChannel = params.response_type === "in_channel";
+  const ts = deps.nextTs();
+  // A later replace_original through the command's response URL replaces this ack.
+  deps.responseUrls.bindCommandAck(responseUrlId, ts);
   addMessage(
     deps.ws,
     botMessage({
-      ts: deps.nextTs(),
+      ts,
       channel,
       text: content.text ?? "",
       blocks: content.blocks,
@@ -129,7 +142,7 @@ export async function deliverCommand(
   });
   const res = await post(target, body, deps.fetch ?? fetch);
   const outcome = outcomeOf(res.status, res.elapsedMs);
-  if (outcome === "ok") showCommandAck(deps, channel.id, user.id, res.body);
+  if (outcome === "ok") showCommandAck(deps, channel.id, user.id, res.body, id);
   else {
     const name = req.command.startsWith("/") ? req.command : `/${req.command}`;
     slackbotNotice(deps, channel.id, user.id, `${name} failed with the error "${outcome}"`);
@@ -160,7 +173,12 @@ export async function deliverAction(
   if (!message || (message.ephemeral && message.visibleTo !== user.id)) {
     return { error: "message_not_found", status: 404 };
   }
-  const button = findButton(message, req.actionId, req.blockId);
+  // Buttons of the message itself, or of an app's unfurl under it.
+  const button =
+    findButton(message, req.actionId, req.blockId) ??
+    Object.values(message.unfurls ?? {})
+      .map((u) => findButton({ ...message, blocks: u.blocks }, req.actionId, req.blockId))
+      .find((b) => b !== undefined);
   if (!button) return { error: "button_not_found", status: 404 };
   const responseUrl =
     req.responseUrl ??

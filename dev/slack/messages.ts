@@ -82,6 +82,8 @@ export function toInspected(m: StoredMessage): Record<string, unknown> {
     reply_broadcast: m.replyBroadcast ?? false,
     reply_count: m.replyCount ?? 0,
     via: m.via,
+    links: m.links ?? [],
+    unfurls: m.unfurls ?? null,
   };
 }
 

@@ -18,7 +18,12 @@ export type ResponseUrlTarget = {
   sourceTs?: string;
 };
 
-type Entry = ResponseUrlTarget & { createdAt: number; uses: number };
+type Entry = ResponseUrlTarget & {
+  createdAt: number;
+  uses: number;
+  /** A slash command's answer arrived with replace_original before its ack was shown. */
+  answered?: boolean;
+};
 
 export type ResponseUrlReply = { status: number; body: Record<string, unknown> };
 
@@ -42,6 +47,23 @@ export class ResponseUrls {
     return id;
   }
 
+  /**
+   * A slash command's ack became a message: its response URL now replaces that message, as
+   * Slack replaces an ephemeral "working on it" ack. Answers false when the answer came first
+   * (the ack is then stale and must not be shown after it).
+   */
+  bindCommandAck(id: string, ts: string): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry || entry.answered) return false;
+    entry.sourceTs = ts;
+    return true;
+  }
+
+  /** Whether a replace_original answer already arrived for this (slash command) URL. */
+  answered(id: string): boolean {
+    return this.#entries.get(id)?.answered === true;
+  }
+
   describe(id: string) {
     const e = this.#entries.get(id);
     return e && { uses: e.uses, expiresAt: new Date(e.createdAt + RESPONSE_URL_TTL_MS).toISOString() };
@@ -56,8 +78,15 @@ export class ResponseUrls {
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       return { status: 400, body: slackError("invalid_payload") };
     }
-    const reply = apply(entry, body as Params, nextTs);
+    const params = body as Params;
+    const reply = apply(entry, params, nextTs);
     if (reply.status === 200) entry.uses += 1;
+    if (
+      reply.status === 200 &&
+      !entry.sourceTs &&
+      (params.replace_original === true || params.replace_original === "true")
+    )
+      entry.answered = true;
     return reply;
   }
 }

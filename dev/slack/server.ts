@@ -13,6 +13,8 @@ export type SlackStandInOptions = {
   botToken?: string;
   /** Throttle chat.postMessage per channel like Slack; off by default. */
   rateLimit?: RateLimitConfig | null;
+  /** Hosts whose links send `link_shared` (the app's `app_unfurl_domains`). */
+  unfurlDomains?: string[];
 };
 
 export type RunningSlackStandIn = {

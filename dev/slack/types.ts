@@ -36,8 +36,19 @@ export type StoredMessage = {
   edited?: { user: string; ts: string };
   replyBroadcast?: boolean;
   replyCount?: number;
+  /** Links Slack would hand to the app in `link_shared` (its unfurl domains only). */
+  links?: string[];
+  /** chat.unfurl results by URL, shown under the message. */
+  unfurls?: Record<string, { blocks: Block[] }>;
   /** How it arrived, so a test can tell a chat.postMessage from a response_url post. */
-  via: "chat.postMessage" | "chat.postEphemeral" | "response_url" | "command_ack" | "seed" | "slackbot";
+  via:
+    | "chat.postMessage"
+    | "chat.postEphemeral"
+    | "response_url"
+    | "command_ack"
+    | "seed"
+    | "slackbot"
+    | "user";
 };
 
 export type CallRecord = {
@@ -71,4 +82,15 @@ export type RateLimitConfig = {
   perSecond: number;
   /** Extra messages allowed at once before throttling starts. */
   burst: number;
+};
+
+/** A view the app published (Home) or opened (modal), as Slack keeps it. */
+export type StoredView = {
+  id: string;
+  type: "home" | "modal";
+  userId: string;
+  view: Record<string, unknown>;
+  /** Modals: open until submitted or closed. */
+  open: boolean;
+  at: string;
 };

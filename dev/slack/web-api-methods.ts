@@ -12,6 +12,8 @@ import { boolParam, type Params, stringParam } from "./params.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
 import type { Channel, StoredMessage, User } from "./types.ts";
+import { chatUnfurl } from "./web-api-unfurl.ts";
+import { viewsOpen, viewsPublish } from "./web-api-views.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // The Web API methods the bot uses, with Slack's argument checks, error codes and response
@@ -228,6 +230,9 @@ const authTest: Method = ({ ws }) => ({
 });
 
 export const METHODS: Record<string, Method> = {
+  "chat.unfurl": (ctx) => chatUnfurl(ctx),
+  "views.publish": (ctx) => viewsPublish(ctx),
+  "views.open": (ctx) => viewsOpen(ctx),
   "auth.test": authTest,
   "chat.postMessage": postMessage,
   "chat.update": update,

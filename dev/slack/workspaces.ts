@@ -1,7 +1,15 @@
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
 import { createTsClock, type TsClock } from "./ts-clock.ts";
-import type { CallRecord, Channel, Fault, RateLimitConfig, StoredMessage, User } from "./types.ts";
+import type {
+  CallRecord,
+  Channel,
+  Fault,
+  RateLimitConfig,
+  StoredMessage,
+  StoredView,
+  User,
+} from "./types.ts";
 
 // One stand-in serves every test file at once; each bot token is its own workspace, created
 // on first use, so tests isolate themselves just by picking a fresh `xoxb-…` token.
@@ -20,6 +28,13 @@ export type Workspace = {
   rateLimit: RateLimitConfig | null;
   limiter: RateLimiter | null;
   nextBlockId: number;
+  /** views.publish: each user's Home tab. */
+  homeViews: Map<string, StoredView>;
+  /** views.open: modals, newest last. */
+  modals: StoredView[];
+  /** trigger_ids handed to the app: Slack honours one for 3 s, once. */
+  triggerIds: Map<string, { at: number; userId: string; used: boolean }>;
+  nextViewId: number;
 };
 
 export type TokenCheck = { ok: true; workspace: Workspace } | { ok: false; error: "invalid_auth" };
@@ -87,6 +102,10 @@ export class Workspaces {
       rateLimit: null,
       limiter: null,
       nextBlockId: 1,
+      homeViews: new Map(),
+      modals: [],
+      triggerIds: new Map(),
+      nextViewId: 1,
     };
     this.setRateLimit(ws, this.#defaultRateLimit);
     // A human message and a Slackbot one, so "not the bot's message" paths are reachable.

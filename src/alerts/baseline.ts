@@ -1,11 +1,15 @@
 import type { CollectionSubscription, TestSubscription } from "../state/subscription-types.ts";
 import type { VendorClient } from "../vendor/client.ts";
 import { paginatePages } from "../vendor/paginate.ts";
-import { advanceWatermark, isSettled } from "./run-window.ts";
+import { advanceWatermark, createdMs, isSettled } from "./run-window.ts";
+import { MAX_PENDING, PENDING_FOR_MS } from "./test-runs.ts";
 
-/** Runs read at subscribe time: the latest page, and everything of the last 40 minutes. */
+/**
+ * Runs read at subscribe time: the latest page, and everything of the last 70 minutes (a run
+ * still running is under an hour old, and polls read from 10 minutes before the anchor).
+ */
 const BASELINE_RUNS = 100;
-const RECENT_WINDOW_MS = 40 * 60 * 1000;
+const RECENT_WINDOW_MS = 70 * 60 * 1000;
 const RECENT_PAGES = 3;
 /**
  * Polls ask for runs since 10 min before the watermark's time; anchoring it no earlier than
@@ -50,7 +54,14 @@ export async function baselineTest(
   // Everything already finished counts as seen; runs still running may yet fail and alert.
   const mark = advanceWatermark({ id: 0, at: null }, runs, who.now);
   const floor = who.now.getTime() - ANCHOR_LAG_MS;
-  const anchor = mark.at !== null && Date.parse(mark.at) > floor ? mark.at : new Date(floor).toISOString();
+  const later = mark.at !== null && Date.parse(mark.at) > floor ? Date.parse(mark.at) : floor;
+  // A run still running (for under an hour) holds the anchor back to its creation: polls ask
+  // for runs since shortly before the anchor, and its failure must fall inside their window.
+  const running = runs
+    .filter((run) => !isSettled(run, who.now))
+    .map(createdMs)
+    .filter((t): t is number => t !== null);
+  const anchor = new Date(Math.min(later, ...running)).toISOString();
   return {
     kind: "test",
     channelId: who.channelId,
@@ -65,6 +76,14 @@ export async function baselineTest(
     lastRunAt: anchor,
     handledRunIds: runs.filter((run) => run.id > mark.id && isSettled(run, who.now)).map((run) => run.id),
     streak: null,
+    // Runs running for over an hour are passed as abandoned, but may still fail: watched, as
+    // the polls watch the ones they pass (see test-runs.ts).
+    pendingRuns: runs
+      .filter((run) => run.status === "running" && isSettled(run, who.now))
+      .filter((run) => who.now.getTime() - (createdMs(run) ?? 0) < PENDING_FOR_MS)
+      .map((run) => ({ id: run.id, createdAt: run.createdAt }))
+      .sort((a, b) => b.id - a.id)
+      .slice(0, MAX_PENDING),
   };
 }
 
@@ -81,6 +100,7 @@ export async function baselineCollection(
     channelId: who.channelId,
     collectionId,
     rootCause: page.collection.rootCause,
+    path: page.collection.shortenedPath,
     growth,
     createdAt: at,
     createdBy: who.userId,

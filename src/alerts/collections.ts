@@ -1,7 +1,9 @@
+import { withGuardingTests } from "../slack/blocks/failure-meaning.ts";
 import { collectionAlert, collectionGrowthReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure } from "../slack/errors.ts";
 import type { CollectionSubscription } from "../state/subscription-types.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
+import { guardingTests } from "./guarding-tests.ts";
 import {
   afterSlackFailure,
   describeVendorFailure,
@@ -126,13 +128,19 @@ export async function pollCollectionSubscription(
 
   const threadTs = decision === "growth" ? sub.threadTs : null;
   const what = `growth:${current.sessionCount}`;
+  const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
+  const guards = guardingTests(current.shortenedPath || sub.path, channel);
   await ctx.journal.intend(what);
   const result = threadTs
     ? await post(deps.slack, sub.channelId, collectionGrowthReply(input), threadTs)
     : await post(
         deps.slack,
         sub.channelId,
-        collectionAlert({ ...input, regression: decision === "regression" }),
+        withGuardingTests(
+          collectionAlert({ ...input, regression: decision === "regression" }),
+          guards,
+          input.appUrl,
+        ),
       );
   const moved = {
     ...sub,

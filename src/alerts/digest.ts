@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { withProductionLines } from "../slack/blocks/failure-meaning.ts";
 import { type DigestTestState, digestMessage } from "../slack/blocks/index.ts";
 import { testUrl } from "../slack/blocks/links.ts";
 import type { DigestSchedule } from "../state/digests.ts";
@@ -6,6 +7,7 @@ import type { CollectionSubscription, Subscription, TestSubscription } from "../
 import { mapLimit } from "../util/map-limit.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
+import { type ImpactResult, impactVendorClient, productionImpact } from "./production-impact.ts";
 import { localDate, nextOccurrence } from "./schedule.ts";
 import { post } from "./slack-post.ts";
 
@@ -105,6 +107,33 @@ async function collectionLine(deps: Deps, sub: CollectionSubscription, now: Date
   return { collection: collection as IssueCollection, change24h: sessions, atLeast: more };
 }
 
+/** Production lookups a digest makes at most; each costs up to two vendor requests. */
+const MAX_PRODUCTION_LINES = 5;
+
+/**
+ * "Tests vs production": for each test that names its page, the sessions real users had
+ * there in 24 h. Skipped line by line when the budget runs short; never holds the digest.
+ */
+async function productionLines(deps: Deps, subscriptions: Subscription[], now: Date) {
+  const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
+  const linked = subscriptions
+    .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
+    .slice(0, MAX_PRODUCTION_LINES);
+  const lines: { testName: string; impact: ImpactResult }[] = [];
+  for (const sub of linked) {
+    if (!deps.budget.has(3)) break;
+    const impact = await productionImpact(impactVendorClient(deps.config, deps.budget), {
+      page: sub.options?.page as string,
+      collections,
+      now,
+      budget: deps.budget,
+      keep: 1,
+    });
+    lines.push({ testName: sub.testName || `Test ${sub.testId}`, impact });
+  }
+  return lines;
+}
+
 /**
  * Builds and posts one channel's digest. The schedule moves to the next local `HH:MM` only
  * after the post succeeded; a missed cycle therefore sends it at the next one, once.
@@ -148,14 +177,17 @@ export async function sendDigest(
     tests: testLines,
     collections: collectionLines.filter((line) => line !== null),
   };
-  const message = digestMessage({
-    date: localDate(now, schedule.zone),
-    zone: schedule.zone,
-    collections: [...lines.collections].sort((a, b) => b.change24h - a.change24h),
-    tests: lines.tests,
-    appUrl,
-    now,
-  });
+  const message = withProductionLines(
+    digestMessage({
+      date: localDate(now, schedule.zone),
+      zone: schedule.zone,
+      collections: [...lines.collections].sort((a, b) => b.change24h - a.change24h),
+      tests: lines.tests,
+      appUrl,
+      now,
+    }),
+    await productionLines(deps, active, now),
+  );
   const result = await post(deps.slack, channelId, message);
   const next: DigestSchedule = {
     ...schedule,

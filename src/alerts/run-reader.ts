@@ -36,6 +36,8 @@ async function readPages(
   status: "all" | "failed",
   since: Date | undefined,
   maxPages: number,
+  /** Runs at or below this id are settled: a newest-first read stops once it reaches them. */
+  floorId = 0,
 ): Promise<Pages> {
   const runs: TestRun[] = [];
   const rejected: RejectedRun[] = [];
@@ -63,6 +65,13 @@ async function readPages(
     runs.push(...page.data);
     rejected.push(...page.rejected);
     complete = !since || !page.hasMore;
+    // Newest first and already down to settled runs: everything newer has been read. Without
+    // this, a burst within the time margin would cost every later idle poll several pages.
+    const oldest = Math.min(...page.data.map((run) => run.id));
+    if (!complete && newestFirst && floorId > 0 && oldest <= floorId) {
+      complete = true;
+      break;
+    }
   }
   return { test: test as TestInfo, runs, rejected, complete, newestFirst };
 }
@@ -77,10 +86,10 @@ export async function readRunWindow(vendor: VendorClient, sub: TestSubscription)
   // A test with no settled run yet is anchored at the subscription itself.
   const anchor = Date.parse(sub.lastRunAt ?? sub.createdAt);
   const since = Number.isFinite(anchor) ? new Date(anchor - SINCE_MARGIN_MS) : undefined;
-  const all = await readPages(vendor, sub.testId, "all", since, MAX_PAGES);
+  const all = await readPages(vendor, sub.testId, "all", since, MAX_PAGES, sub.lastRunId);
   const window = { ...all, readIsNewest: all.newestFirst };
   if (all.complete || !all.newestFirst) return window;
-  const failed = await readPages(vendor, sub.testId, "failed", since, MAX_PAGES);
+  const failed = await readPages(vendor, sub.testId, "failed", since, MAX_PAGES, sub.lastRunId);
   const byId = new Map(all.runs.map((run) => [run.id, run]));
   for (const run of failed.runs) byId.set(run.id, run);
   return { ...window, runs: [...byId.values()], rejected: [...all.rejected, ...failed.rejected] };

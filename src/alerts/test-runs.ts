@@ -1,3 +1,4 @@
+import { flakyThreadParent, flakyThreadReply, withMeaning } from "../slack/blocks/failure-meaning.ts";
 import { failedRunAlert, failedRunReply, recoveryReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { SlackMessage } from "../slack/limits.ts";
@@ -8,6 +9,7 @@ import type {
   TestSubscription,
 } from "../state/subscription-types.ts";
 import type { TestRun } from "../vendor/types.ts";
+import { type FailureContext, readFailureContext } from "./failure-context.ts";
 import {
   afterSlackFailure,
   describeVendorFailure,
@@ -32,8 +34,8 @@ import { isSnoozed } from "./triage.ts";
 const LAZY_ADVANCE_MS = 30 * 60 * 1000;
 const LAZY_ADVANCE_RUNS = 25;
 /** Runs passed while still running that are watched for a late failure: few, and not for long. */
-const MAX_PENDING = 10;
-const PENDING_FOR_MS = 24 * 60 * 60 * 1000;
+export const MAX_PENDING = 10;
+export const PENDING_FOR_MS = 24 * 60 * 60 * 1000;
 /** Remembered ids above the watermark; the window they live in is bounded by time anyway. */
 const MAX_HANDLED = 500;
 
@@ -92,6 +94,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
   const options = testOptions(sub);
   let quiet = sub.quietFailures ?? 0;
   let held: HeldFailure | null = null;
+  let meaningRead: FailureContext | null | undefined;
 
   for (const run of candidates) {
     if (handled.has(run.id) || !isSettled(run, now) || run.status === "running") continue;
@@ -183,12 +186,34 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       stoppedAt = run.id;
       break;
     }
+    let meaning: FailureContext | null = null;
+    let flakyDay: string | null = null;
+    if (run.status === "failed" && streak === null) {
+      // One read of the history per poll: a backlog of failures shares it.
+      if (meaningRead === undefined) meaningRead = await readFailureContext(ctx, next, run);
+      meaning = meaningRead;
+      if (meaning?.classification.kind === "flaky" && (options.flaky ?? "thread") !== "alert") {
+        if (options.flaky === "digest") {
+          // Counted by the digest from the run list; nothing is posted.
+          handled.add(run.id);
+          quiet = 0;
+          continue;
+        }
+        flakyDay = now.toISOString().slice(0, 10);
+      }
+    }
     let message: SlackMessage;
     let threadTs: string | undefined;
-    if (run.status === "failed") {
+    if (flakyDay !== null) {
+      const open = next.flakyThread?.day === flakyDay ? next.flakyThread.ts : undefined;
+      message = open
+        ? flakyThreadReply(test, run, meaning, appUrl)
+        : flakyThreadParent(test, run, meaning as FailureContext, appUrl);
+      threadTs = open;
+    } else if (run.status === "failed") {
       const failingStreak = Math.max((streak?.failedRuns ?? 0) + 1, streak ? 0 : quiet + 1);
       const input = { test, run, appUrl, now, failingStreak };
-      message = streak ? failedRunReply(input) : failedRunAlert(input);
+      message = streak ? failedRunReply(input) : withMeaning(failedRunAlert(input), meaning, appUrl, now);
       threadTs = streak?.threadTs;
     } else {
       message = recoveryReply({ test, run, failedRuns: streak?.failedRuns ?? 0, appUrl, now });
@@ -218,6 +243,12 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       continue;
     }
     posts++;
+    if (flakyDay !== null) {
+      // A flaky failure opens no streak: the next one goes to the day's thread, not a new alert.
+      quiet = 0;
+      if (!threadTs) next = { ...next, flakyThread: { ts: result.ts, day: flakyDay } };
+      continue;
+    }
     if (run.status === "failed") {
       if (streak) {
         streak = {
@@ -332,6 +363,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     posts > 0 ||
     next.unknownOutcomes !== sub.unknownOutcomes ||
     next.snooze !== sub.snooze ||
+    next.flakyThread !== sub.flakyThread ||
     quiet !== (sub.quietFailures ?? 0) ||
     next.quarantined !== sub.quarantined ||
     JSON.stringify(pendingRuns) !== JSON.stringify(sub.pendingRuns ?? []) ||

@@ -6,7 +6,7 @@ import { applyTriage } from "../alerts/triage.ts";
 import { createDeps } from "../deps.ts";
 import type { Config, Env } from "../env.ts";
 import type { SubscriptionRef, TriageAction, TriageOutcome } from "../state/alert-control.ts";
-import type { Subscription } from "../state/subscription-types.ts";
+import { resolveTestOptions, type Subscription, type TestOptions } from "../state/subscription-types.ts";
 import { SubscriptionStore } from "../state/subscriptions.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { copyKey, objectNames } from "./names.ts";
@@ -73,6 +73,16 @@ export class SubscriptionObject extends DurableObject<Env> {
           const updated = { ...existing, growth: fresh.growth, lastChangeAt: fresh.createdAt };
           await this.#store(existing, updated);
           return { subscription: updated as Subscription, created: false };
+        }
+        if (
+          existing.kind === "test" &&
+          fresh.kind === "test" &&
+          !sameOptions(existing.options, fresh.options)
+        ) {
+          // New options apply from here on; the watermark and the open thread stay.
+          const updated = { ...existing, options: fresh.options, lastChangeAt: fresh.createdAt };
+          await this.#store(existing, updated);
+          return { subscription: updated, created: false };
         }
         return { subscription: existing, created: false };
       }
@@ -197,4 +207,9 @@ export class SubscriptionObject extends DurableObject<Env> {
       this.#polling = false;
     }
   }
+}
+
+/** Options compared with their defaults filled in, so "none given" equals the defaults. */
+export function sameOptions(a: TestOptions | undefined, b: TestOptions | undefined): boolean {
+  return JSON.stringify(resolveTestOptions(a)) === JSON.stringify(resolveTestOptions(b));
 }

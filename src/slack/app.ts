@@ -1,14 +1,16 @@
 import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
 import type { Deps } from "../deps.ts";
-import { sessionClicksAction } from "./actions/session-clicks.ts";
+import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
 import { sessionTimelineAction } from "./actions/session-timeline.ts";
-import { sessionsMoreAction } from "./actions/sessions-more.ts";
-import type { ButtonHandler } from "./actions/types.ts";
+import { sessionsPageAction } from "./actions/sessions-more.ts";
+import { triageButtonAction, triageSnoozeAction } from "./actions/triage.ts";
+import { noAck } from "./actions/types.ts";
 import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
+import { registerEvents } from "./events/register.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -27,7 +29,7 @@ const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ r
   );
 };
 
-/** Wiring only: which handler answers which command or button. */
+/** Wiring only: which handler answers which command or control. */
 export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   const app = new SlackApp<SlackEdgeAppEnv>({
     env: {
@@ -38,35 +40,33 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
     routes: { events: SLACK_EVENTS_PATH },
-    // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it.
+    // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,
+    // and a progress ack is always shown before the answer that replaces it.
     startLazyListenerAfterAck: true,
   });
 
-  app.command(
-    "/sessions",
-    (req) => sessionsCommand.ack(req, deps),
-    (req) => sessionsCommand.lazy(req, deps),
-  );
-  app.command(
-    "/decipher",
-    (req) => decipherCommand.ack(req, deps),
-    (req) => decipherCommand.lazy(req, deps),
-  );
+  const sessions = sessionsCommand(deps);
+  app.command("/sessions", sessions.ack, sessions.lazy);
+  const decipher = decipherCommand(deps);
+  app.command("/decipher", decipher.ack, decipher.lazy);
 
-  const buttons: [string, ButtonHandler][] = [
-    [ACTION_IDS.sessionsMore, sessionsMoreAction],
-    [ACTION_IDS.sessionTimeline, sessionTimelineAction],
-    [ACTION_IDS.sessionClicks, sessionClicksAction],
-    [ACTION_IDS.sessionShare, sessionShareAction],
-  ];
-  for (const [actionId, handler] of buttons) {
-    app.action(
-      actionId,
-      (req) => handler.ack(req as never, deps),
-      (req) => handler.lazy(req as never, deps),
-    );
-  }
+  const button = (actionId: string) => ({ type: "button" as const, action_id: actionId });
+  const buttons = [
+    [ACTION_IDS.sessionsMore, sessionsPageAction(deps)],
+    [ACTION_IDS.sessionsFirst, sessionsPageAction(deps)],
+    [ACTION_IDS.sessionTimeline, sessionTimelineAction(deps)],
+    [ACTION_IDS.sessionClicks, sessionClicksAction(deps)],
+    [ACTION_IDS.sessionScreenshots, sessionScreenshotsAction(deps)],
+    [ACTION_IDS.sessionShare, sessionShareAction(deps)],
+    [ACTION_IDS.triageAcknowledge, triageButtonAction("acknowledge")(deps)],
+    [ACTION_IDS.triageUnsnooze, triageButtonAction("unsnooze")(deps)],
+    [ACTION_IDS.triageMute, triageButtonAction("mute")(deps)],
+  ] as const;
+  for (const [actionId, listener] of buttons) app.action(button(actionId), listener.ack, listener.lazy);
+  const snooze = triageSnoozeAction(deps);
+  app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.
-  app.action(ACTION_IDS.runOpen, async () => {});
+  for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay]) app.action(actionId, noAck);
+  registerEvents(app, deps);
   return app;
 }

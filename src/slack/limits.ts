@@ -1,4 +1,13 @@
-import type { ActionsBlock, Button, ContextBlock, DividerBlock, HeaderBlock, SectionBlock } from "slack-edge";
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  PublicImageBlock,
+  SectionBlock,
+  StaticSelect,
+} from "slack-edge";
 
 /**
  * Slack's Block Kit limits (DESIGN.md "Platform limits"). Slack rejects the *whole* message
@@ -22,12 +31,26 @@ export const SLACK_LIMITS = {
   url: 3000,
   actionId: 255,
   blockId: 255,
+  /** A select option's label and value, and the confirm dialog's parts. */
+  optionText: 75,
+  optionValue: 150,
+  placeholder: 150,
+  altText: 2000,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
 } as const;
 
 export const ELLIPSIS = "…";
 
 /** The blocks this bot sends; a subset of slack-edge's `AnyMessageBlock`. */
-export type MessageBlock = HeaderBlock | SectionBlock | ContextBlock | ActionsBlock | DividerBlock;
+export type MessageBlock =
+  | HeaderBlock
+  | SectionBlock
+  | ContextBlock
+  | ActionsBlock
+  | DividerBlock
+  | PublicImageBlock;
 
 /** What every builder returns and every poster sends: `text` is the notification fallback. */
 export type SlackMessage = { text: string; blocks: MessageBlock[] };
@@ -117,6 +140,29 @@ function fitButton(button: Button): Button | null {
   return fitted;
 }
 
+/**
+ * A select Slack would refuse is dropped whole: an option value cannot be cut without
+ * corrupting what it says, and a select without options is unusable.
+ */
+function fitStaticSelect(select: StaticSelect): StaticSelect | null {
+  const options = select.options ?? [];
+  if (options.length === 0 || options.length > 100) return null;
+  if (options.some((o) => (o.value ?? "").length > SLACK_LIMITS.optionValue)) return null;
+  const fitted: StaticSelect = {
+    ...select,
+    options: options.map((o) => ({
+      ...o,
+      text: { ...o.text, text: truncatePlain(o.text.text, SLACK_LIMITS.optionText) },
+    })),
+  };
+  if (select.placeholder)
+    fitted.placeholder = {
+      ...select.placeholder,
+      text: truncatePlain(select.placeholder.text, SLACK_LIMITS.placeholder),
+    };
+  return fitted;
+}
+
 function fitBlock(block: MessageBlock): MessageBlock | null {
   const fitted = fitBlockBody(block);
   if (fitted?.block_id !== undefined && fitted.block_id.length > SLACK_LIMITS.blockId) {
@@ -159,9 +205,16 @@ function fitBlockBody(block: MessageBlock): MessageBlock | null {
         .slice(0, SLACK_LIMITS.contextElements);
       return elements.length > 0 ? { ...block, elements } : null;
     }
+    case "image": {
+      // Slack fetches the image when the message is posted; a URL it cannot use sinks the message.
+      if (!isHttpUrl(block.image_url)) return null;
+      return { ...block, alt_text: truncatePlain(block.alt_text, SLACK_LIMITS.altText) || "image" };
+    }
     case "actions": {
       const elements = block.elements
-        .map((el) => (el.type === "button" ? fitButton(el) : el))
+        .map((el) =>
+          el.type === "button" ? fitButton(el) : el.type === "static_select" ? fitStaticSelect(el) : el,
+        )
         .filter((el) => el !== null)
         .slice(0, SLACK_LIMITS.actionsElements);
       return elements.length > 0 ? { ...block, elements } : null;

@@ -73,6 +73,27 @@ export type TestOptions = {
   page?: string | null;
 };
 
+/** Every option set: what `/decipher subscribe test` produces (src/slack/commands/subscribe-options.ts). */
+export type ResolvedTestOptions = Required<TestOptions>;
+
+/** What an option a subscription does not set means (and what one made before options had). */
+export const DEFAULT_TEST_OPTIONS: Readonly<ResolvedTestOptions> = {
+  flaky: "thread",
+  after: 1,
+  trigger: null,
+  page: null,
+};
+
+/** A subscription's options with the defaults filled in, an explicit `undefined` included. */
+export function resolveTestOptions(options: TestOptions | undefined): ResolvedTestOptions {
+  return {
+    flaky: options?.flaky ?? DEFAULT_TEST_OPTIONS.flaky,
+    after: options?.after ?? DEFAULT_TEST_OPTIONS.after,
+    trigger: options?.trigger ?? DEFAULT_TEST_OPTIONS.trigger,
+    page: options?.page ?? DEFAULT_TEST_OPTIONS.page,
+  };
+}
+
 /** A run the watermark passed while it was still running (over an hour): watched until it ends. */
 export type PendingRun = { id: number; createdAt: string };
 
@@ -95,6 +116,8 @@ export type TestSubscription = SubscriptionBase & {
   options?: TestOptions;
   /** Failures in a row not announced yet (`after:<n>`). */
   quietFailures?: number;
+  /** `flaky:thread`: the day's thread for a flaky test's failures (UTC day `YYYY-MM-DD`). */
+  flakyThread?: { ts: string; day: string } | null;
 };
 
 export type CollectionSubscription = SubscriptionBase & {
@@ -113,6 +136,12 @@ export type CollectionSubscription = SubscriptionBase & {
   regressed: boolean;
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
+  /**
+   * The collection's page (the vendor's `shortenedPath`), so a failing test's production
+   * impact can name the collections on its page without asking Decipher. Absent on copies
+   * stored before it existed.
+   */
+  path?: string;
 };
 
 export type Subscription = TestSubscription | CollectionSubscription;

@@ -11,6 +11,8 @@ export default async function setup(project: TestProject) {
     host: "127.0.0.1",
     signingSecret: "test-signing-secret",
     botToken: "xoxb-test-token",
+    // DECIPHER_APP_URL in vitest.config.ts.
+    unfurlDomains: ["app.decipher.test"],
   });
   project.provide("emulatorUrl", emulator.url);
   project.provide("slackUrl", slack.apiUrl);

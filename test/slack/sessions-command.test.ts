@@ -47,6 +47,35 @@ describe("/sessions", () => {
     expect(visibleText(clicks)).toMatch(/expire|no screenshots/i);
   });
 
+  it("More says 'page 2' and offers the way back to the first page", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/sessions", "jane@acme.com");
+    const first = await lastEphemeral(bot);
+    await bot.click(first, "sessions_more");
+    const second = await lastEphemeral(bot);
+    expect(visibleText(second)).toContain("page 2");
+    await bot.click(second, "sessions_first");
+    const back = await lastEphemeral(bot);
+    expect(visibleText(back)).not.toMatch(/page \d/);
+    expect(JSON.stringify(back.blocks).match(/sessions\/[0-9a-f-]{36}/g)).toEqual(
+      JSON.stringify(first.blocks).match(/sessions\/[0-9a-f-]{36}/g),
+    );
+  });
+
+  it("Timeline, Clicks and Screenshots name the session: who, when, and a link", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/sessions", "jane@acme.com");
+    const cards = await lastEphemeral(bot);
+    for (const action of ["session_timeline", "session_clicks"]) {
+      await bot.click(cards, action);
+      const text = visibleText(await lastEphemeral(bot));
+      expect(text).toMatch(
+        /<https:\/\/app\.decipher\.test\/sessions\/[0-9a-f-]{36}\|jane@acme\.com>\*'s session · /,
+      );
+      expect(text).toMatch(/<!date\^\d+\^/);
+    }
+  });
+
   it("shares a card into the channel, attributed to who shared it", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/sessions", "jane@acme.com");

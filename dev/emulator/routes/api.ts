@@ -72,7 +72,7 @@ export function apiRoutes(deps: ApiDeps) {
           (since === undefined || r.createdAt >= since) &&
           (until === undefined || r.createdAt <= until),
       );
-      const p = page(runs, (r) => ({ t: r.createdAt, id: r.id }), after, limit);
+      const p = page(runs, (r) => ({ t: r.createdAt, id: r.id }), after, limit, org.listOrder ?? "newest");
       return c.json({
         object: "list",
         data: p.items.map(view.testRun),

@@ -3,7 +3,7 @@ import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";
 import type { Org, RunStatus } from "../model.ts";
 import { addCollectionSessions, addRun, addTest, updateRun } from "../mutations.ts";
-import { type TickChange, tick } from "../simulation.ts";
+import { startScenario, type TickChange, tick } from "../simulation.ts";
 import type { Store } from "../store.ts";
 import * as view from "../views.ts";
 
@@ -43,6 +43,16 @@ export function controlRoutes(deps: ControlDeps) {
     const test = org.tests.find((t) => String(t.id) === c.req.param("testId"));
     if (!test) throw new ApiError(404, "not_found_error", "not_found", "Test not found in this organization");
     const run = addRun(org, test, runStatus(body.status), deps.now(), overrides(body));
+    const createdAt = pastTime(body.createdAt);
+    if (createdAt !== undefined) {
+      // Recorded earlier: the run keeps its duration and moves back in time.
+      const shift = run.createdAt - createdAt;
+      run.createdAt -= shift;
+      run.startTime -= shift;
+      if (run.endTime !== null) run.endTime -= shift;
+    }
+    const raw = rawFields(body.raw);
+    if (raw) run.raw = raw;
     return c.json(view.testRun(run), 201);
   });
 
@@ -52,7 +62,22 @@ export function controlRoutes(deps: ControlDeps) {
     const run = org.runs.find((r) => String(r.id) === c.req.param("runId"));
     if (!run) throw new ApiError(404, "not_found_error", "not_found", "Run not found in this organization");
     const status = body.status === undefined ? run.status : runStatus(body.status);
-    return c.json(view.testRun(updateRun(org, run, status, deps.now(), overrides(body))));
+    updateRun(org, run, status, deps.now(), overrides(body));
+    if (body.raw === null) delete run.raw;
+    else {
+      const raw = rawFields(body.raw);
+      if (raw) run.raw = raw;
+    }
+    return c.json(view.testRun(run));
+  });
+
+  control.post("/list-order", async (c) => {
+    const body = await json(c);
+    const org = orgOf(store, body);
+    if (body.order !== "newest" && body.order !== "oldest")
+      throw badControlRequest("order must be 'newest' or 'oldest'", "order");
+    org.listOrder = body.order;
+    return c.json({ ok: true, order: org.listOrder });
   });
 
   control.post("/collections/:id/sessions", async (c) => {
@@ -64,6 +89,19 @@ export function controlRoutes(deps: ControlDeps) {
       throw badControlRequest("count must be an integer from 1 to 200", "count");
     const sessionIds = addCollectionSessions(org, collection, count as number, deps.now());
     return c.json({ collection: view.collection(collection, org), sessionIds }, 201);
+  });
+
+  control.post("/collections/:id/expire", async (c) => {
+    const body = await json(c);
+    const org = orgOf(store, body);
+    const collection = collectionOf(org, c.req.param("id"));
+    const count = body.count ?? 1;
+    if (!Number.isInteger(count) || (count as number) < 1)
+      throw badControlRequest("count must be a positive integer", "count");
+    // Retention: the oldest members leave the collection, and its counts drop with them.
+    const kept = [...collection.members].sort((a, b) => a.latestIssueAt - b.latestIssueAt);
+    collection.members = kept.slice(Math.min(count as number, kept.length));
+    return c.json({ collection: view.collection(collection, org) });
   });
 
   control.patch("/collections/:id", async (c) => {
@@ -127,6 +165,17 @@ export function controlRoutes(deps: ControlDeps) {
     return c.json({ ticks: Object.fromEntries(orgs.map((o) => [o.apiKey, o.sim.ticks])), changes });
   });
 
+  control.post("/scenario", async (c) => {
+    const body = await json(c);
+    const orgs = body.apiKey === undefined ? store.demoOrgs() : [orgOf(store, body)];
+    if (body.name !== "cycle" && body.name !== "noisy")
+      throw badControlRequest("name must be 'cycle' or 'noisy'", "name");
+    const now = deps.now();
+    const changes: Record<string, TickChange[]> = {};
+    for (const org of orgs) changes[org.apiKey] = startScenario(org, body.name, now);
+    return c.json({ scenario: body.name, changes });
+  });
+
   control.post("/reset", async (c) => {
     const body = await json(c);
     if (body.apiKey === undefined) {
@@ -175,6 +224,22 @@ function collectionOf(org: Org, id: string) {
 function runStatus(value: unknown): RunStatus {
   if (value === "passed" || value === "failed" || value === "running") return value;
   throw badControlRequest("status must be passed, failed or running", "status");
+}
+
+/** An ISO date-time, for runs recorded earlier than now. */
+function pastTime(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) throw badControlRequest("createdAt must be an ISO 8601 date-time", "createdAt");
+  return ms;
+}
+
+/** Wire fields to serve verbatim (any JSON, even ones the API never sends), for malformed runs. */
+function rawFields(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw badControlRequest("raw must be an object of wire fields", "raw");
+  return value as Record<string, unknown>;
 }
 
 function overrides(body: Body) {

@@ -14,7 +14,11 @@ const state = {
   /** @type {any[]} */
   messages: [],
   me: localStorage.getItem("sandbox.me") || "U0ALICE",
-  channel: decodeURIComponent(location.hash.slice(1)) || "C0DEMO",
+  channel: location.hash === "#home" ? "C0DEMO" : decodeURIComponent(location.hash.slice(1)) || "C0DEMO",
+  /** The app's Home tab is shown instead of a channel. */
+  home: location.hash === "#home",
+  /** The viewer's Home view and open modals, from /__slack/views. */
+  views: /** @type {{ home: any, modals: any[] }} */ ({ home: null, modals: [] }),
   /** @type {string | null} */
   thread: null,
   /** Newest ts seen per channel, for unread badges. */
@@ -94,7 +98,7 @@ function renderSidebar() {
             (m) => m.channel === c.id && visible(m) && isTopLevel(m) && m.ts > (state.seen[c.id] ?? ""),
           ).length
         : 0;
-    if (c.id === state.channel) a.classList.add("active");
+    if (c.id === state.channel && !state.home) a.classList.add("active");
     if (unread) {
       a.classList.add("unread");
       a.append(el("span", "badge", String(unread)));
@@ -107,9 +111,14 @@ function renderSidebar() {
     li.append(a);
     (isDm ? dms : channels).append(li);
   }
+  $("home-link").classList.toggle("active", state.home);
   const current = state.channels.find((c) => c.id === state.channel);
-  $("channel-title").textContent = current ? `# ${current.name}` : state.channel;
-  $("channel-topic").textContent = current?.topic ?? "";
+  $("channel-title").textContent = state.home
+    ? "🏠 Decipher · Home"
+    : current
+      ? `# ${current.name}`
+      : state.channel;
+  $("channel-topic").textContent = state.home ? "The app's Home tab, as you see it" : (current?.topic ?? "");
 }
 
 // ---- messages -----------------------------------------------------------------------------
@@ -145,6 +154,17 @@ function renderMessage(m, inThread) {
       onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn),
     }),
   );
+  for (const [url, unfurl] of Object.entries(m.unfurls ?? {})) {
+    const box = el("div", "unfurl");
+    box.dataset.url = url;
+    box.append(
+      renderMessageBody(
+        { blocks: unfurl.blocks },
+        { ...ctx, onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn) },
+      ),
+    );
+    main.append(box);
+  }
   if (m.edited) main.append(el("span", "edited", "(edited)"));
   if (!inThread && m.reply_count > 0) {
     const replies = /** @type {HTMLButtonElement} */ (el("button", "replies"));
@@ -255,17 +275,12 @@ function openThread(ts) {
 
 // ---- actions ------------------------------------------------------------------------------
 
-async function clickButton(m, button, blockId, node) {
+/** Sends a click through the stand-in (`path`), with the button marked busy meanwhile. */
+async function deliverClick(node, path, body) {
   node.classList.add("busy");
   node.disabled = true;
   try {
-    const res = await api("/__slack/actions", {
-      channelId: m.channel,
-      userId: state.me,
-      messageTs: m.ts,
-      actionId: button.action_id,
-      blockId,
-    });
+    const res = await api(path, body);
     if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
   } catch (e) {
     toast(`Button failed: ${e.message}`);
@@ -276,12 +291,37 @@ async function clickButton(m, button, blockId, node) {
   }
 }
 
+function clickButton(m, button, blockId, node) {
+  return deliverClick(node, "/__slack/actions", {
+    channelId: m.channel,
+    userId: state.me,
+    messageTs: m.ts,
+    actionId: button.action_id,
+    blockId,
+  });
+}
+
+/** A plain message: stored as the viewer's, then link_shared / app_mention go to the bot. */
+async function sendMessage(text, threadTs) {
+  try {
+    const res = await api("/__slack/user-messages", {
+      channelId: state.channel,
+      userId: state.me,
+      text,
+      ...(threadTs ? { threadTs } : {}),
+    });
+    const failed = res.deliveries.find((d) => d.outcome !== "ok");
+    if (failed) toast(`The bot answered ${failed.status} (${failed.outcome})`);
+  } catch (e) {
+    toast(`Message failed: ${e.message}`);
+  }
+  refresh();
+  return true;
+}
+
 async function sendCommand(line) {
   const m = /^(\/[\w-]+)\s*([\s\S]*)$/.exec(line.trim());
-  if (!m) {
-    toast("Only slash commands reach the bot here, e.g. /sessions jane@acme.com or /decipher help");
-    return false;
-  }
+  if (!m) return sendMessage(line.trim());
   try {
     const res = await api("/__slack/commands", {
       command: m[1],
@@ -341,11 +381,126 @@ async function digestNow() {
   }
 }
 
+// ---- App Home and modals --------------------------------------------------------------------
+
+let homeSig = "";
+let modalSig = "";
+
+async function openHome() {
+  try {
+    const res = await api("/__slack/home-opened", { userId: state.me });
+    const failed = res.deliveries.find((d) => d.outcome !== "ok");
+    if (failed) toast(`The bot answered ${failed.status} (${failed.outcome})`);
+  } catch (e) {
+    toast(`Home could not be opened: ${e.message}`);
+  }
+  refresh();
+}
+
+/** A button in a view (Home tab or modal): no channel, no response_url, a view container. */
+function clickViewButton(view, button, blockId, node) {
+  return deliverClick(node, "/__slack/view-actions", {
+    userId: state.me,
+    viewId: view.id,
+    actionId: button.action_id,
+    blockId,
+  });
+}
+
+function renderHome() {
+  const home = $("home");
+  home.hidden = !state.home;
+  $("messages").hidden = state.home;
+  $("composer-form").hidden = state.home;
+  if (!state.home) return;
+  const view = state.views.home;
+  const sig = `${state.me}|${JSON.stringify(view)}`;
+  if (sig === homeSig) return;
+  homeSig = sig;
+  home.replaceChildren(
+    view
+      ? renderMessageBody(
+          { blocks: view.blocks },
+          { ...ctx, onButton: (button, blockId, btn) => clickViewButton(view, button, blockId, btn) },
+        )
+      : el("div", "empty", "The app has not published a Home view for you yet."),
+  );
+}
+
+/** The newest open modal as a form: input blocks become fields, other blocks render as usual. */
+function renderModal() {
+  const modal = state.views.modals.at(-1);
+  $("modal").hidden = !modal;
+  if (!modal) {
+    modalSig = "";
+    return;
+  }
+  const sig = JSON.stringify(modal);
+  if (sig === modalSig) return;
+  modalSig = sig;
+  $("modal-title").textContent = modal.title?.text ?? "";
+  $("modal-submit").textContent = modal.submit?.text ?? "Submit";
+  $("modal-close").textContent = modal.close?.text ?? "Cancel";
+  const body = $("modal-body");
+  body.replaceChildren();
+  for (const block of modal.blocks ?? []) {
+    if (block.type !== "input") {
+      body.append(renderMessageBody({ blocks: [block] }, ctx));
+      continue;
+    }
+    const label = el("label", "bk-input", block.label?.text ?? block.block_id);
+    const input = /** @type {HTMLInputElement} */ (el("input"));
+    input.name = block.block_id;
+    input.placeholder = block.element?.placeholder?.text ?? "";
+    label.append(input);
+    body.append(label);
+    if (block.hint) body.append(el("div", "hint", block.hint.text));
+    const error = el("div", "error");
+    error.dataset.errorFor = block.block_id;
+    body.append(error);
+  }
+}
+
+async function submitModal(event) {
+  event.preventDefault();
+  const modal = state.views.modals.at(-1);
+  if (!modal) return;
+  const form = /** @type {HTMLFormElement} */ ($("modal-form"));
+  const values = Object.fromEntries(new FormData(form).entries());
+  for (const e of form.querySelectorAll("[data-error-for]")) e.textContent = "";
+  try {
+    const res = await api("/__slack/view-submissions", { userId: state.me, viewId: modal.id, values });
+    if (res.errors) {
+      for (const [blockId, text] of Object.entries(res.errors)) {
+        const target = form.querySelector(`[data-error-for="${CSS.escape(blockId)}"]`);
+        if (target) target.textContent = String(text);
+      }
+      return;
+    }
+    if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
+    else toast("Submitted: the results arrive in your DM with Decipher");
+  } catch (e) {
+    toast(`Submit failed: ${e.message}`);
+  }
+  refresh();
+}
+
+async function closeModal() {
+  const modal = state.views.modals.at(-1);
+  if (modal) await api("/__slack/view-close", { userId: state.me, viewId: modal.id }).catch(() => {});
+  refresh();
+}
+
 // ---- wiring -------------------------------------------------------------------------------
 
 async function refresh() {
   try {
-    const [ws, msgs] = await Promise.all([api("/__slack/workspace"), api("/__slack/messages")]);
+    const [ws, msgs, views] = await Promise.all([
+      api("/__slack/workspace"),
+      api("/__slack/messages"),
+      api(`/__slack/views?userId=${encodeURIComponent(state.me)}`),
+    ]);
+    state.views = views;
     $("team-name").textContent = ws.team;
     state.channels = ws.channels;
     state.users = new Map(ws.users.map((u) => [u.id, u]));
@@ -354,6 +509,8 @@ async function refresh() {
     $("live").classList.remove("down");
     renderSidebar();
     renderMessages();
+    renderHome();
+    renderModal();
   } catch {
     $("live").textContent = "● stand-in unreachable";
     $("live").classList.add("down");
@@ -362,6 +519,8 @@ async function refresh() {
 
 const SUGGESTIONS = [
   "/sessions jane@acme.com",
+  "@Decipher sessions jane@acme.com",
+  "https://app.getdecipher.com/tests/101",
   "/sessions url:/checkout/payment since:7d",
   "/decipher list",
   "/decipher status",
@@ -375,9 +534,16 @@ function init() {
   me.addEventListener("change", () => {
     state.me = me.value;
     localStorage.setItem("sandbox.me", state.me);
-    refresh();
+    if (state.home) openHome();
+    else refresh();
   });
   window.addEventListener("hashchange", () => {
+    state.home = location.hash === "#home";
+    if (state.home) {
+      state.thread = null;
+      openHome();
+      return;
+    }
     state.channel = decodeURIComponent(location.hash.slice(1)) || "C0DEMO";
     state.thread = null;
     mainCache.clear();
@@ -411,13 +577,24 @@ function init() {
     });
     $("suggestions").append(b);
   }
+  $("thread-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = /** @type {HTMLInputElement} */ ($("thread-composer"));
+    const text = reply.value.trim();
+    if (!text || !state.thread) return;
+    reply.value = "";
+    await sendMessage(text, state.thread);
+  });
+  $("modal-form").addEventListener("submit", submitModal);
+  $("modal-close").addEventListener("click", closeModal);
   $("poll-now").addEventListener("click", pollNow);
   $("digest-now").addEventListener("click", digestNow);
   $("thread-close").addEventListener("click", () => {
     state.thread = null;
     renderThread();
   });
-  refresh();
+  if (state.home) openHome();
+  else refresh();
   setInterval(refresh, POLL_MS);
 }
 

@@ -1,31 +1,33 @@
 import type { Deps } from "../../deps.ts";
-import { decodeSessionIdValue } from "../blocks/action-ids.ts";
+import { decodeSessionButtonValue, type SharedSessionCard } from "../blocks/action-ids.ts";
 import { errorMessage } from "../blocks/index.ts";
 import type { SlackMessage } from "../limits.ts";
-import { respond } from "../respond.ts";
+import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
-import { type ButtonHandler, clickedValue, noAck } from "./types.ts";
+import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";
+
+export type SessionView = (
+  deps: Deps,
+  sessionId: string,
+  card: SharedSessionCard | null,
+) => Promise<SlackMessage>;
 
 /**
  * A button that shows one more view of a session, just to the person who clicked: the value
- * is the session id, `load` fetches and renders, and any vendor failure becomes a sentence.
+ * names the session (and, on newer buttons, whose it is), `load` fetches and renders, and any
+ * vendor failure becomes a sentence.
  */
-export function sessionDetailAction(
-  load: (deps: Deps, sessionId: string) => Promise<SlackMessage>,
-  subject: string,
-): ButtonHandler {
-  return {
+export function sessionDetailAction(load: SessionView, subject: string) {
+  return (deps: Deps): Listener<ButtonRequest> => ({
     ack: noAck,
-    lazy: async (req, deps) => {
-      const responseUrl = req.context.responseUrl;
-      if (!responseUrl) return;
-      const sessionId = decodeSessionIdValue(clickedValue(req));
-      const message = sessionId
-        ? await load(deps, sessionId).catch((error: unknown) =>
+    lazy: async (req) => {
+      const target = decodeSessionButtonValue(clickedValue(req));
+      const message = target
+        ? await load(deps, target.id, target.card).catch((error: unknown) =>
             errorMessage(vendorErrorSentence(error, subject)),
           )
         : errorMessage("That button no longer works. Run `/sessions` again.");
-      await respond(responseUrl, message);
+      await reply(req.context.respond, message);
     },
-  };
+  });
 }

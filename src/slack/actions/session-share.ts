@@ -1,20 +1,20 @@
+import type { Deps } from "../../deps.ts";
 import { decodeShareValue } from "../blocks/action-ids.ts";
 import { errorMessage, sharedSessionMessage } from "../blocks/index.ts";
 import { classifySlackFailure, describeSlackFailure } from "../errors.ts";
 import { plain } from "../replies/decipher-replies.ts";
-import { respond } from "../respond.ts";
-import { type ButtonHandler, clickedValue, noAck } from "./types.ts";
+import { reply } from "../respond.ts";
+import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";
 
 /** **Share**: posts the card in the channel, saying who shared it. */
-export const sessionShareAction: ButtonHandler = {
+export const sessionShareAction = (deps: Deps): Listener<ButtonRequest> => ({
   ack: noAck,
-  lazy: async (req, deps) => {
-    const responseUrl = req.context.responseUrl;
+  lazy: async (req) => {
+    const respond = req.context.respond;
     const channelId = req.context.channelId;
     const card = decodeShareValue(clickedValue(req));
     if (!card || !channelId) {
-      if (responseUrl)
-        await respond(responseUrl, errorMessage("That button no longer works. Run `/sessions` again."));
+      await reply(respond, errorMessage("That button no longer works. Run `/sessions` again."));
       return;
     }
     // The overview is a nice-to-have: the card is shared without it if the timeline fails.
@@ -30,13 +30,12 @@ export const sessionShareAction: ButtonHandler = {
     });
     try {
       await deps.slack.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks });
-      if (responseUrl) await respond(responseUrl, plain("Shared in this channel."));
+      await reply(respond, plain("Shared in this channel."));
     } catch (error) {
-      if (responseUrl)
-        await respond(
-          responseUrl,
-          errorMessage(`Could not share: ${describeSlackFailure(classifySlackFailure(error))}`),
-        );
+      await reply(
+        respond,
+        errorMessage(`Could not share: ${describeSlackFailure(classifySlackFailure(error))}`),
+      );
     }
   },
-};
+});

@@ -1,4 +1,3 @@
-import type { SessionSummary } from "../../vendor/types.ts";
 import { SLACK_LIMITS } from "../limits.ts";
 
 /**
@@ -11,12 +10,23 @@ export const ACTION_IDS = {
   sessionTimeline: "session_timeline",
   sessionClicks: "session_clicks",
   sessionShare: "session_share",
+  /** Fresh screenshot URLs on request: the vendor's expire after about 3 hours. */
+  sessionScreenshots: "session_screenshots",
+  /** Back to the first page of a `/sessions` search. */
+  sessionsFirst: "sessions_first",
+  /** Link buttons: Slack still sends an interaction, which only needs an ack. */
   runOpen: "run_open",
+  sessionReplay: "session_replay",
+  triageAcknowledge: "triage_acknowledge",
+  triageSnooze: "triage_snooze",
+  triageUnsnooze: "triage_unsnooze",
+  triageMute: "triage_mute",
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
 
-export type SessionsQuery = {
+/** A `/sessions` search as it travels in a button value: one filter, bounds as ISO strings. */
+export type SessionSearchValue = {
   userEmail?: string;
   userId?: string;
   url?: string;
@@ -24,7 +34,13 @@ export type SessionsQuery = {
   until?: string;
 };
 
-export type MoreValue = { query: SessionsQuery; cursor: string };
+/**
+ * A page of a search: `cursor` null is the first page. `page` is the number the reply shows
+ * ("page 2"); the vendor's cursors carry no position, so it travels with them.
+ */
+export type MoreValue = { query: SessionSearchValue; cursor: string | null; page: number };
+
+const MAX_PAGE = 10_000;
 
 const QUERY_KEYS = ["userEmail", "userId", "url", "since", "until"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,18 +63,20 @@ function parseJson(value: unknown): unknown {
 const cutCodePoints = (s: string, n: number) => [...s].slice(0, Math.max(0, n)).join("");
 
 /**
- * The **More** button's value: `{"v":1,"q":{…},"c":"<cursor>"}`. When the query does not fit
+ * The **More** (and **First page**) button's value: `{"v":1,"q":{…},"c":"<cursor>","p":2}`. When the query does not fit
  * in 2000 chars, the `url` filter is shortened (the vendor matches URLs by text, so a prefix
  * still finds the sessions, plus possibly a few more). Null when even that does not fit (a
  * huge cursor or email): the caller then shows no More button.
  */
 export function encodeMoreValue(more: MoreValue): string | null {
-  const query: SessionsQuery = {};
+  const query: SessionSearchValue = {};
   for (const key of QUERY_KEYS) {
     const v = more.query[key];
     if (typeof v === "string" && v !== "") query[key] = v;
   }
-  const encode = () => JSON.stringify({ v: 1, q: query, c: more.cursor });
+  const page = Number.isSafeInteger(more.page) && more.page >= 1 && more.page <= MAX_PAGE ? more.page : 1;
+  const encode = () =>
+    JSON.stringify({ v: 1, q: query, ...(more.cursor !== null ? { c: more.cursor } : {}), p: page });
   let value = encode();
   while (value.length > SLACK_LIMITS.buttonValue && query.url) {
     const points = [...query.url].length;
@@ -71,18 +89,24 @@ export function encodeMoreValue(more: MoreValue): string | null {
   return value.length <= SLACK_LIMITS.buttonValue && more.cursor !== "" ? value : null;
 }
 
+const isPage = (p: unknown): p is number =>
+  typeof p === "number" && Number.isSafeInteger(p) && p >= 1 && p <= MAX_PAGE;
+
 /** The More value back, or null for anything this bot did not write. */
 export function decodeMoreValue(value: unknown): MoreValue | null {
   const data = parseJson(value);
-  if (!isRecord(data) || data.v !== 1 || typeof data.c !== "string" || data.c === "" || !isRecord(data.q)) {
-    return null;
-  }
-  const query: SessionsQuery = {};
+  if (!isRecord(data) || data.v !== 1 || !isRecord(data.q)) return null;
+  const cursor = data.c === undefined ? null : data.c;
+  if (cursor !== null && (typeof cursor !== "string" || cursor === "")) return null;
+  // Values written before pages were counted carry no `p`: a cursor then means page 2.
+  const page = data.p === undefined ? (cursor === null ? 1 : 2) : data.p;
+  if (!isPage(page)) return null;
+  const query: SessionSearchValue = {};
   for (const [key, v] of Object.entries(data.q)) {
     if (!(QUERY_KEYS as readonly string[]).includes(key) || typeof v !== "string") return null;
-    query[key as keyof SessionsQuery] = v;
+    query[key as keyof SessionSearchValue] = v;
   }
-  return { query, cursor: data.c };
+  return { query, cursor, page };
 }
 
 /** The minimum to re-render a session card in the channel when someone clicks **Share**. */
@@ -98,7 +122,7 @@ export type SharedSessionCard = {
   hasTimeline: boolean;
 };
 
-export function toSharedSessionCard(session: SessionSummary): SharedSessionCard {
+export function toSharedSessionCard(session: SharedSessionCard): SharedSessionCard {
   const { id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline } = session;
   return { id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline };
 }
@@ -165,7 +189,19 @@ export function decodeShareValue(value: unknown): SharedSessionCard | null {
   } as SharedSessionCard;
 }
 
-/** Timeline and Clicks buttons carry the session UUID itself. */
+/**
+ * What Timeline, Clicks and Screenshots buttons carry: the card (so the answer can name
+ * whose session it is and when), or, from messages written before that, the bare UUID.
+ */
+export function decodeSessionButtonValue(
+  value: unknown,
+): { id: string; card: SharedSessionCard | null } | null {
+  if (isSessionId(value)) return { id: value, card: null };
+  const card = decodeShareValue(value);
+  return card ? { id: card.id, card } : null;
+}
+
+/** The bare session UUID (values written before buttons carried the card). */
 export function encodeSessionIdValue(sessionId: string): string | null {
   return isSessionId(sessionId) ? sessionId : null;
 }

@@ -2,11 +2,15 @@ import type { Click, SessionClicks } from "../../vendor/types.ts";
 import { formatOffset } from "../../vendor/units.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn, truncatePlain } from "../limits.ts";
 import { code, dateToken, link, oneLine, plural, relativeTime, safeUrl, toDate } from "../mrkdwn.ts";
+import type { SharedSessionCard } from "./action-ids.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { sessionUrl } from "./links.ts";
+import { sessionHeading } from "./session-card.ts";
 
 export type ClicksMessageInput = {
   sessionId: string;
+  /** Whose session and when, for the heading; null when the button carried only the id. */
+  session?: SharedSessionCard | null;
   clicks: SessionClicks;
   appUrl: string;
   now: Date;
@@ -49,7 +53,8 @@ function clickLine(click: Click, sessionStart: ClicksMessageInput["sessionStart"
 
 /** The Clicks button's answer: every click with its before/after screenshot links. */
 export function clicksMessage(input: ClicksMessageInput): SlackMessage {
-  const { sessionId, clicks, appUrl, now, sessionStart } = input;
+  const { sessionId, clicks, appUrl, now, session } = input;
+  const sessionStart = input.sessionStart ?? session?.createdAt ?? null;
   const open = link(sessionUrl(appUrl, sessionId), "Open the session in Decipher");
   const list =
     clicks.data.length > 0
@@ -63,6 +68,7 @@ export function clicksMessage(input: ClicksMessageInput): SlackMessage {
     text: `${plural(clicks.data.length, "click")} in session ${oneLine(sessionId)}`,
     blocks: [
       header(`Clicks (${clicks.data.length})`),
+      context(sessionHeading(sessionId, session, appUrl, now)),
       context(screenshotExpiry(clicks.screenshotsExpiresAt, now), open),
       ...list,
     ],

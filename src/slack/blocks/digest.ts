@@ -6,6 +6,26 @@ import { testUrl } from "./links.ts";
 
 export type DigestTestState = "passing" | "failing" | "running" | "unknown";
 
+/**
+ * A 24-hour figure read from Decipher: `atLeast` when the reading stopped at a page cap, so
+ * the count is a lower bound ("50+").
+ */
+export type Count24h = { count: number; atLeast: boolean };
+
+export type DigestCollection = {
+  collection: IssueCollection;
+  /**
+   * Sessions of this collection in the 24 hours before the digest (the vendor's collection
+   * sessions with `since` = now − 24 h, counted); null when Decipher could not say.
+   */
+  newSessions24h?: Count24h | null;
+  /**
+   * @deprecated Change of `sessionCount` since the previous digest or alert: not a 24-hour
+   * figure, so it is labelled "since the last digest". Pass `newSessions24h` instead.
+   */
+  change24h?: number;
+};
+
 export type DigestInput = {
   /** Defaults to "Daily Decipher digest". */
   title?: string;
@@ -13,7 +33,7 @@ export type DigestInput = {
   date: string;
   /** IANA zone the digest is scheduled in. */
   zone: string;
-  collections: { collection: IssueCollection; change24h: number }[];
+  collections: DigestCollection[];
   tests: {
     test: TestInfo;
     runs24h: number;
@@ -38,9 +58,23 @@ const STATE_ICON: Record<DigestTestState, string> = {
 
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "±0");
 
-function collectionLine({ collection: c, change24h }: DigestInput["collections"][number]): string {
+/** "+7 in 24 h", "50+ in 24 h", "+3 since the last digest" (old callers), or "24 h unknown". */
+export function collectionChange(line: DigestCollection): string {
+  const recent = line.newSessions24h;
+  if (recent)
+    return `${recent.count > 0 ? "+" : ""}${recent.count.toLocaleString("en-US")}${recent.atLeast ? "+" : ""} in 24 h`;
+  if (typeof line.change24h === "number" && recent === undefined)
+    return `${signed(line.change24h)} since the last digest`;
+  return "24 h change unknown";
+}
+
+/** What sorts a collection up the list: its 24-hour growth, else the older figure. */
+const growthOf = (line: DigestCollection) => line.newSessions24h?.count ?? line.change24h ?? 0;
+
+function collectionLine(line: DigestCollection): string {
+  const c = line.collection;
   const path = c.shortenedPath ? ` ${code(c.shortenedPath)}` : "";
-  return `• ${bold(c.rootCause || `Issue collection #${c.id}`)}${path} · ${plural(c.sessionCount, "session")} (${signed(change24h)} in 24 h) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}`;
+  return `• ${bold(c.rootCause || `Issue collection #${c.id}`)}${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}`;
 }
 
 function testLine(t: DigestInput["tests"][number], appUrl: string): string {
@@ -56,7 +90,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
   const { date, zone, appUrl } = input;
   const title = input.title?.trim() || "Daily Decipher digest";
   // Sorted by growth so the collection that needs attention comes first.
-  const collections = [...input.collections].sort((a, b) => b.change24h - a.change24h);
+  const collections = [...input.collections].sort((a, b) => growthOf(b) - growthOf(a));
   const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
   return fitMessage({
     text: `${escapeMrkdwn(title)} for ${oneLine(date)}: ${plural(collections.length, "issue collection")}, ${plural(input.tests.length, "test")}`,

@@ -1,4 +1,14 @@
-import type { ActionsBlock, Button, ContextBlock, DividerBlock, HeaderBlock, SectionBlock } from "slack-edge";
+import type {
+  ActionsBlock,
+  Button,
+  Confirm,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  PublicImageBlock,
+  SectionBlock,
+  StaticSelect,
+} from "slack-edge";
 import { SLACK_LIMITS, truncateMrkdwn, truncatePlain } from "../limits.ts";
 import { safeUrl, wellFormed } from "../mrkdwn.ts";
 
@@ -52,7 +62,76 @@ type ButtonSpec = {
   value?: string | null;
   url?: string | null;
   style?: "primary" | "danger";
+  confirm?: Confirm;
 };
+
+/** A confirmation dialog Slack shows before sending the click (plain text, clamped). */
+export function confirmDialog(spec: {
+  title: string;
+  text: string;
+  confirm: string;
+  deny?: string;
+}): Confirm {
+  const plain = (text: string, max: number) => ({
+    type: "plain_text" as const,
+    text: truncatePlain(text, max),
+  });
+  return {
+    title: plain(spec.title, SLACK_LIMITS.confirmTitle),
+    text: plain(spec.text, SLACK_LIMITS.confirmText),
+    confirm: plain(spec.confirm, SLACK_LIMITS.confirmButton),
+    deny: plain(spec.deny ?? "Cancel", SLACK_LIMITS.confirmButton),
+    style: "danger",
+  };
+}
+
+/** A static select; options whose value does not fit are left out, and so is an empty select. */
+export function staticSelect(spec: {
+  actionId: string;
+  placeholder: string;
+  options: { text: string; value: string | null }[];
+}): StaticSelect | null {
+  const options = spec.options
+    .filter(
+      (o): o is { text: string; value: string } =>
+        o.value !== null && o.value.length <= SLACK_LIMITS.optionValue,
+    )
+    .map((o) => ({
+      text: {
+        type: "plain_text" as const,
+        text: truncatePlain(o.text, SLACK_LIMITS.optionText),
+        emoji: true,
+      },
+      value: o.value,
+    }));
+  if (options.length === 0) return null;
+  return {
+    type: "static_select",
+    action_id: spec.actionId.slice(0, SLACK_LIMITS.actionId),
+    placeholder: {
+      type: "plain_text",
+      text: truncatePlain(spec.placeholder, SLACK_LIMITS.placeholder),
+      emoji: true,
+    },
+    options,
+  };
+}
+
+/** An image block, or nothing when the URL is not one Slack could fetch. */
+export function image(url: string | null | undefined, altText: string, title?: string): PublicImageBlock[] {
+  const safe = safeUrl(url);
+  if (!safe) return [];
+  return [
+    {
+      type: "image",
+      image_url: safe,
+      alt_text: truncatePlain(wellFormed(altText).trim(), SLACK_LIMITS.altText) || "screenshot",
+      ...(title
+        ? { title: { type: "plain_text" as const, text: truncatePlain(wellFormed(title), 2000) } }
+        : {}),
+    },
+  ];
+}
 
 /** A button, or null when it would be unusable (a link button whose URL is not safe). */
 export function button(spec: ButtonSpec): Button | null {
@@ -75,11 +154,12 @@ export function button(spec: ButtonSpec): Button | null {
   if (value !== undefined) b.value = value;
   if (url !== undefined) b.url = url;
   if (spec.style) b.style = spec.style;
+  if (spec.confirm) b.confirm = spec.confirm;
   return b;
 }
 
-/** An actions block of the usable buttons, or nothing when none is. */
-export function actions(...buttons: (Button | null)[]): ActionsBlock[] {
+/** An actions block of the usable buttons and selects, or nothing when none is. */
+export function actions(...buttons: (Button | StaticSelect | null)[]): ActionsBlock[] {
   const elements = buttons.filter((b) => b !== null).slice(0, SLACK_LIMITS.actionsElements);
   return elements.length > 0 ? [{ type: "actions", elements }] : [];
 }

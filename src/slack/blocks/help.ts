@@ -1,6 +1,6 @@
 import { fitMessage, type SlackMessage } from "../limits.ts";
 import { escapeMrkdwn } from "../mrkdwn.ts";
-import { context, section } from "./elements.ts";
+import { section } from "./elements.ts";
 
 // Written raw and escaped once: `<email>` would otherwise be read as a Slack link token.
 const SESSIONS_USAGE = escapeMrkdwn(
@@ -30,15 +30,27 @@ const DECIPHER_HELP = escapeMrkdwn(
     "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
     "• `list` — this channel's subscriptions and digest time",
     "• `digest <HH:MM> [IANA zone]` — a daily digest here (default 09:00 UTC), e.g. `digest 08:30 Europe/Berlin`; `digest off` stops it",
-    "• `status` — last poll and last error per subscription",
+    "• `status` — per subscription: whether polling works, whether the test or collection is in trouble, who acknowledged, snoozed or muted it",
     "• `help` — this message",
+    "*Alerts* have :eyes: Acknowledge (anyone), a Snooze menu and :no_bell: Mute (admins, when ADMIN_USER_IDS is set).",
+  ].join("\n"),
+);
+
+// The filters, spelled out: they are what `/sessions` is for.
+const SESSIONS_HELP = escapeMrkdwn(
+  [
+    "*`/sessions` finds recorded sessions:*",
+    "• `/sessions <email>` — one person's sessions, e.g. `/sessions jane@acme.com`",
+    "• `user:<userId>` — by your app's user id, e.g. `user:usr_42`",
+    "• `url:<text>` — sessions that visited a URL containing the text, e.g. `url:/checkout`",
+    "• `since:<7d|24h|30m|2w|ISO date>` and `until:<…>` — a time range, e.g. `since:24h` or `since:2026-02-01 until:2026-02-08`",
   ].join("\n"),
 );
 
 export function decipherHelpMessage(): SlackMessage {
   return fitMessage({
     text: "/decipher subscribe test|collection, unsubscribe, list, digest, status, help",
-    blocks: [section(DECIPHER_HELP), context("Search recorded sessions with `/sessions &lt;email&gt;`.")],
+    blocks: [section(DECIPHER_HELP), section(SESSIONS_HELP)],
   });
 }
 

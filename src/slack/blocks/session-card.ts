@@ -3,9 +3,10 @@ import { type DurationUnit, formatSessionDuration } from "../../vendor/units.ts"
 import type { MessageBlock } from "../limits.ts";
 import { truncateMrkdwn } from "../limits.ts";
 import { code, countryLabel, dateToken, escapeMrkdwn, link, relativeTime } from "../mrkdwn.ts";
-import { ACTION_IDS, encodeSessionIdValue, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
+import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
 import { actions, button, section } from "./elements.ts";
 import { sessionUrl } from "./links.ts";
+import { sessionButtons } from "./session-buttons.ts";
 
 /** What a card needs: the shared minimum, so a shared card looks like the original. */
 export type CardSession = SharedSessionCard;
@@ -73,17 +74,32 @@ export function sessionCard(
     sessionFacts(session, options.durationUnit),
     timelineSummary(session, timeline, options.overviewMax),
   ].join("\n");
-  const idValue = encodeSessionIdValue(session.id);
   return [
     section(text),
     ...actions(
-      session.hasTimeline && idValue
-        ? button({ text: "Timeline", actionId: ACTION_IDS.sessionTimeline, value: idValue })
-        : null,
-      idValue ? button({ text: "Clicks", actionId: ACTION_IDS.sessionClicks, value: idValue }) : null,
+      ...sessionButtons(session, appUrl),
       options.variant === "ephemeral"
         ? button({ text: "Share", actionId: ACTION_IDS.sessionShare, value: encodeShareValue(session) })
         : null,
     ),
   ];
+}
+
+/**
+ * Who and when, linked: the first line of a Timeline or Clicks answer, so a reply that lands
+ * among others still says which session it is about. Without the card (old buttons) the link
+ * names the session by its id.
+ */
+export function sessionHeading(
+  sessionId: string,
+  card: CardSession | null | undefined,
+  appUrl: string,
+  now?: Date,
+): string {
+  const url = sessionUrl(appUrl, sessionId);
+  if (!card) return `Session ${link(url, sessionId.slice(0, 8))}`;
+  const when = [now ? relativeTime(card.createdAt, now) : "", dateToken(card.createdAt)]
+    .filter(Boolean)
+    .join(" · ");
+  return `*${link(url, sessionUser(card))}*'s session · ${when}`;
 }

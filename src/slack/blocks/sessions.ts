@@ -24,11 +24,16 @@ export type SessionsMessageInput = {
   now: Date;
   /** Value of the More button (`encodeMoreValue`); no button when absent. */
   more?: string | null;
+  /** Which page this is (1 when absent); pages after the first say so and offer the way back. */
+  page?: number;
+  /** Value of the First page button (`encodeMoreValue` without a cursor). */
+  first?: string | null;
 };
 
 /** The ephemeral `/sessions` reply: one card per session, then the More button. */
 export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
-  const { sessions, timelines, subject, appUrl, now, more } = input;
+  const { sessions, timelines, subject, appUrl, now, more, first } = input;
+  const page = input.page && input.page > 1 ? input.page : 1;
   if (sessions.length === 0) return noSessionsMessage(subject);
   const shown = sessions.slice(0, MAX_CARDS);
   const hidden = sessions.length - shown.length;
@@ -37,6 +42,7 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
     sessionCard(toSharedSessionCard(s), timelines[s.id], { appUrl, now, variant: "ephemeral", durationUnit }),
   );
   const footer = [
+    page > 1 ? `Page ${page}` : "",
     `Showing ${plural(shown.length, "session")}`,
     hidden > 0 ? `${hidden} more not shown here: narrow the search with since:/until:` : "",
     more ? "*More* loads the next page" : "",
@@ -44,10 +50,15 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
     .filter(Boolean)
     .join(" · ");
   const blocks: MessageBlock[] = [
-    section(`:mag: ${bold(`Sessions for ${subject}`)}`),
+    section(`:mag: ${bold(`Sessions for ${subject}`)}${page > 1 ? ` · page ${page}` : ""}`),
     ...cards,
     context(footer),
-    ...(more ? actions(button({ text: "More", actionId: ACTION_IDS.sessionsMore, value: more })) : []),
+    ...actions(
+      page > 1 && first
+        ? button({ text: "« First page", actionId: ACTION_IDS.sessionsFirst, value: first })
+        : null,
+      more ? button({ text: "More", actionId: ACTION_IDS.sessionsMore, value: more }) : null,
+    ),
   ];
   return fitMessage({ text: `${plural(sessions.length, "session")} for ${oneLine(subject)}`, blocks });
 }

@@ -2,11 +2,16 @@ import type { LoadingIssue, SessionTimeline, TimelinePage } from "../../vendor/t
 import { formatOffset } from "../../vendor/units.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "../limits.ts";
 import { bold, code, escapeMrkdwn, italic, link, oneLine, plural } from "../mrkdwn.ts";
+import type { SharedSessionCard } from "./action-ids.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { sessionUrl } from "./links.ts";
+import { sessionHeading } from "./session-card.ts";
 
 export type TimelineMessageInput = {
   sessionId: string;
+  /** Whose session and when, for the heading; null when the button carried only the id. */
+  session?: SharedSessionCard | null;
+  now?: Date;
   timeline: SessionTimeline;
   appUrl: string;
   /** The session's `createdAt`: turns epoch timestamps into "at 1:23" into the session. */
@@ -51,7 +56,8 @@ function loadingIssueLine(issue: LoadingIssue, sessionStart: TimelineMessageInpu
 
 /** The Timeline button's answer: pages with activities, loading issues and tags, bounded. */
 export function timelineMessage(input: TimelineMessageInput): SlackMessage {
-  const { sessionId, timeline, appUrl, sessionStart } = input;
+  const { sessionId, timeline, appUrl, session } = input;
+  const sessionStart = input.sessionStart ?? session?.createdAt ?? null;
   const fullLink = link(sessionUrl(appUrl, sessionId), "Open the full timeline in Decipher");
   const pages = timeline.pages.slice(0, MAX_PAGES);
   const hiddenPages = timeline.pages.length - pages.length;
@@ -59,6 +65,7 @@ export function timelineMessage(input: TimelineMessageInput): SlackMessage {
   const overview = escapeMrkdwn(timeline.overview).trim();
   const blocks: MessageBlock[] = [
     header("Session timeline"),
+    context(sessionHeading(sessionId, session, appUrl, input.now)),
     section(`${overview ? truncateMrkdwn(overview, 2500) : "_No overview._"}\n${fullLink}`),
     ...(tags.length > 0 ? [context(`:label: ${tags.join(" ")}`)] : []),
     ...pages.map((p, i) => pageSection(p, i, sessionStart)),

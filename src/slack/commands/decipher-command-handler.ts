@@ -2,15 +2,23 @@ import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "sla
 import { baselineCollection, baselineTest } from "../../alerts/baseline.ts";
 import type { Deps } from "../../deps.ts";
 import { DEFAULT_TEAM } from "../../state/keys.ts";
-import type { Subscription } from "../../state/subscription-types.ts";
+import { resolveTestOptions, type Subscription } from "../../state/subscription-types.ts";
 import { decipherHelpMessage, errorMessage } from "../blocks/index.ts";
 import { channelPostable } from "../channel-check.ts";
 import type { SlackMessage } from "../limits.ts";
 import { code } from "../mrkdwn.ts";
+import { perRequest } from "../per-request.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../replies/decipher-replies.ts";
-import { respond } from "../respond.ts";
+import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
-import { changesSubscriptions, type DecipherCommand, parseDecipherCommand } from "./decipher-command.ts";
+import {
+  changesSubscriptions,
+  type DecipherCommand,
+  isSubscribe,
+  parseDecipherCommand,
+  type QuickCommand,
+  type SubscribeCommand,
+} from "./decipher-command.ts";
 import { CommandInputError } from "./parse-error.ts";
 
 type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
@@ -39,7 +47,8 @@ function read(req: Request, deps: Deps): Parsed {
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
 /** The team and channel a command manages (the team names the objects; see src/objects/names.ts). */
-const where = (req: Request) => ({
+type Where = { teamId: string; channelId: string };
+const where = (req: Request): Where => ({
   teamId: req.payload.team_id || DEFAULT_TEAM,
   channelId: req.payload.channel_id,
 });
@@ -48,18 +57,22 @@ const where = (req: Request) => ({
  * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
  * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
  */
-async function subscribe(
-  deps: Deps,
-  command: Extract<DecipherCommand, { action: "subscribe" }>,
-  channel: { teamId: string; channelId: string },
-  userId: string,
-) {
+async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, userId: string) {
   const ref = { ...channel, kind: command.kind, id: command.id };
   const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
   const unchanged =
     existing &&
     !existing.paused &&
-    !(existing.kind === "collection" && command.kind === "collection" && existing.growth !== command.growth);
+    !(
+      existing.kind === "collection" &&
+      command.kind === "collection" &&
+      existing.growth !== command.growth
+    ) &&
+    !(
+      existing.kind === "test" &&
+      command.kind === "test" &&
+      JSON.stringify(resolveTestOptions(existing.options)) !== JSON.stringify(command.options)
+    );
   if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
   const postable = await channelPostable(deps.slack, channel.channelId);
   if (!postable.ok) return errorMessage(postable.reason);
@@ -67,7 +80,7 @@ async function subscribe(
   // A paused subscription starts over from now: alerts it missed while paused are not replayed.
   const fresh: Subscription =
     command.kind === "test"
-      ? await baselineTest(deps.vendor, command.id, who)
+      ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
       : await baselineCollection(deps.vendor, command.id, command.growth, who);
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(
@@ -78,10 +91,11 @@ async function subscribe(
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }
 
+/** Commands that touch only the bot's own state: answered inside the ack. */
 async function answer(
   deps: Deps,
-  command: DecipherCommand,
-  { teamId, channelId }: { teamId: string; channelId: string },
+  command: QuickCommand,
+  { teamId, channelId }: Where,
 ): Promise<SlackMessage> {
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
@@ -92,6 +106,7 @@ async function answer(
         await deps.subscriptions.listForChannel(channelId),
         await deps.digests.get(channelId),
         appUrl,
+        deps.now(),
       );
     case "status": {
       const health = await deps.control.health().catch(() => null);
@@ -101,6 +116,7 @@ async function answer(
           ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
           : null,
         appUrl,
+        deps.now(),
         health,
       );
     }
@@ -127,29 +143,32 @@ async function answer(
       const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
     }
-    case "subscribe":
-      throw new Error("subscribe is answered after the ack");
   }
 }
 
-/** `/decipher …`: KV-only subcommands answer in the ack; `subscribe` asks Decipher first. */
-export const decipherCommand = {
-  ack: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok) return ephemeral(parsed.reply);
-    const { command } = parsed;
-    if (command.action === "subscribe") {
-      return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
-    }
-    return ephemeral(await answer(deps, command, where(req)));
-  },
-  lazy: async (req: Request, deps: Deps) => {
-    const parsed = read(req, deps);
-    if (!parsed.ok || parsed.command.action !== "subscribe") return;
-    const { command } = parsed;
-    const reply = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
-      errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
-    );
-    await respond(req.payload.response_url, reply, { replaceOriginal: true });
-  },
-};
+/**
+ * `/decipher …`: parsed once per request. Quick subcommands answer in the ack; `subscribe`
+ * acks with a progress line that the lazy listener replaces with the answer.
+ */
+export function decipherCommand(deps: Deps) {
+  const parsed = perRequest((req: Request) => read(req, deps));
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return ephemeral(p.reply);
+      const { command } = p;
+      if (isSubscribe(command))
+        return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+      return ephemeral(await answer(deps, command, where(req)));
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok || !isSubscribe(p.command)) return;
+      const { command } = p;
+      const message = await subscribe(deps, command, where(req), req.payload.user_id).catch(
+        (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}

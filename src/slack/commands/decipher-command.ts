@@ -1,15 +1,26 @@
 import { isValidZone, parseClockTime } from "../../alerts/schedule.ts";
+import type { ResolvedTestOptions } from "../../state/subscription-types.ts";
 import { CommandInputError } from "./parse-error.ts";
+import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
 
-export type DecipherCommand =
-  | { action: "subscribe"; kind: "test"; id: number }
-  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null }
+/** Subscribing asks Decipher first, so it is answered after the ack. */
+export type SubscribeCommand =
+  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
+  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null };
+
+/** Everything else reads or writes only the bot's own state, so the ack answers it. */
+export type QuickCommand =
   | { action: "unsubscribe"; kind: "test" | "collection"; id: number }
   | { action: "list" }
   | { action: "status" }
   | { action: "help" }
   | { action: "digest"; time: string; zone: string }
   | { action: "digest-off" };
+
+export type DecipherCommand = SubscribeCommand | QuickCommand;
+
+export const isSubscribe = (command: DecipherCommand): command is SubscribeCommand =>
+  command.action === "subscribe";
 
 /** Subcommands that change what a channel watches (subject to ADMIN_USER_IDS). */
 export function changesSubscriptions(command: DecipherCommand): boolean {
@@ -47,21 +58,8 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const kind = parseKind(rest[0]);
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
-      if (kind === "test") {
-        if (options.length > 0) throw new CommandInputError("`subscribe test` takes only the test id.");
-        return { action: "subscribe", kind, id };
-      }
-      let growth: number | null = null;
-      for (const option of options) {
-        const match = /^growth:(\d{1,6})$/i.exec(option);
-        if (!match || Number(match[1]) < 1) {
-          throw new CommandInputError(
-            `\`${option.slice(0, 40)}\` is not an option I know: use \`growth:<sessions>\`, like \`growth:10\`.`,
-          );
-        }
-        growth = Number(match[1]);
-      }
-      return { action: "subscribe", kind, id, growth };
+      if (kind === "test") return { action: "subscribe", kind, id, options: parseTestOptions(options) };
+      return { action: "subscribe", kind, id, growth: parseCollectionOptions(options).growth };
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);
@@ -72,16 +70,19 @@ export function parseDecipherCommand(text: string): DecipherCommand {
     case "digest": {
       const [time, zone = "UTC", ...extra] = rest;
       if (time?.toLowerCase() === "off" && rest.length === 1) return { action: "digest-off" };
-      if (!time || !parseClockTime(time) || extra.length > 0) {
-        throw new CommandInputError(
-          "Give a time of day and optionally a zone: `digest 09:00 Europe/Berlin`, or `digest off`.",
-        );
-      }
-      if (!isValidZone(zone))
-        throw new CommandInputError(
-          `\`${zone.slice(0, 60)}\` is not a time zone I know. Use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
-        );
-      const { hour, minute } = parseClockTime(time) as { hour: number; minute: number };
+      const usage =
+        "Give a time of day and optionally a zone: `digest 09:00 Europe/Berlin`, or `digest off`.";
+      if (!time || extra.length > 0) throw new CommandInputError(usage);
+      // Every problem at once: a bad time and a bad zone are both named in one reply.
+      const clock = parseClockTime(time);
+      const problems = [
+        clock ? "" : `\`${time.slice(0, 40)}\` is not a time of day: use 24-hour \`HH:MM\`, like \`09:00\`.`,
+        isValidZone(zone)
+          ? ""
+          : `\`${zone.slice(0, 60)}\` is not a time zone I know: use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
+      ].filter(Boolean);
+      if (!clock || problems.length > 0) throw new CommandInputError(problems.join(" "));
+      const { hour, minute } = clock;
       return {
         action: "digest",
         time: `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,

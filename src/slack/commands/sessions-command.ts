@@ -4,10 +4,16 @@ import { mapLimit } from "../../util/map-limit.ts";
 import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
 import { encodeMoreValue } from "../blocks/action-ids.ts";
 import { errorMessage, noSessionsMessage, sessionsMessage, usageMessage } from "../blocks/index.ts";
-import { respond } from "../respond.ts";
+import { perRequest } from "../per-request.ts";
+import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
 import { CommandInputError } from "./parse-error.ts";
-import { describeSessionsQuery, parseSessionsQuery, type SessionsQuery } from "./sessions-query.ts";
+import {
+  describeSessionSearch,
+  parseSessionSearch,
+  type SessionSearch,
+  toSearchValue,
+} from "./sessions-query.ts";
 
 type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
 
@@ -25,28 +31,28 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([work.catch(() => null), late]).finally(() => clearTimeout(timer));
 }
 
+export type PagePosition = { cursor: string | null; page: number };
+
 /** Fetches a page of sessions and the timelines of those that have one, then renders them. */
-export async function renderSessionsPage(deps: Deps, query: SessionsQuery, cursor?: string) {
+export async function renderSessionsPage(
+  deps: Deps,
+  search: SessionSearch,
+  at: PagePosition = { cursor: null, page: 1 },
+) {
   const page = await deps.vendor.listSessions({
-    ...query.filter,
-    ...(query.since ? { since: query.since } : {}),
-    ...(query.until ? { until: query.until } : {}),
+    ...search.filter,
+    ...(search.since ? { since: search.since } : {}),
+    ...(search.until ? { until: search.until } : {}),
     limit: SESSIONS_PAGE_SIZE,
-    ...(cursor ? { cursor } : {}),
+    ...(at.cursor ? { cursor: at.cursor } : {}),
   });
-  const subject = describeSessionsQuery(query);
+  const subject = describeSessionSearch(search);
   if (page.data.length === 0) return noSessionsMessage(subject);
   const timelines = await fetchTimelines(deps, page.data);
+  const query = toSearchValue(search);
   const more =
     page.hasMore && page.nextCursor
-      ? encodeMoreValue({
-          query: {
-            ...query.filter,
-            ...(query.since ? { since: query.since.toISOString() } : {}),
-            ...(query.until ? { until: query.until.toISOString() } : {}),
-          },
-          cursor: page.nextCursor,
-        })
+      ? encodeMoreValue({ query, cursor: page.nextCursor, page: at.page + 1 })
       : null;
   return sessionsMessage({
     sessions: page.data,
@@ -54,6 +60,8 @@ export async function renderSessionsPage(deps: Deps, query: SessionsQuery, curso
     subject,
     appUrl: deps.config.decipherAppUrl,
     now: deps.now(),
+    page: at.page,
+    first: at.page > 1 ? encodeMoreValue({ query, cursor: null, page: 1 }) : null,
     ...(more ? { more } : {}),
   });
 }
@@ -70,31 +78,37 @@ async function fetchTimelines(
   return Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null]));
 }
 
-/** `/sessions …`: answers bad input at once; otherwise acks and replies through `response_url`. */
-export const sessionsCommand = {
-  ack: async (req: Request, deps: Deps) => {
+type Parsed = { ok: true; search: SessionSearch } | { ok: false; problem: string };
+
+/**
+ * `/sessions …`: bad input is answered in the ack; otherwise the ack says what is being looked
+ * up and the lazy listener replaces that progress message with the answer.
+ */
+export function sessionsCommand(deps: Deps) {
+  const parsed = perRequest((req: Request): Parsed => {
     try {
-      const query = parseSessionsQuery(req.payload.text ?? "", deps.now());
-      return {
-        response_type: "ephemeral" as const,
-        text: `Looking up sessions for ${describeSessionsQuery(query)}…`,
-      };
+      return { ok: true, search: parseSessionSearch(req.payload.text ?? "", deps.now()) };
     } catch (error) {
-      if (error instanceof CommandInputError)
-        return { response_type: "ephemeral" as const, ...usageMessage(error.message) };
+      if (error instanceof CommandInputError) return { ok: false, problem: error.message };
       throw error;
     }
-  },
-  lazy: async (req: Request, deps: Deps) => {
-    let query: SessionsQuery;
-    try {
-      query = parseSessionsQuery(req.payload.text ?? "", deps.now());
-    } catch {
-      return; // the ack already explained it
-    }
-    const message = await renderSessionsPage(deps, query).catch((error: unknown) =>
-      errorMessage(vendorErrorSentence(error)),
-    );
-    await respond(req.payload.response_url, message, { replaceOriginal: true });
-  },
-};
+  });
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return { response_type: "ephemeral" as const, ...usageMessage(p.problem) };
+      return {
+        response_type: "ephemeral" as const,
+        text: `Looking up sessions for ${describeSessionSearch(p.search)}…`,
+      };
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return; // the ack already explained it
+      const message = await renderSessionsPage(deps, p.search).catch((error: unknown) =>
+        errorMessage(vendorErrorSentence(error)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}

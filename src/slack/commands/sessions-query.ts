@@ -1,9 +1,11 @@
+import type { SessionSearchValue } from "../blocks/action-ids.ts";
 import { CommandInputError } from "./parse-error.ts";
 import { parseTimeBound } from "./time-bound.ts";
 
 export type SessionsFilter = { userEmail: string } | { userId: string } | { url: string };
 
-export type SessionsQuery = {
+/** What a person searched for with `/sessions`, parsed: one filter and optional time bounds. */
+export type SessionSearch = {
   filter: SessionsFilter;
   since?: Date;
   until?: Date;
@@ -21,7 +23,7 @@ function unwrapSlackLink(token: string): string {
  * Reads `/sessions <email> | user:<userId> | url:<text> [since:<…>] [until:<…>]`.
  * Throws `CommandInputError` with a sentence that says what to fix.
  */
-export function parseSessionsQuery(text: string, now: Date): SessionsQuery {
+export function parseSessionSearch(text: string, now: Date): SessionSearch {
   const tokens = text.trim().split(/\s+/).filter(Boolean).map(unwrapSlackLink);
   if (tokens.length === 0) throw new CommandInputError("Tell me whose sessions to find.");
   let filter: SessionsFilter | undefined;
@@ -64,7 +66,7 @@ export function parseSessionsQuery(text: string, now: Date): SessionsQuery {
 }
 
 /** Human description for headers and "no sessions for …" lines. */
-export function describeSessionsQuery(query: {
+export function describeSessionSearch(query: {
   filter: SessionsFilter;
   since?: Date | string;
   until?: Date | string;
@@ -81,4 +83,29 @@ export function describeSessionsQuery(query: {
   if (query.since) return `${who} since ${iso(query.since)} UTC`;
   if (query.until) return `${who} until ${iso(query.until)} UTC`;
   return who;
+}
+
+/** The search as a button carries it (ISO bounds). */
+export function toSearchValue(search: SessionSearch): SessionSearchValue {
+  return {
+    ...search.filter,
+    ...(search.since ? { since: search.since.toISOString() } : {}),
+    ...(search.until ? { until: search.until.toISOString() } : {}),
+  };
+}
+
+/** The search back from a button value; null when it names no filter or a bad date. */
+export function fromSearchValue(value: SessionSearchValue): SessionSearch | null {
+  const filter: SessionsFilter | null = value.userEmail
+    ? { userEmail: value.userEmail }
+    : value.userId
+      ? { userId: value.userId }
+      : value.url
+        ? { url: value.url }
+        : null;
+  if (!filter) return null;
+  const since = value.since ? new Date(value.since) : undefined;
+  const until = value.until ? new Date(value.until) : undefined;
+  if ((since && Number.isNaN(since.getTime())) || (until && Number.isNaN(until.getTime()))) return null;
+  return { filter, ...(since ? { since } : {}), ...(until ? { until } : {}) };
 }

@@ -1,10 +1,11 @@
 import type { EngineHealth } from "../../state/alert-control.ts";
 import type { DigestSchedule } from "../../state/digests.ts";
 import type { Subscription } from "../../state/subscription-types.ts";
-import { context, header, section } from "../blocks/elements.ts";
+import { context, header, packLines, section } from "../blocks/elements.ts";
 import { testUrl } from "../blocks/links.ts";
 import { fitMessage, type SlackMessage } from "../limits.ts";
 import { bold, code, dateToken, escapeMrkdwn, link } from "../mrkdwn.ts";
+import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
@@ -46,10 +47,13 @@ export function listMessage(
   subscriptions: Subscription[],
   digest: DigestSchedule | null,
   appUrl: string,
+  now: Date,
 ): SlackMessage {
-  const lines = subscriptions.map(
-    (s) =>
+  const lines = subscriptions.map((s) =>
+    [
       `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}`,
+      ...triageStateLines(s, now).map((line) => `   ${line}`),
+    ].join("\n"),
   );
   const digestLine = digest
     ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt)}.`
@@ -64,37 +68,32 @@ export function listMessage(
   });
 }
 
+/**
+ * Per subscription: whether polling works (lastError, paused) apart from what the item is
+ * doing (a test failing for 3 runs is "polling OK" and still red), then triage state.
+ */
 export function statusMessage(
   subscriptions: Subscription[],
   heartbeat: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
+  now: Date,
   health: EngineHealth | null = null,
 ): SlackMessage {
   const poll = heartbeat
     ? `Last poll ${dateToken(heartbeat.at)} (${heartbeat.subscriptions} subscription(s) checked).`
     : "No poll has run yet since the bot started; polls run every minute.";
-  const lines = subscriptions.map((s) => {
-    const state = s.paused
-      ? `${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`
-      : s.lastError
-        ? `last error ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`
-        : "polling OK";
-    const item = s.kind === "test" && s.streak ? ` · test failing for ${s.streak.failedRuns} run(s)` : "";
-    const notes = [
-      ...(s.unknownOutcomes ?? []).map(
-        (u) =>
-          `   :grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,
-      ),
-      ...(s.quarantined ?? []).map(
-        (q) =>
-          `   :warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,
-      ),
-    ];
-    return [
-      `• ${subscriptionLabel(s, appUrl)} — ${state}${item}\n   last change ${dateToken(s.lastChangeAt)}`,
-      ...notes,
-    ].join("\n");
-  });
+  const entries = subscriptions.map((s) =>
+    [
+      `• ${subscriptionLabel(s, appUrl)}`,
+      ...[
+        itemLine(s),
+        pollingLine(s),
+        ...triageStateLines(s, now),
+        ...engineNotes(s),
+        `last change ${dateToken(s.lastChangeAt)}`,
+      ].map((line) => `   ${line}`),
+    ].join("\n"),
+  );
   const workspace = health?.slackWorkspace
     ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
     : null;
@@ -102,7 +101,9 @@ export function statusMessage(
     text: `Status of ${subscriptions.length} subscription(s).`,
     blocks: [
       header("Decipher alerts status"),
-      section(lines.length > 0 ? lines.join("\n") : "This channel watches nothing yet."),
+      ...(entries.length > 0
+        ? packLines(entries, 40, (n) => `_…and ${n} more_`)
+        : [section("This channel watches nothing yet.")]),
       ...(workspace ? [section(workspace)] : []),
       context(poll),
     ],

@@ -20,17 +20,34 @@ const nonEmpty = (q: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== ""));
 
 describe("More button value", () => {
-  it("round-trips a query and cursor", () => {
-    const more = { query: { userEmail: "jane@acme.com", since: "7d" }, cursor: "c_123" };
+  it("round-trips a query, cursor and page number", () => {
+    const more = { query: { userEmail: "jane@acme.com", since: "7d" }, cursor: "c_123", page: 3 };
     const value = encodeMoreValue(more);
     expect(value).not.toBeNull();
     expect(decodeMoreValue(value)).toEqual(more);
   });
 
+  it("encodes the first page (no cursor) for the way back", () => {
+    const first = { query: { url: "/checkout" }, cursor: null, page: 1 };
+    expect(decodeMoreValue(encodeMoreValue(first))).toEqual(first);
+  });
+
+  it("reads values written before pages were counted as page 2", () => {
+    expect(decodeMoreValue(JSON.stringify({ v: 1, q: { userId: "u1" }, c: "c9" }))).toEqual({
+      query: { userId: "u1" },
+      cursor: "c9",
+      page: 2,
+    });
+  });
+
+  it.each([0, -1, 1.5, "2", 10_001])("refuses a tampered page number %s", (p) => {
+    expect(decodeMoreValue(JSON.stringify({ v: 1, q: { userId: "u1" }, c: "c9", p }))).toBeNull();
+  });
+
   it("round-trips any query that fits, within 2000 chars", () => {
     fc.assert(
       fc.property(query, fc.string({ minLength: 1, maxLength: 100 }), (q, cursor) => {
-        const value = encodeMoreValue({ query: q, cursor });
+        const value = encodeMoreValue({ query: q, cursor, page: 2 });
         if (value === null) return;
         expect(value.length).toBeLessThanOrEqual(2000);
         const decoded = decodeMoreValue(value);
@@ -47,7 +64,7 @@ describe("More button value", () => {
 
   it("shortens an over-long url filter to fit 2000 chars rather than dropping the button", () => {
     const url = `/checkout/${"x".repeat(3000)}`;
-    const value = encodeMoreValue({ query: { url, userEmail: "jane@acme.com" }, cursor: "c" });
+    const value = encodeMoreValue({ query: { url, userEmail: "jane@acme.com" }, cursor: "c", page: 2 });
     expect(value?.length).toBeLessThanOrEqual(2000);
     const decoded = decodeMoreValue(value);
     expect(decoded?.query.userEmail).toBe("jane@acme.com");
@@ -56,7 +73,7 @@ describe("More button value", () => {
   });
 
   it("gives no value when even the cursor does not fit", () => {
-    expect(encodeMoreValue({ query: {}, cursor: "c".repeat(2100) })).toBeNull();
+    expect(encodeMoreValue({ query: {}, cursor: "c".repeat(2100), page: 2 })).toBeNull();
   });
 
   it.each([

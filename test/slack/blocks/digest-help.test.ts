@@ -24,14 +24,34 @@ describe("daily digest", () => {
     const m = digestMessage({
       ...base,
       collections: [
-        { collection: aCollection({ rootCause: "Slow cart" }), change24h: 2 },
-        { collection: aCollection({ rootCause: "Stripe down" }), change24h: 9 },
+        { collection: aCollection({ rootCause: "Slow cart" }), newSessions24h: { count: 2, atLeast: false } },
+        {
+          collection: aCollection({ rootCause: "Stripe down" }),
+          newSessions24h: { count: 9, atLeast: false },
+        },
       ],
       tests: [],
     });
     const t = allText(m);
     expect(t.indexOf("Stripe down")).toBeLessThan(t.indexOf("Slow cart"));
     expect(t).toContain("20 sessions (+9 in 24 h) · 31 errors · 14 users · unresolved");
+  });
+
+  it("calls a 24-hour figure '24 h' only when it is one", () => {
+    const t = allText(
+      digestMessage({
+        ...base,
+        collections: [
+          { collection: aCollection({ rootCause: "Capped" }), newSessions24h: { count: 50, atLeast: true } },
+          { collection: aCollection({ rootCause: "Old engine" }), change24h: 3 },
+          { collection: aCollection({ rootCause: "No answer" }), newSessions24h: null, change24h: 3 },
+        ],
+        tests: [],
+      }),
+    );
+    expect(t).toContain("(+50+ in 24 h)");
+    expect(t).toContain("(+3 since the last digest)");
+    expect(t).toContain("(24 h change unknown)");
   });
 
   it("lists tests with runs, failures, pass rate and state", () => {
@@ -88,6 +108,19 @@ describe("help and errors", () => {
       expect(t).toContain(sub);
     }
     assertWithinSlackLimits(m);
+  });
+
+  it("/decipher help lists the /sessions filters", () => {
+    const t = allText(decipherHelpMessage());
+    for (const filter of [
+      "/sessions &lt;email&gt;",
+      "user:&lt;userId&gt;",
+      "url:&lt;text&gt;",
+      "since:",
+      "until:",
+    ]) {
+      expect(t).toContain(filter);
+    }
   });
 
   it("an error is one escaped sentence", () => {

@@ -2,19 +2,21 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import {
   clicksMessage,
-  collectionAlert,
-  collectionGrowthReply,
+  collectionDetailsReply,
+  collectionGrowthThreadReply,
+  collectionParent,
   digestMessage,
   errorMessage,
-  failedRunAlert,
-  failedRunReply,
+  failedRunParent,
+  failedRunThreadReply,
   noSessionsMessage,
-  recoveryReply,
+  recoveryThreadReply,
   sessionsMessage,
   sharedSessionMessage,
   timelineMessage,
   usageMessage,
 } from "../../../src/slack/blocks/index.ts";
+import { screenshotsMessage } from "../../../src/slack/blocks/screenshots.ts";
 import {
   anyCard,
   anyClicks,
@@ -31,6 +33,37 @@ import {
   RUNS,
 } from "./arbitraries.ts";
 import { assertWithinSlackLimits } from "./slack-limits.ts";
+
+const slackId = fc.stringMatching(/^[A-Z0-9]{2,32}$/);
+const anyRef = fc.record({
+  teamId: slackId,
+  channelId: slackId,
+  kind: fc.constantFrom("test" as const, "collection" as const),
+  id: fc.integer({ min: 1, max: 2 ** 40 }),
+});
+const anyUserId = fc.oneof(fc.stringMatching(/^U[A-Z0-9]{2,12}$/), nasty);
+const anyAck = fc.record({ userId: anyUserId, at: anyDate });
+const anySnooze = fc.record({
+  by: anyUserId,
+  at: anyDate,
+  until: fc.option(anyDate, { nil: null }),
+  choice: fc.oneof(
+    fc.record({ kind: fc.constant("for" as const), hours: fc.integer() }),
+    fc.constant({ kind: "until-pass" as const }),
+    fc.record({ kind: fc.constant("until-growth" as const), sessions: fc.integer() }),
+  ),
+  missedFailures: fc.integer(),
+  countAtStart: fc.option(fc.integer(), { nil: null }),
+});
+const anyTriage = fc.record(
+  {
+    acknowledgedBy: fc.array(anyAck, { maxLength: 30 }),
+    snooze: fc.option(anySnooze, { nil: null }),
+    mutedBy: fc.option(anyAck, { nil: null }),
+  },
+  { requiredKeys: [] },
+);
+const anyMark = fc.record({ id: fc.integer(), at: anyDate });
 
 const now = fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true });
 const appUrl = fc.oneof(fc.constant("https://app.getdecipher.com"), anyUrl);
@@ -129,28 +162,58 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     );
   });
 
-  it("failedRunAlert, failedRunReply, recoveryReply", () => {
+  it("failedRunParent, failedRunThreadReply, recoveryThreadReply, with any triage state", () => {
     fc.assert(
-      fc.property(anyTest, anyRun, appUrl, now, anyNumber, (test, run, app, at, streak) => {
-        assertWithinSlackLimits(failedRunAlert({ test, run, appUrl: app, now: at, failingStreak: streak }));
-        assertWithinSlackLimits(failedRunReply({ test, run, appUrl: app, now: at, failingStreak: streak }));
-        assertWithinSlackLimits(recoveryReply({ test, run, appUrl: app, now: at, failedRuns: streak }));
-      }),
+      fc.property(
+        anyTest,
+        anyRun,
+        fc.option(anyRef, { nil: null }),
+        fc.record({ failedRuns: anyNumber, lastRun: anyMark }),
+        fc.option(anyMark, { nil: null }),
+        anyTriage,
+        fc.array(fc.record({ id: fc.integer(), status: nasty }), { maxLength: 40 }),
+        appUrl,
+        now,
+        (test, run, ref, streak, recoveredBy, triage, recentRuns, app, at) => {
+          assertWithinSlackLimits(
+            failedRunParent({
+              ...triage,
+              ref,
+              test,
+              firstRun: run,
+              streak,
+              recoveredBy,
+              recentRuns,
+              appUrl: app,
+              now: at,
+            }),
+          );
+          assertWithinSlackLimits(
+            failedRunThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl: app, now: at }),
+          );
+          assertWithinSlackLimits(
+            recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl: app, now: at }),
+          );
+        },
+      ),
       RUNS,
     );
   });
 
-  it("collectionAlert and collectionGrowthReply", () => {
+  it("collectionParent, collectionDetailsReply, collectionGrowthThreadReply", () => {
     fc.assert(
       fc.property(
         anyCollection,
         anyNumber,
-        fc.array(anyCollectionSession, { maxLength: 5 }),
+        fc.array(anyCollectionSession, { maxLength: 8 }),
         fc.option(anyDate, { nil: null }),
         fc.boolean(),
+        fc.option(anyRef, { nil: null }),
+        anyTriage,
+        fc.option(anyNumber, { nil: null }),
         appUrl,
         now,
-        (collection, previousCount, sessions, expires, regression, app, at) => {
+        (collection, previousCount, sessions, expires, regression, ref, triage, growthStep, app, at) => {
           const input = {
             collection,
             previousCount,
@@ -159,11 +222,30 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
             appUrl: app,
             now: at,
           };
-          assertWithinSlackLimits(collectionAlert({ ...input, regression }));
-          assertWithinSlackLimits(collectionGrowthReply(input));
+          assertWithinSlackLimits(collectionParent({ ...input, ...triage, ref, regression, growthStep }));
+          const details = collectionDetailsReply(input);
+          if (details) assertWithinSlackLimits(details);
+          assertWithinSlackLimits(collectionGrowthThreadReply(input));
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("screenshotsMessage", () => {
+    fc.assert(
+      fc.property(anyClicks, fc.option(anyCard, { nil: null }), appUrl, now, (clicks, session, app, at) => {
+        assertWithinSlackLimits(
+          screenshotsMessage({
+            sessionId: "3f2b8c1e-5d4a-4c7b-9e2f-1a2b3c4d5e6f",
+            session,
+            clicks,
+            appUrl: app,
+            now: at,
+          }),
+        );
+      }),
+      RUNS,
     );
   });
 
@@ -184,9 +266,17 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
       }),
       { maxLength: 200 },
     );
-    const collections = fc.array(fc.record({ collection: anyCollection, change24h: anyNumber }), {
-      maxLength: 200,
-    });
+    const collections = fc.array(
+      fc.record(
+        {
+          collection: anyCollection,
+          newSessions24h: fc.option(fc.record({ count: anyNumber, atLeast: fc.boolean() }), { nil: null }),
+          change24h: anyNumber,
+        },
+        { requiredKeys: ["collection"] },
+      ),
+      { maxLength: 200 },
+    );
     fc.assert(
       fc.property(
         fc.option(nasty, { nil: undefined }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTION_IDS,
+  decodeSessionButtonValue,
   decodeShareValue,
   noSessionsMessage,
   sessionsMessage,
@@ -41,17 +42,46 @@ describe("/sessions reply", () => {
     expect(text).toContain("`checkout` `rage-click`");
   });
 
-  it("offers Timeline, Clicks and Share on the card, then More", () => {
+  it("offers Watch replay, Timeline, Clicks and Share on the card, then More", () => {
     const buttons = buttonsOf(message);
     expect(buttons.map((b) => b.action_id)).toEqual([
+      ACTION_IDS.sessionReplay,
       ACTION_IDS.sessionTimeline,
       ACTION_IDS.sessionClicks,
       ACTION_IDS.sessionShare,
       ACTION_IDS.sessionsMore,
     ]);
-    expect(buttons[0]?.value).toBe(SESSION_ID);
-    expect(decodeShareValue(buttons[2]?.value)?.id).toBe(SESSION_ID);
-    expect(buttons[3]?.value).toBe("more-value");
+    expect(buttons[0]).toMatchObject({
+      text: { text: "▶ Watch replay" },
+      url: `${APP}/sessions/${SESSION_ID}`,
+    });
+    // Timeline and Clicks carry the card, so their answers can name whose session it is.
+    expect(decodeSessionButtonValue(buttons[1]?.value)?.card?.userEmail).toBe("jane@acme.com");
+    expect(decodeShareValue(buttons[3]?.value)?.id).toBe(SESSION_ID);
+    expect(buttons[4]?.value).toBe("more-value");
+  });
+
+  it("on a later page says which page it is and offers the way back to the first", () => {
+    const m = sessionsMessage({
+      sessions: [aSession()],
+      timelines: {},
+      subject,
+      appUrl: APP,
+      now: NOW,
+      page: 2,
+      first: "first-value",
+      more: "more-value",
+    });
+    expect(allText(m)).toContain("page 2");
+    expect(
+      buttonsOf(m)
+        .slice(-2)
+        .map((b) => [b.action_id, b.value]),
+    ).toEqual([
+      [ACTION_IDS.sessionsFirst, "first-value"],
+      [ACTION_IDS.sessionsMore, "more-value"],
+    ]);
+    expect(allText(message)).not.toMatch(/page \d/i);
   });
 
   it("has a fallback that counts the sessions", () => {
@@ -67,7 +97,11 @@ describe("/sessions reply", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(buttonsOf(m).map((b) => b.action_id)).toEqual([ACTION_IDS.sessionClicks, ACTION_IDS.sessionShare]);
+    expect(buttonsOf(m).map((b) => b.action_id)).toEqual([
+      ACTION_IDS.sessionReplay,
+      ACTION_IDS.sessionClicks,
+      ACTION_IDS.sessionShare,
+    ]);
     expect(allText(m)).toContain("No AI timeline for this session");
   });
 
@@ -146,6 +180,7 @@ describe("a shared session card", () => {
   it("shows the same card, without a Share button of its own", () => {
     expect(allText(m)).toContain(`<${APP}/sessions/${SESSION_ID}|jane@acme.com>`);
     expect(buttonsOf(m).map((b) => b.action_id)).toEqual([
+      ACTION_IDS.sessionReplay,
       ACTION_IDS.sessionTimeline,
       ACTION_IDS.sessionClicks,
     ]);

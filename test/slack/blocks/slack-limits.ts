@@ -21,7 +21,49 @@ const LIMIT = {
   buttonValue: 2000,
   url: 3000,
   id: 255,
+  optionText: 75,
+  optionValue: 150,
+  placeholder: 150,
+  altText: 2000,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
 };
+
+type Confirm = { title?: TextObject; text: TextObject; confirm?: TextObject; deny?: TextObject };
+
+function confirmProblems(c: Confirm | undefined, where: string): string[] {
+  if (!c) return [];
+  return [
+    ...(c.title ? textProblems(c.title, LIMIT.confirmTitle, `${where}.title`, true) : []),
+    ...textProblems(c.text, LIMIT.confirmText, `${where}.text`, true),
+    ...(c.confirm ? textProblems(c.confirm, LIMIT.confirmButton, `${where}.confirm`, true) : []),
+    ...(c.deny ? textProblems(c.deny, LIMIT.confirmButton, `${where}.deny`, true) : []),
+  ];
+}
+
+type Select = {
+  action_id?: string;
+  placeholder?: TextObject;
+  options?: { text: TextObject; value?: string }[];
+  confirm?: Confirm;
+};
+
+function selectProblems(el: Select, where: string): string[] {
+  const problems: string[] = [];
+  const options = el.options ?? [];
+  if (options.length === 0 || options.length > 100) problems.push(`${where}.options count ${options.length}`);
+  options.forEach((o, i) => {
+    problems.push(...textProblems(o.text, LIMIT.optionText, `${where}.options[${i}].text`, true));
+    if (typeof o.value !== "string" || o.value.length === 0 || o.value.length > LIMIT.optionValue)
+      problems.push(`${where}.options[${i}].value: invalid`);
+  });
+  if (el.placeholder)
+    problems.push(...textProblems(el.placeholder, LIMIT.placeholder, `${where}.placeholder`, true));
+  if ((el.action_id ?? "").length > LIMIT.id) problems.push(`${where}.action_id too long`);
+  problems.push(...confirmProblems(el.confirm, `${where}.confirm`));
+  return problems;
+}
 
 // What a `<` may open in mrkdwn this bot writes: a link with a label, a date token, a mention.
 const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+)>/;
@@ -79,6 +121,7 @@ function buttonProblems(b: Button, where: string): string[] {
     problems.push(`${where}.url: invalid`);
   }
   if ((b.action_id ?? "").length > LIMIT.id) problems.push(`${where}.action_id too long`);
+  problems.push(...confirmProblems(b.confirm as Confirm | undefined, `${where}.confirm`));
   return problems;
 }
 
@@ -132,13 +175,33 @@ export function slackLimitViolations(message: SlackMessage): string[] {
         }
         const actionIds = new Set<string>();
         block.elements.forEach((el, j) => {
-          if (el.type !== "button") return;
-          problems.push(...buttonProblems(el, `${at}.elements[${j}]`));
+          if (el.type === "static_select")
+            problems.push(...selectProblems(el as Select, `${at}.elements[${j}]`));
+          else if (el.type === "button") problems.push(...buttonProblems(el, `${at}.elements[${j}]`));
+          else {
+            problems.push(`${at}.elements[${j}]: unexpected element ${el.type}`);
+            return;
+          }
           if (el.action_id && actionIds.has(el.action_id)) problems.push(`${at}: duplicate action_id`);
           if (el.action_id) actionIds.add(el.action_id);
         });
         break;
       }
+      case "image":
+        if (
+          block.image_url === undefined ||
+          !/^https?:\/\/\S+$/.test(block.image_url) ||
+          block.image_url.length > LIMIT.url
+        )
+          problems.push(`${at}.image_url: invalid`);
+        if (
+          typeof block.alt_text !== "string" ||
+          block.alt_text.trim() === "" ||
+          block.alt_text.length > LIMIT.altText
+        )
+          problems.push(`${at}.alt_text: invalid`);
+        if (block.title) problems.push(...textProblems(block.title, 2000, `${at}.title`, true));
+        break;
       case "divider":
         break;
       default:

@@ -3,7 +3,7 @@ import { changesSubscriptions, parseDecipherCommand } from "../../../src/slack/c
 
 describe("/decipher text", () => {
   it("reads every subcommand", () => {
-    expect(parseDecipherCommand("subscribe test 101")).toEqual({
+    expect(parseDecipherCommand("subscribe test 101")).toMatchObject({
       action: "subscribe",
       kind: "test",
       id: 101,
@@ -43,7 +43,7 @@ describe("/decipher text", () => {
     ["subscribe test", /numeric id/],
     ["subscribe test abc", /not a test id/],
     ["subscribe test 0", /start at 1/],
-    ["subscribe test 101 growth:5", /only the test id/],
+    ["subscribe test 101 growth:5", /not an option of `subscribe test`/],
     ["subscribe collection 501 growth:lots", /growth:<sessions>/],
     ["unsubscribe widget 1", /`test <id>`/],
     ["digest 25:00", /time of day/],

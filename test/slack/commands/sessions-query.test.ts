@@ -1,35 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { CommandInputError } from "../../../src/slack/commands/parse-error.ts";
-import { describeSessionsQuery, parseSessionsQuery } from "../../../src/slack/commands/sessions-query.ts";
+import { describeSessionSearch, parseSessionSearch } from "../../../src/slack/commands/sessions-query.ts";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
 describe("/sessions text", () => {
   it("reads an email, a plus-address and Slack's mailto link the same way", () => {
-    expect(parseSessionsQuery("jane@acme.com", now)).toEqual({ filter: { userEmail: "jane@acme.com" } });
-    expect(parseSessionsQuery("  jane+qa@acme.com ", now)).toEqual({
+    expect(parseSessionSearch("jane@acme.com", now)).toEqual({ filter: { userEmail: "jane@acme.com" } });
+    expect(parseSessionSearch("  jane+qa@acme.com ", now)).toEqual({
       filter: { userEmail: "jane+qa@acme.com" },
     });
-    expect(parseSessionsQuery("<mailto:józef@acme.com|józef@acme.com>", now)).toEqual({
+    expect(parseSessionSearch("<mailto:józef@acme.com|józef@acme.com>", now)).toEqual({
       filter: { userEmail: "józef@acme.com" },
     });
   });
 
   it("reads user: and url: filters", () => {
-    expect(parseSessionsQuery("user:usr_42", now).filter).toEqual({ userId: "usr_42" });
-    expect(parseSessionsQuery("url:<https://shop.acme.com/checkout>", now).filter).toEqual({
+    expect(parseSessionSearch("user:usr_42", now).filter).toEqual({ userId: "usr_42" });
+    expect(parseSessionSearch("url:<https://shop.acme.com/checkout>", now).filter).toEqual({
       url: "https://shop.acme.com/checkout",
     });
   });
 
   it("turns since/until spans and dates into instants", () => {
-    const q = parseSessionsQuery("jane@acme.com since:7d until:24h", now);
+    const q = parseSessionSearch("jane@acme.com since:7d until:24h", now);
     expect(q.since?.toISOString()).toBe("2026-11-14T12:00:00.000Z");
     expect(q.until?.toISOString()).toBe("2026-11-20T12:00:00.000Z");
-    expect(parseSessionsQuery("jane@acme.com since:2026-11-01", now).since?.toISOString()).toBe(
+    expect(parseSessionSearch("jane@acme.com since:2026-11-01", now).since?.toISOString()).toBe(
       "2026-11-01T00:00:00.000Z",
     );
-    expect(parseSessionsQuery("jane@acme.com since:2026-11-01T10:00+02:00", now).since?.toISOString()).toBe(
+    expect(parseSessionSearch("jane@acme.com since:2026-11-01T10:00+02:00", now).since?.toISOString()).toBe(
       "2026-11-01T08:00:00.000Z",
     );
   });
@@ -43,14 +43,14 @@ describe("/sessions text", () => {
     ["since:7d", /whose sessions/],
     ["user:", /needs a user id/],
   ])("explains what is wrong with %j", (text, message) => {
-    expect(() => parseSessionsQuery(text, now)).toThrowError(CommandInputError);
-    expect(() => parseSessionsQuery(text, now)).toThrowError(message);
+    expect(() => parseSessionSearch(text, now)).toThrowError(CommandInputError);
+    expect(() => parseSessionSearch(text, now)).toThrowError(message);
   });
 
   it("describes a query in words", () => {
-    expect(describeSessionsQuery(parseSessionsQuery("jane@acme.com since:7d", now))).toBe(
+    expect(describeSessionSearch(parseSessionSearch("jane@acme.com since:7d", now))).toBe(
       "jane@acme.com since 2026-11-14 12:00 UTC",
     );
-    expect(describeSessionsQuery({ filter: { url: "/checkout" } })).toBe('URL containing "/checkout"');
+    expect(describeSessionSearch({ filter: { url: "/checkout" } })).toBe('URL containing "/checkout"');
   });
 });

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { createEmulatorApp } from "../../dev/emulator/app.ts";
+import { classifyTest } from "../../src/alerts/classify.ts";
+import { createVendorClient } from "../../src/vendor/client.ts";
+import type { TestRun } from "../../src/vendor/types.ts";
+import { ACME, baseUrl, control, getJson, type Json, newOrg } from "./helpers.ts";
+
+const tick = async (key: string) => (await control("POST", "/tick", { apiKey: key })).changes[key] as Json[];
+const noisy = (apiKey: string) => control("POST", "/scenario", { apiKey, name: "noisy" });
+
+async function runsOf(key: string, testId: number): Promise<TestRun[]> {
+  const vendor = createVendorClient({ baseUrl: baseUrl(), apiKey: key });
+  return (await vendor.listTestRuns(testId, { limit: 100 })).data;
+}
+
+const outcomes = (changes: Json[]) =>
+  changes
+    .filter((c) => c.kind === "run")
+    .map((c) => `${c.testId}:${{ failed: "F", passed: "P", running: "R" }[c.status as "failed"]}`);
+
+describe("the noisy scenario", () => {
+  it("records a day of /checkout traffic with timelines as soon as it starts", async () => {
+    const key = await newOrg();
+    const before = await getJson("/sessions?url=/checkout&limit=100&since=2000-01-01", key);
+    const started = await noisy(key);
+    expect(started.changes[key]).toEqual([{ kind: "pageSessions", path: "/checkout", added: 12 }]);
+    const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
+    const after = await getJson(`/sessions?url=/checkout&limit=100&since=${since}`, key);
+    const fresh = after.data.filter((s: Json) => !before.data.some((b: Json) => b.id === s.id));
+    expect(fresh).toHaveLength(12);
+    for (const s of fresh) expect(s.hasTimeline).toBe(true);
+    const timeline = await getJson(`/sessions/${fresh[0].id}/timeline`, key);
+    expect(timeline.pages.map((p: Json) => p.page).join(" ")).toContain("/checkout");
+  });
+
+  it("flaps every test irregularly, then fails them all at once, and keeps visitors coming", async () => {
+    const key = await newOrg();
+    await noisy(key);
+    const ticks: Json[][] = [];
+    for (let i = 0; i < 11; i++) ticks.push(await tick(key));
+    const byTest = (id: number) =>
+      ticks
+        .map(outcomes)
+        .map((o) => o.find((x) => x.startsWith(`${id}:`))?.slice(-1))
+        .join("");
+    expect(byTest(101)).toBe("PFPPPFPPFFF");
+    expect(byTest(102)).toBe("PPFPPPFPFFF");
+    expect(byTest(103)).toBe("PPPPFPPPFFF");
+    // The outage: ticks 9–11 fail every test, and collection 501 grows meanwhile.
+    for (const t of ticks.slice(8)) {
+      expect(outcomes(t)).toEqual(["101:F", "102:F", "103:F"]);
+      expect(t.some((c) => c.kind === "collectionGrew" && c.collectionId === 501)).toBe(true);
+    }
+    for (const t of ticks) expect(t.find((c) => c.kind === "pageSessions")?.added).toBeGreaterThan(0);
+  });
+
+  it("gives the classifier a flaky test before the outage and broken ones during it", async () => {
+    const key = await newOrg();
+    await noisy(key);
+    for (let i = 0; i < 8; i++) await tick(key);
+    expect(classifyTest(await runsOf(key, 101), new Date()).kind).toBe("flaky");
+    for (let i = 0; i < 3; i++) await tick(key);
+    for (const id of [101, 102, 103])
+      expect(classifyTest(await runsOf(key, id), new Date()).kind).toBe("broken");
+  });
+
+  it("is the same for the same ticks, and `cycle` brings the four-step demo back", async () => {
+    const [a, b] = [await newOrg(), await newOrg()];
+    await noisy(a);
+    await noisy(b);
+    expect([await tick(a), await tick(a)]).toEqual([await tick(b), await tick(b)]);
+    await control("POST", "/scenario", { apiKey: a, name: "cycle" });
+    expect(outcomes(await tick(a))).toEqual(["101:F", "103:R"]);
+  });
+
+  it("refuses an unknown scenario", async () => {
+    const res = await fetch(`${baseUrl()}/__emulator/scenario`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: await newOrg(), name: "chaos" }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error.field).toBe("name");
+  });
+
+  it("is what SIMULATE=noisy starts the demo orgs in", async () => {
+    const emulator = createEmulatorApp({ scenario: "noisy" });
+    const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
+    const res = await emulator.app.fetch(
+      new Request(`http://emulator.test/api/v1/sessions?url=/checkout&limit=100&since=${since}`, {
+        headers: { authorization: `Bearer ${ACME}` },
+      }),
+    );
+    expect(((await res.json()) as Json).data.length).toBeGreaterThanOrEqual(12);
+    expect(outcomes(emulator.tickDemo()[ACME] as Json[])).toEqual(["101:P", "102:P", "103:P"]);
+  });
+});

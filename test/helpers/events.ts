@@ -1,0 +1,118 @@
+import { signSlackRequest } from "../../dev/slack/sign.ts";
+import { type Bot, type SentRequest, signingSecret, standInUrl } from "./bot.ts";
+
+/**
+ * The Events API side of a test bot: a person's messages, Home tab and modals go through the
+ * Slack stand-in (which builds the payloads exactly as it delivers them in the sandbox), and
+ * are sent signed to the Worker here, since the stand-in cannot reach a Worker inside workerd.
+ */
+
+async function standIn<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${standInUrl}/__slack${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...body, deliver: false }),
+  });
+  const data = (await res.json()) as T & { ok: boolean; error?: string };
+  if (!res.ok || !data.ok) throw new Error(`${path}: ${data.error ?? res.status}`);
+  return data;
+}
+
+export type Envelope = {
+  type: string;
+  event_id: string;
+  team_id: string;
+  event: Record<string, unknown> & { type: string };
+  [key: string]: unknown;
+};
+
+export function eventsOf(bot: Bot) {
+  async function sendJson(body: string, headers: Record<string, string> = {}, signWith = signingSecret) {
+    const signed = await signSlackRequest(signWith, body, Math.floor(Date.now() / 1000));
+    return bot.send(
+      new Request("http://bot.test/slack/events", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers, ...signed },
+        body,
+      }),
+    );
+  }
+
+  return {
+    sendJson,
+    /** One event envelope, signed, with optional retry headers. */
+    send(envelope: unknown, headers: Record<string, string> = {}): Promise<SentRequest> {
+      return sendJson(JSON.stringify(envelope), headers);
+    },
+    async team(): Promise<string> {
+      const res = await fetch(`${standInUrl}/__slack/workspace?botToken=${encodeURIComponent(bot.botToken)}`);
+      return ((await res.json()) as { team_id: string }).team_id;
+    },
+    /** A person posts `text`; returns the stored message and the events Slack would send. */
+    async post(channelId: string, text: string, opts: { userId?: string; threadTs?: string } = {}) {
+      return standIn<{ message: { ts: string; channel: string }; events: Envelope[] }>("/user-messages", {
+        botToken: bot.botToken,
+        channelId,
+        text,
+        userId: opts.userId ?? "U0ALICE",
+        ...(opts.threadTs ? { threadTs: opts.threadTs } : {}),
+      });
+    },
+    /** Posts and delivers every resulting event; returns the acks. */
+    async say(channelId: string, text: string, opts: { userId?: string; threadTs?: string } = {}) {
+      const { message, events } = await this.post(channelId, text, opts);
+      const acks = [];
+      for (const envelope of events) acks.push(await this.send(envelope));
+      return { message, events, acks };
+    },
+    async openHome(userId = "U0ALICE") {
+      const { events } = await standIn<{ events: Envelope[] }>("/home-opened", {
+        botToken: bot.botToken,
+        userId,
+      });
+      return this.send(events[0]);
+    },
+    async views(userId = "U0ALICE") {
+      const res = await fetch(
+        `${standInUrl}/__slack/views?${new URLSearchParams({ botToken: bot.botToken, userId })}`,
+      );
+      return (await res.json()) as {
+        home: { id: string; blocks: Array<Record<string, unknown>> } | null;
+        modals: Array<{ id: string; callback_id?: string; blocks: Array<Record<string, unknown>> }>;
+      };
+    },
+    /** Clicks a button in the person's Home tab. */
+    async clickInHome(actionId: string, userId = "U0ALICE") {
+      const { payload } = await standIn<{ payload: unknown }>("/view-actions", {
+        botToken: bot.botToken,
+        userId,
+        actionId,
+      });
+      return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+    },
+    /** Submits the person's open modal with values by block_id; returns the ack. */
+    async submitModal(values: Record<string, string>, userId = "U0ALICE") {
+      const { payload } = await standIn<{ payload: unknown }>("/view-submissions", {
+        botToken: bot.botToken,
+        userId,
+        values,
+      });
+      return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+    },
+  };
+}
+
+let counter = 0;
+/** A well-formed envelope around `event`, for tests that shape their own. */
+export function envelope(teamId: string, event: Record<string, unknown>, eventId?: string): Envelope {
+  counter++;
+  return {
+    token: "legacy-verification-token",
+    team_id: teamId,
+    api_app_id: "A0DECIPHER",
+    type: "event_callback",
+    event_id: eventId ?? `EvTEST${Date.now().toString(36).toUpperCase()}${counter}`,
+    event_time: Math.floor(Date.now() / 1000),
+    event: { event_ts: "1732200000.000100", ...event } as unknown as Envelope["event"],
+  };
+}
