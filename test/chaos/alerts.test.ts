@@ -68,7 +68,7 @@ function announcedRuns(call: Call): number[] {
     (m) => Number(m[1]),
   );
   if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : [-1];
-  if (!/^Test failed:|failed again|is failing for/.test(text)) return [];
+  if (!/^Test failed:|failed again|is failing for|is flaky:|failed \(flaky\)/.test(text)) return [];
   return [links[0] ?? -1];
 }
 

@@ -171,7 +171,8 @@ const objectOf = (s: Sub) => subscriptionObject(env as never, s.ref);
 /**
  * Which failed runs a message (or a logged post's parameters) announces: a parent alert names
  * its run in its button (also once re-rendered as the streak grows or ends), a thread reply and
- * an outage message (several tests failing in one cycle) in their run links. Null for other posts.
+ * an outage message (several tests failing in one cycle) and a flaky test's day thread in their
+ * run links. Null for other posts.
  */
 function announcedRuns(text: string, blocks: unknown): number[] | null | "unreadable" {
   let button: string | undefined;
@@ -188,7 +189,9 @@ function announcedRuns(text: string, blocks: unknown): number[] | null | "unread
   if (button !== undefined) return [Number(button)];
   const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
   if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : "unreadable";
-  if (/failed again/.test(text)) return links.length > 0 ? [links[0] as number] : "unreadable";
+  // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
+  if (/failed again|is flaky:|failed \(flaky\)/.test(text))
+    return links.length > 0 ? [links[0] as number] : "unreadable";
   if (/^Test failed:|is failing for/.test(text)) return "unreadable";
   return null;
 }
