@@ -14,17 +14,24 @@ const CLK_TCK = (() => {
   }
 })();
 
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // After the comm field: index 0 is field 3 (state), so utime (14) is index 11, stime (15) index 12.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+/** One process, or several whose CPU is summed (e.g. wrangler and its workerd). */
+export type Pids = number | number[];
+
+export function cpuMs(pids: Pids): number {
+  let ms = 0;
+  for (const pid of typeof pids === "number" ? [pids] : pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the comm field: index 0 is field 3 (state), so utime (14) is index 11, stime (15) index 12.
+    ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  }
+  return ms;
 }
 
 export const tickMs = 1000 / CLK_TCK;
 
 /** Waits until the process has used no CPU for `quietMs` (background work finished), at most `maxMs`. */
-export async function settle(pid: number, quietMs = 400, maxMs = 15_000): Promise<void> {
+export async function settle(pid: Pids, quietMs = 400, maxMs = 15_000): Promise<void> {
   const deadline = Date.now() + maxMs;
   let last = cpuMs(pid);
   let quietSince = Date.now();
@@ -39,7 +46,7 @@ export async function settle(pid: number, quietMs = 400, maxMs = 15_000): Promis
 }
 
 /** CPU ms the process spent on `work`, measured after it went quiet on both sides. */
-export async function cpuOf(pid: number, work: () => Promise<void>): Promise<number> {
+export async function cpuOf(pid: Pids, work: () => Promise<void>): Promise<number> {
   await settle(pid);
   const before = cpuMs(pid);
   await work();

@@ -1,75 +1,51 @@
 /**
  * `npm run bench`: measures ack latency, CPU per request and per idle poll, the cost of a
- * poll cycle vs subscriptions, the bundle, and alert latency; prints a table and rewrites
- * BENCHMARKS.md. Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100),
- * BENCH_SIZES=1,10,100,1000, BENCH_NO_WRITE=1 (print only).
+ * poll cycle vs subscriptions, the bundle, alert latency, and the same `/sessions` load against
+ * a Bolt for JavaScript app (bench/peer/); prints a table and rewrites BENCHMARKS.md.
+ * Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100), BENCH_SIZES=1,10,100,1000,
+ * BENCH_NO_WRITE=1 (print only), BENCH_PEERS_ONLY=1 (only the Bolt comparison; print only).
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
+import { buildWorker } from "./build.ts";
 import { cpuOf, tickMs } from "./cpu.ts";
+import { bin, run } from "./exec.ts";
 import { median, runLoad, sleep, summarize } from "./load.ts";
+import type { PeerPlan } from "./peer/compare.ts";
+import { peerBenchmark } from "./peer/peers.ts";
+import { renderPeerTable } from "./peer/report.ts";
+import { wranglerProcesses } from "./peer/wrangler-dev.ts";
 import { type Facts, HEALTH_FLOOR, renderMarkdown, renderTable } from "./report.ts";
 import { commandRequest, type Target, timelineClickRequest } from "./slack-requests.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 const QUICK = process.env.BENCH_QUICK === "1";
 const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,10,100" : "1,10,100,1000");
-const LOAD_REQUESTS = QUICK ? 100 : 300;
-const CPU_REQUESTS = QUICK ? 100 : 300;
-const CPU_CYCLES = QUICK ? 60 : 200;
+const LOAD_REQUESTS = QUICK ? 100 : 150;
+const CPU_REQUESTS = QUICK ? 100 : 150;
+const CPU_CYCLES = QUICK ? 60 : 100;
 const ALERTS = QUICK ? 4 : 8;
-
-function run(cmd: string, args: string[], env: Record<string, string> = {}, timeoutMs = 900_000) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
-
-const bin = (pkg: string, file: string) => join(ROOT, "node_modules", pkg, file);
-
-async function bundle() {
-  const out = mkdtempSync(join(tmpdir(), "decipher-bench-build-"));
-  try {
-    const res = await run(process.execPath, [
-      bin("wrangler", "bin/wrangler.js"),
-      "deploy",
-      "--dry-run",
-      "--outdir",
-      out,
-    ]);
-    if (res.code !== 0) throw new Error(`dry-run build failed:\n${res.stderr.slice(-2000)}`);
-    const files = readdirSync(out).filter((f) => f.endsWith(".js"));
-    let raw = 0;
-    let gzip = 0;
-    for (const f of files) {
-      const data = readFileSync(join(out, f));
-      raw += statSync(join(out, f)).size;
-      gzip += gzipSync(data, { level: 9 }).length;
-    }
-    return { rawBytes: raw, gzipBytes: gzip };
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
+/** The Bolt comparison: rounds × requests per target and concurrency (bench/peer/). */
+const PEERS: PeerPlan = {
+  cells: [
+    { kind: "command", concurrency: 1 },
+    { kind: "command", concurrency: 20 },
+    { kind: "command", concurrency: 50 },
+    { kind: "ack-only", concurrency: 50 },
+    { kind: "floor", concurrency: 50 },
+  ],
+  rounds: 3,
+  requestsPerRound: QUICK ? 30 : 50,
+};
+const PEERS_ONLY = process.env.BENCH_PEERS_ONLY === "1";
+const T0 = Date.now();
+/** A progress line with the seconds since start, so a slow step shows itself. */
+const step = (text: string) => console.log(`bench: ${text} (${Math.round((Date.now() - T0) / 1000)} s)`);
 
 async function pollCost() {
+  step("poll-cycle cost in workerd (vitest.bench.config.ts) …");
   const res = await run(
     process.execPath,
     [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.bench.config.ts"],
@@ -130,8 +106,8 @@ async function postedRun(stack: Stack, runId: number, channel: string): Promise<
 }
 
 async function liveMeasurements(stack: Stack) {
-  const pid = stack.workerdPid();
-  if (!pid) throw new Error("no workerd process found for the bot");
+  // The workerd that runs the Worker, not the one running wrangler's dev proxy in front of it.
+  const pid = wranglerProcesses(stack).worker;
   const t: Target = stack;
   const sessionId = await firstSessionId(stack);
 
@@ -269,38 +245,51 @@ function machine(): Facts["machine"] {
 
 async function main() {
   const started = Date.now();
-  console.log("bench: bundle (wrangler deploy --dry-run) …");
-  const build = await bundle();
-  console.log("bench: poll-cycle cost in workerd (vitest.bench.config.ts) …");
-  const pollCostRows = await pollCost();
-  console.log("bench: starting the local stack (emulator, Slack stand-in, wrangler dev) …");
-  const stack = await startStack({
-    ports: { bot: 0, emulator: 0, slack: 0 },
-    cronIntervalMs: null,
-    quiet: true,
-    persistTo: ".wrangler/bench",
-  });
-  let live: Awaited<ReturnType<typeof liveMeasurements>>;
+  step("bundle (wrangler deploy --dry-run) …");
+  const build = await buildWorker();
   try {
-    console.log("bench: ack latency, CPU, alert latency through wrangler dev …");
-    live = await liveMeasurements(stack);
+    const pollCostRows = PEERS_ONLY ? [] : await pollCost();
+    step("starting the local stack (emulator, Slack stand-in, wrangler dev) …");
+    const stack = await startStack({
+      ports: { bot: 0, emulator: 0, slack: 0 },
+      cronIntervalMs: null,
+      quiet: true,
+      persistTo: ".wrangler/bench",
+    });
+    let live: Awaited<ReturnType<typeof liveMeasurements>> | null = null;
+    let peers: Facts["peers"];
+    try {
+      if (!PEERS_ONLY) {
+        step("ack latency, CPU, alert latency through wrangler dev …");
+        live = await liveMeasurements(stack);
+      }
+      step("the same /sessions load on wrangler dev, on workerd directly, and on Bolt …");
+      peers = await peerBenchmark(stack, build.dir, PEERS);
+    } finally {
+      await stack.stop();
+      rmSync(join(ROOT, ".wrangler/bench"), { recursive: true, force: true });
+    }
+    if (!live) {
+      console.log(renderPeerTable(peers, build));
+      return;
+    }
+    const facts: Facts = {
+      machine: machine(),
+      quick: QUICK,
+      bundle: { rawBytes: build.rawBytes, gzipBytes: build.gzipBytes },
+      pollCost: pollCostRows,
+      ...live,
+      peers,
+      alertMedianMs: median(live.alerts.map((a) => a.waitMs + a.processingMs)),
+      elapsedS: Math.round((Date.now() - started) / 1000),
+    };
+    console.log(renderTable(facts));
+    if (process.env.BENCH_NO_WRITE !== "1") {
+      writeFileSync(join(ROOT, "BENCHMARKS.md"), renderMarkdown(facts));
+      step("BENCHMARKS.md rewritten");
+    }
   } finally {
-    await stack.stop();
-    rmSync(join(ROOT, ".wrangler/bench"), { recursive: true, force: true });
-  }
-  const facts: Facts = {
-    machine: machine(),
-    quick: QUICK,
-    bundle: build,
-    pollCost: pollCostRows,
-    ...live,
-    alertMedianMs: median(live.alerts.map((a) => a.waitMs + a.processingMs)),
-    elapsedS: Math.round((Date.now() - started) / 1000),
-  };
-  console.log(renderTable(facts));
-  if (process.env.BENCH_NO_WRITE !== "1") {
-    writeFileSync(join(ROOT, "BENCHMARKS.md"), renderMarkdown(facts));
-    console.log("bench: BENCHMARKS.md rewritten");
+    build.remove();
   }
 }
 

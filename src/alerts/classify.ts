@@ -7,27 +7,9 @@ import type { TestRun } from "../vendor/types.ts";
  * is read or stored.
  */
 
-/** Every threshold of the classification, in one place so the engine and the help text agree. */
-export const CLASSIFY_THRESHOLDS = {
-  /** A failure is "new" when at least this many settled runs passed right before it. */
-  newFailureAfterPasses: 5,
-  /** This many failed runs in a row (the latest included) make a test "broken". */
-  brokenAfterFailures: 3,
-  /**
-   * Flakiness is judged over the runs that are both among the last `flakyWindowRuns` settled
-   * runs and created within `flakyWindowMs` of now: the smaller of the two windows. A test
-   * that runs every minute is judged on its last 20 runs (the last 20 minutes); a test that
-   * runs every two hours on the 12 of the last day, so a flake from last week is forgotten.
-   * A test that runs fewer than 5 times a day is never called flaky: its window cannot hold
-   * 2 failures at no more than 40 %.
-   */
-  flakyWindowRuns: 20,
-  flakyWindowMs: 24 * 60 * 60 * 1000,
-  /** At least this many failures in the window… */
-  flakyMinFailures: 2,
-  /** …and at most this share of its runs, with a pass between the first and the last failure. */
-  flakyMaxFailureShare: 0.4,
-} as const;
+import { CLASSIFY_THRESHOLDS } from "../state/noise-rules.ts";
+
+export { CLASSIFY_THRESHOLDS };
 
 export type TestKind = "new-failure" | "broken" | "flaky" | "failing" | "passing" | "unknown";
 

@@ -1,8 +1,9 @@
+import { collectionGrowthThreadReply } from "../slack/blocks/collection-card.ts";
 import { withGuardingTests } from "../slack/blocks/failure-meaning.ts";
-import { collectionAlert, collectionGrowthReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure } from "../slack/errors.ts";
 import type { CollectionSubscription } from "../state/subscription-types.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
+import { collectionParentNow } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import {
   afterSlackFailure,
@@ -103,8 +104,8 @@ export async function pollCollectionSubscription(
   }
   if (snooze) sub = { ...sub, snooze: null };
 
-  // The evidence read, a post and a parent edit; without room for them, next cycle.
-  if (!ctx.budget.has(3)) return unchanged();
+  // The evidence read, a post, its details in the thread and a parent edit; else next cycle.
+  if (!ctx.budget.has(4)) return unchanged();
 
   let evidence: CollectionSessionList | null = null;
   try {
@@ -131,16 +132,13 @@ export async function pollCollectionSubscription(
   const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
   const guards = guardingTests(current.shortenedPath || sub.path, channel);
   await ctx.journal.intend(what);
+  const regression = decision === "regression";
   const result = threadTs
-    ? await post(deps.slack, sub.channelId, collectionGrowthReply(input), threadTs)
+    ? await post(deps.slack, sub.channelId, collectionGrowthThreadReply(input), threadTs)
     : await post(
         deps.slack,
         sub.channelId,
-        withGuardingTests(
-          collectionAlert({ ...input, regression: decision === "regression" }),
-          guards,
-          input.appUrl,
-        ),
+        withGuardingTests(collectionParentNow(sub, { ...input, regression }), guards, input.appUrl),
       );
   const moved = {
     ...sub,
@@ -175,14 +173,21 @@ export async function pollCollectionSubscription(
     };
   }
   await ctx.journal.done(what);
-  if (threadTs) {
-    // Keep the parent card's numbers current; a failed edit costs only that.
-    await update(
-      deps.slack,
-      sub.channelId,
-      threadTs,
-      collectionAlert({ ...input, regression: sub.regressed }),
-    );
+  const card = sub.card ?? null;
+  if (threadTs && card) {
+    // The first card keeps its own growth; only the current count and state change.
+    const parent = collectionParentNow(sub, {
+      ...input,
+      previousCount: card.previousCount,
+      sessions: [],
+      regression: card.regression,
+    });
+    await update(deps.slack, sub.channelId, threadTs, parent);
   }
-  return { next: { ...moved, threadTs: threadTs ?? result.ts }, posts: 1, error: null };
+  // One message per alert: the card holds the headline and one session; growth replies later.
+  const posts = 1;
+  const nextCard = threadTs
+    ? card && { ...card, collection: current }
+    : { previousCount: sub.alertedCount, regression, collection: current };
+  return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
 }

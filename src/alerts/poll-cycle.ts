@@ -2,6 +2,7 @@ import type { Config, Env } from "../env.ts";
 import { objectNames } from "../objects/names.ts";
 import { channelObject, registry, subscriptionObjectByName } from "../objects/stubs.ts";
 import type { PollReport } from "../objects/subscription-object.ts";
+import { OUTAGE } from "../state/noise-rules.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import type { PollMode } from "./poll-context.ts";
 
@@ -47,9 +48,6 @@ function failedReport(name: string, at: string): PollReport {
     held: null,
   };
 }
-
-/** An outage: this many of a channel's tests failing in one cycle, or this share of them (at least 2). */
-export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2 } as const;
 
 function pollOne(env: Env, config: Config, name: string, at: string, mode: PollMode): Promise<PollReport> {
   return subscriptionObjectByName(env, name)

@@ -1,5 +1,5 @@
+import { failedRunThreadReply, recoveryThreadReply } from "../slack/blocks/failed-run-card.ts";
 import { flakyThreadParent, flakyThreadReply, withMeaning } from "../slack/blocks/failure-meaning.ts";
-import { failedRunAlert, failedRunReply, recoveryReply } from "../slack/blocks/index.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { SlackMessage } from "../slack/limits.ts";
 import type {
@@ -9,6 +9,7 @@ import type {
   TestSubscription,
 } from "../state/subscription-types.ts";
 import type { TestRun } from "../vendor/types.ts";
+import { testParent } from "./alert-parents.ts";
 import { type FailureContext, readFailureContext } from "./failure-context.ts";
 import {
   afterSlackFailure,
@@ -88,8 +89,8 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
   let failure: SlackFailure | null = null;
   let stoppedAt: number | null = null;
 
-  /** The parent alert as it should read after this poll: edited once, after the replies. */
-  let parentEdit: { ts: string; message: SlackMessage } | null = null;
+  /** The parent alert to re-render after this poll: edited once, after the replies. */
+  let parentEdit: { ts: string; streak: FailureStreak; recoveredBy?: TestRun } | null = null;
 
   const options = testOptions(sub);
   let quiet = sub.quietFailures ?? 0;
@@ -162,20 +163,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
             lastFailedAt: run.createdAt,
           };
       } else if (streak) {
-        const first = streak.grouped ? undefined : streak.firstRun;
-        parentEdit = first
-          ? {
-              ts: streak.threadTs,
-              message: failedRunAlert({
-                test,
-                run: first,
-                appUrl,
-                now,
-                failingStreak: streak.failedRuns,
-                recoveredBy: run,
-              }),
-            }
-          : null;
+        parentEdit = { ts: streak.threadTs, streak, recoveredBy: run };
         streak = null;
         next = { ...next, snooze: null };
       }
@@ -211,12 +199,28 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
         : flakyThreadParent(test, run, meaning as FailureContext, appUrl);
       threadTs = open;
     } else if (run.status === "failed") {
-      const failingStreak = Math.max((streak?.failedRuns ?? 0) + 1, streak ? 0 : quiet + 1);
-      const input = { test, run, appUrl, now, failingStreak };
-      message = streak ? failedRunReply(input) : withMeaning(failedRunAlert(input), meaning, appUrl, now);
+      const failedRuns = streak ? streak.failedRuns + 1 : quiet + 1;
+      if (streak) message = failedRunThreadReply({ test, run, failedRuns, appUrl, now });
+      else {
+        const opening: FailureStreak = {
+          threadTs: "",
+          failedRuns,
+          firstRunId: run.id,
+          lastRunId: run.id,
+          firstRun: run,
+          lastFailedAt: run.createdAt,
+        };
+        const parent = testParent(next, opening, {
+          test,
+          appUrl,
+          now,
+          ...(meaning ? { recentRuns: meaning.history } : {}),
+        }) as SlackMessage;
+        message = withMeaning(parent, meaning, appUrl, now, false);
+      }
       threadTs = streak?.threadTs;
     } else {
-      message = recoveryReply({ test, run, failedRuns: streak?.failedRuns ?? 0, appUrl, now });
+      message = recoveryThreadReply({ test, run, failedRuns: streak?.failedRuns ?? 0, appUrl, now });
       threadTs = streak?.threadTs;
     }
     await journal.intend(runKey(run));
@@ -257,18 +261,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           lastRunId: Math.max(streak.lastRunId, run.id),
           lastFailedAt: run.createdAt,
         };
-        parentEdit = streak.grouped
-          ? null
-          : {
-              ts: streak.threadTs,
-              message: failedRunAlert({
-                test,
-                run: streak.firstRun ?? run,
-                appUrl,
-                now,
-                failingStreak: streak.failedRuns,
-              }),
-            };
+        parentEdit = { ts: streak.threadTs, streak };
       } else {
         streak = {
           threadTs: result.ts,
@@ -282,22 +275,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       }
     } else if (streak) {
       // The parent turns green too, still showing the failure it announced.
-      const first = streak.grouped
-        ? undefined
-        : (streak.firstRun ?? window.runs.find((r) => r.id === streak?.firstRunId));
-      parentEdit = first
-        ? {
-            ts: streak.threadTs,
-            message: failedRunAlert({
-              test,
-              run: first,
-              appUrl,
-              now,
-              failingStreak: streak.failedRuns,
-              recoveredBy: run,
-            }),
-          }
-        : null;
+      parentEdit = { ts: streak.threadTs, streak, recoveredBy: run };
       streak = null;
     }
   }
@@ -312,8 +290,16 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     next = { ...next, snooze: null };
   }
   if (parentEdit && budget.has(1)) {
+    // Still the same streak: the parent shows its latest count.
+    const shown = !parentEdit.recoveredBy && streak?.threadTs === parentEdit.ts ? streak : parentEdit.streak;
+    const parent = testParent(next, shown, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: parentEdit.recoveredBy ?? null,
+    });
     // A failed edit costs only the parent's status line; the replies are what matter.
-    await update(deps.slack, sub.channelId, parentEdit.ts, parentEdit.message);
+    if (parent) await update(deps.slack, sub.channelId, parentEdit.ts, parent);
   }
 
   // The watermark never passes a run whose post failed: it is retried next cycle.

@@ -1,6 +1,8 @@
 import type { Deps } from "../deps.ts";
 import type { Acknowledgement, Snooze, TriageAction, TriageOutcome } from "../state/alert-control.ts";
 import type { Subscription } from "../state/subscription-types.ts";
+import { openParent } from "./alert-parents.ts";
+import { update } from "./slack-post.ts";
 
 export type TriageResult = { next: Subscription | null; outcome: TriageOutcome; mute: boolean };
 
@@ -27,6 +29,16 @@ export async function applyTriage(
   deps: Deps,
   now: Date,
 ): Promise<TriageResult> {
+  const result = decideTriage(sub, action, deps, now);
+  // The open alert shows the change: who is looking, the snooze, or who muted it and how to undo.
+  const shown = result.mute ? sub : result.next;
+  const mutedBy = result.mute ? { userId: action.userId, at: now.toISOString() } : null;
+  const parent = shown ? openParent(shown, deps.config.decipherAppUrl, now, mutedBy) : null;
+  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  return result;
+}
+
+function decideTriage(sub: Subscription, action: TriageAction, deps: Deps, now: Date): TriageResult {
   const at = now.toISOString();
   const admins = deps.config.adminUserIds;
   if (isAdminOnly(action) && admins.size > 0 && !admins.has(action.userId)) {

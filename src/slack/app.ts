@@ -8,6 +8,7 @@ import { triageButtonAction, triageSnoozeAction } from "./actions/triage.ts";
 import { noAck } from "./actions/types.ts";
 import { cachedAuthorize } from "./authorize.ts";
 import { ACTION_IDS } from "./blocks/action-ids.ts";
+import { IMPACT_REPLAY_ACTION_ID } from "./blocks/production-impact.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
@@ -66,7 +67,8 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   const snooze = triageSnoozeAction(deps);
   app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.
-  for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay]) app.action(actionId, noAck);
+  for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay, IMPACT_REPLAY_ACTION_ID])
+    app.action(actionId, noAck);
   registerEvents(app, deps);
   return app;
 }

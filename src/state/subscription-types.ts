@@ -1,4 +1,4 @@
-import type { TestRun } from "../vendor/types.ts";
+import type { IssueCollection, TestRun } from "../vendor/types.ts";
 import type { Acknowledgement, Snooze } from "./alert-control.ts";
 
 /**
@@ -136,6 +136,8 @@ export type CollectionSubscription = SubscriptionBase & {
   regressed: boolean;
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
+  /** What that alert's card showed first: it keeps its growth while later growth replies. */
+  card?: { previousCount: number; regression: boolean; collection?: IssueCollection } | null;
   /**
    * The collection's page (the vendor's `shortenedPath`), so a failing test's production
    * impact can name the collections on its page without asking Decipher. Absent on copies

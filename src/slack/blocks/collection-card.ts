@@ -153,13 +153,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
     ...(first
       ? sessionBlocks(first, input, INLINE_OVERVIEW, inferDurationUnit(sessions.map((s) => s.duration)))
       : []),
-    ...(later > 0 || aiSummaryOf(sessions)
-      ? [
-          context(
-            `${later > 0 ? `${plural(later, "more new session")} and the` : "The"} full AI summary in the thread`,
-          ),
-        ]
-      : []),
+    ...(later > 0 ? [context(`…and ${plural(later, "more new session")} since the last alert`)] : []),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
       ...triageControls({

@@ -16,10 +16,10 @@ const LABEL: Record<string, string> = {
 };
 
 /** "🟨 flaky — failed 3 of the last 12 runs, passing in between · 🟩🟥🟩🟩🟥": what a failure means. */
-export function meaningLine(meaning: FailureContext): string {
+export function meaningLine(meaning: FailureContext, withStrip = true): string {
   const { classification, history } = meaning;
   const label = LABEL[classification.kind] ?? "";
-  const strip = runStrip(history);
+  const strip = withStrip ? runStrip(history) : "";
   return [label && `${label} — ${escapeMrkdwn(classification.reason)}`, strip && `last runs ${strip}`]
     .filter(Boolean)
     .join(" · ");
@@ -34,9 +34,11 @@ export function withMeaning(
   meaning: FailureContext | null,
   appUrl: string,
   now: Date,
+  /** False when the message shows the run strip already. */
+  withStrip = true,
 ): SlackMessage {
   if (!meaning) return message;
-  const line = meaningLine(meaning);
+  const line = meaningLine(meaning, withStrip);
   const impact = meaning.impact ? productionImpactBlocks({ impact: meaning.impact, appUrl, now }) : [];
   // Before the buttons, if the alert ends with them: the meaning belongs with the facts.
   const blocks = [...message.blocks];

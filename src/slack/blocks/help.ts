@@ -1,3 +1,4 @@
+import { CLASSIFY_THRESHOLDS, OUTAGE } from "../../state/noise-rules.ts";
 import { fitMessage, type SlackMessage } from "../limits.ts";
 import { escapeMrkdwn } from "../mrkdwn.ts";
 import { section } from "./elements.ts";
@@ -25,7 +26,7 @@ export function usageMessage(problem?: string): SlackMessage {
 const DECIPHER_HELP = escapeMrkdwn(
   [
     "*`/decipher` manages what this channel watches:*",
-    "• `subscribe test <testId>` — alert here when a run of that test fails",
+    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>]` — alert here when a run of that test fails",
     "• `subscribe collection <collectionId> [growth:<n>]` — alert here when an unresolved issue collection grows (default: +5 sessions or +50 %, whichever is smaller)",
     "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
     "• `list` — this channel's subscriptions and digest time",
@@ -33,6 +34,18 @@ const DECIPHER_HELP = escapeMrkdwn(
     "• `status` — per subscription: whether polling works, whether the test or collection is in trouble, who acknowledged, snoozed or muted it",
     "• `help` — this message",
     "*Alerts* have :eyes: Acknowledge (anyone), a Snooze menu and :no_bell: Mute (admins, when ADMIN_USER_IDS is set).",
+  ].join("\n"),
+);
+
+const T = CLASSIFY_THRESHOLDS;
+const NOISE_HELP = escapeMrkdwn(
+  [
+    "*Quiet by understanding* (test options):",
+    `• a failure is *new* after ${T.newFailureAfterPasses}+ passes; a test is *broken* after ${T.brokenAfterFailures} failures in a row; *flaky* when, in its last ${T.flakyWindowRuns} runs (within 24 h), ${T.flakyMinFailures} or more but at most ${Math.round(T.flakyMaxFailureShare * 100)} % failed, with passes in between`,
+    "• `flaky:thread` (default) — a flaky test's failures go into one thread a day; `flaky:digest` — only in the digest; `flaky:alert` — every failure alerts",
+    "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
+    "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",
+    `• ${OUTAGE.tests} or more tests of this channel failing in one cycle (or ${Math.round(OUTAGE.share * 100)} % of them) are one outage message`,
   ].join("\n"),
 );
 
@@ -50,7 +63,7 @@ const SESSIONS_HELP = escapeMrkdwn(
 export function decipherHelpMessage(): SlackMessage {
   return fitMessage({
     text: "/decipher subscribe test|collection, unsubscribe, list, digest, status, help",
-    blocks: [section(DECIPHER_HELP), section(SESSIONS_HELP)],
+    blocks: [section(DECIPHER_HELP), section(NOISE_HELP), section(SESSIONS_HELP)],
   });
 }
 

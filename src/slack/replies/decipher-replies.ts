@@ -1,6 +1,6 @@
 import type { EngineHealth } from "../../state/alert-control.ts";
 import type { DigestSchedule } from "../../state/digests.ts";
-import type { Subscription } from "../../state/subscription-types.ts";
+import { resolveTestOptions, type Subscription } from "../../state/subscription-types.ts";
 import { context, header, packLines, section } from "../blocks/elements.ts";
 import { testUrl } from "../blocks/links.ts";
 import { fitMessage, type SlackMessage } from "../limits.ts";
@@ -14,6 +14,21 @@ export function subscriptionLabel(subscription: Subscription, appUrl: string): s
     ? `test ${link(testUrl(appUrl, subscription.testId), `${subscription.testName} (#${subscription.testId})`)}`
     : // The app has no documented collection URL, so collections are named, not linked.
       `collection #${subscription.collectionId} — ${escapeMrkdwn(subscription.rootCause)}`;
+}
+
+/** A subscription's options as the command that would set them: what `list` and `status` show. */
+export function optionsLine(subscription: Subscription): string {
+  if (subscription.kind === "collection") {
+    return `options: ${code(subscription.growth === null ? "growth:default" : `growth:${subscription.growth}`)}`;
+  }
+  const o = resolveTestOptions(subscription.options);
+  const parts = [
+    `flaky:${o.flaky}`,
+    `after:${o.after}`,
+    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
+    ...(o.page ? [`page:${o.page}`] : []),
+  ];
+  return `options: ${parts.map((p) => code(p)).join(" ")}`;
 }
 
 function growthRule(growth: number | null): string {
@@ -39,7 +54,7 @@ export function subscribedMessage(
   const lead = already ? `This channel already watches ${what}.` : `Subscribed this channel to ${what}.`;
   return fitMessage({
     text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
-    blocks: [section(`${lead}\n${rule}`)],
+    blocks: [section(`${lead}\n${rule}`), context(optionsLine(subscription))],
   });
 }
 
@@ -52,6 +67,7 @@ export function listMessage(
   const lines = subscriptions.map((s) =>
     [
       `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}`,
+      `   ${optionsLine(s)}`,
       ...triageStateLines(s, now).map((line) => `   ${line}`),
     ].join("\n"),
   );
@@ -85,6 +101,7 @@ export function statusMessage(
   const entries = subscriptions.map((s) =>
     [
       `• ${subscriptionLabel(s, appUrl)}`,
+      `   ${optionsLine(s)}`,
       ...[
         itemLine(s),
         pollingLine(s),

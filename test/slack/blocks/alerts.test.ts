@@ -270,7 +270,7 @@ describe("collection parent", () => {
       ACTION_IDS.sessionScreenshots,
     ]);
     expect(sessionButtons[0]?.url).toMatch(new RegExp(`^${APP}/sessions/[0-9a-f-]{36}$`));
-    expect(text).toContain("2 more new sessions and the full AI summary in the thread");
+    expect(text).toContain("2 more new sessions since the last alert");
   });
 
   it("leaves the screenshot out when its URL is about to expire (Slack would refuse the message)", () => {

@@ -1,0 +1,85 @@
+/**
+ * The peer for `npm run bench`: `/sessions` as a Bolt for JavaScript app on Node, with Bolt's
+ * default HTTPReceiver and its signature check. It answers as the Worker does: ack with the
+ * same ephemeral text, then the same vendor calls (one search, the timelines of the sessions
+ * that have one) through the project's vendor client, then the same Block Kit reply through
+ * `response_url` (Bolt's `respond`). Only pure modules of src/ are imported, so what differs
+ * is the framework and the runtime. Env: PORT, SLACK_SIGNING_SECRET, SLACK_BOT_TOKEN,
+ * SLACK_API_URL, DECIPHER_API_URL, DECIPHER_API_KEY. Prints `listening <port>` when ready.
+ * The bench runs the esbuild bundle of this file (bench/peer/bolt-bundle.ts), as one would deploy it.
+ */
+import { App, LogLevel } from "@slack/bolt";
+import {
+  encodeMoreValue,
+  errorMessage,
+  noSessionsMessage,
+  sessionsMessage,
+  usageMessage,
+} from "../../src/slack/blocks/index.ts";
+import { CommandInputError } from "../../src/slack/commands/parse-error.ts";
+import { describeSessionsQuery, parseSessionsQuery } from "../../src/slack/commands/sessions-query.ts";
+import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
+import { mapLimit } from "../../src/util/map-limit.ts";
+import { createVendorClient } from "../../src/vendor/client.ts";
+
+const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const vendor = createVendorClient({
+  baseUrl: env("DECIPHER_API_URL"),
+  apiKey: env("DECIPHER_API_KEY"),
+  retry: { attempts: 2 }, // as the Worker's interactive handlers
+});
+const appUrl = "https://app.getdecipher.com";
+
+/** The search, then the timelines (3 in flight), then the cards: the Worker's reply, built Bolt's way. */
+async function sessionsReply(query: ReturnType<typeof parseSessionsQuery>) {
+  const page = await vendor.listSessions({ ...query.filter, limit: 5 });
+  const subject = describeSessionsQuery(query);
+  if (page.data.length === 0) return noSessionsMessage(subject);
+  const withTimeline = page.data.filter((s) => s.hasTimeline);
+  const fetched = await mapLimit(withTimeline, 3, (s) => vendor.getSessionTimeline(s.id).catch(() => null));
+  const more =
+    page.hasMore && page.nextCursor
+      ? encodeMoreValue({ query: query.filter, cursor: page.nextCursor })
+      : null;
+  return sessionsMessage({
+    sessions: page.data,
+    timelines: Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null])),
+    subject,
+    appUrl,
+    now: new Date(),
+    more,
+  });
+}
+
+const app = new App({
+  signingSecret: env("SLACK_SIGNING_SECRET"),
+  token: env("SLACK_BOT_TOKEN"),
+  clientOptions: { slackApiUrl: env("SLACK_API_URL") },
+  logLevel: LogLevel.ERROR,
+});
+
+app.command("/sessions", async ({ command, ack, respond }) => {
+  let query: ReturnType<typeof parseSessionsQuery>;
+  try {
+    query = parseSessionsQuery(command.text, new Date());
+  } catch (error) {
+    // Bad input is answered in the ack alone, with usage, as the Worker does.
+    if (error instanceof CommandInputError)
+      return ack({ response_type: "ephemeral", ...usageMessage(error.message) });
+    throw error;
+  }
+  await ack({ response_type: "ephemeral", text: `Looking up sessions for ${describeSessionsQuery(query)}…` });
+  const message = await sessionsReply(query).catch((error: unknown) =>
+    errorMessage(vendorErrorSentence(error)),
+  );
+  await respond({ response_type: "ephemeral", replace_original: true, ...message });
+});
+
+const port = Number(env("PORT"));
+// No top-level await: the bench runs this file bundled as CommonJS (bench/peer/bolt-bundle.ts).
+app.start({ port, host: "127.0.0.1" }).then(() => console.log(`listening ${port}`));

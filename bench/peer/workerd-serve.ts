@@ -1,0 +1,64 @@
+/**
+ * The built Worker on a bare `workerd serve` (the binary wrangler and Miniflare run), with a
+ * config written here: no dev proxy and no Miniflare entry worker in front, so a request goes
+ * from the socket straight to ours. KV is a stub service that answers 500: the requests the
+ * bench sends never touch KV (their vendor-call and reply counts would show it if they did).
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { bin } from "../exec.ts";
+import { freePort, servedChild } from "./child.ts";
+import type { Served } from "./served.ts";
+import { compatibilityDate, type WorkerVars } from "./workerd-direct.ts";
+
+function config(port: number, vars: Record<string, string>): string {
+  const text = (s: string) => JSON.stringify(s); // a Cap'n Proto text literal, for plain ASCII
+  const bindings = Object.entries(vars).map(([k, v]) => `(name = ${text(k)}, text = ${text(v)})`);
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .worker),
+    (name = "kv-stub", worker = (compatibilityDate = ${text(compatibilityDate())}, modules = [(name = "kv.js", esModule = "export default { fetch() { return new Response('no KV in this bench', { status: 500 }) } }")])),
+    (name = "net", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "index.js", esModule = embed "index.js")],
+  compatibilityDate = ${text(compatibilityDate())},
+  bindings = [(name = "STATE", kvNamespace = "kv-stub"), ${bindings.join(", ")}],
+  globalOutbound = "net",
+);
+`;
+}
+
+export async function startWorkerdServe(
+  buildDir: string,
+  vars: WorkerVars,
+  timeoutMs = 20_000,
+): Promise<Served> {
+  const port = await freePort();
+  const file = join(buildDir, "bench-workerd.capnp");
+  writeFileSync(
+    file,
+    config(port, { DECIPHER_APP_URL: "https://app.getdecipher.com", ADMIN_USER_IDS: "", ...vars }),
+  );
+  const child = spawn(bin("workerd", "bin/workerd"), ["serve", file, "--experimental"], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  const served = servedChild("workerd-serve", url, child);
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await served.stop();
+      throw new Error("workerd serve did not come up");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return served;
+}
