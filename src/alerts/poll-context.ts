@@ -28,4 +28,9 @@ export type PollContext = {
   mode?: PollMode;
 };
 
-export type PollMode = { hold?: boolean; groupTs?: string | null };
+export type PollMode = {
+  hold?: boolean;
+  groupTs?: string | null;
+  /** The outage message naming these failures may have been posted: none is announced again. */
+  groupUnknown?: boolean;
+};

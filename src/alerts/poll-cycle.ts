@@ -76,15 +76,19 @@ async function settleHeld(env: Env, config: Config, names: string[], first: Poll
     const tests = names.filter((n) => channelOf(n) === channel && n.split(":")[2] === "test").length;
     const outage =
       held.length >= OUTAGE.tests || (held.length >= OUTAGE.atLeast && held.length >= OUTAGE.share * tests);
-    let groupTs: string | null = null;
+    let mode: PollMode = { groupTs: null };
     if (outage) {
       const [teamId = "", channelId = ""] = channel.split(":");
       const items = held.flatMap((r) => (r.held ? [r.held] : []));
-      groupTs = await channelObject(env, objectNames.channel(teamId, channelId))
+      const posted = await channelObject(env, objectNames.channel(teamId, channelId))
         .postOutage(channelId, items, tests, config)
         .catch(() => null);
+      // The channel object did not answer: whether it posted is not known here. The failures stay
+      // held; next cycle it answers for the same failures from what it stored.
+      if (!posted) continue;
+      mode = posted.ts !== null ? { groupTs: posted.ts } : { groupTs: null, groupUnknown: posted.unknown };
     }
-    const replies = await mapLimit(held, CONCURRENCY, (r) => pollOne(env, config, r.name, at, { groupTs }));
+    const replies = await mapLimit(held, CONCURRENCY, (r) => pollOne(env, config, r.name, at, mode));
     for (const reply of replies) second.set(reply.name, reply);
   }
   return first.map((r) => {

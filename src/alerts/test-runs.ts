@@ -141,6 +141,14 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
         };
         continue;
       }
+      if (ctx.mode?.groupUnknown) {
+        // The outage message naming this failure may be in the channel (Slack did not answer):
+        // never announced again, alone or in another message; status shows it.
+        handled.add(run.id);
+        quiet = 0;
+        next = noteUnknownOutcome(next, `run #${run.id}`, now);
+        continue;
+      }
     }
     if (isSnoozed(next, now) && next.snooze) {
       // Snoozed: nothing is posted. Failures are counted for the summary; a pass ends it quietly.

@@ -17,6 +17,13 @@ type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | nu
 type LastOutage = { key: string; ts: string | null };
 
 /**
+ * How an outage message went: posted (its ts), refused (the tests then alert alone), or
+ * unknown (Slack did not answer, or an earlier try died mid-post): it may be in the channel,
+ * so the tests must not announce these failures again.
+ */
+export type OutagePost = { ts: string } | { ts: null; unknown: boolean };
+
+/**
  * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
  * a due digest never overwrite each other, and a digest is sent once however many crons
  * overlap. The schedule is mirrored to KV for `/decipher list`.
@@ -73,14 +80,14 @@ export class ChannelObject extends DurableObject<Env> {
     items: OutageItem[],
     subscribed: number,
     config: Config,
-  ): Promise<string | null> {
+  ): Promise<OutagePost> {
     return this.#serial(async () => {
       const key = items
         .map((i) => `${i.testId}:${i.runId}`)
         .sort()
         .join(",");
       const last = await this.ctx.storage.get<LastOutage>("outage");
-      if (last?.key === key) return last.ts;
+      if (last?.key === key) return last.ts ? { ts: last.ts } : { ts: null, unknown: true };
       const deps = createDeps(config, this.env, { budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION) });
       // Written first: if this object dies mid-post, a retry finds the key and does not post again.
       await this.ctx.storage.put("outage", { key, ts: null } satisfies LastOutage);
@@ -90,11 +97,12 @@ export class ChannelObject extends DurableObject<Env> {
         outageMessage({ items, appUrl: config.decipherAppUrl, subscribed }),
       );
       if (!result.ok) {
-        if (result.failure.kind !== "unknown") await this.ctx.storage.delete("outage");
-        return null;
+        if (result.failure.kind === "unknown") return { ts: null, unknown: true };
+        await this.ctx.storage.delete("outage");
+        return { ts: null, unknown: false };
       }
       await this.ctx.storage.put("outage", { key, ts: result.ts } satisfies LastOutage);
-      return result.ts;
+      return { ts: result.ts };
     });
   }
 

@@ -1,0 +1,25 @@
+import { defineConfig } from "vitest/config";
+import base from "../vitest.config.ts";
+
+/**
+ * The workerd side of `npm run bench:poll-cost` (bench/poll-cost.ts): what an idle cycle of
+ * the Durable Object engine costs. POLL_COST_SIZES=1,20,100 picks the subscription counts.
+ */
+const sizes = (process.env.POLL_COST_SIZES ?? "1,20,100")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+const provide: Record<string, number[]> = { pollCostSizes: sizes };
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ["bench/poll-cost.bench.ts"],
+    fileParallelism: false,
+    testTimeout: 900_000,
+    hookTimeout: 120_000,
+    provide,
+    onConsoleLog: (log) => !log.startsWith("poll cycle "),
+  },
+});

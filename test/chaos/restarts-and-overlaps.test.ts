@@ -1,0 +1,166 @@
+import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { subscriptionObject } from "../../src/objects/stubs.ts";
+import { type Bot, visibleText } from "../helpers/bot.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
+
+/**
+ * The cases the exactly-once rounds (exactly-once.test.ts) draw at random, one at a time with
+ * a forced order: overlapping crons, a cron while a post hangs, an object restarted between
+ * polls or killed during a post, and the one documented duplicate (a lost answer).
+ */
+
+const SLACK_TIMEOUT_MS = 300;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function setUp() {
+  const { bot, org } = await subscribedBot();
+  Object.assign(bot.env, { SLACK_TIMEOUT_MS: String(SLACK_TIMEOUT_MS) });
+  const ref = { teamId: await bot.team(), channelId: "C0ALERTS", kind: "test" as const, id: 101 };
+  const object = () => subscriptionObject(bot.env as never, ref);
+  return { bot, org, object };
+}
+
+/** Parent alerts and thread replies naming the run. */
+const copiesOf = async (bot: Bot, runId: number) =>
+  (await bot.posted()).filter((m) => JSON.stringify(m.blocks ?? []).includes(`/runs/${runId}`)).length;
+
+async function status(bot: Bot): Promise<string> {
+  return visibleText(JSON.parse((await bot.command("/decipher", "status")).body));
+}
+
+/** Waits until the stand-in has logged a post (the hung one), at most ~1 s. */
+async function postReachedSlack(bot: Bot): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await bot.slackCalls()).some((c) => c.method === "chat.postMessage")) return;
+    await sleep(10);
+  }
+  throw new Error("the post never reached the stand-in");
+}
+
+/** Busy polls in the CycleReports the crons log (src/index.ts) while `work` runs. */
+async function busyPolls(work: () => Promise<unknown>): Promise<number> {
+  const log = console.log;
+  let busy = 0;
+  console.log = (...args: unknown[]) => {
+    const line = args[0];
+    if (typeof line === "string" && line.startsWith("poll cycle "))
+      busy += (JSON.parse(line.slice("poll cycle ".length)) as { busy: number }).busy;
+    log(...args);
+  };
+  try {
+    await work();
+  } finally {
+    console.log = log;
+  }
+  return busy;
+}
+
+describe("overlapping crons", () => {
+  it("three crons at once announce a failed run once", async () => {
+    const { bot, org } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await Promise.all([bot.cron(), bot.cron(), bot.cron()]);
+    await bot.cron();
+    expect(await copiesOf(bot, run.id)).toBe(1);
+  });
+
+  it("a cron while a post is slow finds the object busy; the run is posted once", async () => {
+    const { bot, org } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: SLACK_TIMEOUT_MS / 2 });
+    const busy = await busyPolls(async () => {
+      const first = bot.cron();
+      await postReachedSlack(bot);
+      await bot.cron();
+      await first;
+    });
+    expect(busy).toBe(1);
+    await bot.cron();
+    expect(await copiesOf(bot, run.id)).toBe(1);
+    expect(await status(bot)).not.toContain("did not confirm");
+  });
+
+  it("a post hanging past the Slack timeout is an unknown outcome: never reposted, shown in status", async () => {
+    const { bot, org } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: SLACK_TIMEOUT_MS * 3 });
+    const first = bot.cron();
+    await postReachedSlack(bot);
+    await bot.cron();
+    await first;
+    await bot.cron();
+    await bot.cron();
+    expect(await copiesOf(bot, run.id)).toBe(1);
+    expect(await status(bot)).toMatch(new RegExp(`run #${run.id}.*did not confirm`));
+  });
+});
+
+describe("object restarts", () => {
+  it("an object evicted between polls keeps its state: old failures stay announced once", async () => {
+    const { bot, org, object } = await setUp();
+    const first = await org.addRun(101, "failed");
+    await bot.cron();
+    await evictDurableObject(object());
+    const second = await org.addRun(101, "failed");
+    await bot.cron();
+    await bot.cron();
+    expect(await copiesOf(bot, first.id)).toBe(1);
+    expect(await copiesOf(bot, second.id)).toBe(1);
+  });
+
+  it("objects killed while a post hangs leave the intent: the run is never posted again", async () => {
+    const { bot, org } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: SLACK_TIMEOUT_MS * 3 });
+    const first = bot.cron().catch(() => {});
+    await postReachedSlack(bot);
+    await abortAllDurableObjects();
+    await first;
+    await bot.cron();
+    await bot.cron();
+    expect(await copiesOf(bot, run.id)).toBe(1);
+    expect(await status(bot)).toMatch(new RegExp(`run #${run.id}.*did not confirm`));
+  });
+
+  it("a crash between the intent and the post: the run is not posted, and status says so", async () => {
+    const { bot, org, object } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await runInDurableObject(object(), (_instance, state) =>
+      state.storage.put("journal", { intent: `run:${run.id}`, done: [] }),
+    );
+    await bot.cron();
+    await bot.cron();
+    expect(await copiesOf(bot, run.id)).toBe(0);
+    expect(await status(bot)).toMatch(new RegExp(`run #${run.id}.*did not confirm`));
+  });
+});
+
+describe("outage messages", () => {
+  it("an outage message whose answer came too late is not followed by each test alerting alone", async () => {
+    const { bot, org } = await setUp();
+    await bot.command("/decipher", "subscribe test 102");
+    const runs = [await org.addRun(101, "failed"), await org.addRun(102, "failed")];
+    // The first post of the cycle is the outage message (both of #alerts' tests failed): it lands late.
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: SLACK_TIMEOUT_MS * 3 });
+    await bot.cron();
+    await bot.cron();
+    await bot.cron();
+    for (const run of runs) expect(await copiesOf(bot, run.id)).toBe(1);
+    const said = await status(bot);
+    for (const run of runs) expect(said).toMatch(new RegExp(`run #${run.id}.*did not confirm`));
+  });
+});
+
+describe("the documented duplicate", () => {
+  it("a lost answer (Slack stored the post, answered 500) is taken as not posted and sent again", async () => {
+    const { bot, org } = await setUp();
+    const run = await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron();
+    await bot.cron();
+    const calls = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    expect(calls.map((c) => c.status)).toEqual([500, 200]);
+    expect(await copiesOf(bot, run.id)).toBe(2);
+  });
+});
