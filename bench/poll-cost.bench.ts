@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { inject, it } from "vitest";
 import { type CycleReport, runPollCycle } from "../src/alerts/poll-cycle.ts";
 import { readConfig } from "../src/env.ts";
-import { objectNames } from "../src/objects/names.ts";
+import { objectNames } from "../src/objects/addresses.ts";
 import type { SubscriptionRef } from "../src/state/alert-control.ts";
 import { mapLimit } from "../src/util/map-limit.ts";
 import { type Bot, createBot, emulatorUrl, newOrg, ordinaryNow } from "../test/helpers/bot.ts";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createDeps } from "./deps.ts";
 import { ConfigError, type Env, readConfig } from "./env.ts";
-import { registry } from "./objects/stubs.ts";
+import { registry } from "./objects/addresses.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
 import { slackEventGuard } from "./slack/events/event-guard.ts";
 import {

@@ -1,6 +1,5 @@
 import type { Config, Env } from "../env.ts";
-import { objectNames } from "../objects/names.ts";
-import { channelObject, registry, subscriptionObjectByName } from "../objects/stubs.ts";
+import { channelObject, objectNames, registry, subscriptionObjectByName } from "../objects/addresses.ts";
 import type { PollReport } from "../objects/subscription-object.ts";
 import { OUTAGE } from "../state/noise-rules.ts";
 import { mapLimit } from "../util/map-limit.ts";

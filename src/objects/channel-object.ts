@@ -8,8 +8,7 @@ import { type OutageItem, outageMessage } from "../slack/blocks/outage.ts";
 import { type DigestSchedule, DigestStore } from "../state/digests.ts";
 import { SubscriptionStore } from "../state/subscriptions.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames } from "./names.ts";
-import { registry } from "./stubs.ts";
+import { objectNames, registry } from "./addresses.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 

@@ -1,7 +1,6 @@
 import type { Config, Env } from "../env.ts";
 import type { AlertControl } from "../state/alert-control.ts";
-import { objectNames } from "./names.ts";
-import { channelObject, registry, subscriptionObject } from "./stubs.ts";
+import { channelObject, objectNames, registry, subscriptionObject } from "./addresses.ts";
 
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */
 export function objectControl(env: Env, config: Config): AlertControl {

@@ -9,9 +9,8 @@ import type { SubscriptionRef, TriageAction, TriageOutcome } from "../state/aler
 import { resolveTestOptions, type Subscription, type TestOptions } from "../state/subscription-types.ts";
 import { SubscriptionStore } from "../state/subscriptions.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { copyKey, objectNames } from "./names.ts";
+import { copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
-import { registry } from "./stubs.ts";
 
 /** Posts begun (`intent`) and finished (`done`) since the state was last stored. */
 type Journal = { intent: string | null; done: string[] };

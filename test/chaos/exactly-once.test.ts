@@ -3,7 +3,7 @@ import { expect, inject, it } from "vitest";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { runPollCycle } from "../../src/alerts/poll-cycle.ts";
 import { readConfig } from "../../src/env.ts";
-import { subscriptionObject } from "../../src/objects/stubs.ts";
+import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { ACTION_IDS } from "../../src/slack/blocks/action-ids.ts";
 import type { SubscriptionRef } from "../../src/state/alert-control.ts";
 import { type Bot, createBot, emulatorUrl, newOrg } from "../helpers/bot.ts";

@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { subscriptionObject } from "../../src/objects/stubs.ts";
+import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { type Bot, visibleText } from "../helpers/bot.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 

@@ -6,7 +6,7 @@ import {
 } from "cloudflare:test";
 import { readConfig } from "../../src/env.ts";
 import worker from "../../src/index.ts";
-import { objectNames } from "../../src/objects/names.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
 import type { Subscription } from "../../src/state/subscription-types.ts";
 import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "./bot.ts";
 

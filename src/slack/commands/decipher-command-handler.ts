@@ -46,7 +46,7 @@ function read(req: Request, deps: Deps): Parsed {
 
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
-/** The team and channel a command manages (the team names the objects; see src/objects/names.ts). */
+/** The team and channel a command manages (the team names the objects; see src/objects/addresses.ts). */
 type Where = { teamId: string; channelId: string };
 const where = (req: Request): Where => ({
   teamId: req.payload.team_id || DEFAULT_TEAM,

@@ -1,3 +1,4 @@
+import type { Env } from "../env.ts";
 import type { SubscriptionRef } from "../state/alert-control.ts";
 import { keys } from "../state/keys.ts";
 
@@ -10,3 +11,13 @@ export const objectNames = {
 
 /** Where the subscription's readable copy lives in KV (one workspace per install today). */
 export const copyKey = (ref: SubscriptionRef) => keys.subscription(ref.channelId, ref.kind, ref.id);
+
+export const registry = (env: Env) => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry()));
+
+export const subscriptionObject = (env: Env, ref: SubscriptionRef) =>
+  env.SUBSCRIPTIONS.get(env.SUBSCRIPTIONS.idFromName(objectNames.subscription(ref)));
+
+export const subscriptionObjectByName = (env: Env, name: string) =>
+  env.SUBSCRIPTIONS.get(env.SUBSCRIPTIONS.idFromName(name));
+
+export const channelObject = (env: Env, name: string) => env.CHANNELS.get(env.CHANNELS.idFromName(name));
