@@ -24,5 +24,7 @@ export default defineConfig({
     globalSetup: ["./test/setup/global.ts"],
     setupFiles: ["./test/setup/fresh-state.ts", "./test/setup/secret-watch.ts"],
     include: ["test/**/*.test.ts"],
+    // Property tests run hundreds of cases: on 2 busy cores vitest's 5 s default is too tight.
+    testTimeout: 30_000,
   },
 });
