@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 /** Turns the measured facts into the console table and BENCHMARKS.md. */
 
 import { peerVerdict } from "./peer/findings.ts";
@@ -406,5 +408,19 @@ export function renderMarkdown(f: Facts): string {
     "`npm run test:chaos` (vitest.chaos.config.ts; also part of `npm test` with a fixed seed and 12 rounds) runs test/chaos, test/fuzz and test/security in workerd against the emulator and the Slack stand-in. test/chaos/alerts.test.ts prints one `CHAOS {…}` line per run: rounds, cycles, faults injected, failed-run alerts expected / posted / duplicated / lost, growth alerts posted / duplicated / lost. test/chaos/overlap.test.ts forces the interleaving of two overlapping cycles; it found duplicate alerts (the subscription was read before the lease and not re-read after it), since fixed in src/alerts/poll-cycle.ts, and now guards the fix.",
     "",
   );
+  out.push(...extraSections());
   return out.join("\n");
+}
+
+/**
+ * Sections measured by other tools (the chaos suite, the noise hour, the engine's cost):
+ * kept as files in bench/sections/ so that rewriting this file never loses them.
+ */
+function extraSections(): string[] {
+  const dir = join(import.meta.dirname, "sections");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `${readFileSync(join(dir, f), "utf8").trim()}\n`);
 }

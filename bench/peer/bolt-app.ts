@@ -17,7 +17,7 @@ import {
   usageMessage,
 } from "../../src/slack/blocks/index.ts";
 import { CommandInputError } from "../../src/slack/commands/parse-error.ts";
-import { describeSessionsQuery, parseSessionsQuery } from "../../src/slack/commands/sessions-query.ts";
+import { describeSessionSearch, parseSessionSearch } from "../../src/slack/commands/sessions-query.ts";
 import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
 import { createVendorClient } from "../../src/vendor/client.ts";
@@ -36,15 +36,15 @@ const vendor = createVendorClient({
 const appUrl = "https://app.getdecipher.com";
 
 /** The search, then the timelines (3 in flight), then the cards: the Worker's reply, built Bolt's way. */
-async function sessionsReply(query: ReturnType<typeof parseSessionsQuery>) {
+async function sessionsReply(query: ReturnType<typeof parseSessionSearch>) {
   const page = await vendor.listSessions({ ...query.filter, limit: 5 });
-  const subject = describeSessionsQuery(query);
+  const subject = describeSessionSearch(query);
   if (page.data.length === 0) return noSessionsMessage(subject);
   const withTimeline = page.data.filter((s) => s.hasTimeline);
   const fetched = await mapLimit(withTimeline, 3, (s) => vendor.getSessionTimeline(s.id).catch(() => null));
   const more =
     page.hasMore && page.nextCursor
-      ? encodeMoreValue({ query: query.filter, cursor: page.nextCursor })
+      ? encodeMoreValue({ query: query.filter, cursor: page.nextCursor, page: 2 })
       : null;
   return sessionsMessage({
     sessions: page.data,
@@ -64,16 +64,16 @@ const app = new App({
 });
 
 app.command("/sessions", async ({ command, ack, respond }) => {
-  let query: ReturnType<typeof parseSessionsQuery>;
+  let query: ReturnType<typeof parseSessionSearch>;
   try {
-    query = parseSessionsQuery(command.text, new Date());
+    query = parseSessionSearch(command.text, new Date());
   } catch (error) {
     // Bad input is answered in the ack alone, with usage, as the Worker does.
     if (error instanceof CommandInputError)
       return ack({ response_type: "ephemeral", ...usageMessage(error.message) });
     throw error;
   }
-  await ack({ response_type: "ephemeral", text: `Looking up sessions for ${describeSessionsQuery(query)}…` });
+  await ack({ response_type: "ephemeral", text: `Looking up sessions for ${describeSessionSearch(query)}…` });
   const message = await sessionsReply(query).catch((error: unknown) =>
     errorMessage(vendorErrorSentence(error)),
   );

@@ -1,4 +1,4 @@
-import type { DigestSchedule } from "./digests.ts";
+import type { DigestSchedule } from "./digest-schedule.ts";
 import type { SubscriptionKind } from "./keys.ts";
 import type { Subscription } from "./subscription-types.ts";
 

@@ -1,17 +1,9 @@
 import { keys } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 
-export type DigestSchedule = {
-  /** Local wall-clock time, `HH:MM`. */
-  time: string;
-  /** IANA zone, e.g. `Europe/Berlin`. */
-  zone: string;
-  /** The next instant a digest is owed (ISO). */
-  nextDueAt: string;
-  lastSentAt: string | null;
-  /** Session counts at the last digest, to show change since then. */
-  collectionCounts: Record<string, number>;
-};
+export type { DigestSchedule } from "./digest-schedule.ts";
+
+import type { DigestSchedule } from "./digest-schedule.ts";
 
 function isSchedule(value: unknown): value is DigestSchedule {
   return isRecord(value) && typeof value.time === "string" && typeof value.nextDueAt === "string";

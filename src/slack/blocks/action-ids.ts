@@ -1,3 +1,4 @@
+import { isRecord, isUuid } from "../../util/guards.ts";
 import { SLACK_LIMITS } from "../limits.ts";
 
 /**
@@ -43,12 +44,8 @@ export type MoreValue = { query: SessionSearchValue; cursor: string | null; page
 const MAX_PAGE = 10_000;
 
 const QUERY_KEYS = ["userEmail", "userId", "url", "since", "until"] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isSessionId = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+/** Decipher names sessions by UUID. */
+export const isSessionId = isUuid;
 
 function parseJson(value: unknown): unknown {
   if (typeof value !== "string" || value.length > SLACK_LIMITS.buttonValue) return undefined;

@@ -1,3 +1,4 @@
+import { UUID_SOURCE } from "../../util/guards.ts";
 /**
  * Which shared URLs are Decipher links this bot can explain. Anything else — another domain,
  * another path on the app, an id in the wrong form — is `null`: Slack keeps its own preview.
@@ -8,7 +9,7 @@ export type DecipherLink =
   | { kind: "test"; url: string; testId: number }
   | { kind: "run"; url: string; testId: number; runId: number };
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const UUID = UUID_SOURCE;
 const ID = "[1-9]\\d{0,15}";
 const SESSION = new RegExp(`^/sessions/(${UUID})/?$`, "i");
 const TEST = new RegExp(`^/tests/(${ID})/?$`);
