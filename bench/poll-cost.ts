@@ -3,8 +3,9 @@
  * cycle and per subscription, and what that makes a day for 20 subscriptions on the Free plan,
  * next to the KV-lease engine it replaced. Runs bench/poll-cost.bench.ts in workerd
  * (bench/poll-cost.config.ts) and prints a Markdown section. POLL_COST_SIZES=1,20,100 picks
- * the sizes; POLL_COST_WRITE=1 also replaces that section in BENCHMARKS.md (between its
- * `poll-cost` markers), leaving the rest of the file alone.
+ * the sizes; POLL_COST_WRITE=1 also writes it to bench/sections/20-engine-cost.md (which
+ * bench/report.ts appends whenever it rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md
+ * (between its `poll-cost` markers), leaving the rest of the file alone.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -195,6 +196,7 @@ async function main() {
   console.log(section);
   for (const r of rows) console.log(`POLL_COST_JSON ${JSON.stringify(r)}`);
   if (process.env.POLL_COST_WRITE === "1") {
+    writeFileSync(join(ROOT, "bench/sections/20-engine-cost.md"), `${section}\n`);
     const file = join(ROOT, "BENCHMARKS.md");
     const current = readFileSync(file, "utf8");
     const start = current.indexOf("<!-- poll-cost:start");
