@@ -3,8 +3,9 @@
  * cycle and per subscription, and what that makes a day for 20 subscriptions on the Free plan,
  * next to the KV-lease engine it replaced. Runs bench/poll-cost.bench.ts in workerd
  * (bench/poll-cost.config.ts) and prints a Markdown section. POLL_COST_SIZES=1,20,100 picks
- * the sizes; POLL_COST_WRITE=1 also replaces that section in BENCHMARKS.md (between its
- * `poll-cost` markers), leaving the rest of the file alone.
+ * the sizes; POLL_COST_WRITE=1 also writes it to bench/sections/20-engine-cost.md (which
+ * bench/report.ts appends whenever it rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md
+ * (between its `poll-cost` markers), leaving the rest of the file alone.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -165,7 +166,7 @@ function render(rows: Row[], seconds: number): string {
       `| DO storage rows read | 0 | ${fmt(rowsRead)} (2 gets per poll: state and journal; 5 by the registry) | ${fmt(FREE.rowsRead)} | ${ratio(rowsRead, FREE.rowsRead)} |`,
       `| vendor requests | ${fmt(DAY_SUBS * BEFORE.vendorPerSub * CYCLES_PER_DAY)} | ${fmt(vendorPerDay)} | (vendor's own limits) | — |`,
       "",
-      `Wall time is the caller's view of each RPC (dispatch, the poll's vendor request on loopback, the reply), with up to 8 polls in flight on 2 shared cores, so it overstates the billed duration: an idle object has nothing pending between polls and is eligible for hibernation, which Cloudflare does not bill (Durable Objects pricing, "Compute billing"). Before: one idle cycle of the KV-lease engine took ${BEFORE.wall10} ms wall for 10 subscriptions and ${BEFORE.wall100} ms for 100 in one Worker invocation (CPU-billed, no duration charge); per alert it wrote ${BEFORE.kvWritesPerAlert} KV keys and deleted ${BEFORE.kvDeletesPerAlert} (the lease), which capped it near 500 alerts a day on the Free plan's 1,000 KV writes. After, an alert costs one KV write (the readable copy) and three DO storage puts. DO storage limits are the Free plan's daily limits for SQLite-backed objects as published on the pricing page; rows are counted here as keys written, an approximation of SQLite rows.`,
+      `Wall time is the caller's view of each RPC (dispatch, the poll's vendor request on loopback, the reply), with up to 8 polls in flight on 2 shared cores, so it overstates the billed duration: an idle object has nothing pending between polls and is eligible for hibernation, which Cloudflare does not bill (Durable Objects pricing, "Compute billing"). Before (the KV-lease engine, figures of BENCHMARKS.md §3 as of 2026-11-21, test/chaos/poll-cost.bench.ts at d40eb50): one idle cycle took ${BEFORE.wall10} ms wall for 10 subscriptions and ${BEFORE.wall100} ms for 100 in one Worker invocation (CPU-billed, no duration charge); per alert it wrote ${BEFORE.kvWritesPerAlert} KV keys and deleted ${BEFORE.kvDeletesPerAlert} (the lease), which capped it near 500 alerts a day on the Free plan's 1,000 KV writes. After, an alert costs one KV write (the readable copy) and three DO storage puts. DO storage limits are the Free plan's daily limits for SQLite-backed objects as published on the pricing page; rows are counted here as keys written, an approximation of SQLite rows.`,
       "",
     );
   }
@@ -195,6 +196,7 @@ async function main() {
   console.log(section);
   for (const r of rows) console.log(`POLL_COST_JSON ${JSON.stringify(r)}`);
   if (process.env.POLL_COST_WRITE === "1") {
+    writeFileSync(join(ROOT, "bench/sections/20-engine-cost.md"), `${section}\n`);
     const file = join(ROOT, "BENCHMARKS.md");
     const current = readFileSync(file, "utf8");
     const start = current.indexOf("<!-- poll-cost:start");
