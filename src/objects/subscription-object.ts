@@ -12,6 +12,12 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 
+/**
+ * How long a held failure waits for the second pass of its own cycle: longer than a cycle's
+ * two passes, short enough that a cycle that died in between delays it only that long.
+ */
+const RESERVE_MS = 60_000;
+
 /** Posts begun (`intent`) and finished (`done`) since the state was last stored. */
 type Journal = { intent: string | null; done: string[] };
 
@@ -35,6 +41,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   #tail: Promise<unknown> = Promise.resolve();
   #polling = false;
   #writes = { storage: 0, kv: 0 };
+  /** The cycle whose outage check holds a failure of this subscription (in memory only). */
+  #reservedFor: { at: string; until: number } | null = null;
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(work, work);
@@ -150,6 +158,10 @@ export class SubscriptionObject extends DurableObject<Env> {
       held: null,
     });
     if (this.#polling) return idle("busy");
+    // A failure held for another cycle's outage check is that cycle's to settle: a second
+    // cycle deciding on its own could announce it alone and in an outage message too.
+    const reserved = this.#reservedFor;
+    if (reserved && reserved.at !== at && Date.now() < reserved.until) return idle("busy");
     this.#polling = true;
     try {
       return await this.#serial(async () => {
@@ -184,6 +196,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         if (result.next) await this.#store(sub, result.next);
         else if (journal.done.length > 0) await this.ctx.storage.put("journal", { intent: null, done: [] });
         const after = result.next ?? sub;
+        this.#reservedFor = result.held ? { at, until: Date.now() + RESERVE_MS } : null;
         return {
           name,
           status: after.paused
