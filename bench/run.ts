@@ -2,7 +2,7 @@
  * `npm run bench`: measures ack latency, CPU per request and per idle poll, the cost of a
  * poll cycle vs subscriptions, the bundle, alert latency, and the same `/sessions` load against
  * a Bolt for JavaScript app (bench/peer/); prints a table and rewrites BENCHMARKS.md.
- * Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100), BENCH_SIZES=1,10,100,1000,
+ * Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100), BENCH_SIZES=1,20,100 (the engine cost sizes),
  * BENCH_NO_WRITE=1 (print only), BENCH_PEERS_ONLY=1 (only the Bolt comparison; print only).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,7 +22,8 @@ import { commandRequest, type Target, timelineClickRequest } from "./slack-reque
 
 process.env.WRANGLER_SEND_METRICS = "false";
 const QUICK = process.env.BENCH_QUICK === "1";
-const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,10,100" : "1,10,100,1000");
+/** Subscription counts for the engine's cycle cost (bench/poll-cost.ts reads POLL_COST_SIZES). */
+const SIZES = process.env.BENCH_SIZES ?? (QUICK ? "1,20" : "1,20,100");
 const LOAD_REQUESTS = QUICK ? 100 : 150;
 const CPU_REQUESTS = QUICK ? 100 : 150;
 const CPU_CYCLES = QUICK ? 60 : 100;
@@ -44,20 +45,20 @@ const T0 = Date.now();
 /** A progress line with the seconds since start, so a slow step shows itself. */
 const step = (text: string) => console.log(`bench: ${text} (${Math.round((Date.now() - T0) / 1000)} s)`);
 
-async function pollCost() {
-  step("poll-cycle cost in workerd (vitest.bench.config.ts) …");
-  const res = await run(
-    process.execPath,
-    [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.bench.config.ts"],
-    { BENCH_SIZES: SIZES, NO_COLOR: "1", FORCE_COLOR: "0" },
-  );
-  const rows = res.stdout
-    .split("\n")
-    .filter((l) => l.includes("BENCH_JSON "))
-    .map((l) => JSON.parse(l.slice(l.indexOf("BENCH_JSON ") + 11)));
-  if (res.code !== 0 || rows.length === 0)
-    throw new Error(`poll-cost benchmark failed:\n${res.stdout.slice(-3000)}`);
-  return rows as Facts["pollCost"];
+/**
+ * The engine's cycle cost (bench/poll-cost.ts, in workerd), which writes its own section
+ * (bench/sections/20-engine-cost.md) into BENCHMARKS.md; the old per-chunk table is gone with
+ * the KV engine it measured.
+ */
+async function pollCost(): Promise<Facts["pollCost"]> {
+  step("poll-cycle cost of the Durable Object engine (bench/poll-cost.ts) …");
+  const res = await run(process.execPath, ["bench/poll-cost.ts"], {
+    POLL_COST_WRITE: "1",
+    POLL_COST_SIZES: SIZES,
+    NO_COLOR: "1",
+  });
+  if (res.code !== 0) throw new Error(`poll-cost benchmark failed:\n${res.stdout.slice(-3000)}`);
+  return [];
 }
 
 async function send(request: Request) {
