@@ -77,7 +77,8 @@ async function command(stack: Stack, text: string) {
 /** Subscribe #decipher-demo through real signed /decipher commands, as a user would. */
 async function setUpDemo(stack: Stack) {
   for (const text of [
-    "subscribe test 101",
+    // The page test 101 guards: its failure alerts show what real users met on /checkout.
+    "subscribe test 101 page:/checkout",
     "subscribe test 102",
     "subscribe test 103",
     "subscribe collection 501",
@@ -127,7 +128,7 @@ try {
   console.log(`\n${line}\n  Open the sandbox:  ${stack.pageUrl}#${DEMO_CHANNEL}\n${line}`);
   console.log(
     [
-      "  #decipher-demo watches tests 101, 102, 103 and collection 501; the emulator",
+      "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501; the emulator",
       "  fails and recovers them every 20 s and the bot polls every minute, so a failure",
       `  alert arrives within a minute or two. Digest at ${digestAt} UTC (or "Digest now").`,
       `  Bot ${stack.botUrl} · emulator ${stack.emulatorUrl} · bot log .wrangler/sandbox-bot.log`,
