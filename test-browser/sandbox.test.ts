@@ -218,4 +218,17 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     await page.click("#modal-submit");
     await page.locator("#modal").waitFor({ state: "hidden" });
   });
+
+  // Last, since a muted test stops alerting here.
+  await step("mute when confirmed", async () => {
+    await page.click('#channels a[data-channel="C0DEMO"]');
+    await alertParent().locator('.bk-button[data-action-id="triage_mute"]').click();
+    await page.locator("dialog.bk-confirm .bk-confirm-ok", { hasText: "Mute" }).click();
+    const muted = messages()
+      .filter({ hasText: "Login with SSO" })
+      .filter({ hasText: "muted by @alice — undo with /decipher subscribe test 102" });
+    await muted.waitFor();
+    // A muted alert offers no triage controls.
+    assert.equal(await muted.locator("[data-action-id^=triage_]").count(), 0);
+  });
 });
