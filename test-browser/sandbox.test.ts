@@ -79,13 +79,20 @@ async function addRun(status: "passed" | "failed", oneLineSummary: string) {
   assert.equal(res.status, 201, await res.text());
 }
 
+/** How many chat.update calls the bot has made: a triage click edits the alert's parent. */
+async function parentUpdates(): Promise<number> {
+  const res = await fetch(`${stack.slackUrl}/__slack/calls?method=chat.update&botToken=${stack.botToken}`);
+  const { calls } = (await res.json()) as { calls: unknown[] };
+  return calls.length;
+}
+
 const messages = () => page.locator("#messages .msg");
 const sessionCards = () =>
   messages()
     .filter({ has: page.locator(".bk-button", { hasText: /^Timeline$/ }) })
     .last();
 
-test("the sandbox page: sessions, timeline, subscribe, alert and its thread", async () => {
+test("the sandbox page: sessions, timeline, subscribe, alert, its thread and triage", async () => {
   await step("page loads", async () => {
     await page.locator("#channel-title", { hasText: "decipher-demo" }).waitFor();
     await page.locator(".live", { hasText: "live" }).waitFor();
@@ -137,6 +144,51 @@ test("the sandbox page: sessions, timeline, subscribe, alert and its thread", as
     await parent.last().locator(".edited").waitFor();
   });
 
+  // The open alert of test 102 (the parent the thread hangs under) and its triage controls.
+  const alertParent = () =>
+    messages()
+      .filter({ hasText: "Login with SSO" })
+      .filter({ has: page.locator('[data-action-id="triage_acknowledge"]') })
+      .last();
+
+  await step("acknowledge", async () => {
+    await alertParent().locator('.bk-button[data-action-id="triage_acknowledge"]').click();
+    // The bot edits the parent in place: the status line names who is looking.
+    await messages().filter({ hasText: "Login with SSO" }).filter({ hasText: "@alice is looking" }).waitFor();
+  });
+
+  await step("mute asks first", async () => {
+    const before = await parentUpdates();
+    await alertParent().locator('.bk-button[data-action-id="triage_mute"]').click();
+    const dialog = page.locator("dialog.bk-confirm");
+    await dialog.waitFor();
+    assert.match((await dialog.locator(".bk-confirm-title").textContent()) ?? "", /^Mute test 102\?$/);
+    assert.match((await dialog.textContent()) ?? "", /\/decipher subscribe test 102/);
+    await dialog.locator(".bk-confirm-deny", { hasText: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    // Denied: nothing reached the bot, so the parent is not edited and nobody muted it.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(await parentUpdates(), before, "a denied confirm must not send the click");
+    assert.equal(await messages().filter({ hasText: "muted by" }).count(), 0);
+  });
+
+  await step("snooze", async () => {
+    const menu = alertParent().locator('select.bk-select[data-action-id="triage_snooze"]');
+    assert.deepEqual(
+      (await menu.locator("option").allTextContents()).map((t) => t.trim()),
+      ["😴 Snooze…", "for 1 h", "for 4 h", "for 24 h", "until it passes"],
+    );
+    const value = await menu.locator("option", { hasText: "until it passes" }).getAttribute("value");
+    assert.ok(value, "the snooze option carries a value");
+    await menu.selectOption(value);
+    const snoozed = messages()
+      .filter({ hasText: "Login with SSO" })
+      .filter({ hasText: "snoozed by @alice until it passes" });
+    await snoozed.waitFor();
+    // A snoozed alert offers Unsnooze in place of the menu.
+    await snoozed.locator('.bk-button[data-action-id="triage_unsnooze"]').waitFor();
+  });
+
   await step("unfurl", async () => {
     const res = await fetch(`${stack.emulatorUrl}/api/v1/sessions?userEmail=jane%40acme.com&limit=20`, {
       headers: { Authorization: `Bearer ${stack.apiKey}` },
@@ -165,5 +217,18 @@ test("the sandbox page: sessions, timeline, subscribe, alert and its thread", as
     await page.fill('#modal input[name="email"]', "jane@acme.com");
     await page.click("#modal-submit");
     await page.locator("#modal").waitFor({ state: "hidden" });
+  });
+
+  // Last, since a muted test stops alerting here.
+  await step("mute when confirmed", async () => {
+    await page.click('#channels a[data-channel="C0DEMO"]');
+    await alertParent().locator('.bk-button[data-action-id="triage_mute"]').click();
+    await page.locator("dialog.bk-confirm .bk-confirm-ok", { hasText: "Mute" }).click();
+    const muted = messages()
+      .filter({ hasText: "Login with SSO" })
+      .filter({ hasText: "muted by @alice — undo with /decipher subscribe test 102" });
+    await muted.waitFor();
+    // A muted alert offers no triage controls.
+    assert.equal(await muted.locator("[data-action-id^=triage_]").count(), 0);
   });
 });

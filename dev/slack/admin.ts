@@ -176,6 +176,7 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
       messageTs: str(body.messageTs) ?? "",
       actionId: str(body.actionId) ?? "",
       blockId: str(body.blockId),
+      selectedValue: str(body.selectedValue),
       responseUrl: str(body.responseUrl),
     });
     if ("error" in result) return c.json({ ok: false, error: result.error }, result.status);

@@ -16,6 +16,13 @@ export const LIMITS = {
   actionId: 255,
   blockId: 255,
   altText: 2000,
+  selectOptions: 100,
+  optionText: 75,
+  optionValue: 150,
+  placeholder: 150,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
 } as const;
 
 const KNOWN_BLOCK_TYPES = new Set([
@@ -65,16 +72,69 @@ function textObject(p: Problems, value: unknown, pointer: string, limit: number,
   maxChars(p, value.text, limit, `${pointer}/text`);
 }
 
+/** A confirm dialog: plain-text title, text (plain or mrkdwn), confirm and deny labels. */
+function confirmObject(p: Problems, c: unknown, pointer: string) {
+  if (!isObject(c)) {
+    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+    return;
+  }
+  textObject(p, c.title, `${pointer}/title`, LIMITS.confirmTitle, true);
+  textObject(p, c.text, `${pointer}/text`, LIMITS.confirmText);
+  textObject(p, c.confirm, `${pointer}/confirm`, LIMITS.confirmButton, true);
+  textObject(p, c.deny, `${pointer}/deny`, LIMITS.confirmButton, true);
+  if (c.style !== undefined && c.style !== "primary" && c.style !== "danger") {
+    p.push(`[ERROR] must be one of primary, danger [json-pointer:${pointer}/style]`);
+  }
+}
+
+/** 1–100 options (or option_groups) of plain-text labels ≤ 75 and values ≤ 150. */
+function staticSelect(p: Problems, el: Record<string, unknown>, pointer: string) {
+  if (el.placeholder !== undefined) {
+    textObject(p, el.placeholder, `${pointer}/placeholder`, LIMITS.placeholder, true);
+  }
+  const hasGroups = Array.isArray(el.option_groups);
+  if (hasGroups === Array.isArray(el.options)) {
+    p.push(`[ERROR] must provide exactly one of options or option_groups [json-pointer:${pointer}]`);
+    return;
+  }
+  const lists: [unknown[], string][] = hasGroups
+    ? (el.option_groups as unknown[]).map((g, i) => [
+        isObject(g) && Array.isArray(g.options) ? g.options : [],
+        `${pointer}/option_groups/${i}/options`,
+      ])
+    : [[el.options as unknown[], `${pointer}/options`]];
+  const total = lists.reduce((n, [list]) => n + list.length, 0);
+  if (total === 0) p.push(`[ERROR] must provide at least 1 item [json-pointer:${lists[0]?.[1] ?? pointer}]`);
+  for (const [list, at] of lists) {
+    maxItems(p, list, LIMITS.selectOptions, at);
+    list.forEach((o, i) => {
+      if (!isObject(o)) {
+        p.push(`[ERROR] must be an object [json-pointer:${at}/${i}]`);
+        return;
+      }
+      textObject(p, o.text, `${at}/${i}/text`, LIMITS.optionText, true);
+      if (typeof o.value !== "string" || o.value.length === 0) {
+        p.push(`[ERROR] must be more than 0 characters [json-pointer:${at}/${i}/value]`);
+        return;
+      }
+      maxChars(p, o.value, LIMITS.optionValue, `${at}/${i}/value`);
+    });
+  }
+}
+
 function element(p: Problems, el: unknown, pointer: string) {
   if (!isObject(el)) {
     p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
     return;
   }
   maxChars(p, el.action_id, LIMITS.actionId, `${pointer}/action_id`);
+  if (el.confirm !== undefined) confirmObject(p, el.confirm, `${pointer}/confirm`);
   if (el.type === "button") {
     textObject(p, el.text, `${pointer}/text`, LIMITS.buttonText, true);
     maxChars(p, el.value, LIMITS.buttonValue, `${pointer}/value`);
     maxChars(p, el.url, LIMITS.url, `${pointer}/url`);
+  } else if (el.type === "static_select") {
+    staticSelect(p, el, pointer);
   } else if (el.type === "image") {
     maxChars(p, el.image_url, LIMITS.url, `${pointer}/image_url`);
     maxChars(p, el.alt_text, LIMITS.altText, `${pointer}/alt_text`);

@@ -4,7 +4,8 @@ import {
   buildBlockActionsBody,
   buildBlockActionsPayload,
   buildSlashCommandBody,
-  findButton,
+  elementAction,
+  findElement,
   newTriggerId,
 } from "./payloads.ts";
 import type { ResponseUrls } from "./response-urls.ts";
@@ -156,6 +157,8 @@ export type ActionRequest = {
   messageTs: string;
   actionId: string;
   blockId?: string;
+  /** For a `static_select`: the value of the option the person chose. */
+  selectedValue?: string;
   /** Reuse an existing response URL instead of minting a new one. */
   responseUrl?: string;
 };
@@ -175,11 +178,14 @@ export async function deliverAction(
   }
   // Buttons of the message itself, or of an app's unfurl under it.
   const button =
-    findButton(message, req.actionId, req.blockId) ??
+    findElement(message, req.actionId, req.blockId) ??
     Object.values(message.unfurls ?? {})
-      .map((u) => findButton({ ...message, blocks: u.blocks }, req.actionId, req.blockId))
+      .map((u) => findElement({ ...message, blocks: u.blocks }, req.actionId, req.blockId))
       .find((b) => b !== undefined);
   if (!button) return { error: "button_not_found", status: 404 };
+  // Checked before a response URL is minted: a refused choice leaves nothing behind.
+  const check = elementAction(button, "0", req.selectedValue);
+  if (!check.ok) return { error: check.error, status: 400 };
   const responseUrl =
     req.responseUrl ??
     `${deps.origin}/response/${deps.responseUrls.create({
@@ -188,7 +194,7 @@ export async function deliverAction(
       user: user.id,
       sourceTs: message.ts,
     })}`;
-  const payload = buildBlockActionsPayload({
+  const built = buildBlockActionsPayload({
     team: deps.ws,
     channel,
     user,
@@ -198,8 +204,10 @@ export async function deliverAction(
     triggerId: newTriggerId(),
     actionTs: deps.nextTs(),
     slackMessage: toSlackMessage(deps.ws, message),
+    selectedValue: req.selectedValue,
   });
-  const res = await post(target, buildBlockActionsBody(payload), deps.fetch ?? fetch);
+  if (!built.ok) return { error: built.error, status: 400 };
+  const res = await post(target, buildBlockActionsBody(built.payload), deps.fetch ?? fetch);
   const outcome = outcomeOf(res.status, res.elapsedMs);
   // Slack ignores an interaction ack's body; a slow or failed ack only shows a warning icon.
   return { ...res, responseUrl, outcome };

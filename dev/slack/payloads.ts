@@ -38,8 +38,21 @@ export function buildSlashCommandBody(input: SlashCommandInput): string {
 
 export type FoundButton = { blockId: string; element: Record<string, unknown> };
 
+/** Interactive elements the stand-in can deliver from a message: buttons and static menus. */
+const INTERACTIVE = new Set(["button", "static_select"]);
+
 /** A button in a stored message, by action_id (and block_id when several blocks share one). */
 export function findButton(
+  message: StoredMessage,
+  actionId: string,
+  blockId?: string,
+): FoundButton | undefined {
+  const found = findElement(message, actionId, blockId);
+  return found?.element.type === "button" ? found : undefined;
+}
+
+/** A button or a `static_select` in a stored message, by action_id (and block_id). */
+export function findElement(
   message: StoredMessage,
   actionId: string,
   blockId?: string,
@@ -51,10 +64,70 @@ export function findButton(
       ...(Array.isArray(block.elements) ? block.elements : []),
       ...(block.accessory ? [block.accessory] : []),
     ] as Array<Record<string, unknown>>;
-    const element = candidates.find((e) => e && e.type === "button" && e.action_id === actionId);
+    const element = candidates.find((e) => e && INTERACTIVE.has(String(e.type)) && e.action_id === actionId);
     if (element) return { blockId: id, element };
   }
   return undefined;
+}
+
+type SelectOption = { text: Block; value: string };
+
+/** A menu's options, flattened out of `option_groups` when it has them. */
+function menuOptions(element: Record<string, unknown>): SelectOption[] {
+  const groups = Array.isArray(element.option_groups)
+    ? (element.option_groups as Array<{ options?: unknown }>)
+    : [{ options: element.options }];
+  return groups.flatMap((g) => (Array.isArray(g.options) ? (g.options as SelectOption[]) : []));
+}
+
+export type ElementAction =
+  | { ok: true; action: Record<string, unknown>; state: Record<string, unknown> }
+  | { ok: false; error: string };
+
+/**
+ * The `actions[0]` entry Slack sends for a click (button) or a choice (static_select), plus
+ * the menu's entry in `state.values`. A menu needs `selectedValue`, one of its own options'
+ * values: Slack can only send what the menu offered.
+ */
+export function elementAction(found: FoundButton, actionTs: string, selectedValue?: string): ElementAction {
+  const element = found.element;
+  if (element.type === "button") {
+    if (selectedValue !== undefined) return { ok: false, error: "not_a_select" };
+    return {
+      ok: true,
+      state: {},
+      action: {
+        action_id: element.action_id,
+        block_id: found.blockId,
+        text: element.text as Block,
+        ...(element.value !== undefined ? { value: element.value } : {}),
+        ...(element.url !== undefined ? { url: element.url } : {}),
+        ...(element.style !== undefined ? { style: element.style } : {}),
+        type: "button",
+        action_ts: actionTs,
+      },
+    };
+  }
+  if (selectedValue === undefined) return { ok: false, error: "selected_value_required" };
+  const option = menuOptions(element).find((o) => o && o.value === selectedValue);
+  if (!option) return { ok: false, error: "option_not_found" };
+  const selected = { text: option.text, value: option.value };
+  return {
+    ok: true,
+    state: {
+      [found.blockId]: {
+        [String(element.action_id)]: { type: "static_select", selected_option: selected },
+      },
+    },
+    action: {
+      type: "static_select",
+      action_id: element.action_id,
+      block_id: found.blockId,
+      selected_option: selected,
+      ...(element.placeholder !== undefined ? { placeholder: element.placeholder } : {}),
+      action_ts: actionTs,
+    },
+  };
 }
 
 export type BlockActionInput = {
@@ -68,13 +141,21 @@ export type BlockActionInput = {
   actionTs: string;
   /** The message as Slack renders it in payloads (see toSlackMessage). */
   slackMessage: Record<string, unknown>;
+  /** A menu's chosen option's value (static_select only). */
+  selectedValue?: string;
 };
 
-/** A `block_actions` payload for a button click, as the JSON in the `payload` form field. */
-export function buildBlockActionsPayload(input: BlockActionInput): Record<string, unknown> {
+/**
+ * A `block_actions` payload for a button click or a menu choice, as the JSON in the `payload`
+ * form field; an error when the choice is not one the menu offers.
+ */
+export function buildBlockActionsPayload(
+  input: BlockActionInput,
+): { ok: true; payload: Record<string, unknown> } | { ok: false; error: string } {
   const { team, channel, user, message, button } = input;
-  const element = button.element;
-  return {
+  const acted = elementAction(button, input.actionTs, input.selectedValue);
+  if (!acted.ok) return acted;
+  const payload = {
     type: "block_actions",
     user: { id: user.id, username: user.name, name: user.name, team_id: team.teamId },
     api_app_id: APP_ID,
@@ -92,21 +173,11 @@ export function buildBlockActionsPayload(input: BlockActionInput): Record<string
     channel: { id: channel.id, name: channel.name },
     // Slack leaves the message out when the button sat in an ephemeral message.
     ...(message.ephemeral ? {} : { message: input.slackMessage }),
-    state: { values: {} },
+    state: { values: acted.state },
     response_url: input.responseUrl,
-    actions: [
-      {
-        action_id: element.action_id,
-        block_id: button.blockId,
-        text: element.text as Block,
-        ...(element.value !== undefined ? { value: element.value } : {}),
-        ...(element.url !== undefined ? { url: element.url } : {}),
-        ...(element.style !== undefined ? { style: element.style } : {}),
-        type: "button",
-        action_ts: input.actionTs,
-      },
-    ],
+    actions: [acted.action],
   };
+  return { ok: true, payload };
 }
 
 export function buildBlockActionsBody(payload: Record<string, unknown>): string {

@@ -19,6 +19,21 @@ const fields = (n: number, length = 10) => ({
   fields: Array.from({ length: n }, () => ({ type: "mrkdwn", text: "f".repeat(length) })),
 });
 
+const plain = (text: string) => ({ type: "plain_text", text });
+const menu = (options: unknown[]) => ({
+  type: "static_select",
+  action_id: "snooze",
+  placeholder: plain("Snooze…"),
+  options,
+});
+const confirm = (title: string) => ({
+  title: plain(title),
+  text: plain("Sure?"),
+  confirm: plain("Yes"),
+  deny: plain("No"),
+  style: "danger",
+});
+
 describe("block limits", () => {
   it.each([
     ["more than 50 blocks", Array.from({ length: 51 }, () => section("x")), "/blocks"],
@@ -46,6 +61,42 @@ describe("block limits", () => {
       [{ type: "actions", elements: [{ ...button("a", "v"), url: `https://x.test/${"u".repeat(3000)}` }] }],
       "/blocks/0/elements/0/url",
     ],
+    [
+      "a select option label over 75",
+      [{ type: "actions", elements: [menu([{ text: plain("o".repeat(76)), value: "v" }])] }],
+      "/blocks/0/elements/0/options/0/text/text",
+    ],
+    [
+      "a select option value over 150",
+      [{ type: "actions", elements: [menu([{ text: plain("o"), value: "v".repeat(151) }])] }],
+      "/blocks/0/elements/0/options/0/value",
+    ],
+    ["a select with no options", [{ type: "actions", elements: [menu([])] }], "/blocks/0/elements/0/options"],
+    [
+      "more than 100 select options",
+      [
+        {
+          type: "actions",
+          elements: [menu(Array.from({ length: 101 }, (_, i) => ({ text: plain("o"), value: `v${i}` })))],
+        },
+      ],
+      "/blocks/0/elements/0/options",
+    ],
+    [
+      "a confirm title over 100",
+      [{ type: "actions", elements: [{ ...button("a", "v"), confirm: confirm("t".repeat(101)) }] }],
+      "/blocks/0/elements/0/confirm/title/text",
+    ],
+    [
+      "a confirm without a deny label",
+      [
+        {
+          type: "actions",
+          elements: [{ ...button("a", "v"), confirm: { ...confirm("t"), deny: undefined } }],
+        },
+      ],
+      "/blocks/0/elements/0/confirm/deny",
+    ],
   ])("rejects %s as invalid_blocks and points at it", async (_name, blocks, pointer) => {
     const body = await post(blocks);
     expect(body.ok).toBe(false);
@@ -65,7 +116,21 @@ describe("block limits", () => {
           { ...button("a", "v".repeat(2000), "b".repeat(75)), url: `https://x.test/${"u".repeat(2985)}` },
         ],
       },
-      ...Array.from({ length: 45 }, () => ({ type: "divider" })),
+      {
+        type: "actions",
+        elements: [
+          {
+            ...menu(
+              Array.from({ length: 100 }, (_, i) => ({
+                text: plain("o".repeat(75)),
+                value: `${i}`.padEnd(150, "v"),
+              })),
+            ),
+            confirm: confirm("t".repeat(100)),
+          },
+        ],
+      },
+      ...Array.from({ length: 44 }, () => ({ type: "divider" })),
     ];
     expect(blocks).toHaveLength(50);
     expect((await post(blocks)).ok).toBe(true);

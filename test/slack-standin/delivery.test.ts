@@ -225,6 +225,103 @@ describe("button click delivery", () => {
   });
 });
 
+describe("static_select delivery", () => {
+  const option = (text: string, value: string) => ({
+    text: { type: "plain_text", text, emoji: true },
+    value,
+  });
+  const snooze = {
+    type: "static_select",
+    action_id: "triage_snooze",
+    placeholder: { type: "plain_text", text: ":sleeping: Snooze…", emoji: true },
+    options: [option("for 1 h", "s:1h"), option("until it passes", "s:pass")],
+  };
+
+  async function postWithMenu(ws: ReturnType<typeof workspace>) {
+    const blocks = [
+      section("alert"),
+      { type: "actions", block_id: "triage", elements: [button("ack", "ref"), snooze] },
+    ];
+    const res = await ws.call("chat.postMessage", { channel: "C0DEMO", text: "alert", blocks });
+    return String(res.body.ts);
+  }
+
+  it("sends the chosen option as selected_option, and in state.values, like Slack", async () => {
+    const ws = workspace();
+    const ts = await postWithMenu(ws);
+    const { status, body } = await deliver(ws, "actions", {
+      channelId: "C0DEMO",
+      userId: "U0ALICE",
+      messageTs: ts,
+      actionId: "triage_snooze",
+      selectedValue: "s:pass",
+    });
+    expect(status).toBe(200);
+    expect(body.body.verified).toBe(true);
+    const payload = body.body.payload;
+    expect(payload?.type).toBe("block_actions");
+    expect(payload?.actions).toEqual([
+      {
+        type: "static_select",
+        action_id: "triage_snooze",
+        block_id: "triage",
+        selected_option: option("until it passes", "s:pass"),
+        placeholder: snooze.placeholder,
+        action_ts: expect.stringMatching(/^\d+\.\d{6}$/),
+      },
+    ]);
+    expect(payload?.state).toEqual({
+      values: {
+        triage: {
+          triage_snooze: { type: "static_select", selected_option: option("until it passes", "s:pass") },
+        },
+      },
+    });
+  });
+
+  it("refuses a value the menu does not offer, a menu without a choice, and a choice for a button", async () => {
+    const ws = workspace();
+    const ts = await postWithMenu(ws);
+    const base = { channelId: "C0DEMO", userId: "U0ALICE", messageTs: ts };
+    const forged = await deliver(ws, "actions", {
+      ...base,
+      actionId: "triage_snooze",
+      selectedValue: "s:forever",
+    });
+    expect(forged).toMatchObject({ status: 400, body: { ok: false, error: "option_not_found" } });
+    const none = await deliver(ws, "actions", { ...base, actionId: "triage_snooze" });
+    expect(none).toMatchObject({ status: 400, body: { ok: false, error: "selected_value_required" } });
+    const onButton = await deliver(ws, "actions", { ...base, actionId: "ack", selectedValue: "s:1h" });
+    expect(onButton).toMatchObject({ status: 400, body: { ok: false, error: "not_a_select" } });
+    // A button click still works, with its value and no selected_option.
+    const click = await deliver(ws, "actions", { ...base, actionId: "ack" });
+    expect(click.body.body.payload?.actions[0]).toMatchObject({ type: "button", value: "ref" });
+    expect(click.body.body.payload?.actions[0]).not.toHaveProperty("selected_option");
+  });
+
+  it("finds options inside option_groups", async () => {
+    const ws = workspace();
+    const grouped = {
+      ...snooze,
+      options: undefined,
+      option_groups: [{ label: { type: "plain_text", text: "Time" }, options: [option("for 4 h", "s:4h")] }],
+    };
+    const res = await ws.call("chat.postMessage", {
+      channel: "C0DEMO",
+      text: "alert",
+      blocks: [{ type: "actions", block_id: "g", elements: [grouped] }],
+    });
+    const { body } = await deliver(ws, "actions", {
+      channelId: "C0DEMO",
+      userId: "U0ALICE",
+      messageTs: String(res.body.ts),
+      actionId: "triage_snooze",
+      selectedValue: "s:4h",
+    });
+    expect(body.body.payload?.actions[0]).toMatchObject({ selected_option: option("for 4 h", "s:4h") });
+  });
+});
+
 describe("echo receiver", () => {
   it("reports a bad signature as unverified", async () => {
     const res = await fetch(echo, {

@@ -1,6 +1,7 @@
 // The sandbox page: a small Slack client over the stand-in's /__slack/* API. It polls every
 // second, renders the viewer's channel (ephemerals only for the viewer, like Slack), sends
-// slash commands and button clicks as real signed deliveries, and fires the bot's cron.
+// slash commands, button clicks and menu choices as real signed deliveries, and fires the
+// bot's cron.
 import { renderMessageBody } from "./blocks.js";
 
 const POLL_MS = 1000;
@@ -152,6 +153,7 @@ function renderMessage(m, inThread) {
     renderMessageBody(m, {
       ...ctx,
       onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn),
+      onSelect: (menu, blockId, value, node) => chooseOption(m, menu, blockId, value, node),
     }),
   );
   for (const [url, unfurl] of Object.entries(m.unfurls ?? {})) {
@@ -160,7 +162,11 @@ function renderMessage(m, inThread) {
     box.append(
       renderMessageBody(
         { blocks: unfurl.blocks },
-        { ...ctx, onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn) },
+        {
+          ...ctx,
+          onButton: (button, blockId, btn) => clickButton(m, button, blockId, btn),
+          onSelect: (menu, blockId, value, node) => chooseOption(m, menu, blockId, value, node),
+        },
       ),
     );
     main.append(box);
@@ -283,7 +289,7 @@ async function deliverClick(node, path, body) {
     const res = await api(path, body);
     if (res.outcome !== "ok") toast(`The bot answered ${res.status} (${res.outcome})`);
   } catch (e) {
-    toast(`Button failed: ${e.message}`);
+    toast(`${node.tagName === "SELECT" ? "Menu" : "Button"} failed: ${e.message}`);
   } finally {
     node.classList.remove("busy");
     node.disabled = false;
@@ -298,6 +304,18 @@ function clickButton(m, button, blockId, node) {
     messageTs: m.ts,
     actionId: button.action_id,
     blockId,
+  });
+}
+
+/** A choice in a static menu: a block_actions payload with the chosen `selected_option`. */
+function chooseOption(m, menu, blockId, value, node) {
+  return deliverClick(node, "/__slack/actions", {
+    channelId: m.channel,
+    userId: state.me,
+    messageTs: m.ts,
+    actionId: menu.action_id,
+    blockId,
+    selectedValue: value,
   });
 }
 

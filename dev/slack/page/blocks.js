@@ -1,11 +1,13 @@
 // Block Kit → DOM, the subset a Slack app uses for messages: header, section (text, fields,
-// accessory), context, divider, actions (buttons), image. Unknown blocks and elements are shown
-// as a labelled placeholder rather than dropped, so builders notice.
+// accessory), context, divider, actions (buttons, static_select menus), image. Elements with a
+// `confirm` object ask first, as Slack does. Unknown blocks and elements are shown as a
+// labelled placeholder rather than dropped, so builders notice.
 import { emojify, link, renderMrkdwn, renderText, safeUrl } from "./mrkdwn.js";
 
 /**
  * @typedef {import("./mrkdwn.js").Ctx & {
- *   onButton?: (button: any, blockId: string, node: HTMLButtonElement) => void
+ *   onButton?: (button: any, blockId: string, node: HTMLButtonElement) => void,
+ *   onSelect?: (menu: any, blockId: string, value: string, node: HTMLSelectElement) => void
  * }} BlockCtx
  */
 
@@ -44,6 +46,90 @@ function imageElement(img, small) {
   return wrap;
 }
 
+const plainText = (t, fallback) => emojify(String(t?.text ?? fallback));
+
+/**
+ * Slack's confirm dialog: title, text, and confirm / deny buttons. Resolves true only when
+ * the person confirms; Escape, the deny button or a click outside deny.
+ * @param {any} confirm
+ * @returns {Promise<boolean>}
+ */
+export function askConfirm(confirm) {
+  return new Promise((resolve) => {
+    const dialog = /** @type {HTMLDialogElement} */ (el("dialog", "bk-confirm"));
+    const title = el("div", "bk-confirm-title", plainText(confirm.title, "Are you sure?"));
+    const text = el("div", "bk-confirm-text");
+    text.append(renderText(confirm.text ?? { type: "plain_text", text: "" }, {}));
+    const footer = el("div", "bk-confirm-footer");
+    const deny = /** @type {HTMLButtonElement} */ (el("button", "bk-button bk-confirm-deny"));
+    deny.type = "button";
+    deny.textContent = plainText(confirm.deny, "Cancel");
+    const yes = /** @type {HTMLButtonElement} */ (
+      el("button", `bk-button bk-confirm-ok ${confirm.style === "danger" ? "bk-danger-solid" : "bk-primary"}`)
+    );
+    yes.type = "button";
+    yes.textContent = plainText(confirm.confirm, "Yes");
+    footer.append(deny, yes);
+    dialog.append(title, text, footer);
+    let answered = false;
+    const finish = (ok) => {
+      if (answered) return;
+      answered = true;
+      dialog.close();
+      dialog.remove();
+      resolve(ok);
+    };
+    deny.addEventListener("click", () => finish(false));
+    yes.addEventListener("click", () => finish(true));
+    dialog.addEventListener("cancel", () => finish(false));
+    dialog.addEventListener("close", () => finish(false));
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) finish(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    deny.focus();
+  });
+}
+
+/** A static menu: a native select whose first entry is the placeholder. */
+function staticSelect(menu, blockId, ctx) {
+  const node = /** @type {HTMLSelectElement} */ (el("select", "bk-select"));
+  node.dataset.actionId = String(menu.action_id ?? "");
+  const placeholder = /** @type {HTMLOptionElement} */ (
+    el("option", "", plainText(menu.placeholder, "Select…"))
+  );
+  placeholder.value = "";
+  placeholder.disabled = true;
+  node.append(placeholder);
+  const groups = Array.isArray(menu.option_groups)
+    ? menu.option_groups
+    : [{ label: null, options: menu.options ?? [] }];
+  for (const g of groups) {
+    const parent = g.label ? el("optgroup") : node;
+    if (g.label) /** @type {HTMLOptGroupElement} */ (parent).label = plainText(g.label, "");
+    for (const o of g.options ?? []) {
+      const option = /** @type {HTMLOptionElement} */ (el("option", "", plainText(o.text, o.value)));
+      option.value = String(o.value ?? "");
+      parent.append(option);
+    }
+    if (parent !== node) node.append(parent);
+  }
+  const initial = menu.initial_option?.value;
+  node.value = initial === undefined ? "" : String(initial);
+  let current = node.value;
+  node.addEventListener("change", async () => {
+    const value = node.value;
+    if (menu.confirm && !(await askConfirm(menu.confirm))) {
+      node.value = current;
+      return;
+    }
+    current = value;
+    ctx.onSelect?.(menu, blockId, value, node);
+  });
+  return node;
+}
+
 function button(b, blockId, ctx) {
   const node = /** @type {HTMLButtonElement} */ (el("button", `bk-button ${b.style ? `bk-${b.style}` : ""}`));
   node.type = "button";
@@ -55,15 +141,24 @@ function button(b, blockId, ctx) {
     node.append(el("span", "bk-external", " ↗"));
   }
   node.dataset.actionId = String(b.action_id ?? "");
-  node.addEventListener("click", () => {
+  if (b.confirm) node.dataset.confirm = "true";
+  node.addEventListener("click", async () => {
+    // Slack asks before a click with a confirm object is sent (or a link is opened).
+    if (b.confirm && !(await askConfirm(b.confirm))) return;
     if (url) window.open(url, "_blank", "noopener,noreferrer");
     else ctx.onButton?.(b, blockId, node);
   });
   return node;
 }
 
+function interactive(e, blockId, ctx) {
+  if (e.type === "button") return button(e, blockId, ctx);
+  if (e.type === "static_select") return staticSelect(e, blockId, ctx);
+  return unsupported("element", e.type);
+}
+
 function accessory(acc, blockId, ctx) {
-  if (acc.type === "button") return button(acc, blockId, ctx);
+  if (acc.type === "button" || acc.type === "static_select") return interactive(acc, blockId, ctx);
   if (acc.type === "image") return imageElement(acc, false);
   return unsupported("element", acc.type);
 }
@@ -115,7 +210,7 @@ function renderBlock(block, ctx) {
     case "actions": {
       const row = el("div", "bk-actions");
       for (const e of block.elements ?? []) {
-        row.append(e.type === "button" ? button(e, blockId, ctx) : unsupported("element", e.type));
+        row.append(interactive(e, blockId, ctx));
       }
       return row;
     }

@@ -1,0 +1,128 @@
+// Screenshots of a test alert and a collection alert as the sandbox page renders them, cropped
+// to the message, and the rendered height of the failed-run alert (the first failure parent).
+// Runs the stack of any checkout, so an old release can be shot with today's script:
+//
+//   node test-browser/screenshots.ts [root=.] [label=after] [outDir=docs/screenshots]
+//   git worktree add /tmp/old-sandbox dd8d2c4 && (cd /tmp/old-sandbox && npm ci)
+//   node test-browser/screenshots.ts /tmp/old-sandbox before
+//
+// Deterministic like the browser test: no simulation or cron timer; runs and sessions are
+// added through the emulator's control API and the poll is fired with the page's "Poll now".
+//
+// Headless Chromium on a bare Linux has no emoji font. EMOJI_FONT_DIR, a copy of the npm
+// package @fontsource/noto-color-emoji (`npm i --prefix /tmp/emoji @fontsource/noto-color-emoji`,
+// then EMOJI_FONT_DIR=/tmp/emoji/node_modules/@fontsource/noto-color-emoji), is served to
+// the page so emoji show as they do in Slack; without it they are blank boxes.
+import { mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Locator, type Page } from "playwright-core";
+import type { Stack, StackOptions } from "../dev/stack.ts";
+import { findBrowser } from "./find-browser.ts";
+
+const [root = ".", label = "after", outDir = "docs/screenshots"] = process.argv.slice(2);
+const { startStack } = (await import(pathToFileURL(resolve(root, "dev/stack.ts")).href)) as {
+  startStack: (o: StackOptions) => Promise<Stack>;
+};
+
+const found = await findBrowser();
+const [stack, browser] = await Promise.all([
+  startStack({
+    ports: { bot: 0, emulator: 0, slack: 0 },
+    simulate: false,
+    cronIntervalMs: null,
+    quiet: true,
+  }),
+  chromium.launch({ executablePath: found.executablePath, args: found.args, headless: true }),
+]);
+
+async function control(path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${stack.emulatorUrl}/__emulator${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiKey: stack.apiKey, ...body }),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+}
+
+async function command(page: Page, line: string, answer: string) {
+  await page.fill("#composer", line);
+  await page.press("#composer", "Enter");
+  await page.locator("#messages .msg", { hasText: answer }).first().waitFor();
+}
+
+/** The newest message in the channel (not an ephemeral) containing `marker`. */
+async function alertWith(page: Page, marker: string): Promise<Locator> {
+  const alert = page
+    .locator("#messages .msg", { hasText: marker })
+    .filter({ hasNot: page.locator(".eph-note") })
+    .filter({ hasNotText: "Subscribed" })
+    .last();
+  await alert.waitFor();
+  // Images (the emulator's are fake) settle into their fallback, fonts load.
+  await page.waitForTimeout(800);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+  return alert;
+}
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
+  page.setDefaultTimeout(30_000);
+  const emojiDir = process.env.EMOJI_FONT_DIR;
+  if (emojiDir) {
+    await page.route("**/__emoji/**", (route) => {
+      const file = new URL(route.request().url()).pathname.replace(/^\/__emoji\//, "");
+      if (file.includes("..")) return route.abort();
+      if (file.endsWith(".css")) {
+        // The emoji font also covers # * 0-9 © ® ™ (keycaps): leave those to the text font.
+        const css = readFileSync(join(emojiDir, file), "utf8").replace(/U\+(23|2a|30-39|a9|ae|2122),/g, "");
+        return route.fulfill({ body: css, contentType: "text/css" });
+      }
+      const type = file.endsWith(".woff2") ? "font/woff2" : "font/woff";
+      return route.fulfill({ body: readFileSync(join(emojiDir, file)), contentType: type });
+    });
+  }
+  await page.goto(`${stack.pageUrl}#C0DEMO`);
+  if (emojiDir) {
+    await page.addStyleTag({ url: "/__emoji/index.css" });
+    await page.addStyleTag({
+      content: `:root, button, select { font-family: -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif, "Noto Color Emoji", "Noto Emoji"; }`,
+    });
+  }
+  await page.locator(".live", { hasText: "live" }).waitFor();
+  mkdirSync(outDir, { recursive: true });
+
+  await command(page, "/decipher subscribe test 102", "Subscribed");
+  await command(page, "/decipher subscribe collection 501", "Subscribed");
+  // The first poll takes the baselines; what follows is new.
+  await page.click("#poll-now");
+  await page.waitForTimeout(1500);
+
+  await control("/tests/102/runs", {
+    status: "failed",
+    oneLineSummary: "The SSO button did nothing after the redirect",
+    failedSteps: 2,
+    totalSteps: 9,
+  });
+  await control("/collections/501/sessions", { count: 12 });
+  await page.click("#poll-now");
+
+  const testAlert = await alertWith(page, "Login with SSO");
+  const box = await testAlert.boundingBox();
+  await testAlert.screenshot({ path: `${outDir}/test-alert-${label}.png` });
+  const collectionAlert = await alertWith(page, "PaymentForm");
+  await collectionAlert.screenshot({ path: `${outDir}/collection-alert-${label}.png` });
+  const collectionBox = await collectionAlert.boundingBox();
+  console.log(
+    JSON.stringify({
+      label,
+      failedRunAlertHeightPx: box ? Math.round(box.height) : null,
+      collectionAlertHeightPx: collectionBox ? Math.round(collectionBox.height) : null,
+      width: box ? Math.round(box.width) : null,
+    }),
+  );
+} finally {
+  await browser.close().catch(() => {});
+  await stack.stop();
+}
