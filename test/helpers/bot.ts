@@ -170,22 +170,17 @@ export function createBot(options: {
     async command(command: string, text: string, opts: { channelId?: string; userId?: string } = {}) {
       const channelId = opts.channelId ?? "C0ALERTS";
       const userId = opts.userId ?? "U0ALICE";
-      const body = new URLSearchParams({
-        token: "legacy-verification-token",
-        team_id: await team(),
-        team_domain: "test",
-        channel_id: channelId,
-        channel_name: "alerts",
-        user_id: userId,
-        user_name: "alice",
-        command,
-        text,
-        api_app_id: "A0TEST",
-        is_enterprise_install: "false",
-        response_url: await responseUrl(channelId, userId),
-        trigger_id: "1.2.3",
-      }).toString();
-      return signedPost(body);
+      const responseUrlOf = await responseUrl(channelId, userId);
+      return signedPost(
+        slashCommandBody({
+          teamId: await team(),
+          channelId,
+          userId,
+          command,
+          text,
+          responseUrl: responseUrlOf,
+        }),
+      );
     },
     /** Clicks a button of a message the bot sent (found by action id), as Slack would. */
     async click(
@@ -257,6 +252,32 @@ export function createBot(options: {
 }
 
 export type Bot = ReturnType<typeof createBot>;
+
+/** A slash command's form body, field for field as Slack sends it. */
+export function slashCommandBody(c: {
+  teamId: string;
+  channelId: string;
+  userId: string;
+  command: string;
+  text: string;
+  responseUrl: string;
+}): string {
+  return new URLSearchParams({
+    token: "legacy-verification-token",
+    team_id: c.teamId,
+    team_domain: "test",
+    channel_id: c.channelId,
+    channel_name: "alerts",
+    user_id: c.userId,
+    user_name: "alice",
+    command: c.command,
+    text: c.text,
+    api_app_id: "A0TEST",
+    is_enterprise_install: "false",
+    response_url: c.responseUrl,
+    trigger_id: "1.2.3",
+  }).toString();
+}
 
 function findButton(message: StoredMessage, actionId: string): { blockId: string; value?: string } | null {
   for (const block of message.blocks ?? []) {

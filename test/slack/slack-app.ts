@@ -9,7 +9,7 @@ import type {
   TriageAction,
   TriageOutcome,
 } from "../../src/state/alert-control.ts";
-import { newOrg, type StoredMessage, signingSecret, standInUrl } from "../helpers/bot.ts";
+import { newOrg, type StoredMessage, signingSecret, slashCommandBody, standInUrl } from "../helpers/bot.ts";
 
 /**
  * The Slack app alone, with deps the test chooses (a fake AlertControl), driven by signed
@@ -175,22 +175,8 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
     ) {
       const channelId = opts.channelId ?? CHANNEL_ID;
       const userId = opts.userId ?? "U0ALICE";
-      const body = new URLSearchParams({
-        token: "legacy-verification-token",
-        team_id: TEAM_ID,
-        team_domain: "test",
-        channel_id: channelId,
-        channel_name: "alerts",
-        user_id: userId,
-        user_name: "alice",
-        command,
-        text,
-        api_app_id: "A0TEST",
-        is_enterprise_install: "false",
-        response_url: await responseUrl(channelId, userId, opts.ackTs),
-        trigger_id: "1.2.3",
-      }).toString();
-      return send(body);
+      const url = await responseUrl(channelId, userId, opts.ackTs);
+      return send(slashCommandBody({ teamId: TEAM_ID, channelId, userId, command, text, responseUrl: url }));
     },
     async messages(channelId = CHANNEL_ID): Promise<StoredMessage[]> {
       const q = new URLSearchParams({ botToken, channel: channelId });
