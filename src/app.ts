@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import pkg from "../package.json" with { type: "json" };
 import { createDeps } from "./deps.ts";
 import { ConfigError, type Env, readConfig } from "./env.ts";
 import { registry } from "./objects/addresses.ts";
@@ -11,9 +12,10 @@ import {
   slackRequestGuard,
   slackSignatureGuard,
 } from "./slack/request-guard.ts";
-import { VERSION } from "./version.ts";
 
 export type AppEnv = { Bindings: Env };
+
+const VERSION: string = pkg.version;
 
 export const app = new Hono<AppEnv>();
 

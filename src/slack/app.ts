@@ -1,8 +1,8 @@
 import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
 import type { Deps } from "../deps.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
+import { sessionTimelineAction } from "./actions/session-detail.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
-import { sessionTimelineAction } from "./actions/session-timeline.ts";
 import { sessionsPageAction } from "./actions/sessions-more.ts";
 import { triageButtonAction, triageSnoozeAction } from "./actions/triage.ts";
 import { noAck } from "./actions/types.ts";

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { decodeSessionButtonValue, type SharedSessionCard } from "../blocks/action-ids.ts";
-import { errorMessage } from "../blocks/index.ts";
+import { errorMessage, timelineMessage } from "../blocks/index.ts";
 import type { SlackMessage } from "../limits.ts";
 import { reply } from "../respond.ts";
 import { vendorErrorSentence } from "../vendor-error-message.ts";
@@ -31,3 +31,16 @@ export function sessionDetailAction(load: SessionView, subject: string) {
     },
   });
 }
+
+/** **Timeline**: pages, activities and loading issues of one session. */
+export const sessionTimelineAction = sessionDetailAction(
+  async (deps, sessionId, session) =>
+    timelineMessage({
+      sessionId,
+      session,
+      timeline: await deps.vendor.getSessionTimeline(sessionId),
+      appUrl: deps.config.decipherAppUrl,
+      now: deps.now(),
+    }),
+  "timeline for this session",
+);
