@@ -104,7 +104,7 @@ async function collectionLine(deps: Deps, sub: CollectionSubscription, now: Date
     sessions += page.data.length;
     more = page.hasMore;
   }
-  return { collection: collection as IssueCollection, change24h: sessions, atLeast: more };
+  return { collection: collection as IssueCollection, newSessions24h: { count: sessions, atLeast: more } };
 }
 
 /** Production lookups a digest makes at most; each costs up to two vendor requests. */
@@ -181,7 +181,7 @@ export async function sendDigest(
     digestMessage({
       date: localDate(now, schedule.zone),
       zone: schedule.zone,
-      collections: [...lines.collections].sort((a, b) => b.change24h - a.change24h),
+      collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
       tests: lines.tests,
       appUrl,
       now,

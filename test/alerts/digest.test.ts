@@ -69,3 +69,15 @@ describe("daily digest", () => {
     expect(await digests(bot)).toEqual([]);
   });
 });
+
+describe("the digest's 24-hour figures", () => {
+  it("counts a collection's sessions of the last 24 hours, whenever the last alert or digest was", async () => {
+    const { bot, due } = await channelWithDigest("09:00");
+    const { emulatorOrg } = await import("../helpers/emulator.ts");
+    await emulatorOrg(bot.env.DECIPHER_API_KEY as string).grow(501, 3);
+    await bot.cron(new Date(due.getTime() + 5_000));
+    const text = visibleText((await digests(bot))[0] as StoredMessage);
+    expect(text).toMatch(/\+?\d+\+? in 24 h/);
+    expect(text).not.toMatch(/since the last digest/);
+  });
+});
