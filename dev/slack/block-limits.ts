@@ -1,6 +1,6 @@
 // Slack rejects a whole message when any block breaks a limit, answering `invalid_blocks`
 // with one "[ERROR] … [json-pointer:…]" line per problem in response_metadata.messages.
-// These are the limits the bot has to respect (see DESIGN.md "Platform limits").
+// These are the limits the bot has to respect (see docs/architecture.md "Platform limits").
 
 export const LIMITS = {
   blocks: 50,

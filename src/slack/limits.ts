@@ -10,7 +10,7 @@ import type {
 } from "slack-edge";
 
 /**
- * Slack's Block Kit limits (DESIGN.md "Platform limits"). Slack rejects the *whole* message
+ * Slack's Block Kit limits (docs/architecture.md "Platform limits"). Slack rejects the *whole* message
  * (`invalid_blocks`) when one value breaks one of them, so every builder ends in `fitMessage`.
  * Lengths are counted in UTF-16 code units, which is never less than Slack's character count.
  */

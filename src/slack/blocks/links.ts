@@ -1,6 +1,6 @@
 import { wellFormed } from "../mrkdwn.ts";
 
-/** Links into the Decipher web app (vendor-facts.md "Hosts"). `appUrl` has no trailing slash. */
+/** Links into the Decipher web app (docs/decipher-api.md, "Hosts and authentication"). `appUrl` has no trailing slash. */
 
 const base = (appUrl: string) => appUrl.replace(/\/+$/, "");
 // encodeURIComponent throws on a lone surrogate: vendor ids are not trusted to be well formed.
