@@ -37,8 +37,9 @@ app.get("/health", async (c) => {
     return c.json({ ok: false, version: VERSION, problems: error.problems });
   }
   const now = Date.now();
-  const health = await registry(c.env)
-    .health()
+  // A registry that cannot be reached (or is not bound) is a problem to report, not a 500.
+  const health = await Promise.resolve()
+    .then(() => registry(c.env).health())
     .catch(() => null);
   if (!health)
     return c.json({ ok: false, version: VERSION, problems: ["the engine's registry did not answer"] });

@@ -28,4 +28,14 @@ describe("GET /health", () => {
     for (const secret of [env.DECIPHER_API_KEY, env.SLACK_BOT_TOKEN])
       expect(body).not.toContain(String(secret));
   });
+
+  it("reports an unreachable engine registry as a problem, not a 500", async () => {
+    const res = await worker.fetch(
+      new Request("http://bot.test/health"),
+      { ...env, REGISTRY: undefined } as never,
+      {} as ExecutionContext,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: false, problems: [expect.stringContaining("registry")] });
+  });
 });
