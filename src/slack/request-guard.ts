@@ -27,6 +27,32 @@ export function slackRequestGuard(now: () => number = Date.now): MiddlewareHandl
 
 const encoder = new TextEncoder();
 
+const bodies = new WeakMap<Request, Promise<ArrayBuffer>>();
+const texts = new WeakMap<Request, Promise<string>>();
+
+/**
+ * The request's body, read once for every guard (a copy: slack-edge reads the original). Each
+ * clone and decode sits on the ack path, which is what Slack's 3 s clock waits on.
+ */
+export function rawBody(req: Request): Promise<ArrayBuffer> {
+  let body = bodies.get(req);
+  if (!body) {
+    body = req.clone().arrayBuffer();
+    bodies.set(req, body);
+  }
+  return body;
+}
+
+/** The body as text, decoded by hand once: workerd warns when `.text()` reads a form body. */
+export function rawText(req: Request): Promise<string> {
+  let text = texts.get(req);
+  if (!text) {
+    text = rawBody(req).then((bytes) => new TextDecoder().decode(bytes));
+    texts.set(req, text);
+  }
+  return text;
+}
+
 function hex(bytes: ArrayBuffer): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -56,7 +82,7 @@ export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareH
       await next();
       return;
     }
-    const raw = await c.req.raw.clone().arrayBuffer();
+    const raw = await rawBody(c.req.raw);
     const hmac = await crypto.subtle.importKey(
       "raw",
       encoder.encode(key),
@@ -79,7 +105,7 @@ export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareH
 export function slackBodyGuard(): MiddlewareHandler {
   return async (c, next) => {
     // Decoded by hand: workerd warns when .text() reads a form body.
-    const raw = new TextDecoder().decode(await c.req.raw.clone().arrayBuffer());
+    const raw = await rawText(c.req.raw);
     const type = c.req.header("content-type") ?? "";
     const isObject = (text: string) => {
       try {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { rawText } from "../request-guard.ts";
 import { isEventType } from "./event-types.ts";
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -18,7 +19,7 @@ const ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function slackEventGuard(): MiddlewareHandler {
   return async (c, next) => {
     if (!(c.req.header("content-type") ?? "").includes("application/json")) return next();
-    const raw = new TextDecoder().decode(await c.req.raw.clone().arrayBuffer());
+    const raw = await rawText(c.req.raw);
     // An object: slackBodyGuard refused anything else.
     const body = JSON.parse(raw) as Record<string, unknown>;
     if (body.type === "url_verification") {
