@@ -1,18 +1,12 @@
 import { collectionGrowthThreadReply } from "../slack/blocks/collection-card.ts";
 import { withGuardingTests } from "../slack/blocks/failure-meaning.ts";
 import { describeSlackFailure } from "../slack/errors.ts";
+import { pollErrorSentence } from "../slack/vendor-error-message.ts";
 import type { CollectionSubscription } from "../state/subscription-types.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
 import { collectionParentNow } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
-import {
-  afterSlackFailure,
-  describeVendorFailure,
-  noteUnknownOutcome,
-  type PollOutcome,
-  pollFailed,
-  unchanged,
-} from "./outcome.ts";
+import { afterSlackFailure, noteUnknownOutcome, type PollOutcome, pollFailed, unchanged } from "./outcome.ts";
 import type { PollContext } from "./poll-context.ts";
 import { post, update } from "./slack-post.ts";
 import { isSnoozed } from "./triage.ts";
@@ -54,7 +48,7 @@ export async function pollCollectionSubscription(
   try {
     collection = (await deps.vendor.listCollectionSessions(sub.collectionId, { limit: 1 })).collection;
   } catch (error) {
-    return pollFailed(sub, describeVendorFailure(error), error, now);
+    return pollFailed(sub, pollErrorSentence(error), error, now);
   }
 
   // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),

@@ -1,6 +1,5 @@
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { Quarantined, Subscription, UnknownOutcome } from "../state/subscription-types.ts";
-import { isVendorApiError } from "../vendor/errors.ts";
 import type { RejectedRun } from "../vendor/types.ts";
 
 /**
@@ -39,19 +38,6 @@ export function pollFailed(sub: Subscription, message: string, _error: unknown, 
     posts: 0,
     error: message,
   };
-}
-
-/** A vendor failure as a sentence for `/decipher status`: it names the problem, never the key. */
-export function describeVendorFailure(error: unknown): string {
-  if (!isVendorApiError(error)) return "Unexpected error while polling Decipher; will retry.";
-  if (error.isAuthentication()) return "Decipher rejected the API key (401); check DECIPHER_API_KEY.";
-  if (error.isNotFound()) return "Decipher no longer finds this item (404).";
-  if (error.isRateLimited()) return "Decipher rate-limited the poll (429); will retry.";
-  if (error.type === "timeout_error") return "Decipher did not answer in time; will retry.";
-  if (error.type === "invalid_response")
-    return `Decipher sent data the bot could not read (${error.field ?? "body"}); will retry.`;
-  if (error.status !== null && error.status >= 500) return `Decipher failed (${error.status}); will retry.`;
-  return `Decipher answered ${error.type}; will retry.`;
 }
 
 /** Applies a failed Slack post: channel-level refusals pause the subscription, others are retried. */

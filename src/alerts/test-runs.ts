@@ -2,6 +2,7 @@ import { failedRunThreadReply, recoveryThreadReply } from "../slack/blocks/faile
 import { flakyThreadParent, flakyThreadReply, withMeaning } from "../slack/blocks/failure-meaning.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack/errors.ts";
 import type { SlackMessage } from "../slack/limits.ts";
+import { pollErrorSentence } from "../slack/vendor-error-message.ts";
 import type {
   FailureStreak,
   PendingRun,
@@ -13,7 +14,6 @@ import { testParent } from "./alert-parents.ts";
 import { type FailureContext, readFailureContext } from "./failure-context.ts";
 import {
   afterSlackFailure,
-  describeVendorFailure,
   type HeldFailure,
   noteQuarantined,
   noteUnknownOutcome,
@@ -72,7 +72,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
     window = await readRunWindow(deps.vendor, sub);
     late = await readLateFailures(deps.vendor, sub);
   } catch (error) {
-    return pollFailed(sub, describeVendorFailure(error), error, now);
+    return pollFailed(sub, pollErrorSentence(error), error, now);
   }
 
   const { test } = window;

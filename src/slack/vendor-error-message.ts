@@ -4,8 +4,8 @@ import { isVendorApiError, type VendorApiError } from "../vendor/errors.ts";
  * The one ladder that turns a failed Decipher call into words, for two readers:
  * - `vendorErrorSentence`: the person who asked (a command or a button), told what to do;
  * - `pollErrorSentence`: `/decipher status` after a poll failed, told that it will retry.
- * Neither shows a stack trace, a raw body or the key. (`src/alerts/outcome.ts`'s
- * `describeVendorFailure` can become `pollErrorSentence`.)
+ * Neither shows a stack trace, a raw body or the key. The poller uses the second one too
+ * (src/alerts/outcome.ts).
  */
 
 type Failure =

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeVendorFailure } from "../../src/alerts/outcome.ts";
-import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
+import { pollErrorSentence, vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
 import { createVendorClient } from "../../src/vendor/client.ts";
 import { isVendorApiError } from "../../src/vendor/errors.ts";
 import { type Bot, createBot, newOrg, visibleText } from "../helpers/bot.ts";
@@ -220,7 +219,7 @@ describe("vendor responses of random shape", () => {
             expect(isVendorApiError(error)).toBe(true);
             expect(String((error as Error).message)).not.toContain("dcp_secret_key_123");
             expectSentence(vendorErrorSentence(error, "test 101"));
-            expectSentence(describeVendorFailure(error));
+            expectSentence(pollErrorSentence(error));
           }
         },
       ),
