@@ -20,12 +20,6 @@ export * from "./action-ids.ts";
 export { type TriageState, triageLines } from "./alert-status.ts";
 export { type ClicksMessageInput, clicksMessage, screenshotExpiry } from "./clicks.ts";
 export {
-  type CollectionAlertInput,
-  type CollectionGrowthInput,
-  collectionAlert,
-  collectionGrowthReply,
-} from "./collection-alerts.ts";
-export {
   type CollectionParentInput,
   type CollectionReplyInput,
   collectionDetailsReply,
@@ -60,13 +54,6 @@ export {
   sessionsMessage,
 } from "./sessions.ts";
 export { type SharedSessionInput, sharedSessionMessage } from "./shared-session.ts";
-export {
-  type FailedRunInput,
-  failedRunAlert,
-  failedRunReply,
-  type RecoveryInput,
-  recoveryReply,
-} from "./test-run-alerts.ts";
 export { type TimelineMessageInput, timelineMessage } from "./timeline.ts";
 export { resubscribeCommand, triageControls } from "./triage-controls.ts";
 export * from "./triage-values.ts";

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTION_IDS,
-  collectionAlert,
   collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
   decodeSnoozeValue,
   decodeTriageRef,
   type FailedRunParentInput,
-  failedRunAlert,
   failedRunParent,
   failedRunThreadReply,
   recoveryThreadReply,
@@ -336,32 +334,5 @@ describe("collection thread replies", () => {
     expect(allText(g)).toContain("Grew again: 25 → 31 sessions (+6)");
     expect(allText(g).match(/stuck on the payment step/g)).toHaveLength(2);
     assertWithinSlackLimits(g);
-  });
-});
-
-describe("the old poller's builders (deprecated adapters until the engine calls the new ones)", () => {
-  it("render the new layout from the old inputs", () => {
-    const streak = failedRunAlert({ test: aTest, run: aRun(), appUrl: APP, now: NOW, failingStreak: 3 });
-    expect(streak.text).toContain("is failing for 3 runs");
-    const green = failedRunAlert({
-      test: aTest,
-      run: aRun(),
-      appUrl: APP,
-      now: NOW,
-      failingStreak: 3,
-      recoveredBy: aRun({ id: 1250, status: "passed" }),
-    });
-    expect(allText(green)).toContain("passed again after 3 failed runs");
-    const grew = collectionAlert({
-      collection: aCollection(),
-      previousCount: 12,
-      sessions: [aCollectionSession()],
-      screenshotsExpiresAt: null,
-      regression: true,
-      appUrl: APP,
-      now: NOW,
-    });
-    expect(grew.text).toMatch(/^Regression: .*12 → 20 \(\+8\) sessions/);
-    expect(buttonsOf(grew).some((b) => b.action_id === ACTION_IDS.triageAcknowledge)).toBe(false);
   });
 });
