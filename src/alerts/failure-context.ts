@@ -1,6 +1,7 @@
 import type { CollectionSubscription, Subscription, TestSubscription } from "../state/subscription-types.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { classifyTest, type TestClassification } from "./classify.ts";
+import { runsForOptions } from "./failure-route.ts";
 import type { PollContext } from "./poll-context.ts";
 import { type ImpactResult, impactVendorClient, productionImpact } from "./production-impact.ts";
 
@@ -40,8 +41,7 @@ export async function readFailureContext(
   } catch {
     return null;
   }
-  const trigger = sub.options?.trigger;
-  const counted = trigger ? history.filter((r) => r.triggeredBy === trigger) : history;
+  const counted = runsForOptions(history, sub.options);
   const classification = classifyTest(counted, now);
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
