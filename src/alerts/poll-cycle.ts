@@ -1,6 +1,6 @@
 import type { Config, Env } from "../env.ts";
 import { channelObject, objectNames, registry, subscriptionObjectByName } from "../objects/addresses.ts";
-import type { PollReport } from "../objects/subscription-object.ts";
+import { type PollReport, quietReport } from "../objects/subscription-object.ts";
 import { OUTAGE } from "../state/noise-rules.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import type { PollMode } from "./poll-context.ts";
@@ -34,26 +34,12 @@ export type CycleReport = {
   writes: { storage: number; kv: number };
 };
 
-function failedReport(name: string, at: string): PollReport {
-  return {
-    name,
-    status: "failing",
-    at,
-    failingSince: null,
-    posts: 0,
-    error: "object unreachable",
-    workspaceFailure: null,
-    writes: { storage: 0, kv: 0 },
-    held: null,
-  };
-}
-
 function pollOne(env: Env, config: Config, name: string, at: string, mode: PollMode): Promise<PollReport> {
   return subscriptionObjectByName(env, name)
     .poll(name, at, config, mode)
     .catch((error: unknown) => {
       console.error(`poll of ${name} failed: ${error instanceof Error ? error.name : "unknown"}`);
-      return failedReport(name, at);
+      return quietReport(name, at, "failing", "object unreachable");
     });
 }
 

@@ -146,17 +146,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   async poll(name: string, at: string, config: Config, mode: PollMode = {}): Promise<PollReport> {
-    const idle = (status: PollSummary["status"]): PollReport => ({
-      name,
-      status,
-      at,
-      failingSince: null,
-      posts: 0,
-      error: null,
-      workspaceFailure: null,
-      writes: { storage: 0, kv: 0 },
-      held: null,
-    });
+    const idle = (status: PollSummary["status"]) => quietReport(name, at, status);
     if (this.#polling) return idle("busy");
     // A failure held for another cycle's outage check is that cycle's to settle: a second
     // cycle deciding on its own could announce it alone and in an outage message too.
@@ -224,4 +214,24 @@ export class SubscriptionObject extends DurableObject<Env> {
 /** Options compared with their defaults filled in, so "none given" equals the defaults. */
 export function sameOptions(a: TestOptions | undefined, b: TestOptions | undefined): boolean {
   return JSON.stringify(resolveTestOptions(a)) === JSON.stringify(resolveTestOptions(b));
+}
+
+/** A poll that did nothing (busy, gone, or never reached the object): no posts, no writes. */
+export function quietReport(
+  name: string,
+  at: string,
+  status: PollSummary["status"],
+  error: string | null = null,
+): PollReport {
+  return {
+    name,
+    status,
+    at,
+    failingSince: null,
+    posts: 0,
+    error,
+    workspaceFailure: null,
+    writes: { storage: 0, kv: 0 },
+    held: null,
+  };
 }
