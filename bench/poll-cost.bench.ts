@@ -1,12 +1,11 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { inject, it } from "vitest";
-import { type CycleReport, runPollCycle } from "../src/alerts/poll-cycle.ts";
-import { readConfig } from "../src/env.ts";
+import { type Bot, createBot, emulator, emulatorUrl, newOrg, ordinaryNow } from "../dev/in-workerd/bot.ts";
+import { readConfig } from "../src/config.ts";
+import { type CycleReport, runPollCycle } from "../src/cron.ts";
+import type { SubscriptionRef } from "../src/model/alert-control.ts";
 import { objectNames } from "../src/objects/addresses.ts";
-import type { SubscriptionRef } from "../src/state/alert-control.ts";
 import { mapLimit } from "../src/util/map-limit.ts";
-import { type Bot, createBot, emulatorUrl, newOrg, ordinaryNow } from "../test/helpers/bot.ts";
-import { emulatorOrg } from "../test/helpers/emulator.ts";
 
 /**
  * Cost of an idle poll cycle of the Durable Object engine (`npm run bench:poll-cost`, through
@@ -120,7 +119,7 @@ async function instrument(stub: DurableObjectStub, which: "subscriptions" | "reg
 }
 
 async function vendorCount(apiKey: string): Promise<number> {
-  return (await emulatorOrg(apiKey).requests()).total;
+  return (await emulator.org(apiKey).requests()).total;
 }
 
 function stats(values: number[]) {
@@ -233,7 +232,7 @@ function summarize(n: number, cycles: Cycle[]) {
 for (const n of SIZES) {
   it(`idle cycle cost with ${n} subscriptions`, async () => {
     const apiKey = await newOrg();
-    const org = emulatorOrg(apiKey);
+    const org = emulator.org(apiKey);
     const bot = createBot({ apiKey });
     const teamId = await bot.team();
     const tests = await mapLimit(

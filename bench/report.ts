@@ -280,7 +280,7 @@ export function renderMarkdown(f: Facts): string {
   const single = f.latency.find((l) => l.concurrency === 1 && l.kind !== HEALTH_FLOOR);
   if (d.maxSub > FREE.subrequests)
     gaps.push(
-      `- **Subrequests per invocation: ${d.maxSub} > 50.** \`CHUNK_SIZE = 10\` (src/alerts/poll-cycle.ts) keeps one *chunk* within 50, but the queue consumer gets \`max_batch_size = 5\` chunks per invocation (wrangler.toml) and polls them all in one invocation: an idle batch is exactly 50 vendor requests, and any alert in it goes past 50 (up to ${d.maxSub} here, when every subscription posts a thread reply and edits the parent). Cause is configuration: \`max_batch_size = 1\` (or a consumer that counts subrequests) would cap an invocation at one chunk (≤ 10 × 4 = 40). The cron invocation itself polls one chunk and stays ≤ ${Math.max(...f.pollCost.filter((r) => r.n <= 10).map((r) => r.changedAll.maxSubrequests))}.`,
+      `- **Subrequests per invocation: ${d.maxSub} > 50.** \`CHUNK_SIZE = 10\` (src/cron.ts) keeps one *chunk* within 50, but the queue consumer gets \`max_batch_size = 5\` chunks per invocation (wrangler.toml) and polls them all in one invocation: an idle batch is exactly 50 vendor requests, and any alert in it goes past 50 (up to ${d.maxSub} here, when every subscription posts a thread reply and edits the parent). Cause is configuration: \`max_batch_size = 1\` (or a consumer that counts subrequests) would cap an invocation at one chunk (≤ 10 × 4 = 40). The cron invocation itself polls one chunk and stays ≤ ${Math.max(...f.pollCost.filter((r) => r.n <= 10).map((r) => r.changedAll.maxSubrequests))}.`,
     );
   if (d.worstP99 > 50)
     gaps.push(

@@ -1,17 +1,17 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json" with { type: "json" };
-import { createDeps } from "./deps.ts";
-import { ConfigError, type Env, readConfig } from "./env.ts";
-import { registry } from "./objects/addresses.ts";
-import { createSlackApp, SLACK_EVENTS_PATH } from "./slack/app.ts";
-import { slackEventGuard } from "./slack/events/event-guard.ts";
+import { ConfigError, type Env, readConfig } from "./config.ts";
+import { slackEventGuard } from "./handlers/events/event-envelope.ts";
 import {
   MAX_BODY_BYTES,
   slackBodyGuard,
   slackRequestGuard,
   slackSignatureGuard,
-} from "./slack/request-guard.ts";
+} from "./handlers/signed-request.ts";
+import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
+import { registry } from "./objects/addresses.ts";
+import { createDeps } from "./wiring.ts";
 
 export type AppEnv = { Bindings: Env };
 

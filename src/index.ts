@@ -1,6 +1,6 @@
-import { type PollChunk, pollNames, runPollCycle } from "./alerts/poll-cycle.ts";
 import { app } from "./app.ts";
-import { type Config, ConfigError, type Env, readConfig } from "./env.ts";
+import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
+import { type PollChunk, pollNames, runPollCycle } from "./cron.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
 export { RegistryObject } from "./objects/registry-object.ts";

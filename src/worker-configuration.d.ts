@@ -11,14 +11,14 @@ interface __BaseEnv_Env {
 	SLACK_BOT_TOKEN: string;
 	DECIPHER_API_URL: string;
 	SLACK_API_URL: string;
-	SUBSCRIPTIONS: DurableObjectNamespace<import("./index").SubscriptionObject>;
-	CHANNELS: DurableObjectNamespace<import("./index").ChannelObject>;
-	REGISTRY: DurableObjectNamespace<import("./index").RegistryObject>;
-	SLACK_EVENT_GATE: DurableObjectNamespace<import("./index").SlackEventGate>;
+	SUBSCRIPTIONS: DurableObjectNamespace<import("./index.ts").SubscriptionObject>;
+	CHANNELS: DurableObjectNamespace<import("./index.ts").ChannelObject>;
+	REGISTRY: DurableObjectNamespace<import("./index.ts").RegistryObject>;
+	SLACK_EVENT_GATE: DurableObjectNamespace<import("./index.ts").SlackEventGate>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("./index");
+		mainModule: typeof import("./index.ts");
 		durableNamespaces: "SubscriptionObject" | "ChannelObject" | "RegistryObject" | "SlackEventGate";
 	}
 	interface Env extends __BaseEnv_Env {}

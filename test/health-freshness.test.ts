@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DigestStore } from "../src/state/digests.ts";
-import { type Bot, createBot, newOrg, visibleText } from "./helpers/bot.ts";
+import { type Bot, createBot, newOrg, visibleText } from "../dev/in-workerd/bot.ts";
+import { DigestStore } from "../src/store/digest-store.ts";
 import { health, statusText } from "./helpers/cases.ts";
 import { subscribedBot } from "./helpers/emulator.ts";
 

@@ -9,18 +9,18 @@
  * The bench runs the esbuild bundle of this file (bench/peer/bolt-bundle.ts), as one would deploy it.
  */
 import { App, LogLevel } from "@slack/bolt";
+import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
+import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
 import {
   encodeMoreValue,
   errorMessage,
   noSessionsMessage,
   sessionsMessage,
   usageMessage,
-} from "../../src/slack/blocks/index.ts";
-import { CommandInputError } from "../../src/slack/commands/parse-error.ts";
-import { describeSessionSearch, parseSessionSearch } from "../../src/slack/commands/sessions-query.ts";
-import { vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
+} from "../../src/messages/index.ts";
+import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
-import { createVendorClient } from "../../src/vendor/client.ts";
+import { createVendorClient } from "../../src/vendor/vendor-client.ts";
 
 const env = (name: string) => {
   const value = process.env[name];

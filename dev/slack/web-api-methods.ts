@@ -8,6 +8,7 @@ import {
   threadParent,
   toSlackMessage,
 } from "./messages.ts";
+import type { Method, MethodBody, MethodContext } from "./method-types.ts";
 import { boolParam, type Params, stringParam } from "./params.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
@@ -18,10 +19,6 @@ import type { Workspace } from "./workspaces.ts";
 
 // The Web API methods the bot uses, with Slack's argument checks, error codes and response
 // shapes. Each handler answers the JSON body Slack would send with HTTP 200.
-
-export type MethodContext = { ws: Workspace; params: Params; nextTs: () => string };
-export type MethodBody = { ok: boolean; [key: string]: unknown };
-export type Method = (ctx: MethodContext) => MethodBody;
 
 /** Where the bot may post: exists, not archived, and the bot is a member. */
 function postableChannel(ws: Workspace, params: Params): Channel | MethodBody {

@@ -1,6 +1,6 @@
-import type { Env } from "../env.ts";
-import type { SubscriptionRef } from "../state/alert-control.ts";
-import { keys } from "../state/keys.ts";
+import type { Env } from "../config.ts";
+import type { SubscriptionRef } from "../model/alert-control.ts";
+import { keys } from "../store/keys.ts";
 
 /** Durable Object names. The team id leads, so several workspaces fit without a migration. */
 export const objectNames = {

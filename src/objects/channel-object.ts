@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
-import { isDue, sendDigest } from "../alerts/digest.ts";
-import { nextOccurrence } from "../alerts/schedule.ts";
-import { post } from "../alerts/slack-post.ts";
-import { createDeps } from "../deps.ts";
-import type { Config, Env } from "../env.ts";
-import { type OutageItem, outageMessage } from "../slack/blocks/outage.ts";
-import { type DigestSchedule, DigestStore } from "../state/digests.ts";
-import { SubscriptionStore } from "../state/subscriptions.ts";
+import type { Config, Env } from "../config.ts";
+import { isDue, sendDigest } from "../engine/compose-digest.ts";
+import { createEngineDeps } from "../engine/engine-deps.ts";
+import { type OutageItem, outageMessage } from "../messages/outage.ts";
+import { post } from "../slack-api/post-message.ts";
+import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
+import { SubscriptionStore } from "../store/subscription-store.ts";
+import { nextOccurrence } from "../util/local-time.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { objectNames, registry } from "./addresses.ts";
 
@@ -87,7 +87,9 @@ export class ChannelObject extends DurableObject<Env> {
         .join(",");
       const last = await this.ctx.storage.get<LastOutage>("outage");
       if (last?.key === key) return last.ts ? { ts: last.ts } : { ts: null, unknown: true };
-      const deps = createDeps(config, this.env, { budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION) });
+      const deps = createEngineDeps(config, this.env, {
+        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+      });
       // Written first: if this object dies mid-post, a retry finds the key and does not post again.
       await this.ctx.storage.put("outage", { key, ts: null } satisfies LastOutage);
       const result = await post(
@@ -118,7 +120,7 @@ export class ChannelObject extends DurableObject<Env> {
         const minutes = Math.floor((now.getTime() - Date.parse(stored.failedAt)) / 60_000);
         if (minutes >= 3 && minutes % 5 !== 0) return { sent: false };
       }
-      const deps = createDeps(config, this.env, {
+      const deps = createEngineDeps(config, this.env, {
         now: () => now,
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });

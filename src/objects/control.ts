@@ -1,5 +1,5 @@
-import type { Config, Env } from "../env.ts";
-import type { AlertControl } from "../state/alert-control.ts";
+import type { Config, Env } from "../config.ts";
+import type { AlertControl } from "../model/alert-control.ts";
 import { channelObject, objectNames, registry, subscriptionObject } from "./addresses.ts";
 
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */

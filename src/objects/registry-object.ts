@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env.ts";
-import type { EngineHealth, SubscriptionRef } from "../state/alert-control.ts";
-import { keys } from "../state/keys.ts";
+import type { Env } from "../config.ts";
+import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
+import { keys } from "../store/keys.ts";
 
 /** One subscription as the cron knows it. */
 export type RegistryEntry = { name: string; ref: SubscriptionRef };

@@ -1,13 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import type { HeldFailure } from "../alerts/outcome.ts";
-import type { PollMode } from "../alerts/poll-context.ts";
-import { pollSubscription } from "../alerts/poll-subscription.ts";
-import { applyTriage } from "../alerts/triage.ts";
-import { createDeps } from "../deps.ts";
-import type { Config, Env } from "../env.ts";
-import type { SubscriptionRef, TriageAction, TriageOutcome } from "../state/alert-control.ts";
-import { resolveTestOptions, type Subscription, type TestOptions } from "../state/subscription-types.ts";
-import { SubscriptionStore } from "../state/subscriptions.ts";
+import type { Config, Env } from "../config.ts";
+import { applyTriage } from "../engine/apply-triage.ts";
+import { createEngineDeps } from "../engine/engine-deps.ts";
+import type { PollMode } from "../engine/poll-context.ts";
+import type { HeldFailure } from "../engine/poll-outcome.ts";
+import { pollSubscription } from "../engine/poll-subscription.ts";
+import type { SubscriptionRef } from "../model/alert-control.ts";
+import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
+import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
+import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
@@ -142,7 +143,7 @@ export class SubscriptionObject extends DurableObject<Env> {
    * from their own bindings, and one workspace's token is what a poll of its items must use.
    */
   #deps(config: Config, now: Date, budget = new SubrequestBudget(SUBREQUESTS_PER_INVOCATION)) {
-    return createDeps(config, this.env, { now: () => now, budget });
+    return createEngineDeps(config, this.env, { now: () => now, budget });
   }
 
   async poll(name: string, at: string, config: Config, mode: PollMode = {}): Promise<PollReport> {

@@ -2,10 +2,11 @@
  * Cursor pagination as async iterators. Always bounded: a Worker invocation has a small
  * subrequest budget, so an unbounded walk is a bug waiting for a big organization.
  */
-import type { VendorClient } from "./client.ts";
-import { invalidRequest, VendorApiError } from "./errors.ts";
+
 import type { CollectionSessionListParams, SessionListParams, TestRunListParams } from "./query.ts";
 import type { CollectionSession, ListEnvelope, SessionSummary, TestRun } from "./types.ts";
+import type { VendorClient } from "./vendor-client.ts";
+import { invalidRequest, VendorApiError } from "./vendor-errors.ts";
 
 export type PageCaps = {
   /** Stop after this many items (may cut a page short). Default 1000. */

@@ -3,9 +3,9 @@
  * becomes a clear `invalid_request` naming the parameter instead of a vendor 422 (or worse,
  * a request to the wrong path). Parameter names are the vendor's (docs/decipher-api.md).
  */
-import { isUuid } from "../util/guards.ts";
-import { invalidRequest } from "./errors.ts";
+import { isUuid } from "../util/checks.ts";
 import type { CollectionInclude, TestRunStatusFilter } from "./types.ts";
+import { invalidRequest } from "./vendor-errors.ts";
 
 /** A time bound: a `Date`, or an ISO 8601 string (`2026-02-16`, `2026-02-16T05:00:00Z`, with offset). */
 export type TimeBound = Date | string;

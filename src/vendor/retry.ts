@@ -2,7 +2,7 @@
  * When (and whether) to try a failed vendor request again. Kept apart from the transport so
  * the policy is testable with plain numbers.
  */
-import type { VendorApiError } from "./errors.ts";
+import type { VendorApiError } from "./vendor-errors.ts";
 
 export type RetryOptions = {
   /** Total attempts including the first; default 3. */

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng } from "../../dev/emulator/rng.ts";
-import { growthThreshold } from "../../src/alerts/collections.ts";
-import { keys } from "../../src/state/keys.ts";
-import { SubscriptionStore } from "../../src/state/subscriptions.ts";
-import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../helpers/bot.ts";
+import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { growthThreshold } from "../../src/engine/collections.ts";
+import { keys } from "../../src/store/keys.ts";
+import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
 
 /**

@@ -1,12 +1,12 @@
 import { abortAllDurableObjects, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
-import { runPollCycle } from "../../src/alerts/poll-cycle.ts";
-import { readConfig } from "../../src/env.ts";
+import { type Bot, createBot, emulatorUrl, newOrg } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { runPollCycle } from "../../src/cron.ts";
+import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
-import { ACTION_IDS } from "../../src/slack/blocks/action-ids.ts";
-import type { SubscriptionRef } from "../../src/state/alert-control.ts";
-import { type Bot, createBot, emulatorUrl, newOrg } from "../helpers/bot.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { type Bot, visibleText } from "../../dev/in-workerd/bot.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
-import { type Bot, visibleText } from "../helpers/bot.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 /**

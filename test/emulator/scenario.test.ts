@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createEmulatorApp } from "../../dev/emulator/app.ts";
-import { classifyTest } from "../../src/alerts/classify.ts";
-import { createVendorClient } from "../../src/vendor/client.ts";
+import { classifyTest } from "../../src/model/test-classification.ts";
 import type { TestRun } from "../../src/vendor/types.ts";
+import { createVendorClient } from "../../src/vendor/vendor-client.ts";
 import { ACME, baseUrl, control, getJson, type Json, newOrg } from "./helpers.ts";
 
 const tick = async (key: string) => (await control("POST", "/tick", { apiKey: key })).changes[key] as Json[];

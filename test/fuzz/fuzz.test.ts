@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pollErrorSentence, vendorErrorSentence } from "../../src/slack/vendor-error-message.ts";
-import { createVendorClient } from "../../src/vendor/client.ts";
-import { isVendorApiError } from "../../src/vendor/errors.ts";
-import { type Bot, createBot, newOrg, visibleText } from "../helpers/bot.ts";
+import { type Bot, createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { pollErrorSentence, vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
+import { createVendorClient } from "../../src/vendor/vendor-client.ts";
+import { isVendorApiError } from "../../src/vendor/vendor-errors.ts";
 import { mintResponseUrl, unknownResponseUrl } from "../helpers/slack-standin.ts";
 
 /**
@@ -161,7 +161,7 @@ describe("interaction payloads", () => {
     );
   }, 300_000);
 
-  /** Found by this fuzzing and fixed: such bodies now get 400 from `slackBodyGuard` (src/slack/request-guard.ts). */
+  /** Found by this fuzzing and fixed: such bodies now get 400 from `slackBodyGuard` (src/handlers/signed-request.ts). */
   it.each(["", "x", "null"])("a signed payload %j gets a 4xx, not a 5xx", async (raw) => {
     const res = await bot.signedPost(new URLSearchParams({ payload: raw }).toString());
     expect(res.status).toBeLessThan(500);

@@ -4,58 +4,11 @@ import {
   env,
   waitOnExecutionContext,
 } from "cloudflare:test";
-import { readConfig } from "../../src/env.ts";
+import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
 import worker from "../../src/index.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
-import type { Subscription } from "../../src/state/subscription-types.ts";
-import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "./bot.ts";
-
-/**
- * The emulator controls the behaviour tests need beyond test/helpers/emulator.ts: runs
- * recorded in the past, malformed runs, list order, retention, and clearing faults.
- */
-export function emulatorControls(apiKey: string) {
-  async function call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
-    const res = await fetch(`${emulatorUrl}/__emulator${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify({ apiKey, ...body }) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`emulator ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  }
-  type Run = { id: number; status: string; createdAt: string };
-  return {
-    /** A run with optional `createdAt` (ISO, in the past) and `raw` wire fields served verbatim. */
-    addRun: (
-      testId: number,
-      status: "passed" | "failed" | "running",
-      extra: { createdAt?: string; raw?: Record<string, unknown> } = {},
-    ) => call<Run>("POST", `/tests/${testId}/runs`, { status, ...extra }),
-    setRun: (runId: number, body: { status?: string; raw?: Record<string, unknown> | null }) =>
-      call<Run>("PATCH", `/runs/${runId}`, body),
-    listOrder: (order: "newest" | "oldest") => call("POST", "/list-order", { order }),
-    expire: (collectionId: number, count: number) =>
-      call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/expire`, {
-        count,
-      }),
-    grow: (collectionId: number, count: number) =>
-      call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/sessions`, {
-        count,
-      }),
-    clearFaults: async () => {
-      await fetch(`${emulatorUrl}/__emulator/faults?apiKey=${encodeURIComponent(apiKey)}`, {
-        method: "DELETE",
-      });
-    },
-    /** Test-run list requests so far (what one poll of a test costs at the vendor). */
-    runRequests: async () => {
-      const res = await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`);
-      return ((await res.json()) as { total: number }).total;
-    },
-  };
-}
 
 /** `/decipher status` as the person reads it. */
 export async function statusText(bot: Bot, channelId = "C0ALERTS"): Promise<string> {

@@ -1,42 +1,7 @@
-import { createBot, emulatorUrl, newOrg } from "./bot.ts";
+import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 
-/** The emulator's control API (dev/emulator/README.md), bound to one organization. */
-export function emulatorOrg(apiKey: string) {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${emulatorUrl}/__emulator${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify({ apiKey, ...(body as object) }) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`emulator ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  }
-  type Run = { id: number; status: string; testId: number };
-  return {
-    apiKey,
-    addRun: (testId: number, status: "passed" | "failed" | "running", extra: Record<string, unknown> = {}) =>
-      call<Run>("POST", `/tests/${testId}/runs`, { status, ...extra }),
-    setRun: (runId: number, status: "passed" | "failed" | "running") =>
-      call<Run>("PATCH", `/runs/${runId}`, { status }),
-    addTest: (name: string) => call<{ id: number; name: string }>("POST", "/tests", { name }),
-    grow: (collectionId: number, count: number) =>
-      call<{ collection: { sessionCount: number } }>("POST", `/collections/${collectionId}/sessions`, {
-        count,
-      }),
-    resolve: (collectionId: number, isResolved: boolean) =>
-      call("PATCH", `/collections/${collectionId}`, { isResolved }),
-    fault: (route: string, kind: "429" | "500" | "hang" | "malformed", count = 1, retryAfter?: number) =>
-      call("POST", "/faults", { route, kind, count, ...(retryAfter === undefined ? {} : { retryAfter }) }),
-    requests: async () =>
-      (await (
-        await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`)
-      ).json()) as {
-        total: number;
-        byRoute: Record<string, number>;
-      },
-  };
-}
+/** The emulator's control API (dev/emulator/control-client.ts), bound to one organization. */
+export const emulatorOrg = (apiKey: string) => emulator.org(apiKey);
 
 /**
  * A bot with its own emulator organization and Slack workspace, after one `/decipher`

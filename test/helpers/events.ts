@@ -1,5 +1,5 @@
+import { type Bot, type SentRequest, signingSecret, standInUrl } from "../../dev/in-workerd/bot.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
-import { type Bot, type SentRequest, signingSecret, standInUrl } from "./bot.ts";
 
 /**
  * The Events API side of a test bot: a person's messages, Home tab and modals go through the

@@ -1,4 +1,4 @@
-import { standInUrl } from "./bot.ts";
+import { standInUrl } from "../../dev/in-workerd/bot.ts";
 
 /**
  * A `response_url` minted by the Slack stand-in for one channel and user, as Slack puts into

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createBot, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
-import { SubscriptionStore } from "../../src/state/subscriptions.ts";
-import { createBot, newOrg, signingSecret } from "../helpers/bot.ts";
+import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
 import { mintResponseUrl } from "../helpers/slack-standin.ts";
 

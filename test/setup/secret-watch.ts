@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { createdBots, signingSecret, standInUrl, type WatchedBot } from "../helpers/bot.ts";
+import { createdBots, signingSecret, standInUrl, type WatchedBot } from "../../dev/in-workerd/bot.ts";
 
 /**
  * Every test file is watched for leaked secrets: everything written to the console, and every

@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createVendorClient, type VendorClientOptions } from "../../src/vendor/client.ts";
-import { isVendorApiError, type VendorApiError } from "../../src/vendor/errors.ts";
 import { paginateCollectionSessions, paginateSessions, paginateTestRuns } from "../../src/vendor/paginate.ts";
 import type { CollectionInclude, TestRun } from "../../src/vendor/types.ts";
+import { createVendorClient, type VendorClientOptions } from "../../src/vendor/vendor-client.ts";
+import { isVendorApiError, type VendorApiError } from "../../src/vendor/vendor-errors.ts";
 
 const base = () => env.DECIPHER_API_URL as string;
 type Route = "testRuns" | "sessions" | "timeline" | "clicks" | "collectionSessions" | "*";

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createVendorClient } from "../../src/vendor/client.ts";
-import { isVendorApiError } from "../../src/vendor/errors.ts";
 import {
   collectPages,
   paginate,
@@ -10,6 +8,8 @@ import {
   paginateTestRuns,
 } from "../../src/vendor/paginate.ts";
 import type { ListEnvelope } from "../../src/vendor/types.ts";
+import { createVendorClient } from "../../src/vendor/vendor-client.ts";
+import { isVendorApiError } from "../../src/vendor/vendor-errors.ts";
 import { API_KEY, fakeDecipher, json, recordingFetch } from "./fake-api.ts";
 import { collectionSession, collectionSessionList } from "./fixtures.ts";
 

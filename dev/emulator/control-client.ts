@@ -1,0 +1,87 @@
+/**
+ * The one client of the emulator's control API (`/__emulator/…`, dev/emulator/README.md), for
+ * the test suites, the benchmarks and `npm start` alike. An answer other than 2xx throws with
+ * the route and the emulator's own error body.
+ */
+
+export type RunStatus = "passed" | "failed" | "running";
+export type ControlRun = { id: number; status: string; testId: number; createdAt: string };
+export type RunPatch = { status?: RunStatus | string; raw?: Record<string, unknown> | null };
+export type FaultKind = "429" | "500" | "hang" | "malformed";
+export type RequestCounts = { total: number; byRoute: Record<string, number> };
+
+export type EmulatorControl = ReturnType<typeof emulatorControl>;
+export type EmulatorOrg = ReturnType<EmulatorControl["org"]>;
+
+export function emulatorControl(baseUrl: string) {
+  const root = `${baseUrl.replace(/\/$/, "")}/__emulator`;
+
+  async function call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
+    const res = await fetch(`${root}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`emulator ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  }
+
+  function org(apiKey: string) {
+    const withKey = (body: Record<string, unknown> = {}) => ({ apiKey, ...body });
+    const query = `?apiKey=${encodeURIComponent(apiKey)}`;
+    return {
+      apiKey,
+      /** A run with optional `createdAt` (ISO) and `raw` wire fields served verbatim. */
+      addRun: (
+        testId: number,
+        status: RunStatus,
+        extra: { createdAt?: string; raw?: Record<string, unknown> } & Record<string, unknown> = {},
+      ) => call<ControlRun>("POST", `/tests/${testId}/runs`, withKey({ status, ...extra })),
+      /** A new status (`"failed"`), or a patch of status and raw wire fields. */
+      setRun: (runId: number, change: RunStatus | RunPatch) =>
+        call<ControlRun>(
+          "PATCH",
+          `/runs/${runId}`,
+          withKey(typeof change === "string" ? { status: change } : change),
+        ),
+      addTest: (name: string) => call<{ id: number; name: string }>("POST", "/tests", withKey({ name })),
+      grow: (collectionId: number, count: number) =>
+        call<{ collection: { sessionCount: number } }>(
+          "POST",
+          `/collections/${collectionId}/sessions`,
+          withKey({ count }),
+        ),
+      expire: (collectionId: number, count: number) =>
+        call<{ collection: { sessionCount: number } }>(
+          "POST",
+          `/collections/${collectionId}/expire`,
+          withKey({ count }),
+        ),
+      resolve: (collectionId: number, isResolved: boolean) =>
+        call("PATCH", `/collections/${collectionId}`, withKey({ isResolved })),
+      listOrder: (order: "newest" | "oldest") => call("POST", "/list-order", withKey({ order })),
+      fault: (route: string, kind: FaultKind, count = 1, retryAfter?: number) =>
+        call(
+          "POST",
+          "/faults",
+          withKey({ route, kind, count, ...(retryAfter === undefined ? {} : { retryAfter }) }),
+        ),
+      clearFaults: () => call("DELETE", `/faults${query}`),
+      requests: () => call<RequestCounts>("GET", `/requests${query}`),
+      /** All vendor requests of this organization so far (what polls cost at the vendor). */
+      requestTotal: async () => (await call<RequestCounts>("GET", `/requests${query}`)).total,
+      clearRequests: () => call("DELETE", `/requests${query}`),
+      scenario: (name: "cycle" | "noisy") => call("POST", "/scenario", withKey({ name })),
+      tick: () => call("POST", "/tick", withKey()),
+    };
+  }
+
+  return {
+    call,
+    /** A fresh organization holding a copy of a template, so a caller may change it freely. */
+    newOrg: async (template: "acme" | "globex" = "acme") =>
+      (await call<{ apiKey: string }>("POST", "/orgs", { template })).apiKey,
+    org,
+  };
+}

@@ -1,0 +1,92 @@
+import { parseHttpUrl } from "./util/checks.ts";
+
+/**
+ * Bindings: generated from wrangler.toml and `.dev.vars.example` by `npm run cf-typegen`
+ * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults. The queue is
+ * optional: without it every chunk is polled by the cron itself.
+ */
+export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
+  /** Per-request timeout for Decipher calls in ms (default 8000). */
+  VENDOR_TIMEOUT_MS?: string;
+  /** Per-call timeout for Slack Web API calls in ms (default 10000). */
+  SLACK_TIMEOUT_MS?: string;
+  POLL_QUEUE?: Queue<{ names: string[]; at: string }>;
+};
+
+/** Configuration after checking: every value present and well formed. */
+export type Config = {
+  decipherApiUrl: string;
+  decipherAppUrl: string;
+  decipherApiKey: string;
+  slackSigningSecret: string;
+  slackBotToken: string;
+  slackApiUrl: string;
+  /** Empty means everyone may change subscriptions. */
+  adminUserIds: ReadonlySet<string>;
+  vendorTimeoutMs: number;
+  slackTimeoutMs: number;
+};
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Configuration problem: ${problems.join("; ")}`);
+    this.problems = problems;
+  }
+}
+
+const DEFAULTS = {
+  DECIPHER_API_URL: "https://api.getdecipher.com",
+  DECIPHER_APP_URL: "https://app.getdecipher.com",
+  SLACK_API_URL: "https://slack.com/api/",
+} as const;
+
+const SECRETS = ["DECIPHER_API_KEY", "SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN"] as const;
+const URLS = ["DECIPHER_API_URL", "DECIPHER_APP_URL", "SLACK_API_URL"] as const;
+
+/**
+ * Checks the whole configuration at once so one deploy fixes every problem, and names
+ * variables without ever repeating their values (they may be secrets).
+ */
+export function readConfig(env: Env): Config {
+  const problems: string[] = [];
+  for (const name of SECRETS) {
+    if (!env[name]?.trim())
+      problems.push(`${name} is not set (wrangler secret put ${name}, or .dev.vars locally)`);
+  }
+  const urls = {} as Record<(typeof URLS)[number], string>;
+  for (const name of URLS) {
+    const value = env[name]?.trim() || DEFAULTS[name];
+    if (!parseHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
+    urls[name] = value.replace(/\/+$/, "");
+  }
+  if (env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
+    problems.push("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
+  }
+  const timeout = env.VENDOR_TIMEOUT_MS?.trim() ? Number(env.VENDOR_TIMEOUT_MS) : 8000;
+  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 25_000) {
+    problems.push("VENDOR_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
+  }
+  const slackTimeout = env.SLACK_TIMEOUT_MS?.trim() ? Number(env.SLACK_TIMEOUT_MS) : 10_000;
+  if (!Number.isInteger(slackTimeout) || slackTimeout < 100 || slackTimeout > 25_000) {
+    problems.push("SLACK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    decipherApiUrl: urls.DECIPHER_API_URL,
+    decipherAppUrl: urls.DECIPHER_APP_URL,
+    // slack-edge joins method names onto this base, so it keeps its trailing slash.
+    slackApiUrl: `${urls.SLACK_API_URL}/`,
+    decipherApiKey: (env.DECIPHER_API_KEY ?? "").trim(),
+    slackSigningSecret: (env.SLACK_SIGNING_SECRET ?? "").trim(),
+    slackBotToken: (env.SLACK_BOT_TOKEN ?? "").trim(),
+    adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
+    vendorTimeoutMs: timeout,
+    slackTimeoutMs: slackTimeout,
+  };
+}
+
+function parseUserIds(raw: string | undefined): ReadonlySet<string> {
+  return new Set((raw ?? "").split(/[\s,]+/).filter((id) => id.length > 0));
+}

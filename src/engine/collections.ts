@@ -1,0 +1,193 @@
+import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
+import { withGuardingTests } from "../messages/failure-meaning.ts";
+import { pollErrorSentence } from "../messages/vendor-error-message.ts";
+import type { CollectionSubscription } from "../model/subscription.ts";
+import { post, update } from "../slack-api/post-message.ts";
+import { describeSlackFailure } from "../slack-api/slack-errors.ts";
+import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
+import { collectionParentNow } from "./alert-parents.ts";
+import { isSnoozed } from "./apply-triage.ts";
+import { guardingTests } from "./guarding-tests.ts";
+import type { PollContext } from "./poll-context.ts";
+import {
+  afterSlackFailure,
+  noteUnknownOutcome,
+  type PollOutcome,
+  pollFailed,
+  unchanged,
+} from "./poll-outcome.ts";
+
+const EVIDENCE_SESSIONS = 3;
+const DEFAULT_GROWTH_SESSIONS = 5;
+const DEFAULT_GROWTH_RATIO = 0.5;
+
+/** Growth that alerts: `growth:<n>` if set, else +5 sessions or +50 %, whichever is smaller (at least 1). */
+export function growthThreshold(alertedCount: number, growth: number | null): number {
+  if (growth !== null) return Math.max(1, growth);
+  return Math.max(1, Math.min(DEFAULT_GROWTH_SESSIONS, Math.ceil(alertedCount * DEFAULT_GROWTH_RATIO)));
+}
+
+type Decision = "none" | "resolved" | "regression" | "growth";
+
+/**
+ * open ──(vendor says resolved)──▶ resolved ──(new sessions)──▶ regressed (announced once,
+ * then behaves like open: growth past the threshold replies in the regression's thread).
+ */
+export function decide(sub: CollectionSubscription, collection: IssueCollection): Decision {
+  if (collection.isResolved && !sub.wasResolved) return "resolved";
+  const grown = collection.sessionCount - sub.alertedCount;
+  if (sub.wasResolved && !sub.regressed) return grown > 0 ? "regression" : "none";
+  return grown >= growthThreshold(sub.alertedCount, sub.growth) ? "growth" : "none";
+}
+
+/**
+ * Alerts when an unresolved collection grew past its threshold since the last alert, or when
+ * a resolved one got new sessions (a regression). An idle poll is one light request; the
+ * evidence (timelines, screenshots) is fetched only when there is something to say.
+ */
+export async function pollCollectionSubscription(
+  sub: CollectionSubscription,
+  ctx: PollContext,
+): Promise<PollOutcome> {
+  const { deps, now } = ctx;
+  let collection: IssueCollection;
+  try {
+    collection = (await deps.vendor.listCollectionSessions(sub.collectionId, { limit: 1 })).collection;
+  } catch (error) {
+    return pollFailed(sub, pollErrorSentence(error), error, now);
+  }
+
+  // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),
+  // growth is measured from the lower count; otherwise it could stay below the old mark forever.
+  if (collection.sessionCount < sub.alertedCount) {
+    const at = now.toISOString();
+    return {
+      next: {
+        ...sub,
+        alertedCount: collection.sessionCount,
+        lastError: null,
+        failingSince: null,
+        lastChangeAt: at,
+      },
+      posts: 0,
+      error: null,
+    };
+  }
+
+  const decision = decide(sub, collection);
+  if (decision === "resolved") {
+    // A fresh start: growth from here on is a regression, announced in a new message.
+    const at = now.toISOString();
+    const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
+    return {
+      next: { ...next, alertedAt: at, threadTs: null, lastError: null, failingSince: null, lastChangeAt: at },
+      posts: 0,
+      error: null,
+    };
+  }
+  if (decision === "none") {
+    const reopened = sub.wasResolved && !collection.isResolved;
+    if (!reopened && sub.lastError === null && !sub.failingSince) return unchanged();
+    const next = { ...sub, wasResolved: collection.isResolved, lastError: null, failingSince: null };
+    return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
+  }
+
+  const snooze = sub.snooze;
+  if (snooze && isSnoozed(sub, now)) {
+    const reached =
+      snooze.choice.kind === "until-growth" &&
+      collection.sessionCount >= (snooze.countAtStart ?? sub.alertedCount) + snooze.choice.sessions;
+    if (!reached)
+      return sub.lastError || sub.failingSince
+        ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
+        : unchanged();
+  }
+  if (snooze) sub = { ...sub, snooze: null };
+
+  // The evidence read, a post, its details in the thread and a parent edit; else next cycle.
+  if (!ctx.budget.has(4)) return unchanged();
+
+  let evidence: CollectionSessionList | null = null;
+  try {
+    evidence = await deps.vendor.listCollectionSessions(sub.collectionId, {
+      limit: EVIDENCE_SESSIONS,
+      include: ["timeline", "screenshots"],
+      since: new Date(Math.min(Date.parse(sub.alertedAt) || now.getTime(), now.getTime() - 60_000)),
+    });
+  } catch {
+    // The alert still goes out with counts and the AI summary; evidence is a bonus.
+  }
+  const input = {
+    collection: evidence?.collection ?? collection,
+    previousCount: sub.alertedCount,
+    sessions: evidence?.data.slice(0, EVIDENCE_SESSIONS) ?? [],
+    screenshotsExpiresAt: evidence?.screenshotsExpiresAt ?? null,
+    appUrl: deps.config.decipherAppUrl,
+    now,
+  };
+  const current = input.collection;
+
+  const threadTs = decision === "growth" ? sub.threadTs : null;
+  const what = `growth:${current.sessionCount}`;
+  const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
+  const guards = guardingTests(current.shortenedPath || sub.path, channel);
+  await ctx.journal.intend(what);
+  const regression = decision === "regression";
+  const result = threadTs
+    ? await post(deps.slack, sub.channelId, collectionGrowthThreadReply(input), threadTs)
+    : await post(
+        deps.slack,
+        sub.channelId,
+        withGuardingTests(collectionParentNow(sub, { ...input, regression }), guards, input.appUrl),
+      );
+  const moved = {
+    ...sub,
+    alertedCount: current.sessionCount,
+    alertedAt: now.toISOString(),
+    wasResolved: current.isResolved,
+    regressed: sub.regressed || decision === "regression",
+    rootCause: current.rootCause || sub.rootCause,
+    lastError: null,
+    failingSince: null,
+    lastChangeAt: now.toISOString(),
+  };
+  if (!result.ok && result.failure.kind === "unknown") {
+    // Slack may have posted it: the growth counts as announced, never posted twice.
+    await ctx.journal.done(what);
+    return {
+      next: noteUnknownOutcome(moved, `growth to ${current.sessionCount} sessions`, now),
+      posts: 0,
+      error: null,
+    };
+  }
+  if (!result.ok) {
+    await ctx.journal.cancel();
+    if (result.failure.kind === "deferred") return unchanged();
+    const unchangedError =
+      result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
+    return {
+      next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
+      posts: 0,
+      error: result.failure.code,
+      slackFailure: result.failure,
+    };
+  }
+  await ctx.journal.done(what);
+  const card = sub.card ?? null;
+  if (threadTs && card) {
+    // The first card keeps its own growth; only the current count and state change.
+    const parent = collectionParentNow(sub, {
+      ...input,
+      previousCount: card.previousCount,
+      sessions: [],
+      regression: card.regression,
+    });
+    await update(deps.slack, sub.channelId, threadTs, parent);
+  }
+  // One message per alert: the card holds the headline and one session; growth replies later.
+  const posts = 1;
+  const nextCard = threadTs
+    ? card && { ...card, collection: current }
+    : { previousCount: sub.alertedCount, regression, collection: current };
+  return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
+}

@@ -1,0 +1,212 @@
+import { withProductionLines } from "../messages/failure-meaning.ts";
+import { type DigestTestState, digestMessage } from "../messages/index.ts";
+import { testUrl } from "../messages/links.ts";
+import type { ImpactResult } from "../model/production-impact.ts";
+import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import { post } from "../slack-api/post-message.ts";
+import type { DigestSchedule } from "../store/digest-store.ts";
+import { localDate, nextOccurrence } from "../util/local-time.ts";
+import { mapLimit } from "../util/map-limit.ts";
+import { paginatePages } from "../vendor/paginate.ts";
+import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
+import type { EngineDeps } from "./engine-deps.ts";
+import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Runs read per test for the 24 h figures (pages of 100). */
+const DIGEST_PAGES = 3;
+/** How long a due digest waits for Decipher before going out with what it has. */
+const GIVE_UP_WAITING_MS = 30 * 60 * 1000;
+const CONCURRENCY = 3;
+
+export type DigestOutcome =
+  | { kind: "sent"; next: DigestSchedule }
+  | { kind: "retry"; error: string }
+  | { kind: "skipped"; next: DigestSchedule; error: string };
+
+export function isDue(schedule: DigestSchedule, now: Date): boolean {
+  return Date.parse(schedule.nextDueAt) <= now.getTime();
+}
+
+async function testLine(deps: EngineDeps, sub: TestSubscription, now: Date) {
+  const since = new Date(now.getTime() - DAY_MS);
+  const runs: TestRun[] = [];
+  let test: TestInfo | undefined;
+  const pages = paginatePages(
+    (cursor) =>
+      deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: DIGEST_PAGES },
+  );
+  for await (const page of pages) {
+    test = page.test;
+    runs.push(...page.data);
+  }
+  const finished = runs.filter((r) => r.status !== "running");
+  const failures = finished.filter((r) => r.status === "failed").length;
+  const latest = runs.reduce<TestRun | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
+  const state: DigestTestState = !latest
+    ? sub.streak
+      ? "failing"
+      : "unknown"
+    : latest.status === "passed"
+      ? "passing"
+      : latest.status === "failed"
+        ? "failing"
+        : "running";
+  return {
+    test: test as TestInfo,
+    runs24h: runs.length,
+    failures24h: failures,
+    passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
+    state,
+  };
+}
+
+/** A test Decipher could not answer for still gets its line, marked unknown. */
+function unknownTestLine(sub: TestSubscription, appUrl: string) {
+  return {
+    test: { id: sub.testId, name: sub.testName, url: testUrl(appUrl, sub.testId) },
+    runs24h: 0,
+    failures24h: 0,
+    passRate: null,
+    state: "unknown" as const,
+  };
+}
+
+/** Pages of sessions read for a collection's 24-hour figure; beyond them the figure is a floor. */
+const COLLECTION_PAGES = 3;
+
+/**
+ * A collection's line: its state, and the sessions with issues in the last 24 hours — read
+ * from the vendor's own time window, so it is a 24-hour figure whenever the last digest or
+ * alert was.
+ */
+async function collectionLine(deps: EngineDeps, sub: CollectionSubscription, now: Date) {
+  const since = new Date(now.getTime() - DAY_MS);
+  let collection: IssueCollection | undefined;
+  let sessions = 0;
+  let more = false;
+  const pages = paginatePages(
+    (cursor) =>
+      deps.vendor.listCollectionSessions(sub.collectionId, {
+        limit: 50,
+        since,
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: COLLECTION_PAGES },
+  );
+  for await (const page of pages) {
+    collection = page.collection;
+    sessions += page.data.length;
+    more = page.hasMore;
+  }
+  return { collection: collection as IssueCollection, newSessions24h: { count: sessions, atLeast: more } };
+}
+
+/** Production lookups a digest makes at most; each costs up to two vendor requests. */
+const MAX_PRODUCTION_LINES = 5;
+
+/**
+ * "Tests vs production": for each test that names its page, the sessions real users had
+ * there in 24 h. Skipped line by line when the budget runs short; never holds the digest.
+ */
+async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
+  const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
+  const linked = subscriptions
+    .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
+    .slice(0, MAX_PRODUCTION_LINES);
+  const lines: { testName: string; impact: ImpactResult }[] = [];
+  for (const sub of linked) {
+    if (!deps.budget.has(3)) break;
+    const impact = await productionImpact(impactVendorClient(deps.config, deps.budget), {
+      page: sub.options?.page as string,
+      collections,
+      now,
+      budget: deps.budget,
+      keep: 1,
+    });
+    lines.push({ testName: sub.testName || `Test ${sub.testId}`, impact });
+  }
+  return lines;
+}
+
+/**
+ * Builds and posts one channel's digest. The schedule moves to the next local `HH:MM` only
+ * after the post succeeded; a missed cycle therefore sends it at the next one, once.
+ */
+export async function sendDigest(
+  deps: EngineDeps,
+  channelId: string,
+  schedule: DigestSchedule,
+  subscriptions: Subscription[],
+  now: Date,
+): Promise<DigestOutcome> {
+  const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
+  const appUrl = deps.config.decipherAppUrl;
+  let failed = 0;
+  const [testLines, collectionLines] = await Promise.all([
+    mapLimit(
+      active.filter((s): s is TestSubscription => s.kind === "test"),
+      CONCURRENCY,
+      (s) =>
+        testLine(deps, s, now).catch(() => {
+          failed++;
+          return unknownTestLine(s, appUrl);
+        }),
+    ),
+    mapLimit(
+      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
+      CONCURRENCY,
+      (s) =>
+        collectionLine(deps, s, now).catch(() => {
+          failed++;
+          return null;
+        }),
+    ),
+  ]);
+  // Decipher is down altogether: wait a while for it rather than send a digest of unknowns.
+  const lateMs = now.getTime() - Date.parse(schedule.nextDueAt);
+  if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
+    return { kind: "retry", error: "Decipher did not answer for any subscription" };
+  }
+  const lines = {
+    tests: testLines,
+    collections: collectionLines.filter((line) => line !== null),
+  };
+  const message = withProductionLines(
+    digestMessage({
+      date: localDate(now, schedule.zone),
+      zone: schedule.zone,
+      collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
+      tests: lines.tests,
+      appUrl,
+      now,
+    }),
+    await productionLines(deps, active, now),
+  );
+  const result = await post(deps.slack, channelId, message);
+  const next: DigestSchedule = {
+    ...schedule,
+    nextDueAt: nextOccurrence(schedule.time, schedule.zone, now).toISOString(),
+  };
+  if (result.ok) {
+    return {
+      kind: "sent",
+      next: {
+        ...next,
+        lastSentAt: now.toISOString(),
+        collectionCounts: Object.fromEntries(
+          lines.collections.map((c) => [String(c.collection.id), c.collection.sessionCount]),
+        ),
+      },
+    };
+  }
+  // A channel that is gone for good does not get retried every minute: try again tomorrow.
+  if (result.failure.kind === "permanent") return { kind: "skipped", next, error: result.failure.code };
+  return { kind: "retry", error: result.failure.code };
+}

@@ -1,0 +1,57 @@
+import type { SlackAPIClient } from "slack-edge";
+import type { Config, Env } from "../config.ts";
+import { createSlackClient } from "../slack-api/slack-client.ts";
+import { DigestStore } from "../store/digest-store.ts";
+import { SubscriptionStore } from "../store/subscription-store.ts";
+import { budgetedFetch, SubrequestBudget } from "../util/subrequest-budget.ts";
+import { createVendorClient, type VendorClient } from "../vendor/vendor-client.ts";
+
+/**
+ * What the engine reads and writes through: built per request or per object invocation, so
+ * tests can swap any part, and so every call draws from that invocation's budget.
+ */
+export type EngineDeps = {
+  config: Config;
+  vendor: VendorClient;
+  slack: SlackAPIClient;
+  /** Readable copies in KV: lists and status read them; only the objects write them. */
+  subscriptions: SubscriptionStore;
+  digests: DigestStore;
+  kv: KVNamespace;
+  /** This invocation's external subrequests: vendor and Slack calls draw from it. */
+  budget: SubrequestBudget;
+  now: () => Date;
+};
+
+export type EngineDepsOptions = {
+  /**
+   * A person is waiting and `waitUntil` work ends 30 s after the ack: two attempts per
+   * vendor call instead of three keep the worst case inside that.
+   */
+  interactive?: boolean;
+  now?: () => Date;
+  budget?: SubrequestBudget;
+};
+
+/** Generous for a request that is not an object's poll; the objects pass their own. */
+const REQUEST_BUDGET = 45;
+
+export function createEngineDeps(config: Config, env: Env, options: EngineDepsOptions = {}): EngineDeps {
+  const budget = options.budget ?? new SubrequestBudget(REQUEST_BUDGET);
+  return {
+    config,
+    vendor: createVendorClient({
+      baseUrl: config.decipherApiUrl,
+      apiKey: config.decipherApiKey,
+      timeoutMs: config.vendorTimeoutMs,
+      fetch: budgetedFetch(budget),
+      ...(options.interactive ? { retry: { attempts: 2 } } : {}),
+    }),
+    slack: createSlackClient(config, { budget, timeoutMs: config.slackTimeoutMs }),
+    subscriptions: new SubscriptionStore(env.STATE),
+    digests: new DigestStore(env.STATE),
+    kv: env.STATE,
+    budget,
+    now: options.now ?? (() => new Date()),
+  };
+}

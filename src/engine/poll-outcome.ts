@@ -1,0 +1,99 @@
+import type { Quarantined, Subscription, UnknownOutcome } from "../model/subscription.ts";
+import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
+import type { RejectedRun } from "../vendor/types.ts";
+
+/**
+ * What polling one subscription did. `next` is the state to store, or null when nothing
+ * changed, which is what keeps an idle cycle free of writes.
+ */
+export type PollOutcome = {
+  next: Subscription | null;
+  posts: number;
+  error: string | null;
+  /** Set when Slack refused: the object tells the registry about workspace-wide refusals. */
+  slackFailure?: SlackFailure;
+  /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
+  held?: HeldFailure | null;
+};
+
+/** A test's new failure, held back for one cycle to see whether other tests failed with it. */
+export type HeldFailure = { testId: number; testName: string; runId: number; summary: string | null };
+
+export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });
+
+/** Kept short: status shows the latest, and the list must stay bounded. */
+const MAX_NOTES = 5;
+
+/**
+ * A failed poll (Decipher unreachable, or answering nonsense): the error is recorded when it
+ * differs from the last one, and `failingSince` marks when polls started failing, so the
+ * channel can be told after 15 minutes.
+ */
+export function pollFailed(sub: Subscription, message: string, _error: unknown, now: Date): PollOutcome {
+  const at = now.toISOString();
+  const failingSince = sub.failingSince ?? at;
+  if (sub.lastError?.message === message && sub.failingSince) return { next: null, posts: 0, error: message };
+  return {
+    next: { ...sub, lastError: { message, at, source: "vendor" }, failingSince, lastChangeAt: at },
+    posts: 0,
+    error: message,
+  };
+}
+
+/** Applies a failed Slack post: channel-level refusals pause the subscription, others are retried. */
+export function afterSlackFailure<S extends Subscription>(
+  subscription: S,
+  failure: SlackFailure,
+  now: Date,
+): S {
+  const at = now.toISOString();
+  const message = describeSlackFailure(failure);
+  // The same error again keeps its first time: the backoff counts from there.
+  const lastError =
+    subscription.lastError?.message === message && subscription.lastError.source === "slack"
+      ? subscription.lastError
+      : { message, at, source: "slack" as const };
+  const failingSince = subscription.failingSince ?? at;
+  if (failure.kind === "permanent") {
+    return { ...subscription, paused: { reason: message, at }, lastError, failingSince, lastChangeAt: at };
+  }
+  return { ...subscription, lastError, failingSince, lastChangeAt: at };
+}
+
+/**
+ * While Slack keeps failing for a subscription, it is retried every cycle for the first few
+ * minutes and then every fifth: an outage of hours must not spend the day's budgets.
+ */
+export function slackRetryDue(subscription: Subscription, now: Date): boolean {
+  const error = subscription.lastError;
+  if (error?.source !== "slack") return true;
+  const minutes = Math.floor((now.getTime() - Date.parse(error.at)) / 60_000);
+  return !(minutes >= 3 && minutes % 5 !== 0);
+}
+
+export function noteUnknownOutcome<S extends Subscription>(sub: S, what: string, now: Date): S {
+  const note: UnknownOutcome = { what, at: now.toISOString() };
+  return { ...sub, unknownOutcomes: [...(sub.unknownOutcomes ?? []), note].slice(-MAX_NOTES) };
+}
+
+/** Records runs the vendor sent in a shape the bot cannot read, once each. */
+export function noteQuarantined<S extends Subscription>(sub: S, rejected: RejectedRun[], now: Date): S {
+  if (rejected.length === 0) return sub;
+  const known = new Set((sub.quarantined ?? []).map((q) => q.what));
+  const fresh: Quarantined[] = rejected
+    .map((r) => ({
+      what: r.id !== null ? `run #${r.id}` : `an unnumbered run`,
+      field: r.field,
+      at: now.toISOString(),
+    }))
+    .filter((q) => !known.has(q.what));
+  if (fresh.length === 0) return sub;
+  for (const q of fresh) console.warn(`skipped an unreadable ${q.what} (${q.field})`);
+  return { ...sub, quarantined: [...(sub.quarantined ?? []), ...fresh].slice(-MAX_NOTES) };
+}
+
+/** Whether two states differ in more than bookkeeping (times and the error being repeated). */
+export function sameState(a: Subscription, b: Subscription): boolean {
+  const strip = ({ lastChangeAt: _c, lastError: _e, failingSince: _f, ...rest }: Subscription) => rest;
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}

@@ -1,0 +1,174 @@
+import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
+import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
+import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
+import { decipherHelpMessage, errorMessage } from "../../messages/index.ts";
+import type { SlackMessage } from "../../messages/limits.ts";
+import { code } from "../../messages/mrkdwn.ts";
+import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
+import { channelPostable } from "../../slack-api/channel-check.ts";
+import { reply } from "../../slack-api/respond.ts";
+import { DEFAULT_TEAM } from "../../store/keys.ts";
+import type { Deps } from "../../wiring.ts";
+import { perRequest } from "../per-request.ts";
+import {
+  changesSubscriptions,
+  type DecipherCommand,
+  isSubscribe,
+  parseDecipherCommand,
+  type QuickCommand,
+  type SubscribeCommand,
+} from "./decipher-command.ts";
+import { CommandInputError } from "./parse-error.ts";
+
+type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
+type Parsed = { ok: true; command: DecipherCommand } | { ok: false; reply: SlackMessage };
+
+function read(req: Request, deps: Deps): Parsed {
+  let command: DecipherCommand;
+  try {
+    command = parseDecipherCommand(req.payload.text ?? "");
+  } catch (error) {
+    if (!(error instanceof CommandInputError)) throw error;
+    return { ok: false, reply: errorMessage(`${error.message} Type \`/decipher help\` for the commands.`) };
+  }
+  const admins = deps.config.adminUserIds;
+  if (changesSubscriptions(command) && admins.size > 0 && !admins.has(req.payload.user_id)) {
+    return {
+      ok: false,
+      reply: errorMessage(
+        "Only the bot's admins can change what this channel watches. Ask one of them, or use `/decipher list` and `/decipher status`.",
+      ),
+    };
+  }
+  return { ok: true, command };
+}
+
+const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
+
+/** The team and channel a command manages (the team names the objects; see src/objects/addresses.ts). */
+type Where = { teamId: string; channelId: string };
+const where = (req: Request): Where => ({
+  teamId: req.payload.team_id || DEFAULT_TEAM,
+  channelId: req.payload.channel_id,
+});
+
+/**
+ * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
+ * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
+ */
+async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, userId: string) {
+  const ref = { ...channel, kind: command.kind, id: command.id };
+  const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
+  const unchanged =
+    existing &&
+    !existing.paused &&
+    !(
+      existing.kind === "collection" &&
+      command.kind === "collection" &&
+      existing.growth !== command.growth
+    ) &&
+    !(
+      existing.kind === "test" &&
+      command.kind === "test" &&
+      JSON.stringify(resolveTestOptions(existing.options)) !== JSON.stringify(command.options)
+    );
+  if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  const postable = await channelPostable(deps.slack, channel.channelId);
+  if (!postable.ok) return errorMessage(postable.reason);
+  const who = { channelId: channel.channelId, userId, now: deps.now() };
+  // A paused subscription starts over from now: alerts it missed while paused are not replayed.
+  const fresh: Subscription =
+    command.kind === "test"
+      ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
+      : await baselineCollection(deps.vendor, command.id, command.growth, who);
+  const { subscription, created } = await deps.control.subscribe(ref, fresh);
+  const reply = subscribedMessage(
+    subscription,
+    deps.config.decipherAppUrl,
+    !created && subscription === existing,
+  );
+  return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
+}
+
+/** Commands that touch only the bot's own state: answered inside the ack. */
+async function answer(
+  deps: Deps,
+  command: QuickCommand,
+  { teamId, channelId }: Where,
+): Promise<SlackMessage> {
+  const appUrl = deps.config.decipherAppUrl;
+  switch (command.action) {
+    case "help":
+      return decipherHelpMessage();
+    case "list":
+      return listMessage(
+        await deps.subscriptions.listForChannel(channelId),
+        await deps.digests.get(channelId),
+        appUrl,
+        deps.now(),
+      );
+    case "status": {
+      const health = await deps.control.health().catch(() => null);
+      return statusMessage(
+        await deps.subscriptions.listForChannel(channelId),
+        health?.lastCycleAt
+          ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
+          : null,
+        appUrl,
+        deps.now(),
+        health,
+      );
+    }
+    case "unsubscribe": {
+      const removed = await deps.control.unsubscribe({
+        teamId,
+        channelId,
+        kind: command.kind,
+        id: command.id,
+      });
+      return plain(
+        removed
+          ? `Unsubscribed this channel from ${command.kind} ${command.id}.`
+          : `This channel was not subscribed to ${command.kind} ${command.id}; nothing changed.`,
+      );
+    }
+    case "digest": {
+      await deps.control.setDigest(teamId, channelId, { time: command.time, zone: command.zone }, deps.now());
+      return plain(
+        `Daily digest set for ${code(command.time)} ${command.zone}. The first one arrives at the next ${command.time}.`,
+      );
+    }
+    case "digest-off": {
+      const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
+      return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
+    }
+  }
+}
+
+/**
+ * `/decipher …`: parsed once per request. Quick subcommands answer in the ack; `subscribe`
+ * acks with a progress line that the lazy listener replaces with the answer.
+ */
+export function decipherCommand(deps: Deps) {
+  const parsed = perRequest((req: Request) => read(req, deps));
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return ephemeral(p.reply);
+      const { command } = p;
+      if (isSubscribe(command))
+        return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+      return ephemeral(await answer(deps, command, where(req)));
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok || !isSubscribe(p.command)) return;
+      const { command } = p;
+      const message = await subscribe(deps, command, where(req), req.payload.user_id).catch(
+        (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { ResolvedTestOptions } from "../../model/subscription.ts";
+import { isValidZone, parseClockTime } from "../../util/local-time.ts";
+import { CommandInputError } from "./parse-error.ts";
+import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
+
+/** Subscribing asks Decipher first, so it is answered after the ack. */
+export type SubscribeCommand =
+  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
+  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null };
+
+/** Everything else reads or writes only the bot's own state, so the ack answers it. */
+export type QuickCommand =
+  | { action: "unsubscribe"; kind: "test" | "collection"; id: number }
+  | { action: "list" }
+  | { action: "status" }
+  | { action: "help" }
+  | { action: "digest"; time: string; zone: string }
+  | { action: "digest-off" };
+
+export type DecipherCommand = SubscribeCommand | QuickCommand;
+
+export const isSubscribe = (command: DecipherCommand): command is SubscribeCommand =>
+  command.action === "subscribe";
+
+/** Subcommands that change what a channel watches (subject to ADMIN_USER_IDS). */
+export function changesSubscriptions(command: DecipherCommand): boolean {
+  return ["subscribe", "unsubscribe", "digest", "digest-off"].includes(command.action);
+}
+
+function parseId(kind: string, raw: string | undefined): number {
+  if (!raw) throw new CommandInputError(`Which ${kind}? Add its numeric id, like \`${kind} 101\`.`);
+  if (!/^\d{1,15}$/.test(raw))
+    throw new CommandInputError(
+      `\`${raw.slice(0, 40)}\` is not a ${kind} id: ids are numbers, like \`101\`.`,
+    );
+  const id = Number(raw);
+  if (id <= 0) throw new CommandInputError(`${kind} ids start at 1.`);
+  return id;
+}
+
+function parseKind(raw: string | undefined): "test" | "collection" {
+  const kind = raw?.toLowerCase();
+  if (kind === "test" || kind === "collection") return kind;
+  throw new CommandInputError("Say what to watch: `test <id>` or `collection <id>`.");
+}
+
+/** Reads the text after `/decipher`. Throws `CommandInputError` with a sentence that says what to fix. */
+export function parseDecipherCommand(text: string): DecipherCommand {
+  const [verb = "help", ...rest] = text.trim().split(/\s+/).filter(Boolean);
+  switch (verb.toLowerCase()) {
+    case "help":
+      return { action: "help" };
+    case "list":
+      return { action: "list" };
+    case "status":
+      return { action: "status" };
+    case "subscribe": {
+      const kind = parseKind(rest[0]);
+      const id = parseId(kind, rest[1]);
+      const options = rest.slice(2);
+      if (kind === "test") return { action: "subscribe", kind, id, options: parseTestOptions(options) };
+      return { action: "subscribe", kind, id, growth: parseCollectionOptions(options).growth };
+    }
+    case "unsubscribe": {
+      const kind = parseKind(rest[0]);
+      if (rest.length > 2)
+        throw new CommandInputError("`unsubscribe` takes a kind and an id, like `unsubscribe test 101`.");
+      return { action: "unsubscribe", kind, id: parseId(kind, rest[1]) };
+    }
+    case "digest": {
+      const [time, zone = "UTC", ...extra] = rest;
+      if (time?.toLowerCase() === "off" && rest.length === 1) return { action: "digest-off" };
+      const usage =
+        "Give a time of day and optionally a zone: `digest 09:00 Europe/Berlin`, or `digest off`.";
+      if (!time || extra.length > 0) throw new CommandInputError(usage);
+      // Every problem at once: a bad time and a bad zone are both named in one reply.
+      const clock = parseClockTime(time);
+      const problems = [
+        clock ? "" : `\`${time.slice(0, 40)}\` is not a time of day: use 24-hour \`HH:MM\`, like \`09:00\`.`,
+        isValidZone(zone)
+          ? ""
+          : `\`${zone.slice(0, 60)}\` is not a time zone I know: use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
+      ].filter(Boolean);
+      if (!clock || problems.length > 0) throw new CommandInputError(problems.join(" "));
+      const { hour, minute } = clock;
+      return {
+        action: "digest",
+        time: `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
+        zone,
+      };
+    }
+    default:
+      throw new CommandInputError(`\`${verb.slice(0, 40)}\` is not a /decipher command.`);
+  }
+}

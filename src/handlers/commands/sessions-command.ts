@@ -1,0 +1,114 @@
+import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
+import { encodeMoreValue } from "../../messages/action-ids.ts";
+import { errorMessage, noSessionsMessage, sessionsMessage, usageMessage } from "../../messages/index.ts";
+import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { reply } from "../../slack-api/respond.ts";
+import { mapLimit } from "../../util/map-limit.ts";
+import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
+import type { Deps } from "../../wiring.ts";
+import { perRequest } from "../per-request.ts";
+import { CommandInputError } from "./parse-error.ts";
+import {
+  describeSessionSearch,
+  parseSessionSearch,
+  type SessionSearch,
+  toSearchValue,
+} from "./sessions-query.ts";
+
+type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
+
+/** Cards per reply: five cards with their buttons stay well inside 50 blocks. */
+export const SESSIONS_PAGE_SIZE = 5;
+const TIMELINE_CONCURRENCY = 3;
+/** A late overview is left out rather than holding the whole reply past Slack's patience. */
+const TIMELINE_DEADLINE_MS = 4_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([work.catch(() => null), late]).finally(() => clearTimeout(timer));
+}
+
+export type PagePosition = { cursor: string | null; page: number };
+
+/** Fetches a page of sessions and the timelines of those that have one, then renders them. */
+export async function renderSessionsPage(
+  deps: Deps,
+  search: SessionSearch,
+  at: PagePosition = { cursor: null, page: 1 },
+) {
+  const page = await deps.vendor.listSessions({
+    ...search.filter,
+    ...(search.since ? { since: search.since } : {}),
+    ...(search.until ? { until: search.until } : {}),
+    limit: SESSIONS_PAGE_SIZE,
+    ...(at.cursor ? { cursor: at.cursor } : {}),
+  });
+  const subject = describeSessionSearch(search);
+  if (page.data.length === 0) return noSessionsMessage(subject);
+  const timelines = await fetchTimelines(deps, page.data);
+  const query = toSearchValue(search);
+  const more =
+    page.hasMore && page.nextCursor
+      ? encodeMoreValue({ query, cursor: page.nextCursor, page: at.page + 1 })
+      : null;
+  return sessionsMessage({
+    sessions: page.data,
+    timelines,
+    subject,
+    appUrl: deps.config.decipherAppUrl,
+    now: deps.now(),
+    page: at.page,
+    first: at.page > 1 ? encodeMoreValue({ query, cursor: null, page: 1 }) : null,
+    ...(more ? { more } : {}),
+  });
+}
+
+/** A missing or failing timeline only costs that card its overview. */
+async function fetchTimelines(
+  deps: Deps,
+  sessions: SessionSummary[],
+): Promise<Record<string, TimelineBody | null>> {
+  const withTimeline = sessions.filter((s) => s.hasTimeline);
+  const fetched = await mapLimit(withTimeline, TIMELINE_CONCURRENCY, (s) =>
+    withDeadline(deps.vendor.getSessionTimeline(s.id), TIMELINE_DEADLINE_MS),
+  );
+  return Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null]));
+}
+
+type Parsed = { ok: true; search: SessionSearch } | { ok: false; problem: string };
+
+/**
+ * `/sessions …`: bad input is answered in the ack; otherwise the ack says what is being looked
+ * up and the lazy listener replaces that progress message with the answer.
+ */
+export function sessionsCommand(deps: Deps) {
+  const parsed = perRequest((req: Request): Parsed => {
+    try {
+      return { ok: true, search: parseSessionSearch(req.payload.text ?? "", deps.now()) };
+    } catch (error) {
+      if (error instanceof CommandInputError) return { ok: false, problem: error.message };
+      throw error;
+    }
+  });
+  return {
+    ack: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return { response_type: "ephemeral" as const, ...usageMessage(p.problem) };
+      return {
+        response_type: "ephemeral" as const,
+        text: `Looking up sessions for ${describeSessionSearch(p.search)}…`,
+      };
+    },
+    lazy: async (req: Request) => {
+      const p = parsed(req);
+      if (!p.ok) return; // the ack already explained it
+      const message = await renderSessionsPage(deps, p.search).catch((error: unknown) =>
+        errorMessage(vendorErrorSentence(error)),
+      );
+      await reply(req.context.respond, message, { replaceOriginal: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { SlackApp, SlackEdgeAppEnv } from "slack-edge";
+import { FIND_SESSIONS_CALLBACK_ID } from "../../messages/find-sessions-modal.ts";
+import { FIND_SESSIONS_ACTION_ID } from "../../messages/home-view.ts";
+import { UNFURL_LINK_ACTION_ID } from "../../messages/unfurl-blocks.ts";
+import { type EventGate, eventGate, isolateGate } from "../../objects/event-gate-client.ts";
+import type { Deps } from "../../wiring.ts";
+import { handleAppHomeOpened } from "../home/app-home.ts";
+import { findSessions } from "../home/find-sessions.ts";
+import { handleAppMention } from "../mentions/app-mention.ts";
+import { handleLinkShared } from "../unfurl/link-shared.ts";
+import type { EventType } from "./event-types.ts";
+
+type EventRequest<T extends EventType> = Parameters<Parameters<SlackApp<SlackEdgeAppEnv>["event"]>[1]>[0] & {
+  payload: Extract<Parameters<Parameters<SlackApp<SlackEdgeAppEnv>["event"]>[1]>[0]["payload"], { type: T }>;
+};
+
+type EventHandler<T extends EventType> = (req: EventRequest<T>, deps: Deps, gate: EventGate) => Promise<void>;
+
+/** One handler per subscribed event type: a type without one does not compile. */
+const HANDLERS: { [T in EventType]: EventHandler<T> } = {
+  link_shared: (req, deps, gate) => handleLinkShared(req.payload, deps, gate),
+  app_home_opened: (req, deps, gate) =>
+    handleAppHomeOpened(req.payload, deps, gate, req.context.authorizeResult.url ?? null),
+  app_mention: (req, deps) => handleAppMention(req.payload, deps),
+};
+
+/** Without the Durable Object binding: dedup per isolate only (see gate.ts). */
+const fallbackGate = isolateGate();
+
+/**
+ * Each event runs at most once per event_id, whichever isolate Slack's retry lands on: the
+ * team's SlackEventGate says "first" exactly once. A handler that throws forgets the id, so a
+ * later retry may try again; handlers catch Slack and vendor failures themselves.
+ */
+function once<T extends EventType>(type: T, deps: Deps) {
+  return async (req: EventRequest<T>) => {
+    const envelope = req.body as { event_id: string; team_id: string };
+    const gate = deps.eventGate ? eventGate(deps.eventGate, envelope.team_id, deps.budget) : fallbackGate;
+    if (!(await gate.firstTime(envelope.event_id))) return;
+    try {
+      await HANDLERS[type](req, deps, gate);
+    } catch (error) {
+      await gate.forget(envelope.event_id).catch(() => {});
+      // The class only: messages may quote vendor or Slack bodies.
+      console.error(`${type} failed: ${error instanceof Error ? error.name : "unknown error"}`);
+    }
+  };
+}
+
+/** Wiring of the Events API, the Home tab's button and its modal (slack-edge's own shape). */
+export function registerEvents(app: SlackApp<SlackEdgeAppEnv>, deps: Deps): void {
+  for (const type of Object.keys(HANDLERS) as EventType[]) {
+    app.event(type, once(type, deps) as never);
+  }
+  app.action(
+    FIND_SESSIONS_ACTION_ID,
+    async () => {},
+    (req) => findSessions.open(req.payload.trigger_id, deps),
+  );
+  // Link buttons in unfurls still send an interaction; it only needs an ack.
+  app.action(UNFURL_LINK_ACTION_ID, async () => {});
+  app.viewSubmission(
+    FIND_SESSIONS_CALLBACK_ID,
+    (req) => findSessions.ack(req, deps),
+    (req) => findSessions.lazy(req, deps),
+  );
+}

@@ -1,0 +1,51 @@
+import type { AppHomeOpenedEvent } from "slack-edge";
+import { homeView } from "../../messages/home-view.ts";
+import type { Subscription } from "../../model/subscription.ts";
+import type { EventGate } from "../../objects/event-gate-client.ts";
+import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
+import { mapLimit } from "../../util/map-limit.ts";
+import type { Deps } from "../../wiring.ts";
+
+/** A Home view lists at most this many subscriptions (KV reads per open stay bounded). */
+const MAX_SUBSCRIPTIONS = 300;
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function readSubscriptions(deps: Deps): Promise<{ subscriptions: Subscription[]; unreadable: number }> {
+  const keys = (await deps.subscriptions.listKeys()).slice(0, MAX_SUBSCRIPTIONS);
+  let unreadable = 0;
+  const found = await mapLimit(keys, 6, (key) =>
+    deps.subscriptions.getByKey(key).catch(() => {
+      unreadable++;
+      return null;
+    }),
+  );
+  return { subscriptions: found.filter((s): s is Subscription => s !== null), unreadable };
+}
+
+/**
+ * `app_home_opened` (Home tab) → `views.publish` of the dashboard, unless this person's Home
+ * already shows exactly that view (its hash is kept in the team's SlackEventGate): opening
+ * the tab again costs KV reads, not a publish.
+ */
+export async function handleAppHomeOpened(
+  event: AppHomeOpenedEvent,
+  deps: Deps,
+  gate: EventGate,
+  teamUrl: string | null,
+): Promise<void> {
+  if (event.tab !== "home") return;
+  const { subscriptions, unreadable } = await readSubscriptions(deps);
+  const view = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
+  const hash = await sha256(JSON.stringify(view));
+  if (await gate.homeUnchanged(event.user, hash)) return;
+  try {
+    await deps.slack.views.publish({ user_id: event.user, view });
+    await gate.homePublished(event.user, hash);
+  } catch (error) {
+    console.warn(`views.publish failed (${classifySlackFailure(error).code})`);
+  }
+}

@@ -1,0 +1,74 @@
+import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
+import { ACTION_IDS } from "../messages/action-ids.ts";
+import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
+import type { Deps } from "../wiring.ts";
+import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
+import { sessionTimelineAction } from "./actions/session-detail.ts";
+import { sessionShareAction } from "./actions/session-share.ts";
+import { sessionsPageAction } from "./actions/sessions-more.ts";
+import { triageButtonAction, triageSnoozeAction } from "./actions/triage-buttons.ts";
+import { noAck } from "./actions/types.ts";
+import { cachedAuthorize } from "./authorize.ts";
+import { decipherCommand } from "./commands/decipher-command-handler.ts";
+import { sessionsCommand } from "./commands/sessions-command.ts";
+import { registerEvents } from "./events/register.ts";
+
+export const SLACK_EVENTS_PATH = "/slack/events";
+
+/** A rejected bot token still gets the person a sentence, not a silent 401. */
+const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ request }) => {
+  const isCommand = typeof request.body.command === "string";
+  console.error("Slack rejected the bot token (auth.test failed)");
+  return new Response(
+    isCommand
+      ? JSON.stringify({
+          response_type: "ephemeral",
+          text: "Slack rejected this bot's token, so it cannot answer. An admin needs to update SLACK_BOT_TOKEN.",
+        })
+      : "",
+    { status: 200, headers: { "content-type": "application/json" } },
+  );
+};
+
+/** Wiring only: which handler answers which command or control. */
+export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
+  const app = new SlackApp<SlackEdgeAppEnv>({
+    env: {
+      SLACK_SIGNING_SECRET: deps.config.slackSigningSecret,
+      SLACK_BOT_TOKEN: deps.config.slackBotToken,
+      SLACK_LOGGING_LEVEL: "ERROR",
+    },
+    authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
+    authorizeErrorHandler,
+    routes: { events: SLACK_EVENTS_PATH },
+    // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,
+    // and a progress ack is always shown before the answer that replaces it.
+    startLazyListenerAfterAck: true,
+  });
+
+  const sessions = sessionsCommand(deps);
+  app.command("/sessions", sessions.ack, sessions.lazy);
+  const decipher = decipherCommand(deps);
+  app.command("/decipher", decipher.ack, decipher.lazy);
+
+  const button = (actionId: string) => ({ type: "button" as const, action_id: actionId });
+  const buttons = [
+    [ACTION_IDS.sessionsMore, sessionsPageAction(deps)],
+    [ACTION_IDS.sessionsFirst, sessionsPageAction(deps)],
+    [ACTION_IDS.sessionTimeline, sessionTimelineAction(deps)],
+    [ACTION_IDS.sessionClicks, sessionClicksAction(deps)],
+    [ACTION_IDS.sessionScreenshots, sessionScreenshotsAction(deps)],
+    [ACTION_IDS.sessionShare, sessionShareAction(deps)],
+    [ACTION_IDS.triageAcknowledge, triageButtonAction("acknowledge")(deps)],
+    [ACTION_IDS.triageUnsnooze, triageButtonAction("unsnooze")(deps)],
+    [ACTION_IDS.triageMute, triageButtonAction("mute")(deps)],
+  ] as const;
+  for (const [actionId, listener] of buttons) app.action(button(actionId), listener.ack, listener.lazy);
+  const snooze = triageSnoozeAction(deps);
+  app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
+  // Link buttons still send an interaction; it only needs an ack.
+  for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay, IMPACT_REPLAY_ACTION_ID])
+    app.action(actionId, noAck);
+  registerEvents(app, deps);
+  return app;
+}

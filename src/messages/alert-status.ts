@@ -1,0 +1,55 @@
+import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import { code, dateToken, mention, plural } from "./mrkdwn.ts";
+
+/**
+ * The triage part of an alert's status line, shared by test and collection alerts: who is
+ * looking, who snoozed it until when, who muted it. Every field may be absent on state stored
+ * before triage existed, so absent reads as "nobody".
+ */
+export type TriageState = {
+  acknowledgedBy?: readonly Acknowledgement[] | undefined;
+  snooze?: Snooze | null | undefined;
+  mutedBy?: Acknowledgement | null | undefined;
+};
+
+/** "<@U1> is looking", "<@U1> and <@U2> are looking", "<@U1>, <@U2> and <@U3> are looking". */
+export function lookingLine(acks: readonly Acknowledgement[] | undefined): string {
+  const users = [...new Set((acks ?? []).map((a) => a.userId))].map(mention);
+  if (users.length === 0) return "";
+  const names = users.length === 1 ? users[0] : `${users.slice(0, -1).join(", ")} and ${users.at(-1)}`;
+  return `:eyes: ${names} ${users.length === 1 ? "is" : "are"} looking`;
+}
+
+/** How long a snooze lasts, in words: "until 14:00", "until it passes", "until +5 more sessions". */
+export function snoozeEnd(snooze: Snooze): string {
+  switch (snooze.choice.kind) {
+    case "for":
+      return `until ${dateToken(snooze.until, "{time}")}`;
+    case "until-pass":
+      return "until it passes";
+    case "until-growth":
+      return `until ${plural(snooze.choice.sessions, "more session")}`;
+  }
+}
+
+export function snoozeLine(snooze: Snooze | null | undefined, now: Date): string {
+  if (!snooze) return "";
+  // A timed snooze that has run out is over, even before the engine rewrites the message.
+  if (snooze.until && Date.parse(snooze.until) <= now.getTime()) return "";
+  const missed =
+    snooze.missedFailures > 0 ? ` · ${plural(snooze.missedFailures, "failure")} while snoozed` : "";
+  return `:sleeping: snoozed by ${mention(snooze.by)} ${snoozeEnd(snooze)}${missed}`;
+}
+
+/** `resubscribe`: the command that undoes the mute, e.g. `/decipher subscribe test 101`. */
+export function mutedLine(mutedBy: Acknowledgement | null | undefined, resubscribe: string): string {
+  return mutedBy ? `:no_bell: muted by ${mention(mutedBy.userId)} — undo with ${code(resubscribe)}` : "";
+}
+
+export function triageLines(state: TriageState, now: Date, resubscribe: string): string[] {
+  return [
+    mutedLine(state.mutedBy, resubscribe),
+    snoozeLine(state.snooze, now),
+    lookingLine(state.acknowledgedBy),
+  ].filter(Boolean);
+}

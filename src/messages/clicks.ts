@@ -1,0 +1,76 @@
+import type { Click, SessionClicks } from "../vendor/types.ts";
+import { formatOffset } from "../vendor/units.ts";
+import type { SharedSessionCard } from "./action-ids.ts";
+import { context, header, packLines, section } from "./elements.ts";
+import { fitMessage, type SlackMessage, truncateMrkdwn, truncatePlain } from "./limits.ts";
+import { sessionUrl } from "./links.ts";
+import { code, dateToken, link, oneLine, plural, relativeTime, safeUrl, toDate } from "./mrkdwn.ts";
+import { sessionHeading } from "./session-card.ts";
+
+export type ClicksMessageInput = {
+  sessionId: string;
+  /** Whose session and when, for the heading; null when the button carried only the id. */
+  session?: SharedSessionCard | null;
+  clicks: SessionClicks;
+  appUrl: string;
+  now: Date;
+  /** The session's `createdAt`, to show epoch timestamps as "at 1:23" into the session. */
+  sessionStart?: Date | string | null;
+};
+
+const MAX_SECTIONS = 40;
+
+/** "links expire at …" (or "expired", or "no screenshots"): the URLs live about 3 hours. */
+export function screenshotExpiry(expiresAt: string | null, now: Date): string {
+  const date = toDate(expiresAt);
+  if (!date) return "No screenshots";
+  if (date.getTime() <= now.getTime()) return `:warning: Screenshot links expired ${dateToken(date)}`;
+  return `Screenshot links expire ${dateToken(date)} (${relativeTime(date, now)})`;
+}
+
+function screenshotLinks(click: Click): string {
+  const shots = [
+    safeUrl(click.screenshots?.before) ? link(click.screenshots?.before, "before") : "",
+    safeUrl(click.screenshots?.after) ? link(click.screenshots?.after, "after") : "",
+  ].filter(Boolean);
+  return shots.length > 0 ? `:frame_with_picture: ${shots.join(" / ")}` : "";
+}
+
+function clickLine(click: Click, sessionStart: ClicksMessageInput["sessionStart"]): string {
+  const what = [
+    oneLine(click.type) || "click",
+    click.clickText ? `“${truncateMrkdwn(oneLine(click.clickText), 80)}”` : "",
+    click.clickTag ? code(click.clickTag) : "",
+    click.clickCount > 1 ? `×${click.clickCount}` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const navigation = click.navigationTo ? `→ ${code(truncatePlain(click.navigationTo, 200))}` : "";
+  return [`• ${formatOffset(click.timestamp, sessionStart)}: ${what}`, navigation, screenshotLinks(click)]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** The Clicks button's answer: every click with its before/after screenshot links. */
+export function clicksMessage(input: ClicksMessageInput): SlackMessage {
+  const { sessionId, clicks, appUrl, now, session } = input;
+  const sessionStart = input.sessionStart ?? session?.createdAt ?? null;
+  const open = link(sessionUrl(appUrl, sessionId), "Open the session in Decipher");
+  const list =
+    clicks.data.length > 0
+      ? packLines(
+          clicks.data.map((c) => clickLine(c, sessionStart)),
+          MAX_SECTIONS,
+          (n) => `_…and ${plural(n, "more click")}: ${open}_`,
+        )
+      : [section("_No clicks recorded in this session._")];
+  return fitMessage({
+    text: `${plural(clicks.data.length, "click")} in session ${oneLine(sessionId)}`,
+    blocks: [
+      header(`Clicks (${clicks.data.length})`),
+      context(sessionHeading(sessionId, session, appUrl, now)),
+      context(screenshotExpiry(clicks.screenshotsExpiresAt, now), open),
+      ...list,
+    ],
+  });
+}

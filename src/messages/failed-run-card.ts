@@ -1,0 +1,170 @@
+import type { SubscriptionRef } from "../model/alert-control.ts";
+import type { TestInfo, TestRun } from "../vendor/types.ts";
+import { formatDurationMs } from "../vendor/units.ts";
+import { ACTION_IDS } from "./action-ids.ts";
+import { type TriageState, triageLines } from "./alert-status.ts";
+import { actions, button, context, section } from "./elements.ts";
+import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
+import { runUrl, testUrl } from "./links.ts";
+import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
+import { runStrip, type StripRun } from "./run-strip.ts";
+import { resubscribeCommand, triageControls } from "./triage-controls.ts";
+
+/**
+ * A failed test run, Sentry-style: the parent names the FIRST failure of a streak and keeps it,
+ * and only its status line changes as the streak grows, recovers or is triaged. Later failures
+ * are compact thread replies. Pure: the subscription's single writer re-renders the parent
+ * from its own state after every poll and every triage click.
+ */
+
+/** A run named by id and time, for lines that only point at it. */
+export type RunMark = { id: number; at: string };
+
+export type FailedRunParentInput = TriageState & {
+  /** The subscription, for the triage controls; null leaves them out. */
+  ref: SubscriptionRef | null;
+  test: TestInfo;
+  /** The first failed run of the streak: its summary and step stay on the parent. */
+  firstRun: TestRun;
+  /** Failed runs so far, including the first, and the latest of them. */
+  streak: { failedRuns: number; lastRun: RunMark };
+  /** The run that passed after the streak. */
+  recoveredBy?: RunMark | null | undefined;
+  /** The test's latest runs (any order, any number): the last 10 become the strip. */
+  recentRuns?: readonly StripRun[] | undefined;
+  appUrl: string;
+  now: Date;
+};
+
+export type FailedRunReplyInput = {
+  test: TestInfo;
+  run: TestRun;
+  /** Failed runs in the streak including this one. */
+  failedRuns: number;
+  appUrl: string;
+  now: Date;
+};
+
+export type RecoveryReplyInput = {
+  test: TestInfo;
+  run: TestRun;
+  /** Failed runs before this pass. */
+  failedRuns: number;
+  appUrl: string;
+  now: Date;
+};
+
+/** Raw (unescaped) name: `link` and `bold` escape it; `testName` is the escaped one for plain lines. */
+const rawName = (test: TestInfo) => test.name.trim() || `Test ${test.id}`;
+const testName = (test: TestInfo) => oneLine(rawName(test));
+const runLink = (testId: number, run: { id: number }, appUrl: string) =>
+  link(runUrl(appUrl, testId, run.id), `Run #${run.id}`);
+/** "2 min ago" in each reader's clock, with the UTC time as the fallback. */
+const ago = (at: string | null | undefined) => dateToken(at, "{ago}");
+
+/** "step 3 of 12", or "12 steps" when the vendor did not say where it failed. */
+export function stepText(run: TestRun): string {
+  const step = run.summary?.firstFailedStepNumber;
+  return typeof step === "number" && Number.isFinite(step)
+    ? `step ${step} of ${run.totalSteps}`
+    : plural(run.totalSteps, "step");
+}
+
+/** "Run #10069 · step 3 of 12 · 10/12 steps failed · 1m55s · manual · 2 min ago" — one line, time once. */
+export function runFacts(run: TestRun, appUrl: string): string {
+  return [
+    runLink(run.testId, run, appUrl),
+    stepText(run),
+    `${run.failedSteps}/${run.totalSteps} steps failed`,
+    formatDurationMs(run.durationMs),
+    oneLine(run.triggeredBy),
+    ago(run.endTime ?? run.createdAt),
+  ]
+    .filter((part) => part !== "" && part !== "—")
+    .join(" · ");
+}
+
+const summaryLine = (run: TestRun, max = 300) => truncateMrkdwn(oneLine(run.summary?.oneLineSummary), max);
+
+/** The streak part of the status line: failing, or green again. */
+export function streakLine(
+  input: Pick<FailedRunParentInput, "test" | "streak" | "recoveredBy" | "appUrl" | "firstRun">,
+): string {
+  const { streak, recoveredBy, test, appUrl } = input;
+  const firstRunId = input.firstRun.id;
+  if (recoveredBy) {
+    return `:white_check_mark: passed again after ${plural(streak.failedRuns, "failed run")} · ${runLink(test.id, recoveredBy, appUrl)} ${ago(recoveredBy.at)}`;
+  }
+  if (streak.failedRuns <= 1) return "";
+  // Plain "#id", not a link: the latest run has its own linked reply in the thread.
+  const last =
+    streak.lastRun.id !== firstRunId ? ` · last #${streak.lastRun.id} ${ago(streak.lastRun.at)}` : "";
+  return `:red_circle: failing for ${plural(streak.failedRuns, "run")}${last}`;
+}
+
+/** Every status line of a test alert, most important first; empty for a fresh, untouched alert. */
+export function testStatusLines(input: FailedRunParentInput): string[] {
+  const resubscribe = resubscribeCommand({ kind: "test", id: input.test.id });
+  return [streakLine(input), ...triageLines(input, input.now, resubscribe)].filter(Boolean);
+}
+
+/** The parent alert of a failure streak. */
+export function failedRunParent(input: FailedRunParentInput): SlackMessage {
+  const { test, firstRun, streak, recoveredBy, appUrl, recentRuns, ref } = input;
+  const summary = summaryLine(firstRun);
+  // Red says what happened; green is the same card, and its status line says it recovered.
+  const leadIn = recoveredBy ? ":white_check_mark:" : ":x: Test failed:";
+  const status = testStatusLines(input);
+  const strip = recentRuns && recentRuns.length > 0 ? runStrip(recentRuns) : "";
+  const lead = recoveredBy
+    ? `${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
+    : streak.failedRuns > 1
+      ? `${testName(test)} is failing for ${plural(streak.failedRuns, "run")}`
+      : `Test failed: ${testName(test)}`;
+  const blocks: MessageBlock[] = [
+    section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
+    context(runFacts(firstRun, appUrl)),
+    ...(summary ? [section(summary)] : []),
+    ...(strip ? [context(`Last runs ${strip}`)] : []),
+    ...(status.length > 0 ? [context(status.join("\n"))] : []),
+    ...actions(
+      button({
+        text: "Open run",
+        actionId: ACTION_IDS.runOpen,
+        url: runUrl(appUrl, firstRun.testId, firstRun.id),
+        value: String(firstRun.id),
+      }),
+      ...(recoveredBy
+        ? []
+        : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.mutedBy) })),
+    ),
+  ];
+  return fitMessage({ text: `${lead}${summary ? ` — ${summary}` : ""}`, blocks });
+}
+
+/** A later failure of the same streak, in the parent's thread: one compact block. */
+export function failedRunThreadReply(input: FailedRunReplyInput): SlackMessage {
+  const { test, run, failedRuns, appUrl } = input;
+  const summary = summaryLine(run, 1000);
+  return fitMessage({
+    text: `${testName(test)} failed again (${plural(failedRuns, "run")} in a row)${summary ? `: ${summary}` : ""}`,
+    blocks: [section([`:x: ${runFacts(run, appUrl)}`, summary].filter(Boolean).join("\n"))],
+  });
+}
+
+/** The one "passed again" reply in the failure thread. */
+export function recoveryThreadReply(input: RecoveryReplyInput): SlackMessage {
+  const { test, run, failedRuns, appUrl } = input;
+  const sentence = `passed again after ${plural(failedRuns, "failed run")}`;
+  const facts = [
+    runLink(run.testId, run, appUrl),
+    formatDurationMs(run.durationMs),
+    ago(run.endTime ?? run.createdAt),
+  ]
+    .filter((p) => p !== "—")
+    .join(" · ");
+  return fitMessage({
+    text: `${testName(test)} ${sentence}`,
+    blocks: [section(`:white_check_mark: ${bold(rawName(test))} ${sentence} · ${facts}`)],
+  });
+}

@@ -1,0 +1,74 @@
+import { CLASSIFY_THRESHOLDS, OUTAGE } from "../model/noise-rules.ts";
+import { section } from "./elements.ts";
+import { fitMessage, type SlackMessage } from "./limits.ts";
+import { escapeMrkdwn } from "./mrkdwn.ts";
+
+// Written raw and escaped once: `<email>` would otherwise be read as a Slack link token.
+const SESSIONS_USAGE = escapeMrkdwn(
+  [
+    "*Usage:* `/sessions <email> | user:<userId> | url:<text> [since:<7d|24h|ISO>] [until:<…>]`",
+    "*Examples:*",
+    "• `/sessions jane@acme.com` — Jane's sessions of the last 7 days",
+    "• `/sessions user:42 since:24h` — by user id, last 24 hours",
+    "• `/sessions url:/checkout since:2026-02-01 until:2026-02-08` — who visited a page",
+  ].join("\n"),
+);
+
+/** `/sessions` usage, led by what was wrong with the input when there is something to say. */
+export function usageMessage(problem?: string): SlackMessage {
+  const lead = problem ? `:warning: ${escapeMrkdwn(problem)}` : "";
+  return fitMessage({
+    text: `${problem ? `${escapeMrkdwn(problem)} ` : ""}Usage: /sessions &lt;email&gt; [since:7d]`,
+    blocks: [...(lead ? [section(lead)] : []), section(SESSIONS_USAGE)],
+  });
+}
+
+const DECIPHER_HELP = escapeMrkdwn(
+  [
+    "*`/decipher` manages what this channel watches:*",
+    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>]` — alert here when a run of that test fails",
+    "• `subscribe collection <collectionId> [growth:<n>]` — alert here when an unresolved issue collection grows (default: +5 sessions or +50 %, whichever is smaller)",
+    "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
+    "• `list` — this channel's subscriptions and digest time",
+    "• `digest <HH:MM> [IANA zone]` — a daily digest here (default 09:00 UTC), e.g. `digest 08:30 Europe/Berlin`; `digest off` stops it",
+    "• `status` — per subscription: whether polling works, whether the test or collection is in trouble, who acknowledged, snoozed or muted it",
+    "• `help` — this message",
+    "*Alerts* have :eyes: Acknowledge (anyone), a Snooze menu and :no_bell: Mute (admins, when ADMIN_USER_IDS is set).",
+  ].join("\n"),
+);
+
+const T = CLASSIFY_THRESHOLDS;
+const NOISE_HELP = escapeMrkdwn(
+  [
+    "*Quiet by understanding* (test options):",
+    `• a failure is *new* after ${T.newFailureAfterPasses}+ passes; a test is *broken* after ${T.brokenAfterFailures} failures in a row; *flaky* when, in its last ${T.flakyWindowRuns} runs (within 24 h), ${T.flakyMinFailures} or more but at most ${Math.round(T.flakyMaxFailureShare * 100)} % failed, with passes in between`,
+    "• `flaky:thread` (default) — a flaky test's failures go into one thread a day; `flaky:digest` — only in the digest; `flaky:alert` — every failure alerts",
+    "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
+    "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",
+    `• ${OUTAGE.tests} or more tests of this channel failing in one cycle (or ${Math.round(OUTAGE.share * 100)} % of them) are one outage message`,
+  ].join("\n"),
+);
+
+// The filters, spelled out: they are what `/sessions` is for.
+const SESSIONS_HELP = escapeMrkdwn(
+  [
+    "*`/sessions` finds recorded sessions:*",
+    "• `/sessions <email>` — one person's sessions, e.g. `/sessions jane@acme.com`",
+    "• `user:<userId>` — by your app's user id, e.g. `user:usr_42`",
+    "• `url:<text>` — sessions that visited a URL containing the text, e.g. `url:/checkout`",
+    "• `since:<7d|24h|30m|2w|ISO date>` and `until:<…>` — a time range, e.g. `since:24h` or `since:2026-02-01 until:2026-02-08`",
+  ].join("\n"),
+);
+
+export function decipherHelpMessage(): SlackMessage {
+  return fitMessage({
+    text: "/decipher subscribe test|collection, unsubscribe, list, digest, status, help",
+    blocks: [section(DECIPHER_HELP), section(NOISE_HELP), section(SESSIONS_HELP)],
+  });
+}
+
+/** A vendor or input problem as one sentence the reader can act on. Never a stack trace. */
+export function errorMessage(sentence: string): SlackMessage {
+  const text = escapeMrkdwn(sentence);
+  return fitMessage({ text, blocks: [section(`:warning: ${text}`)] });
+}

@@ -1,0 +1,177 @@
+import type { HomeTabView, SectionBlock } from "slack-edge";
+import type { Subscription } from "../model/subscription.ts";
+import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import { button, context, divider, header, packLines, section } from "./elements.ts";
+import { fitMessage, type MessageBlock } from "./limits.ts";
+import { testUrl } from "./links.ts";
+import { dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+
+/** Slack refuses a Home view of more than 100 blocks. */
+export const HOME_MAX_BLOCKS = 100;
+export const FIND_SESSIONS_ACTION_ID = "home_find_sessions";
+/** Sections one channel may take before its list is cut ("and N more"). */
+const SECTIONS_PER_CHANNEL = 3;
+
+export type HomeInput = {
+  subscriptions: Subscription[];
+  appUrl: string;
+  /** The workspace's URL (`https://acme.slack.com/`) from auth.test, for alert permalinks. */
+  teamUrl: string | null;
+  /** Subscriptions that exist but could not be read (not shown). */
+  unreadable?: number;
+};
+
+/** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
+type Triage = { acknowledgedBy?: unknown; snooze?: unknown };
+
+const isAck = (value: unknown): value is Acknowledgement =>
+  !!value &&
+  typeof value === "object" &&
+  typeof (value as Acknowledgement).userId === "string" &&
+  typeof (value as Acknowledgement).at === "string";
+
+/** Who acknowledged the current alert, latest last (a list; a lone record counts too). */
+function acknowledgements(sub: Subscription): Acknowledgement[] {
+  const value = (sub as Triage).acknowledgedBy;
+  return (Array.isArray(value) ? value : [value]).filter(isAck);
+}
+
+function snooze(sub: Subscription): Snooze | null {
+  const value = (sub as Triage).snooze;
+  if (!value || typeof value !== "object") return null;
+  const s = value as Partial<Snooze>;
+  return typeof s.by === "string" && s.choice && typeof s.choice === "object" ? (s as Snooze) : null;
+}
+
+export function permalink(teamUrl: string | null, channelId: string, ts: string): string | null {
+  if (!teamUrl || !/^\d+\.\d+$/.test(ts)) return null;
+  return `${teamUrl.replace(/\/+$/, "")}/archives/${channelId}/p${ts.replace(".", "")}`;
+}
+
+function snoozeText(s: Snooze): string {
+  const until =
+    s.choice.kind === "for" && s.until
+      ? `until ${dateToken(s.until)}`
+      : s.choice.kind === "until-pass"
+        ? "until a run passes"
+        : s.choice.kind === "until-growth"
+          ? `until ${plural(s.choice.sessions, "more session")}`
+          : "";
+  return `:zzz: snoozed by ${mention(s.by)} ${until}`.trim();
+}
+
+function lastAlert(sub: Subscription, teamUrl: string | null): string {
+  if (sub.kind === "test") {
+    if (!sub.streak) return "no failure streak on record";
+    const url = permalink(teamUrl, sub.channelId, sub.streak.threadTs);
+    const what = `failing for ${plural(sub.streak.failedRuns, "run")}`;
+    return `:rotating_light: ${url ? link(url, what) : what}`;
+  }
+  if (!sub.threadTs) return "no alert yet";
+  const url = permalink(teamUrl, sub.channelId, sub.threadTs);
+  const what = `last alert ${dateToken(sub.alertedAt)} at ${plural(sub.alertedCount, "session")}`;
+  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}`;
+}
+
+/** One line per subscription: what it is, its health, triage, and its last alert. */
+export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: string | null): string {
+  const name =
+    sub.kind === "test"
+      ? `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`
+      : `Collection ${sub.collectionId} · ${escapeMrkdwn(oneLine(sub.rootCause).slice(0, 120))}`;
+  const health = sub.paused
+    ? `:double_vertical_bar: paused: ${escapeMrkdwn(oneLine(sub.paused.reason).slice(0, 200))}`
+    : sub.lastError
+      ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${escapeMrkdwn(oneLine(sub.lastError.message).slice(0, 200))}`
+      : ":white_check_mark: polling OK";
+  const s = snooze(sub);
+  const acks = acknowledgements(sub).slice(-3);
+  const last = acks[acks.length - 1];
+  return [
+    `• ${name}`,
+    health,
+    s ? snoozeText(s) : "",
+    last
+      ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`
+      : "",
+    lastAlert(sub, teamUrl),
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+const byChannel = (subs: Subscription[]) => {
+  const map = new Map<string, Subscription[]>();
+  for (const sub of [...subs].sort((a, b) => a.channelId.localeCompare(b.channelId))) {
+    map.set(sub.channelId, [...(map.get(sub.channelId) ?? []), sub]);
+  }
+  for (const list of map.values()) {
+    list.sort((a, b) =>
+      a.kind === b.kind
+        ? (a.kind === "test" ? a.testId : a.collectionId) - (b.kind === "test" ? b.testId : b.collectionId)
+        : a.kind.localeCompare(b.kind),
+    );
+  }
+  return map;
+};
+
+/**
+ * The App Home: a Find sessions button, then each channel (as `<#C…>`, which Slack shows as
+ * "private channel" to people outside it) with its subscriptions' health and last alerts.
+ * Never more than 100 blocks: channels that do not fit are counted in a last line.
+ * No relative times ("3 min ago"): the view's hash decides whether to republish.
+ */
+export function homeView(input: HomeInput): HomeTabView {
+  const top: MessageBlock[] = [
+    header("Decipher"),
+    {
+      ...section(
+        "Session replays, failed browser tests and growing issues. Paste a Decipher link in a channel and I explain it.",
+      ),
+      accessory:
+        button({
+          text: "Find sessions",
+          actionId: FIND_SESSIONS_ACTION_ID,
+          value: "open",
+          style: "primary",
+        }) ?? undefined,
+    } as SectionBlock,
+    divider(),
+  ];
+  const footer: MessageBlock[] = [
+    divider(),
+    context(
+      "Last alerts: only each subscription's latest alert thread is recorded (a test's current failure streak, a collection's last alert). `/decipher status` in a channel shows more.",
+    ),
+  ];
+  const channels = byChannel(input.subscriptions);
+  const body: MessageBlock[] = [];
+  if (channels.size === 0) {
+    body.push(
+      section(
+        "No channel is subscribed to anything yet. In a channel, type `/decipher subscribe test <id>`.",
+      ),
+    );
+  }
+  const room = HOME_MAX_BLOCKS - top.length - footer.length - 1;
+  let left = channels.size;
+  for (const [channelId, subs] of channels) {
+    const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl));
+    const sections = packLines(
+      [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],
+      SECTIONS_PER_CHANNEL,
+      (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
+    );
+    if (body.length + sections.length > room) break;
+    body.push(...sections);
+    left--;
+  }
+  if (left > 0) body.push(context(`…and ${plural(left, "more channel")} not shown.`));
+  if (input.unreadable)
+    body.push(context(`${plural(input.unreadable, "subscription")} could not be read right now.`));
+  // Fitted one by one: fitMessage caps a message at 50 blocks, a Home view may have 100.
+  const blocks = [...top, ...body, ...footer].flatMap(
+    (b) => fitMessage({ text: "Decipher", blocks: [b] }).blocks,
+  );
+  return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
+}

@@ -1,0 +1,33 @@
+import type { Subscription } from "../model/subscription.ts";
+import { context, section } from "./elements.ts";
+import { fitMessage, type SlackMessage } from "./limits.ts";
+import { code } from "./mrkdwn.ts";
+
+export type NoticeInput = { sub: Subscription; kind: "paused" | "failing" | "recovered"; appUrl: string };
+
+const itemName = (sub: Subscription) =>
+  sub.kind === "test"
+    ? `test ${sub.testName ? `“${sub.testName}” ` : ""}(${sub.testId})`
+    : `collection ${sub.collectionId}`;
+
+const resubscribe = (sub: Subscription) =>
+  code(`/decipher subscribe ${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`);
+
+/** The channel's own word that its alerts stopped, or started again: never silent. */
+export function noticeMessage({ sub, kind }: NoticeInput): SlackMessage {
+  const name = itemName(sub);
+  const reason = sub.paused?.reason ?? sub.lastError?.message ?? "unknown error";
+  const text =
+    kind === "paused"
+      ? `:double_vertical_bar: Alerts for ${name} are paused: ${reason} Fix it, then ${resubscribe(sub)} to resume.`
+      : kind === "failing"
+        ? `:warning: Alerts for ${name} have not worked for 15 minutes: ${reason} The bot keeps retrying; \`/decipher status\` shows the latest.`
+        : `:white_check_mark: Alerts for ${name} are working again.`;
+  return fitMessage({
+    text,
+    blocks: [
+      section(text),
+      context("Sent once, so a quiet alert channel is never mistaken for a healthy one."),
+    ],
+  });
+}

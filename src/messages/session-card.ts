@@ -1,0 +1,105 @@
+import type { TimelineBody } from "../vendor/types.ts";
+import { type DurationUnit, formatSessionDuration } from "../vendor/units.ts";
+import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
+import { actions, button, section } from "./elements.ts";
+import type { MessageBlock } from "./limits.ts";
+import { truncateMrkdwn } from "./limits.ts";
+import { sessionUrl } from "./links.ts";
+import { code, countryLabel, dateToken, escapeMrkdwn, link, relativeTime } from "./mrkdwn.ts";
+import { sessionButtons } from "./session-buttons.ts";
+
+/** What a card needs: the shared minimum, so a shared card looks like the original. */
+export type CardSession = SharedSessionCard;
+
+export type CardOptions = {
+  appUrl: string;
+  now: Date;
+  /** `ephemeral` cards offer Share; a card already shared in the channel does not. */
+  variant: "ephemeral" | "shared";
+  overviewMax?: number;
+  /** The unit of `duration` when the page it came from settles it (see units.ts). */
+  durationUnit?: DurationUnit | undefined;
+};
+
+const OVERVIEW_MAX = 500;
+const MAX_TAGS = 8;
+
+/** "jane@acme.com", "user 42" or "Anonymous user": who the session belongs to. */
+export function sessionUser(session: Pick<CardSession, "userEmail" | "userId">): string {
+  if (session.userEmail) return session.userEmail;
+  if (session.userId) return `user ${session.userId}`;
+  return "Anonymous user";
+}
+
+/** "12 m 03 s · Chrome · Desktop · 🇩🇪 DE": the facts line of a card. */
+export function sessionFacts(session: CardSession, durationUnit?: DurationUnit): string {
+  return [
+    `:stopwatch: ${formatSessionDuration(session.duration, durationUnit)}`,
+    escapeMrkdwn(session.browser),
+    escapeMrkdwn(session.device),
+    countryLabel(session.countryCode),
+  ]
+    .filter((part) => part.trim() !== "")
+    .join(" · ");
+}
+
+export function timelineSummary(
+  session: Pick<CardSession, "hasTimeline">,
+  timeline: TimelineBody | null | undefined,
+  max = OVERVIEW_MAX,
+): string {
+  if (!session.hasTimeline) return "_No AI timeline for this session._";
+  if (!timeline) return "_AI timeline not available right now._";
+  const overview = truncateMrkdwn(escapeMrkdwn(timeline.overview).trim(), max);
+  const tags = timeline.tags
+    .slice(0, MAX_TAGS)
+    .map((t) => code(t.tag))
+    .filter((t) => t !== "");
+  const more = timeline.tags.length > MAX_TAGS ? ` +${timeline.tags.length - MAX_TAGS}` : "";
+  return [overview, tags.length > 0 ? `:label: ${tags.join(" ")}${more}` : ""].filter(Boolean).join("\n");
+}
+
+/** One compact card: a section with link, time, facts and AI overview, then its buttons. */
+export function sessionCard(
+  session: CardSession,
+  timeline: TimelineBody | null | undefined,
+  options: CardOptions,
+): MessageBlock[] {
+  const { appUrl, now } = options;
+  const when = [relativeTime(session.createdAt, now), dateToken(session.createdAt)]
+    .filter(Boolean)
+    .join(" · ");
+  const text = [
+    `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${when}`,
+    sessionFacts(session, options.durationUnit),
+    timelineSummary(session, timeline, options.overviewMax),
+  ].join("\n");
+  return [
+    section(text),
+    ...actions(
+      ...sessionButtons(session, appUrl),
+      options.variant === "ephemeral"
+        ? button({ text: "Share", actionId: ACTION_IDS.sessionShare, value: encodeShareValue(session) })
+        : null,
+    ),
+  ];
+}
+
+/**
+ * Who and when, linked: the first line of a Timeline or Clicks answer, so a reply that lands
+ * among others still says which session it is about. Without the card (old buttons) the link
+ * names the session by its id.
+ */
+export function sessionHeading(
+  sessionId: string,
+  card: CardSession | null | undefined,
+  appUrl: string,
+  now?: Date,
+): string {
+  const url = sessionUrl(appUrl, sessionId);
+  if (!card) return `Session ${link(url, sessionId.slice(0, 8))}`;
+  const when = [now ? relativeTime(card.createdAt, now) : "", dateToken(card.createdAt)]
+    .filter(Boolean)
+    .join(" · ");
+  return `*${link(url, sessionUser(card))}*'s session · ${when}`;
+}

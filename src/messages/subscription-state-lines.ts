@@ -1,0 +1,73 @@
+import type { Subscription } from "../model/subscription.ts";
+import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import { snoozeEnd } from "./alert-status.ts";
+import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
+import { resubscribeCommand } from "./triage-controls.ts";
+
+/**
+ * Triage state as stored on a subscription by the engine. Subscriptions stored before triage
+ * existed have none of these fields, so each is optional and absent reads as "nobody".
+ */
+type StoredTriage = {
+  acknowledgedBy?: Acknowledgement[] | null;
+  snooze?: Snooze | null;
+  /** Not stored by the engine today (a mute ends the subscription); shown if it ever is. */
+  mutedBy?: Acknowledgement | null;
+};
+
+const triageOf = (s: Subscription): StoredTriage =>
+  s as Omit<Subscription, keyof StoredTriage> & StoredTriage;
+
+/** Is the bot able to watch it? Says nothing about whether the test is red. */
+export function pollingLine(s: Subscription): string {
+  if (s.paused)
+    return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
+  if (s.lastError)
+    return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
+  return ":white_check_mark: polling OK";
+}
+
+/** What the watched item itself is doing: a test failing for N runs, a collection's state. */
+export function itemLine(s: Subscription): string {
+  if (s.kind === "test") {
+    return s.streak
+      ? `:red_circle: test failing for ${plural(s.streak.failedRuns, "run")} (last failed run #${s.streak.lastRunId})`
+      : ":large_green_circle: no failure open";
+  }
+  if (s.regressed)
+    return `:rotating_light: regressed: was resolved, has new sessions (${plural(s.alertedCount, "session")} at the last alert)`;
+  if (s.wasResolved) return ":large_green_circle: resolved";
+  return `:large_orange_circle: unresolved · ${plural(s.alertedCount, "session")} at the last alert`;
+}
+
+/** Who is looking, snoozes and mutes, each with its time. */
+export function triageStateLines(s: Subscription, now: Date): string[] {
+  const t = triageOf(s);
+  const id = s.kind === "test" ? s.testId : s.collectionId;
+  const acks = (t.acknowledgedBy ?? []).filter((a) => a && typeof a.userId === "string");
+  const snooze =
+    t.snooze && (!t.snooze.until || Date.parse(t.snooze.until) > now.getTime()) ? t.snooze : null;
+  return [
+    acks.length > 0
+      ? `:eyes: ${acks.map((a) => `${mention(a.userId)} since ${dateToken(a.at)}`).join(", ")}`
+      : "",
+    snooze ? `:sleeping: snoozed by ${mention(snooze.by)} ${dateToken(snooze.at)}, ${snoozeEnd(snooze)}` : "",
+    t.mutedBy
+      ? `:no_bell: muted by ${mention(t.mutedBy.userId)} ${dateToken(t.mutedBy.at)} — undo with ${code(resubscribeCommand({ kind: s.kind, id }))}`
+      : "",
+  ].filter(Boolean);
+}
+
+/** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
+export function engineNotes(s: Subscription): string[] {
+  return [
+    ...(s.unknownOutcomes ?? []).map(
+      (u) =>
+        `:grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,
+    ),
+    ...(s.quarantined ?? []).map(
+      (q) =>
+        `:warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,
+    ),
+  ];
+}

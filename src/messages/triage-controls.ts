@@ -1,0 +1,72 @@
+import type { Button, StaticSelect } from "slack-edge";
+import type { SubscriptionRef } from "../model/alert-control.ts";
+import type { SnoozeChoice } from "../model/triage-state.ts";
+import { ACTION_IDS } from "./action-ids.ts";
+import { button, confirmDialog, staticSelect } from "./elements.ts";
+import { plural } from "./mrkdwn.ts";
+import { encodeSnoozeValue, encodeTriageRef, SNOOZE_HOURS } from "./triage-values.ts";
+
+export type TriageControlsInput = {
+  /** The subscription the alert belongs to; null (old callers) → no triage controls. */
+  ref: SubscriptionRef | null;
+  /** Collections: the growth "until +N more sessions" offers (the subscription's threshold). */
+  growthStep?: number | null;
+  /** A snoozed alert offers "Unsnooze" in place of the snooze menu. */
+  snoozed?: boolean;
+  /** A muted alert offers nothing: unmuting is `/decipher subscribe …`, named in its status line. */
+  muted?: boolean;
+};
+
+/** What the subscription is called in a confirm dialog: "test 101". */
+const refName = (ref: SubscriptionRef) => `${ref.kind} ${ref.id}`;
+
+/** `/decipher subscribe test 101`: the command that undoes a mute. */
+export const resubscribeCommand = (ref: { kind: string; id: number }) =>
+  `/decipher subscribe ${ref.kind} ${ref.id}`;
+
+function snoozeOptions(ref: SubscriptionRef, growthStep: number | null | undefined) {
+  const choices: { text: string; choice: SnoozeChoice }[] = SNOOZE_HOURS.map((hours) => ({
+    text: `for ${hours} h`,
+    choice: { kind: "for", hours },
+  }));
+  if (ref.kind === "test") choices.push({ text: "until it passes", choice: { kind: "until-pass" } });
+  else {
+    const sessions = growthStep && growthStep > 0 ? growthStep : 5;
+    choices.push({
+      text: `until +${plural(sessions, "more session")}`,
+      choice: { kind: "until-growth", sessions },
+    });
+  }
+  return choices.map(({ text, choice }) => ({ text, value: encodeSnoozeValue(ref, choice) }));
+}
+
+/**
+ * Acknowledge (open to everyone), a Snooze menu and Mute (behind a confirm dialog). Every
+ * value names the subscription, so the click reaches the right single writer.
+ */
+export function triageControls(input: TriageControlsInput): (Button | StaticSelect | null)[] {
+  const { ref } = input;
+  if (!ref || input.muted) return [];
+  const value = encodeTriageRef(ref);
+  if (!value) return [];
+  return [
+    button({ text: ":eyes: Acknowledge", actionId: ACTION_IDS.triageAcknowledge, value }),
+    input.snoozed
+      ? button({ text: ":alarm_clock: Unsnooze", actionId: ACTION_IDS.triageUnsnooze, value })
+      : staticSelect({
+          actionId: ACTION_IDS.triageSnooze,
+          placeholder: ":sleeping: Snooze…",
+          options: snoozeOptions(ref, input.growthStep),
+        }),
+    button({
+      text: ":no_bell: Mute",
+      actionId: ACTION_IDS.triageMute,
+      value,
+      confirm: confirmDialog({
+        title: `Mute ${refName(ref)}?`,
+        text: `This channel gets no more alerts for ${refName(ref)} until someone types ${resubscribeCommand(ref)}.`,
+        confirm: "Mute",
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,46 @@
+import type { SubscriptionKind } from "../store/keys.ts";
+import type { DigestSchedule } from "./digest-schedule.ts";
+import type { Subscription } from "./subscription.ts";
+import type { TriageAction, TriageOutcome } from "./triage-state.ts";
+
+/**
+ * How Slack handlers reach a subscription's single writer (its Durable Object, see
+ * src/objects/) without knowing it is one: triage buttons and `/decipher` changes go
+ * through this, one at a time with the polls of that subscription.
+ */
+
+/** Names one subscription; the team id is part of it so several workspaces fit later. */
+export type SubscriptionRef = { teamId: string; channelId: string; kind: SubscriptionKind; id: number };
+
+/** The engine's health, for `/health` and `/decipher status`. */
+export type EngineHealth = {
+  /** The first cycle the registry saw: freshness counts from it until a poll succeeds. */
+  firstCycleAt: string | null;
+  lastCycleAt: string | null;
+  /** The last cycle in which a poll succeeded (or there was nothing to poll). */
+  lastSuccessAt: string | null;
+  subscriptions: number;
+  failing: number;
+  paused: number;
+  /** A token or scope refusal seen by any subscription, until a post succeeds again. */
+  slackWorkspace: { code: string; since: string } | null;
+};
+
+export interface AlertControl {
+  /** Keeps a live subscription (updating its options) or installs `fresh`, the new baseline. */
+  subscribe(
+    ref: SubscriptionRef,
+    fresh: Subscription,
+  ): Promise<{ subscription: Subscription; created: boolean }>;
+  /** Waits for a running poll of it, so nothing is written back after. */
+  unsubscribe(ref: SubscriptionRef): Promise<boolean>;
+  triage(ref: SubscriptionRef, action: TriageAction, now: Date): Promise<TriageOutcome>;
+  /** Returns the previous schedule. */
+  setDigest(
+    teamId: string,
+    channelId: string,
+    when: { time: string; zone: string } | null,
+    now: Date,
+  ): Promise<DigestSchedule | null>;
+  health(): Promise<EngineHealth>;
+}

@@ -1,0 +1,30 @@
+/**
+ * The rules that keep alerts quiet, in one place: what makes a test flaky, broken or newly
+ * failing (src/model/test-classification.ts), and what makes several failures one outage
+ * (src/cron.ts). `/decipher help` and the README name them.
+ */
+
+/** Every threshold of the classification, in one place so the engine and the help text agree. */
+export const CLASSIFY_THRESHOLDS = {
+  /** A failure is "new" when at least this many settled runs passed right before it. */
+  newFailureAfterPasses: 5,
+  /** This many failed runs in a row (the latest included) make a test "broken". */
+  brokenAfterFailures: 3,
+  /**
+   * Flakiness is judged over the runs that are both among the last `flakyWindowRuns` settled
+   * runs and created within `flakyWindowMs` of now: the smaller of the two windows. A test
+   * that runs every minute is judged on its last 20 runs (the last 20 minutes); a test that
+   * runs every two hours on the 12 of the last day, so a flake from last week is forgotten.
+   * A test that runs fewer than 5 times a day is never called flaky: its window cannot hold
+   * 2 failures at no more than 40 %.
+   */
+  flakyWindowRuns: 20,
+  flakyWindowMs: 24 * 60 * 60 * 1000,
+  /** At least this many failures in the window… */
+  flakyMinFailures: 2,
+  /** …and at most this share of its runs, with a pass between the first and the last failure. */
+  flakyMaxFailureShare: 0.4,
+} as const;
+
+/** An outage: this many of a channel's tests failing in one cycle, or this share of them (at least `atLeast`). */
+export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2 } as const;

@@ -1,0 +1,149 @@
+import type { IssueCollection, TestRun } from "../vendor/types.ts";
+import type { Acknowledgement, Snooze } from "./triage-state.ts";
+
+/**
+ * What a channel watches. The subscription's Durable Object (src/objects/) holds the
+ * authoritative copy and is its only writer; KV holds a readable copy it writes on change.
+ * Dates are ISO strings. Fields added after the first release are optional so older copies
+ * still read.
+ */
+
+export type Paused = { reason: string; at: string };
+export type LastError = {
+  message: string;
+  at: string;
+  /** Who failed: a Slack outage backs off, a vendor one is retried every cycle. */
+  source?: "slack" | "vendor";
+};
+
+/** Something posted (or maybe posted) for which the outcome was never confirmed. */
+export type UnknownOutcome = { what: string; at: string };
+
+/** A vendor item the bot could not read: skipped, reported once, never blocking the rest. */
+export type Quarantined = { what: string; field: string; at: string };
+
+/** Which "alerts are not working" notice the channel was last told about. */
+export type NoticeState = "none" | "failing" | "paused";
+
+type SubscriptionBase = {
+  /** Slack team; part of the object's name so several workspaces fit later. */
+  teamId?: string;
+  channelId: string;
+  createdAt: string;
+  createdBy: string;
+  /** Set when Slack refuses the channel for good; the cron skips it until re-subscribed. */
+  paused: Paused | null;
+  lastError: LastError | null;
+  /** Last time the stored state changed (an alert, a baseline move, an error). */
+  lastChangeAt: string;
+  /** Start of the current run of failed polls; null while polls succeed. */
+  failingSince?: string | null;
+  notice?: NoticeState;
+  /** The last few posts whose outcome is unknown (a Slack timeout, a crash mid-post). */
+  unknownOutcomes?: UnknownOutcome[];
+  /** The last few vendor items skipped as unreadable. */
+  quarantined?: Quarantined[];
+  acknowledgedBy?: Acknowledgement[];
+  snooze?: Snooze | null;
+};
+
+/** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
+export type FailureStreak = {
+  threadTs: string;
+  failedRuns: number;
+  firstRunId: number;
+  lastRunId: number;
+  /** The first failed run: the parent keeps showing it while the streak goes on. */
+  firstRun?: TestRun;
+  /** When the latest failure was seen (the parent's status line). */
+  lastFailedAt?: string;
+  /** The parent is a channel's outage message (shared by several tests): never edited by one. */
+  grouped?: boolean;
+};
+
+/** How a test subscription speaks up (`/decipher subscribe test 101 after:3 …`). */
+export type TestOptions = {
+  /** What a flaky test's failures do: one long-lived thread, the digest only, or every alert. */
+  flaky?: "thread" | "digest" | "alert";
+  /** Alert only after this many failures in a row (default 1). */
+  after?: number;
+  /** Alert only for runs with this `triggeredBy` (e.g. `schedule`). */
+  trigger?: string | null;
+  /** The page the test guards: its alerts show production sessions there. */
+  page?: string | null;
+};
+
+/** Every option set: what `/decipher subscribe test` produces (src/handlers/commands/subscribe-options.ts). */
+export type ResolvedTestOptions = Required<TestOptions>;
+
+/** What an option a subscription does not set means (and what one made before options had). */
+export const DEFAULT_TEST_OPTIONS: Readonly<ResolvedTestOptions> = {
+  flaky: "thread",
+  after: 1,
+  trigger: null,
+  page: null,
+};
+
+/** A subscription's options with the defaults filled in, an explicit `undefined` included. */
+export function resolveTestOptions(options: TestOptions | undefined): ResolvedTestOptions {
+  return {
+    flaky: options?.flaky ?? DEFAULT_TEST_OPTIONS.flaky,
+    after: options?.after ?? DEFAULT_TEST_OPTIONS.after,
+    trigger: options?.trigger ?? DEFAULT_TEST_OPTIONS.trigger,
+    page: options?.page ?? DEFAULT_TEST_OPTIONS.page,
+  };
+}
+
+/** A run the watermark passed while it was still running (over an hour): watched until it ends. */
+export type PendingRun = { id: number; createdAt: string };
+
+export type TestSubscription = SubscriptionBase & {
+  kind: "test";
+  testId: number;
+  testName: string;
+  /**
+   * Watermark: every run with an id up to this one is settled (announced, or needing no
+   * post). Runs above it are looked at each poll; a run still `running` holds it back.
+   */
+  lastRunId: number;
+  /** `createdAt` of that run: polls ask for runs since shortly before it, whatever the API's order. */
+  lastRunAt: string | null;
+  /** Runs above the watermark that are already settled (announced, or there before subscribing). */
+  handledRunIds: number[];
+  streak: FailureStreak | null;
+  /** Bounded: at most a few, none older than a day. */
+  pendingRuns?: PendingRun[];
+  options?: TestOptions;
+  /** Failures in a row not announced yet (`after:<n>`). */
+  quietFailures?: number;
+  /** `flaky:thread`: the day's thread for a flaky test's failures (UTC day `YYYY-MM-DD`). */
+  flakyThread?: { ts: string; day: string } | null;
+};
+
+export type CollectionSubscription = SubscriptionBase & {
+  kind: "collection";
+  collectionId: number;
+  rootCause: string;
+  /** Sessions of growth that alert; null = the default (+5 or +50 %, whichever is smaller). */
+  growth: number | null;
+  /** `sessionCount` when the last alert (or the subscription) happened. */
+  alertedCount: number;
+  /** When that was: the next alert shows sessions newer than this. */
+  alertedAt: string;
+  /** The vendor's `isResolved` at the last look. */
+  wasResolved: boolean;
+  /** A regression was announced since the collection was last seen resolved. */
+  regressed: boolean;
+  /** Thread of the last alert; later growth replies there. */
+  threadTs: string | null;
+  /** What that alert's card showed first: it keeps its growth while later growth replies. */
+  card?: { previousCount: number; regression: boolean; collection?: IssueCollection } | null;
+  /**
+   * The collection's page (the vendor's `shortenedPath`), so a failing test's production
+   * impact can name the collections on its page without asking Decipher. Absent on copies
+   * stored before it existed.
+   */
+  path?: string;
+};
+
+export type Subscription = TestSubscription | CollectionSubscription;

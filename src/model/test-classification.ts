@@ -1,0 +1,101 @@
+import type { TestRun } from "../vendor/types.ts";
+
+/**
+ * What a test's recent history says about it, so the engine can tell a fresh break (alert
+ * now) from a test that keeps flipping (thread or digest) and from an outage already
+ * announced (one message, not one per run). Pure: the runs and the clock come in, nothing
+ * is read or stored.
+ */
+
+import { CLASSIFY_THRESHOLDS } from "./noise-rules.ts";
+
+export { CLASSIFY_THRESHOLDS };
+
+export type TestKind = "new-failure" | "broken" | "flaky" | "failing" | "passing" | "unknown";
+
+export type TestClassification = {
+  /**
+   * - `unknown`: no settled run yet.
+   * - `broken`: the last `brokenAfterFailures` or more settled runs failed (wins over the rest).
+   * - `flaky`: the window holds 2 to 40 % failures with a pass between them (wins over
+   *   `new-failure`: a test that flakes once in a while would otherwise alert every time).
+   * - `new-failure`: the latest settled run failed after at least 5 passes in a row.
+   * - `failing`: the latest settled run failed, and none of the above says more.
+   * - `passing`: the latest settled run passed, and the test is not flaky.
+   */
+  kind: TestKind;
+  /** The newest settled run (by id), or null when there is none. */
+  latest: TestRun | null;
+  /** Failed runs in a row, newest first; 0 when the latest settled run passed. */
+  trailingFailures: number;
+  /** Passed runs in a row right before those failures (when the latest passed: its streak). */
+  passesBefore: number;
+  /** The flakiness window: how many settled runs it holds and how many of them failed. */
+  window: { runs: number; failures: number };
+  /** One short sentence for people ("failed 3 runs in a row"). */
+  reason: string;
+};
+
+/** Settled runs oldest first by id (the vendor's list order is undocumented), each id once. */
+export function settledById(runs: readonly TestRun[]): TestRun[] {
+  const byId = new Map<number, TestRun>();
+  for (const run of runs) if (run.status !== "running") byId.set(run.id, run);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** How many runs from the end (newest) have `status` in a row. */
+function streakFromEnd(runs: readonly TestRun[], status: TestRun["status"], end = runs.length): number {
+  let n = 0;
+  for (let i = end - 1; i >= 0 && runs[i]?.status === status; i--) n++;
+  return n;
+}
+
+/** The runs flakiness is judged on: the last N settled runs, minus those older than the time window. */
+export function flakyWindow(settled: readonly TestRun[], now: Date): TestRun[] {
+  const { flakyWindowRuns, flakyWindowMs } = CLASSIFY_THRESHOLDS;
+  const oldest = now.getTime() - flakyWindowMs;
+  // An unreadable time cannot be placed in the last 24 h, so it is left out rather than guessed.
+  return settled.slice(-flakyWindowRuns).filter((run) => Date.parse(run.createdAt) >= oldest);
+}
+
+/** Failures within the limits, and not one block of them: the test passed between two failures. */
+function looksFlaky(window: readonly TestRun[]): boolean {
+  const { flakyMinFailures, flakyMaxFailureShare } = CLASSIFY_THRESHOLDS;
+  const failed = window.flatMap((run, i) => (run.status === "failed" ? [i] : []));
+  const first = failed[0];
+  const last = failed.at(-1);
+  if (first === undefined || last === undefined) return false;
+  if (failed.length < flakyMinFailures || failed.length > flakyMaxFailureShare * window.length) return false;
+  return window.slice(first, last + 1).some((run) => run.status === "passed");
+}
+
+const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
+
+export function classifyTest(history: readonly TestRun[], now: Date): TestClassification {
+  const t = CLASSIFY_THRESHOLDS;
+  const settled = settledById(history);
+  const latest = settled.at(-1) ?? null;
+  const trailingFailures = streakFromEnd(settled, "failed");
+  const passesBefore = streakFromEnd(settled, "passed", settled.length - trailingFailures);
+  const windowRuns = flakyWindow(settled, now);
+  const window = {
+    runs: windowRuns.length,
+    failures: windowRuns.filter((run) => run.status === "failed").length,
+  };
+  const base = { latest, trailingFailures, passesBefore, window };
+
+  if (latest === null) return { ...base, kind: "unknown", reason: "no finished run yet" };
+  if (trailingFailures >= t.brokenAfterFailures)
+    return { ...base, kind: "broken", reason: `failed ${runs(trailingFailures)} in a row` };
+  if (looksFlaky(windowRuns))
+    return {
+      ...base,
+      kind: "flaky",
+      reason: `failed ${window.failures} of the last ${runs(window.runs)}, passing in between`,
+    };
+  if (trailingFailures === 1 && passesBefore >= t.newFailureAfterPasses)
+    return { ...base, kind: "new-failure", reason: `failed after ${runs(passesBefore)} passed` };
+  if (trailingFailures > 0)
+    return { ...base, kind: "failing", reason: `failed ${runs(trailingFailures)} in a row` };
+  return { ...base, kind: "passing", reason: `passed ${runs(passesBefore)} in a row` };
+}

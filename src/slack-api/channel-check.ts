@@ -1,0 +1,42 @@
+import type { SlackAPIClient } from "slack-edge";
+import { classifySlackFailure } from "./slack-errors.ts";
+
+export type Postable = { ok: true; warning: string | null } | { ok: false; reason: string };
+
+const INVITE = "invite it with `/invite @Decipher`, then subscribe again";
+
+/**
+ * Whether the bot can post in a channel, asked before a subscription is stored: one that
+ * cannot would otherwise be accepted and then paused on its first alert. When Slack cannot
+ * say (no `channels:read`, an outage), the subscription is accepted with a warning.
+ */
+export async function channelPostable(slack: SlackAPIClient, channelId: string): Promise<Postable> {
+  try {
+    const res = await slack.conversations.info({ channel: channelId });
+    const channel = res.channel as { is_archived?: boolean; is_member?: boolean } | undefined;
+    if (channel?.is_archived)
+      return {
+        ok: false,
+        reason: "This channel is archived, so the bot cannot post alerts here. Nothing was stored.",
+      };
+    if (channel?.is_member === false) {
+      return {
+        ok: false,
+        reason: `The bot is not a member of this channel, so it cannot post alerts here: ${INVITE}. Nothing was stored.`,
+      };
+    }
+    return { ok: true, warning: null };
+  } catch (error) {
+    const failure = classifySlackFailure(error);
+    if (failure.code === "channel_not_found" || failure.code === "not_in_channel") {
+      return {
+        ok: false,
+        reason: `The bot cannot see this channel (a private channel it was not invited to): ${INVITE}. Nothing was stored.`,
+      };
+    }
+    return {
+      ok: true,
+      warning: `:warning: The bot could not check that it can post here (Slack answered ${failure.code}). If no alerts appear, ${INVITE}.`,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { SlackAPIClient } from "slack-edge";
+import type { SlackMessage } from "../messages/limits.ts";
+import { classifySlackFailure, type SlackFailure } from "./slack-errors.ts";
+
+export type PostResult = { ok: true; ts: string } | { ok: false; failure: SlackFailure };
+
+/**
+ * Posts (or replies in a thread) and reports how it went instead of throwing. When Slack
+ * refuses the blocks themselves (`invalid_blocks`, `msg_too_long`, …), the text fallback goes
+ * out alone: a plainer alert beats one that blocks every later alert of its subscription.
+ */
+export async function post(
+  slack: SlackAPIClient,
+  channel: string,
+  message: SlackMessage,
+  threadTs?: string,
+): Promise<PostResult> {
+  const send = async (withBlocks: boolean): Promise<PostResult> => {
+    try {
+      const res = await slack.chat.postMessage({
+        channel,
+        text: message.text,
+        ...(withBlocks ? { blocks: message.blocks } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      return { ok: true, ts: String(res.ts) };
+    } catch (error) {
+      return { ok: false, failure: classifySlackFailure(error) };
+    }
+  };
+  const first = await send(true);
+  if (first.ok || first.failure.kind !== "rejected" || message.blocks.length === 0) return first;
+  console.warn(`Slack refused an alert's blocks (${first.failure.code}); sending its text alone`);
+  return send(false);
+}
+
+/** Edits a message the bot posted earlier. */
+export async function update(
+  slack: SlackAPIClient,
+  channel: string,
+  ts: string,
+  message: SlackMessage,
+): Promise<PostResult> {
+  try {
+    await slack.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    return { ok: true, ts };
+  } catch (error) {
+    return { ok: false, failure: classifySlackFailure(error) };
+  }
+}

@@ -1,0 +1,83 @@
+import { SlackAPIConnectionError, SlackAPIError } from "slack-edge";
+import { BudgetExhaustedError } from "../util/subrequest-budget.ts";
+import { SlackTimeoutError } from "./slack-client.ts";
+
+/**
+ * How a failed Slack call should be treated:
+ * - `permanent`: this channel is gone or closed to the bot; pause what posts there.
+ * - `workspace`: the token or the app's scopes are refused. It concerns every channel and is
+ *   often passing (a rotation, a bad deploy): retry with backoff, never pause.
+ * - `transient`: rate limit, 5xx, network; try again next cycle.
+ * - `rejected`: Slack refused this message (our bug); record it and try again later.
+ * - `unknown`: no answer in time; Slack may have done it, so it must not be repeated blindly.
+ * - `deferred`: this invocation had no subrequests left; the call was not made.
+ */
+export type SlackFailureKind = "permanent" | "workspace" | "transient" | "rejected" | "unknown" | "deferred";
+
+export type SlackFailure = { kind: SlackFailureKind; code: string };
+
+/** Channel-level refusals: only these pause a subscription. */
+const CHANNEL_GONE = new Set(["channel_not_found", "not_in_channel", "is_archived"]);
+
+const WORKSPACE = new Set([
+  "invalid_auth",
+  "not_authed",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "no_permission",
+  "missing_scope",
+  "restricted_action",
+  "team_access_not_granted",
+]);
+
+export function classifySlackFailure(error: unknown): SlackFailure {
+  if (error instanceof SlackTimeoutError) return { kind: "unknown", code: "timeout" };
+  if (error instanceof BudgetExhaustedError) return { kind: "deferred", code: "budget" };
+  if (error instanceof SlackAPIError) {
+    const code = String(error.error);
+    if (CHANNEL_GONE.has(code)) return { kind: "permanent", code };
+    if (WORKSPACE.has(code)) return { kind: "workspace", code };
+    if (
+      code === "ratelimited" ||
+      code === "internal_error" ||
+      code === "fatal_error" ||
+      code === "service_unavailable"
+    )
+      return { kind: "transient", code };
+    return { kind: "rejected", code };
+  }
+  if (error instanceof SlackAPIConnectionError) {
+    return { kind: "transient", code: error.status === 429 ? "ratelimited" : `http_${error.status}` };
+  }
+  return { kind: "transient", code: "network_error" };
+}
+
+/** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
+export function describeSlackFailure({ code }: SlackFailure): string {
+  switch (code) {
+    case "channel_not_found":
+      return "Slack says this channel no longer exists (channel_not_found).";
+    case "not_in_channel":
+      return "The bot is not a member of this channel (not_in_channel): invite it with /invite, then subscribe again.";
+    case "is_archived":
+      return "This channel is archived (is_archived).";
+    case "invalid_auth":
+    case "not_authed":
+    case "token_revoked":
+    case "token_expired":
+    case "account_inactive":
+      return `Slack rejected the bot's token (${code}): alerts are held back and retried; if it persists, an admin needs to update SLACK_BOT_TOKEN.`;
+    case "missing_scope":
+    case "no_permission":
+      return `Slack refused the bot's permissions (${code}): reinstall the app with the scopes in slack/manifest.yml.`;
+    case "ratelimited":
+      return "Slack rate-limited the bot; it will try again.";
+    case "timeout":
+      return "Slack did not answer in time; the alert may or may not have been posted, so it is not posted again.";
+    case "budget":
+      return "Too much to post in one minute; the rest goes out next minute.";
+    default:
+      return `Slack answered ${code}.`;
+  }
+}

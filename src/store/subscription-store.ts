@@ -1,0 +1,56 @@
+import type { Subscription } from "../model/subscription.ts";
+import { keys, parseSubscriptionKey, type SubscriptionKind } from "./keys.ts";
+import { isRecord, readJson, writeJson } from "./kv-json.ts";
+
+function isSubscription(value: unknown): value is Subscription {
+  if (!isRecord(value) || typeof value.channelId !== "string") return false;
+  if (value.kind === "test") return typeof value.testId === "number" && typeof value.lastRunId === "number";
+  if (value.kind === "collection")
+    return typeof value.collectionId === "number" && typeof value.alertedCount === "number";
+  return false;
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+export function subscriptionKey(subscription: Subscription): string {
+  return subscription.kind === "test"
+    ? keys.subscription(subscription.channelId, "test", subscription.testId)
+    : keys.subscription(subscription.channelId, "collection", subscription.collectionId);
+}
+
+/** Readable copies of subscriptions, and of the registry's index, for lists and status. */
+export class SubscriptionStore {
+  readonly #kv: KVNamespace;
+
+  constructor(kv: KVNamespace) {
+    this.#kv = kv;
+  }
+
+  get(channelId: string, kind: SubscriptionKind, id: number): Promise<Subscription | null> {
+    return readJson(this.#kv, keys.subscription(channelId, kind, id), isSubscription);
+  }
+
+  getByKey(key: string): Promise<Subscription | null> {
+    return readJson(this.#kv, key, isSubscription);
+  }
+
+  /** The subscription's object writes its readable copy here; nothing else writes it. */
+  async update(subscription: Subscription): Promise<void> {
+    await writeJson(this.#kv, subscriptionKey(subscription), subscription);
+  }
+
+  /** The index is the registry object's copy (src/objects/registry-object.ts), read-only here. */
+  async listKeys(): Promise<string[]> {
+    return (await readJson(this.#kv, keys.subscriptionIndex(), isStringList)) ?? [];
+  }
+
+  async listForChannel(channelId: string): Promise<Subscription[]> {
+    const channelKeys = (await this.listKeys()).filter(
+      (key) => parseSubscriptionKey(key)?.channelId === channelId,
+    );
+    const found = await Promise.all(channelKeys.map((key) => this.getByKey(key)));
+    return found.filter((s): s is Subscription => s !== null);
+  }
+}

@@ -1,0 +1,215 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { runPollCycle } from "../../src/cron.ts";
+import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+
+const stored = (channelId: string) => new SubscriptionStore(env.STATE).get(channelId, "test", 101);
+
+describe("nothing lost when Decipher fails", () => {
+  // Faults outnumber the client's in-place attempts (3) so the whole cycle fails; a malformed
+  // body is not retried in place, so one suffices.
+  it.each([
+    ["429", "rate-limited", 3],
+    ["500", "failed (500)", 3],
+    ["malformed", "could not read", 1],
+    ["hang", "did not answer in time", 3],
+  ] as const)(
+    "keeps the cursor on vendor %s, records it for status, and alerts once it recovers",
+    async (kind, said, count) => {
+      const { bot, org } = await subscribedBot();
+      await org.addRun(101, "failed");
+      await org.fault("testRuns", kind, count, 0);
+      await bot.cron();
+      expect(await bot.posted()).toEqual([]);
+      expect((await stored("C0ALERTS"))?.lastError?.message).toContain(said);
+      const status = JSON.parse((await bot.command("/decipher", "status")).body);
+      expect(visibleText(status)).toContain(said);
+
+      await bot.cron();
+      await bot.cron();
+      expect(await bot.posted()).toHaveLength(1);
+      expect((await stored("C0ALERTS"))?.lastError).toBeNull();
+    },
+  );
+
+  it("keeps polling the other subscriptions when one fails", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulatorOrg(apiKey);
+    await bot.command("/decipher", "subscribe test 101");
+    await bot.command("/decipher", "subscribe collection 501 growth:1");
+    await org.addRun(101, "failed");
+    await org.grow(501, 1);
+    await org.fault("testRuns", "500", 3);
+    await bot.cron();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0] ?? {})).not.toMatch(/Test failed/);
+  });
+});
+
+describe("nothing lost, nothing doubled when Slack fails", () => {
+  it("honours a short Retry-After and posts once", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 1 });
+    await bot.cron();
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+    const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    expect(posts.map((c) => c.status)).toEqual([429, 200]);
+  });
+
+  it("leaves a long Retry-After to the next cycle and posts once", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 120 });
+    await bot.cron();
+    expect(await bot.posted()).toEqual([]);
+    await bot.cron();
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+  });
+
+  it("retries Slack 5xx next cycle and posts once", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "500", 2);
+    await bot.cron();
+    expect(await bot.posted()).toEqual([]);
+    await bot.cron();
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+  });
+
+  it.each(["channel_not_found", "not_in_channel", "is_archived"])(
+    "pauses the subscription on %s, shows why in status, and stops trying",
+    async (error) => {
+      const { bot, org } = await subscribedBot();
+      await org.addRun(101, "failed");
+      await bot.slackFault("chat.postMessage", "error", 1, { error });
+      await bot.cron();
+      const paused = await stored("C0ALERTS");
+      expect(paused?.paused?.reason).toContain(error);
+      const calls = (await bot.slackCalls()).length;
+      const requests = (await org.requests()).total;
+      await bot.cron();
+      expect((await bot.slackCalls()).length).toBe(calls);
+      expect((await org.requests()).total).toBe(requests);
+      const status = JSON.parse((await bot.command("/decipher", "status")).body);
+      expect(visibleText(status)).toMatch(/paused/);
+    },
+  );
+
+  it("a token Slack rejects once holds the alert back without pausing, and delivers it after", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_auth" });
+    await bot.cron();
+    expect(await bot.posted()).toEqual([]);
+    expect((await stored("C0ALERTS"))?.paused).toBeNull();
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body));
+    expect(status).toMatch(/invalid_auth/);
+    const health = (await (await bot.send(new Request("http://bot.test/health"))).body) as string;
+    expect(JSON.parse(health)).toMatchObject({
+      ok: false,
+      problems: expect.arrayContaining([expect.stringContaining("invalid_auth")]),
+    });
+
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+    const after = JSON.parse((await bot.send(new Request("http://bot.test/health"))).body);
+    expect(after.problems ?? []).not.toContainEqual(expect.stringContaining("invalid_auth"));
+  });
+
+  it("refuses to subscribe a channel the bot is not in, with the fix, and stores nothing", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
+    const replies = (await bot.messages("C0NOTIN")).filter((m) => m.ephemeral);
+    expect(visibleText(replies.at(-1) ?? {})).toMatch(/\/invite @Decipher/);
+    expect(await stored("C0NOTIN")).toBeNull();
+  });
+});
+
+describe("cost and concurrency", () => {
+  it("an idle cycle costs one vendor request per subscription, no KV writes and no Slack calls", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulatorOrg(apiKey);
+    for (const id of [101, 102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
+    await bot.command("/decipher", "subscribe collection 501");
+    await bot.cron(); // settles anything pending since the baseline
+    const before = {
+      vendor: (await org.requests()).total,
+      slack: (await bot.slackCalls()).length,
+      ...bot.kv,
+    };
+    const report = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(report.polled).toBe(4);
+    expect((await org.requests()).total - before.vendor).toBe(4);
+    expect((await bot.slackCalls()).length - before.slack).toBe(0);
+    expect(bot.kv.writes - before.writes).toBe(0);
+    // The objects write neither their own storage nor their KV copies when nothing happened.
+    expect(report.writes).toEqual({ storage: 0, kv: 0 });
+    expect(bot.kv.deletes - before.deletes).toBe(0);
+    expect(bot.kv.lists - before.lists).toBe(0);
+  });
+
+  it("two overlapping cycles announce a failure once", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await Promise.all([bot.cron(), bot.cron(), bot.cron()]);
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+  });
+
+  it("polls many subscriptions, fanning chunks out to the queue", async () => {
+    // Chunks of 10 here (200 in production) so a handful of subscriptions shows the fan-out.
+    const apiKey = await newOrg();
+    const org = emulatorOrg(apiKey);
+    const sent: unknown[] = [];
+    const queue = {
+      send: async (body: unknown) => void sent.push(body),
+      sendBatch: async (messages: Iterable<{ body: unknown }>) => {
+        for (const m of messages) sent.push(m.body);
+      },
+    } as unknown as Queue;
+    const bot = createBot({ apiKey, queue });
+    const tests = await Promise.all(Array.from({ length: 24 }, (_, i) => org.addTest(`Generated test ${i}`)));
+    for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
+    await org.addRun((tests[0] as { id: number }).id, "failed");
+    await runPollCycle(bot.env, readConfig(bot.env), { now: new Date(), queue, chunkSize: 10 });
+    // 24 subscriptions in chunks of 10: one polled inline, two handed to the queue.
+    expect(sent).toHaveLength(2);
+    expect((sent as { names: string[] }[]).flatMap((m) => m.names)).toHaveLength(14);
+    expect(await bot.posted()).toHaveLength(1);
+  });
+});
+
+describe("a message Slack refuses", () => {
+  it("goes out as its text alone rather than blocking the subscription", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed", { oneLineSummary: "Cart total off by one cent" });
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
+    await bot.cron();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.blocks ?? []).toEqual([]);
+    expect(posts[0]?.text).toContain("Cart total off by one cent");
+  });
+});
+
+describe("status across locations", () => {
+  it("knows of a poll from KV when this location's cache has none", async () => {
+    const { bot } = await subscribedBot();
+    const topOfHour = new Date();
+    topOfHour.setUTCMinutes(0, 0, 0);
+    await bot.cron(topOfHour);
+    await caches.default.delete("https://decipher-slack.internal/heartbeat");
+    const status = JSON.parse((await bot.command("/decipher", "status")).body);
+    expect(visibleText(status)).toMatch(/Last poll/);
+  });
+});

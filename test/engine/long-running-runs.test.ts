@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { type Bot, createBot, newOrg, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import type { TestSubscription } from "../../src/model/subscription.ts";
+import { objectState, runIdsIn } from "../helpers/cases.ts";
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+
+// A run still `running` holds the watermark back for at most an hour; past that the watermark
+// moves on, and the run is watched on its own, so a late failure is still announced.
+
+const MINUTE = 60_000;
+
+describe("a run that stays running for more than an hour, then fails", () => {
+  it("is announced once, after the watermark moved past it", async () => {
+    const { bot, org } = await subscribedBot();
+    const slow = await org.addRun(101, "running");
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
+    // A later run passes meanwhile; the running one holds the watermark back for now.
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + 30 * MINUTE));
+    let state = await objectState<TestSubscription>(bot, "test", 101);
+    expect(state?.lastRunId).toBeLessThan(slow.id);
+
+    // Over an hour: the watermark moves on, the run is remembered as pending.
+    await bot.cron(new Date(t0 + 61 * MINUTE));
+    state = await objectState<TestSubscription>(bot, "test", 101);
+    expect(state?.lastRunId).toBeGreaterThan(slow.id);
+    expect(state?.pendingRuns?.map((p) => p.id)).toEqual([slow.id]);
+
+    await org.setRun(slow.id, "failed");
+    await bot.cron(new Date(t0 + 70 * MINUTE));
+    await bot.cron(new Date(t0 + 71 * MINUTE));
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(slow.id);
+    state = await objectState<TestSubscription>(bot, "test", 101);
+    expect(state?.pendingRuns ?? []).toEqual([]);
+  });
+
+  it("a long run that passes late is not announced, and stops being watched", async () => {
+    const { bot, org } = await subscribedBot();
+    const slow = await org.addRun(101, "running");
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0 + 61 * MINUTE));
+    await org.setRun(slow.id, "passed");
+    await bot.cron(new Date(t0 + 70 * MINUTE));
+    expect(await bot.posted()).toEqual([]);
+  });
+
+  it("a run already running for two hours when the channel subscribes is announced when it fails", async () => {
+    const { bot, ctl, testId, slow } = await runningBeforeSubscribing(120, async (ctl, id) => {
+      await ctl.addRun(id, "passed", { createdAt: new Date(Date.now() - 60 * MINUTE).toISOString() });
+    });
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
+    expect(await bot.posted()).toEqual([]);
+    expect((await objectState<TestSubscription>(bot, "test", testId))?.pendingRuns?.map((p) => p.id)).toEqual(
+      [slow.id],
+    );
+    await ctl.setRun(slow.id, { status: "failed" });
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await expectAnnouncedOnce(bot, slow.id);
+  });
+
+  it("a run running since before the subscription, failing after its hour, is announced once", async () => {
+    const { bot, ctl, testId, slow } = await runningBeforeSubscribing(30);
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
+    await ctl.addRun(testId, "passed");
+    await bot.cron(new Date(t0 + 40 * MINUTE));
+    await ctl.setRun(slow.id, { status: "failed" });
+    await bot.cron(new Date(t0 + 45 * MINUTE));
+    await bot.cron(new Date(t0 + 46 * MINUTE));
+    await expectAnnouncedOnce(bot, slow.id);
+  });
+});
+
+/** A new test whose first run started `minutesAgo` and is still running, then a subscription. */
+async function runningBeforeSubscribing(
+  minutesAgo: number,
+  more: (ctl: ReturnType<typeof emulatorOrg>, testId: number) => Promise<void> = async () => {},
+) {
+  const apiKey = await newOrg();
+  const ctl = emulatorOrg(apiKey);
+  const testId = (await emulatorOrg(apiKey).addTest("Nightly export")).id;
+  const slow = await ctl.addRun(testId, "running", {
+    createdAt: new Date(Date.now() - minutesAgo * MINUTE).toISOString(),
+  });
+  await more(ctl, testId);
+  const bot = createBot({ apiKey });
+  await bot.command("/decipher", `subscribe test ${testId}`);
+  return { bot, ctl, testId, slow };
+}
+
+async function expectAnnouncedOnce(bot: Bot, runId: number) {
+  const posted = await bot.posted();
+  expect(posted).toHaveLength(1);
+  expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(runId);
+}

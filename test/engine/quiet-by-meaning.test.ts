@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
+
+const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+const minutes = (t0: number, n: number) => new Date(t0 + n * 60_000);
+
+/** Puts the org into the noisy scenario: its sessions list gains `/checkout` traffic. */
+async function checkoutTraffic(apiKey: string) {
+  const res = await fetch(`${emulatorUrl}/__emulator/scenario`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ apiKey, name: "noisy" }),
+  });
+  expect(res.ok).toBe(true);
+}
+
+describe("flaky tests stay quiet", () => {
+  it("a flapping test's failures go into one thread a day, not a new alert each", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = Date.now();
+    // Passes with a failure now and then: flaky by the thresholds (2+ failures, ≤ 40 %, passes between).
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
+      await org.addRun(101, status);
+    await bot.cron(minutes(t0, 0));
+    for (let i = 1; i <= 4; i++) {
+      await org.addRun(101, "failed");
+      await org.addRun(101, "passed");
+      await bot.cron(minutes(t0, i));
+    }
+    const posted = await bot.posted();
+    const parents = topLevel(posted);
+    expect(parents).toHaveLength(1);
+    expect(visibleText(parents[0] as StoredMessage)).toMatch(/flaky/);
+    const replies = (await bot.messages()).filter(
+      (m) => m.thread_ts === parents[0]?.ts && m.ts !== parents[0]?.ts,
+    );
+    expect(replies.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("flaky:digest posts nothing for a flaky failure", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 flaky:digest");
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "passed"] as const)
+      await org.addRun(101, status);
+    await bot.cron();
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(Date.now() + 60_000));
+    expect(await bot.posted()).toEqual([]);
+  });
+
+  it("flaky:alert alerts on each failure as before, showing the class and the run strip", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 flaky:alert");
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "passed"] as const)
+      await org.addRun(101, status);
+    await bot.cron();
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(Date.now() + 60_000));
+    const posts = await bot.posted();
+    expect(posts.length).toBeGreaterThanOrEqual(1);
+    const text = visibleText(posts.at(-1) as StoredMessage);
+    expect(text).toMatch(/flaky/);
+    expect(text).toMatch(/[🟩🟥]{3,}/u);
+  });
+});
+
+describe("after:<n> and trigger:<value>", () => {
+  it("after:3 alerts on the third failure in a row, saying so, and not before", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 after:3");
+    const t0 = Date.now();
+    await org.addRun(101, "failed");
+    await bot.cron(minutes(t0, 0));
+    await org.addRun(101, "failed");
+    await bot.cron(minutes(t0, 1));
+    expect(await bot.posted()).toEqual([]);
+    await org.addRun(101, "failed");
+    await bot.cron(minutes(t0, 2));
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0] as StoredMessage)).toMatch(/3 runs/);
+  });
+
+  it("after:2 forgets a single failure once the test passes", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 after:2");
+    const t0 = Date.now();
+    for (const [i, status] of (["failed", "passed", "failed", "passed"] as const).entries()) {
+      await org.addRun(101, status);
+      await bot.cron(minutes(t0, i));
+    }
+    expect(await bot.posted()).toEqual([]);
+  });
+
+  it("trigger:schedule leaves manual runs out", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 trigger:schedule");
+    await org.addRun(101, "failed", { triggeredBy: "manual" });
+    await bot.cron();
+    expect(await bot.posted()).toEqual([]);
+    const scheduled = await org.addRun(101, "failed", { triggeredBy: "schedule" });
+    await bot.cron(new Date(Date.now() + 60_000));
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0] as StoredMessage)).toContain(`runs/${scheduled.id}`);
+  });
+});
+
+describe("the production impact of a failing test", () => {
+  it("page:/checkout shows production sessions on that page, for at most two more vendor requests", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await checkoutTraffic(org.apiKey);
+    await bot.cron();
+    const before = await org.requests();
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(Date.now() + 60_000));
+    const after = await org.requests();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0] as StoredMessage)).toMatch(/Production:.*\d+\+? sessions? on .*\/checkout/s);
+    const sessionsCalls = (after.byRoute.sessions ?? 0) - (before.byRoute.sessions ?? 0);
+    const timelineCalls = (after.byRoute.timeline ?? 0) - (before.byRoute.timeline ?? 0);
+    expect(sessionsCalls + timelineCalls).toBeLessThanOrEqual(2);
+    expect(sessionsCalls).toBe(1);
+  });
+
+  it("an idle poll never looks up production sessions", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await bot.cron();
+    const before = await org.requests();
+    await bot.cron(new Date(Date.now() + 60_000));
+    const after = await org.requests();
+    expect((after.byRoute.sessions ?? 0) - (before.byRoute.sessions ?? 0)).toBe(0);
+    expect(after.total - before.total).toBe(1);
+  });
+
+  it("says production impact is unavailable when Decipher fails, and still alerts", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await org.addRun(101, "failed");
+    await org.fault("sessions", "500", 5);
+    await bot.cron();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0] as StoredMessage)).toMatch(/unavailable/);
+  });
+});
+
+describe("tests and production, both ways", () => {
+  it("a collection alert on a watched test's page names that test and its last run", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    const path = await collectionPath(org.apiKey);
+    await bot.command("/decipher", `subscribe test 101 page:${path}`);
+    await org.grow(501, 2);
+    await bot.cron();
+    const alert = (await bot.posted()).find((m) => /grew|collection/i.test(visibleText(m)));
+    expect(visibleText(alert as StoredMessage)).toMatch(/Tests on this page:.*runs\/\d+/s);
+  });
+
+  it("the digest has a tests-vs-production line per linked test", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await checkoutTraffic(org.apiKey);
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const { DigestStore } = await import("../../src/store/digest-store.ts");
+    const { env } = await import("cloudflare:test");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    await bot.cron(new Date(Date.parse(due) + 5_000));
+    const digest = (await bot.posted()).find((m) => /digest/i.test(visibleText(m)));
+    expect(visibleText(digest as StoredMessage)).toMatch(/Tests vs production[\s\S]*Production:.*\/checkout/);
+  });
+});
+
+/** The emulator's path for collection 501 (its `shortenedPath`). */
+async function collectionPath(apiKey: string): Promise<string> {
+  const res = await fetch(`${emulatorUrl}/api/v1/monitoring/issue-collections/501/sessions?limit=1`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  return ((await res.json()) as { collection: { shortenedPath: string } }).collection.shortenedPath;
+}

@@ -1,0 +1,128 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+
+const CHANNEL = "C0ALERTS";
+
+const posted = (bot: ReturnType<typeof createBot>) => bot.posted(CHANNEL);
+
+describe("failed-run alerts", () => {
+  it("announces nothing that happened before the subscription", async () => {
+    const { bot } = await subscribedBot("subscribe test 102");
+    await bot.cron();
+    await bot.cron();
+    expect(await posted(bot)).toEqual([]);
+  });
+
+  it("announces a new failed run exactly once, with its summary and links", async () => {
+    const { bot, org } = await subscribedBot();
+    const run = await org.addRun(101, "failed", {
+      oneLineSummary: "Checkout button never enabled",
+      failedSteps: 2,
+      totalSteps: 9,
+      firstFailedStepNumber: 4,
+    });
+    await bot.cron();
+    await bot.cron();
+    const messages = await posted(bot);
+    expect(messages).toHaveLength(1);
+    const text = visibleText(messages[0] as StoredMessage);
+    expect(text).toContain("Checkout button never enabled");
+    expect(text).toContain(`/tests/101/runs/${run.id}`);
+    expect(text).toMatch(/step 4 of 9/);
+  });
+
+  it("does not announce passed runs", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "passed");
+    await bot.cron();
+    expect(await posted(bot)).toEqual([]);
+  });
+
+  it("announces a run first seen running once it fails", async () => {
+    const { bot, org } = await subscribedBot();
+    const run = await org.addRun(101, "running");
+    await bot.cron();
+    expect(await posted(bot)).toEqual([]);
+    await org.setRun(run.id, "failed");
+    await bot.cron();
+    await bot.cron();
+    const messages = await posted(bot);
+    expect(messages).toHaveLength(1);
+    expect(visibleText(messages[0] as StoredMessage)).toContain(`runs/${run.id}`);
+  });
+
+  it("threads consecutive failures under the first alert, updates it, and recovers once", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    await org.addRun(101, "passed");
+    await bot.cron();
+    await org.addRun(101, "passed");
+    await bot.cron();
+
+    const messages = await posted(bot);
+    const parents = messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    expect(parents).toHaveLength(1);
+    const parent = parents[0] as StoredMessage;
+    const replies = messages.filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
+    expect(replies).toHaveLength(3);
+    expect(visibleText(replies[2] as StoredMessage)).toMatch(/passed again after 3 failed runs/i);
+    expect(parent.edited).toBe(true);
+    expect(visibleText(parent)).toMatch(/passed again after 3 failed runs/i);
+    expect(visibleText(parent)).not.toMatch(/is failing for/i);
+  });
+
+  it("starts a new thread for a failure after a recovery", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    await org.addRun(101, "passed");
+    await bot.cron();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    const parents = (await posted(bot)).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    expect(parents).toHaveLength(2);
+  });
+
+  it("handles several new runs in one cycle in order", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await org.addRun(101, "failed");
+    await org.addRun(101, "passed");
+    await bot.cron();
+    const messages = await posted(bot);
+    expect(messages).toHaveLength(3);
+    expect(visibleText(messages.at(-1) as StoredMessage)).toMatch(/passed again after 2 failed runs/i);
+  });
+
+  it("keeps each channel's alerts apart: one failure, one alert per subscribed channel", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0GENERAL" });
+    await emulatorOrg(apiKey).addRun(101, "failed");
+    await bot.cron();
+    await bot.cron();
+    expect(await bot.posted("C0ALERTS")).toHaveLength(1);
+    expect(await bot.posted("C0GENERAL")).toHaveLength(1);
+  });
+
+  it("survives a restart: state is in KV, not in memory", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    // A second Worker instance with the same KV and workspace: nothing is re-announced.
+    const restarted = createBot({ apiKey: org.apiKey, botToken: bot.botToken });
+    await restarted.cron();
+    expect(await posted(bot)).toHaveLength(1);
+    const saved = await new SubscriptionStore(env.STATE).get(CHANNEL, "test", 101);
+    expect(saved?.kind === "test" && saved.streak?.failedRuns).toBe(1);
+  });
+});

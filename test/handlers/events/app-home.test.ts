@@ -1,0 +1,159 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
+import { FIND_SESSIONS_ACTION_ID } from "../../../src/messages/home-view.ts";
+import { SubscriptionStore } from "../../../src/store/subscription-store.ts";
+import { eventsOf } from "../../helpers/events.ts";
+
+async function setup() {
+  const bot = createBot({ apiKey: await newOrg() });
+  const events = eventsOf(bot);
+  return { bot, events };
+}
+
+const publishes = async (bot: ReturnType<typeof createBot>) =>
+  (await bot.slackCalls()).filter((c) => c.method === "views.publish");
+
+describe("App Home (app_home_opened → views.publish)", () => {
+  it("shows each channel's subscriptions with their health, triage and last alerts", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0ALERTS" });
+    await bot.command("/decipher", "subscribe collection 501", { channelId: "C0DEMO" });
+    const store = new SubscriptionStore(env.STATE);
+    const t101 = await store.get("C0ALERTS", "test", 101);
+    const t102 = await store.get("C0ALERTS", "test", 102);
+    const c501 = await store.get("C0DEMO", "collection", 501);
+    if (!t101 || !t102 || !c501 || t101.kind !== "test" || c501.kind !== "collection")
+      throw new Error("setup");
+    await store.update({
+      ...t101,
+      lastError: {
+        message: "Decipher is unavailable right now",
+        at: new Date().toISOString(),
+        source: "vendor",
+      },
+      streak: { threadTs: "1732200000.000100", failedRuns: 3, firstRunId: 1, lastRunId: 3 },
+      // Fields the engine adds: shown when present.
+      acknowledgedBy: [{ userId: "U0BOB", at: new Date().toISOString() }],
+    } as never);
+    await store.update({
+      ...t102,
+      paused: { reason: "the bot was removed from the channel", at: new Date().toISOString() },
+    });
+    await store.update({
+      ...c501,
+      threadTs: "1732200000.000200",
+      snooze: {
+        by: "U0ALICE",
+        at: new Date().toISOString(),
+        until: null,
+        choice: { kind: "until-growth", sessions: 10 },
+        missedFailures: 0,
+        countAtStart: 18,
+      },
+    } as never);
+
+    const ack = await events.openHome("U0ALICE");
+    expect(ack.status).toBe(200);
+    const [call] = await publishes(bot);
+    expect(call?.ok).toBe(true);
+    const { home } = await events.views("U0ALICE");
+    const text = visibleText({ blocks: home?.blocks ?? [] });
+    expect(text).toContain("<#C0ALERTS>");
+    expect(text).toContain("<#C0DEMO>");
+    expect(text).toContain("Checkout flow");
+    expect(text).toMatch(/failing since .*Decipher is unavailable right now/);
+    expect(text).toContain("paused: the bot was removed from the channel");
+    expect(text).toContain("acknowledged by <@U0BOB>");
+    expect(text).toContain("snoozed by <@U0ALICE> until 10 more sessions");
+    expect(text).toContain("polling OK");
+    // Last alerts link to their messages in Slack.
+    expect(text).toMatch(
+      /<https:\/\/acme-[a-z0-9]+\.slack\.com\/archives\/C0ALERTS\/p1732200000000100\|failing for 3 runs>/,
+    );
+    expect(text).toMatch(/archives\/C0DEMO\/p1732200000000200\|last alert/);
+    expect(text).toContain("only each subscription's latest alert thread is recorded");
+    expect(JSON.stringify(home?.blocks)).toContain(FIND_SESSIONS_ACTION_ID);
+  });
+
+  it("says how to start when nothing is subscribed", async () => {
+    const { bot, events } = await setup();
+    await events.openHome();
+    const { home } = await events.views();
+    expect(visibleText({ blocks: home?.blocks ?? [] })).toContain("/decipher subscribe test");
+    expect(await publishes(bot)).toHaveLength(1);
+  });
+
+  it("does not republish an unchanged Home, and republishes once something changed", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await events.openHome();
+    await events.openHome();
+    await events.openHome();
+    expect(await publishes(bot)).toHaveLength(1);
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0ALERTS" });
+    await events.openHome();
+    expect(await publishes(bot)).toHaveLength(2);
+    // Another person's Home is theirs to publish.
+    await events.openHome("U0BOB");
+    expect(await publishes(bot)).toHaveLength(3);
+  });
+
+  it("publishes again after a failed publish", async () => {
+    const { bot, events } = await setup();
+    await bot.slackFault("views.publish", "error", 1, { error: "internal_error" });
+    await events.openHome();
+    await events.openHome();
+    const calls = await publishes(bot);
+    expect(calls.map((c) => c.ok)).toEqual([false, true]);
+  });
+
+  it("ignores the Messages tab", async () => {
+    const { bot, events } = await setup();
+    const team = await events.team();
+    await events.send({
+      type: "event_callback",
+      team_id: team,
+      event_id: `EvMSG${Date.now()}`,
+      event: {
+        type: "app_home_opened",
+        user: "U0ALICE",
+        channel: "D0ALICE",
+        tab: "messages",
+        event_ts: "1.2",
+      },
+    });
+    expect(await publishes(bot)).toEqual([]);
+  });
+
+  it("Find sessions: the button opens a modal; a bad form is answered in place; a good one sends cards to the DM", async () => {
+    const { bot, events } = await setup();
+    await events.openHome();
+    const click = await events.clickInHome(FIND_SESSIONS_ACTION_ID);
+    expect(click.status).toBe(200);
+    const opened = (await bot.slackCalls()).filter((c) => c.method === "views.open");
+    expect(opened.map((c) => c.ok)).toEqual([true]);
+    const { modals } = await events.views();
+    expect(modals).toHaveLength(1);
+    expect(modals[0]?.callback_id).toBe("find_sessions");
+
+    const empty = await events.submitModal({});
+    expect(JSON.parse(empty.body)).toMatchObject({
+      response_action: "errors",
+      errors: { email: expect.any(String) },
+    });
+    const twoFilters = await events.submitModal({ email: "jane@acme.com", user: "usr_jane" });
+    expect(JSON.parse(twoFilters.body).errors.email).toMatch(/one of/);
+    const badSince = await events.submitModal({ email: "jane@acme.com", since: "yesterday-ish" });
+    expect(Object.keys(JSON.parse(badSince.body).errors)).toEqual(["since"]);
+    expect(await bot.messages("D0ALICE")).toEqual([]);
+
+    const good = await events.submitModal({ email: "jane@acme.com", since: "30d" });
+    expect(good.status).toBe(200);
+    expect(good.body).toBe("");
+    const dm = await bot.messages("D0ALICE");
+    expect(dm).toHaveLength(1);
+    expect(visibleText(dm[0] ?? {})).toContain("jane@acme.com");
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { createBot, newOrg, signingSecret } from "../../../dev/in-workerd/bot.ts";
+import { signSlackRequest } from "../../../dev/slack/sign.ts";
+import { envelope, eventsOf } from "../../helpers/events.ts";
+
+async function setup() {
+  const bot = createBot({ apiKey: await newOrg() });
+  const events = eventsOf(bot);
+  return { bot, events, team: await events.team() };
+}
+
+describe("Events API envelope", () => {
+  it("answers a signed url_verification with its challenge", async () => {
+    const { events } = await setup();
+    const res = await events.send({
+      type: "url_verification",
+      token: "t",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+  });
+
+  it("refuses an unsigned, a wrongly signed and a stale url_verification with 401", async () => {
+    const { bot, events } = await setup();
+    const body = JSON.stringify({ type: "url_verification", challenge: "abc" });
+    const unsigned = await bot.send(
+      new Request("http://bot.test/slack/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
+    );
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body).not.toContain("abc");
+    const wrong = await events.sendJson(body, {}, "not-the-secret");
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).not.toContain("abc");
+    const stale = await bot.send(
+      new Request("http://bot.test/slack/events", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(await signSlackRequest(signingSecret, body, Math.floor(Date.now() / 1000) - 600)),
+        },
+        body,
+      }),
+    );
+    expect(stale.status).toBe(401);
+  });
+
+  it("acknowledges an event type it does not handle with an empty 200 and does nothing", async () => {
+    const { bot, events, team } = await setup();
+    const res = await events.send(
+      envelope(team, { type: "reaction_added", user: "U0ALICE", reaction: "eyes" }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toBe("");
+    expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+  });
+
+  it("acknowledges other envelopes (app_rate_limited) with 200", async () => {
+    const { events, team } = await setup();
+    const res = await events.send({
+      type: "app_rate_limited",
+      team_id: team,
+      minute_rate_limited: 1,
+      api_app_id: "A0",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ["no event", (t: string) => ({ ...envelope(t, { type: "app_mention" }), event: undefined })],
+    ["an event without a type", (t: string) => ({ ...envelope(t, { type: "x" }), event: { text: "hi" } })],
+    ["no event_id", (t: string) => ({ ...envelope(t, { type: "app_mention" }), event_id: undefined })],
+    [
+      "an event_id that is not a string",
+      (t: string) => ({ ...envelope(t, { type: "app_mention" }), event_id: 42 }),
+    ],
+    ["no team_id", (t: string) => ({ ...envelope(t, { type: "app_mention" }), team_id: undefined })],
+    ["no envelope type", (t: string) => ({ ...envelope(t, { type: "app_mention" }), type: undefined })],
+  ])("answers a malformed event (%s) with 400, never a 5xx", async (_name, make) => {
+    const { events, team } = await setup();
+    const res = await events.send(make(team));
+    expect(res.status).toBe(400);
+  });
+
+  it("answers a body that is not a JSON object with 400", async () => {
+    const { events } = await setup();
+    expect((await events.sendJson("[1,2]")).status).toBe(400);
+    expect((await events.sendJson("{not json")).status).toBe(400);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { createBot, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
+import { eventsOf } from "../../helpers/events.ts";
+
+async function setup() {
+  const bot = createBot({ apiKey: await newOrg() });
+  return { bot, events: eventsOf(bot) };
+}
+
+describe("app_mention", () => {
+  it("answers `@Decipher sessions <email>` with session cards in a thread under the mention", async () => {
+    const { bot, events } = await setup();
+    const { message, events: sent } = await events.say(
+      "C0ALERTS",
+      "@Decipher sessions jane@acme.com since:30d",
+    );
+    expect(sent.map((e) => e.event.type)).toEqual(["app_mention"]);
+    const replies = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.thread_ts).toBe(message.ts);
+    expect(replies[0]?.ephemeral).toBe(false);
+    expect(visibleText(replies[0] ?? {})).toContain("jane@acme.com");
+    expect(JSON.stringify(replies[0]?.blocks)).toContain("session_timeline");
+  });
+
+  it("answers a mention inside a thread in that thread", async () => {
+    const { bot, events } = await setup();
+    const { message: parent } = await events.say("C0ALERTS", "checkout is broken again");
+    await events.say("C0ALERTS", "@Decipher help", { threadTs: parent.ts });
+    const replies = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.thread_ts).toBe(parent.ts);
+    expect(visibleText(replies[0] ?? {})).toContain("@Decipher sessions jane@acme.com");
+  });
+
+  it("answers anything else with short help, and bad input with the /sessions usage", async () => {
+    const { bot, events } = await setup();
+    await events.say("C0ALERTS", "@Decipher what's up");
+    await events.say("C0ALERTS", "@Decipher sessions not-an-email");
+    const replies = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id);
+    expect(replies).toHaveLength(2);
+    expect(visibleText(replies[0] ?? {})).toContain("I don't know");
+    expect(visibleText(replies[1] ?? {})).toContain("Usage:");
+  });
+
+  it("tells the person when Decipher fails, without details", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const events = eventsOf(bot);
+    const { emulatorOrg } = await import("../../helpers/emulator.ts");
+    await emulatorOrg(apiKey).fault("sessions", "500", 5);
+    await events.say("C0ALERTS", "@Decipher sessions jane@acme.com");
+    const [reply] = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id);
+    expect(visibleText(reply ?? {})).toContain("Decipher is unavailable right now");
+    expect(visibleText(reply ?? {})).not.toMatch(/stack|Error:|at .*\.ts/);
+  });
+});

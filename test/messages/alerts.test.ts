@@ -1,0 +1,338 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACTION_IDS,
+  collectionDetailsReply,
+  collectionGrowthThreadReply,
+  collectionParent,
+  decodeSnoozeValue,
+  decodeTriageRef,
+  type FailedRunParentInput,
+  failedRunParent,
+  failedRunThreadReply,
+  recoveryThreadReply,
+  runStrip,
+} from "../../src/messages/index.ts";
+import type { SubscriptionRef } from "../../src/model/alert-control.ts";
+import { APP, aCollection, aCollectionSession, aRun, aTest, NOW } from "./fixtures.ts";
+import { allText, assertWithinSlackLimits, buttonsOf } from "./slack-limits.ts";
+
+const runLink = `${APP}/tests/7/runs/1234`;
+const testRef: SubscriptionRef = { teamId: "T0TEST", channelId: "C0ALERTS", kind: "test", id: 7 };
+const collectionRef: SubscriptionRef = {
+  teamId: "T0TEST",
+  channelId: "C0ALERTS",
+  kind: "collection",
+  id: 55,
+};
+
+const parentInput = (over: Partial<FailedRunParentInput> = {}): FailedRunParentInput => ({
+  ref: testRef,
+  test: aTest,
+  firstRun: aRun(),
+  streak: { failedRuns: 1, lastRun: { id: 1234, at: "2026-02-16T11:52:05.000Z" } },
+  appUrl: APP,
+  now: NOW,
+  ...over,
+});
+
+const elementsOf = (m: { blocks: { type: string }[] }) =>
+  m.blocks.flatMap((b) =>
+    b.type === "actions" ? (b as unknown as { elements: Record<string, unknown>[] }).elements : [],
+  );
+
+describe("run strip", () => {
+  it("shows the last 10 runs oldest first, newest last, whatever order they come in", () => {
+    const runs = Array.from({ length: 12 }, (_, i) => ({
+      id: 100 + i,
+      status: i % 3 === 0 ? "failed" : "passed",
+    }));
+    expect(runStrip([...runs].reverse())).toBe("🟩🟥🟩🟩🟥🟩🟩🟥🟩🟩");
+    expect(
+      runStrip([
+        { id: 2, status: "running" },
+        { id: 1, status: "failed" },
+      ]),
+    ).toBe("🟥⬜");
+  });
+});
+
+describe("failed-run parent", () => {
+  const first = failedRunParent(
+    parentInput({
+      recentRuns: [
+        { id: 1233, status: "passed" },
+        { id: 1234, status: "failed" },
+      ],
+    }),
+  );
+  const text = allText(first);
+
+  it("leads with the test's name, linked, then one context line of run facts with the time once", () => {
+    expect(first.blocks[0]).toMatchObject({
+      type: "section",
+      text: { text: `:x: Test failed: *<${APP}/tests/7|Checkout works>*` },
+    });
+    expect(first.blocks[1]).toMatchObject({ type: "context" });
+    const facts = (first.blocks[1] as { elements: { text: string }[] }).elements[0]?.text;
+    expect(facts).toBe(
+      `<${runLink}|Run #1234> · step 3 of 7 · 2/7 steps failed · 2 m 05 s · schedule · <!date^1771242725^{ago}|2026-02-16 11:52 UTC>`,
+    );
+    expect(text.match(/!date\^/g)).toHaveLength(1);
+  });
+
+  it("has no field grid, then the summary and the strip of recent runs", () => {
+    expect(first.blocks.some((b) => b.type === "section" && "fields" in b && b.fields)).toBe(false);
+    expect(text).toContain("Pay button did nothing");
+    expect(text).toContain("Last runs 🟩🟥");
+    expect(first.text).toBe("Test failed: Checkout works — Pay button did nothing");
+  });
+
+  it("says nothing about a streak for a single failure", () => {
+    expect(text).not.toMatch(/failing for/);
+  });
+
+  it("offers Open run, Acknowledge, a Snooze menu with 'until it passes', and Mute behind a confirm", () => {
+    const elements = elementsOf(first);
+    expect(elements.map((e) => e.action_id)).toEqual([
+      ACTION_IDS.runOpen,
+      ACTION_IDS.triageAcknowledge,
+      ACTION_IDS.triageSnooze,
+      ACTION_IDS.triageMute,
+    ]);
+    expect(decodeTriageRef(elements[1]?.value)).toEqual(testRef);
+    const options = (elements[2] as { options: { text: { text: string }; value: string }[] }).options;
+    expect(options.map((o) => o.text.text)).toEqual(["for 1 h", "for 4 h", "for 24 h", "until it passes"]);
+    expect(options.map((o) => decodeSnoozeValue(o.value)?.choice)).toEqual([
+      { kind: "for", hours: 1 },
+      { kind: "for", hours: 4 },
+      { kind: "for", hours: 24 },
+      { kind: "until-pass" },
+    ]);
+    expect(elements[3]).toMatchObject({ confirm: { confirm: { text: "Mute" } } });
+    expect(JSON.stringify(elements[3])).toContain("/decipher subscribe test 7");
+  });
+
+  it("keeps the first run and edits only the status line as the streak grows", () => {
+    const later = failedRunParent(
+      parentInput({ streak: { failedRuns: 3, lastRun: { id: 1240, at: "2026-02-16T11:58:00.000Z" } } }),
+    );
+    expect(allText(later)).toContain(`<${runLink}|Run #1234> · step 3 of 7`);
+    expect(allText(later)).toContain("failing for 3 runs · last #1240 <!date^1771243080^{ago}|");
+    // The latest run is linked from its own thread reply, not twice.
+    expect(allText(later)).not.toContain("runs/1240");
+    expect(later.text).toContain("is failing for 3 runs");
+  });
+
+  it("says who is looking, who snoozed until when, and who muted with the way to undo it", () => {
+    const triaged = allText(
+      failedRunParent(
+        parentInput({
+          acknowledgedBy: [
+            { userId: "U0ALICE", at: "2026-02-16T11:55:00.000Z" },
+            { userId: "U0BOB", at: "2026-02-16T11:56:00.000Z" },
+          ],
+          snooze: {
+            by: "U0ALICE",
+            at: "2026-02-16T11:57:00.000Z",
+            until: "2026-02-16T14:00:00.000Z",
+            choice: { kind: "for", hours: 2 },
+            missedFailures: 0,
+            countAtStart: null,
+          },
+        }),
+      ),
+    );
+    expect(triaged).toContain(":eyes: <@U0ALICE> and <@U0BOB> are looking");
+    expect(triaged).toContain(":sleeping: snoozed by <@U0ALICE> until <!date^1771250400^{time}|");
+    const muted = failedRunParent(
+      parentInput({ mutedBy: { userId: "U0BOB", at: "2026-02-16T11:59:00.000Z" } }),
+    );
+    expect(allText(muted)).toContain(":no_bell: muted by <@U0BOB> — undo with `/decipher subscribe test 7`");
+    expect(elementsOf(muted).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
+  });
+
+  it("offers Unsnooze instead of the menu while snoozed 'until it passes'", () => {
+    const m = failedRunParent(
+      parentInput({
+        snooze: {
+          by: "U0ALICE",
+          at: NOW.toISOString(),
+          until: null,
+          choice: { kind: "until-pass" },
+          missedFailures: 2,
+          countAtStart: null,
+        },
+      }),
+    );
+    expect(allText(m)).toContain("snoozed by <@U0ALICE> until it passes · 2 failures while snoozed");
+    expect(elementsOf(m).map((e) => e.action_id)).toContain(ACTION_IDS.triageUnsnooze);
+  });
+
+  it("turns green on recovery, without triage controls", () => {
+    const m = failedRunParent(
+      parentInput({
+        streak: { failedRuns: 3, lastRun: { id: 1240, at: NOW.toISOString() } },
+        recoveredBy: { id: 1241, at: NOW.toISOString() },
+      }),
+    );
+    expect(allText(m)).toMatch(/passed again after 3 failed runs/);
+    expect(allText(m)).not.toMatch(/failing for/);
+    expect(m.blocks[0]).toMatchObject({ text: { text: expect.stringMatching(/^:white_check_mark: /) } });
+    expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
+  });
+
+  it("still reads well when the vendor did not say which step failed, and without a ref has no triage", () => {
+    const m = failedRunParent(
+      parentInput({ ref: null, firstRun: aRun({ summary: null, durationMs: null }) }),
+    );
+    expect(allText(m)).toContain(
+      "<https://app.getdecipher.com/tests/7/runs/1234|Run #1234> · 7 steps · 2/7 steps failed · schedule",
+    );
+    expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
+    assertWithinSlackLimits(m);
+  });
+
+  it("fits Slack's limits", () => {
+    assertWithinSlackLimits(first);
+  });
+});
+
+describe("failed-run thread replies", () => {
+  it("a further failure is one compact block with that run's facts and summary", () => {
+    const m = failedRunThreadReply({
+      test: aTest,
+      run: aRun({ id: 1240, summary: { oneLineSummary: "Card declined", firstFailedStepNumber: 5 } }),
+      failedRuns: 4,
+      appUrl: APP,
+      now: NOW,
+    });
+    expect(m.blocks).toHaveLength(1);
+    expect(allText(m)).toContain(`:x: <${APP}/tests/7/runs/1240|Run #1240> · step 5 of 7`);
+    expect(allText(m)).toContain("Card declined");
+    expect(m.text).toContain("4 runs in a row");
+    assertWithinSlackLimits(m);
+  });
+
+  it("the recovery reply says after how many failures", () => {
+    const m = recoveryThreadReply({
+      test: aTest,
+      run: aRun({ id: 1250, status: "passed" }),
+      failedRuns: 3,
+      appUrl: APP,
+      now: NOW,
+    });
+    expect(allText(m)).toContain("*Checkout works* passed again after 3 failed runs");
+    expect(allText(m)).toContain("Run #1250");
+    assertWithinSlackLimits(m);
+  });
+});
+
+describe("collection parent", () => {
+  const input = {
+    ref: collectionRef,
+    collection: aCollection({ sessionCount: 25 }),
+    previousCount: 18,
+    sessions: [aCollectionSession(), aCollectionSession(), aCollectionSession()],
+    screenshotsExpiresAt: "2026-02-16T15:00:00.000Z",
+    regression: false,
+    growthStep: 5,
+    appUrl: APP,
+    now: NOW,
+  };
+  const m = collectionParent(input);
+  const text = allText(m);
+
+  it("names the collection once, then one line of counts", () => {
+    expect(m.blocks[0]).toMatchObject({
+      text: { text: ":chart_with_upwards_trend: *Stripe iframe fails to load*" },
+    });
+    expect(text).toContain("18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout`");
+    expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(2); // the block and the fallback
+  });
+
+  it("folds the AI summary to its most useful line", () => {
+    expect(text).toContain(":robot_face: User cannot pay");
+    expect(text).not.toContain("The iframe request timed out");
+  });
+
+  it("shows one new session inline with its overview cut short, its screenshot as an image, and its buttons", () => {
+    expect(text.match(/stuck on the payment step/g)).toHaveLength(1);
+    expect(m.blocks.filter((b) => b.type === "image")).toEqual([
+      expect.objectContaining({ image_url: "https://shots.test/err.png" }),
+    ]);
+    const sessionButtons = buttonsOf(m).filter((b) => b.action_id?.startsWith("session"));
+    expect(sessionButtons.map((b) => b.action_id)).toEqual([
+      ACTION_IDS.sessionReplay,
+      ACTION_IDS.sessionTimeline,
+      ACTION_IDS.sessionClicks,
+      ACTION_IDS.sessionScreenshots,
+    ]);
+    expect(sessionButtons[0]?.url).toMatch(new RegExp(`^${APP}/sessions/[0-9a-f-]{36}$`));
+    expect(text).toContain("2 more new sessions since the last alert");
+  });
+
+  it("leaves the screenshot out when its URL is about to expire (Slack would refuse the message)", () => {
+    const late = collectionParent({ ...input, screenshotsExpiresAt: "2026-02-16T12:05:00.000Z" });
+    expect(late.blocks.some((b) => b.type === "image")).toBe(false);
+    expect(buttonsOf(late).map((b) => b.action_id)).toContain(ACTION_IDS.sessionScreenshots);
+  });
+
+  it("offers snoozing until +N more sessions", () => {
+    const select = elementsOf(m).find((e) => e.action_id === ACTION_IDS.triageSnooze) as {
+      options: { text: { text: string }; value: string }[];
+    };
+    expect(select.options.at(-1)?.text.text).toBe("until +5 more sessions");
+    expect(decodeSnoozeValue(select.options.at(-1)?.value)).toEqual({
+      ref: collectionRef,
+      choice: { kind: "until-growth", sessions: 5 },
+    });
+  });
+
+  it("titles a regression as such", () => {
+    const r = collectionParent({ ...input, collection: aCollection({ isResolved: true }), regression: true });
+    expect(r.blocks[0]).toMatchObject({
+      text: { text: ":rotating_light: *Regression:* *Stripe iframe fails to load*" },
+    });
+    expect(r.text.startsWith("Regression")).toBe(true);
+  });
+
+  it("fits Slack's limits", () => assertWithinSlackLimits(m));
+});
+
+describe("collection thread replies", () => {
+  const input = {
+    collection: aCollection({ sessionCount: 25 }),
+    previousCount: 18,
+    sessions: [aCollectionSession(), aCollectionSession()],
+    screenshotsExpiresAt: "2026-02-16T15:00:00.000Z",
+    appUrl: APP,
+    now: NOW,
+  };
+
+  it("the details reply holds the full AI summary and the sessions the parent left out", () => {
+    const d = collectionDetailsReply(input);
+    expect(d).not.toBeNull();
+    const text = allText(d ?? { text: "", blocks: [] });
+    expect(text).toContain("*Error*: Failed to load Stripe.js");
+    expect(text).toContain("*Why*: The iframe request timed out");
+    expect(text.match(/stuck on the payment step/g)).toHaveLength(1);
+    assertWithinSlackLimits(d ?? { text: "", blocks: [] });
+  });
+
+  it("there is no details reply when the parent already showed everything", () => {
+    expect(
+      collectionDetailsReply({ ...input, sessions: [aCollectionSession({ representativeIssue: null })] }),
+    ).toBeNull();
+  });
+
+  it("later growth replies with its own counts and sessions", () => {
+    const g = collectionGrowthThreadReply({
+      ...input,
+      previousCount: 25,
+      collection: aCollection({ sessionCount: 31 }),
+    });
+    expect(allText(g)).toContain("Grew again: 25 → 31 sessions (+6)");
+    expect(allText(g).match(/stuck on the payment step/g)).toHaveLength(2);
+    assertWithinSlackLimits(g);
+  });
+});

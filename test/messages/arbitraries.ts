@@ -1,0 +1,223 @@
+import fc from "fast-check";
+import type { SharedSessionCard } from "../../src/messages/index.ts";
+import type {
+  Click,
+  CollectionSession,
+  IssueCollection,
+  SessionClicks,
+  SessionSummary,
+  TestInfo,
+  TestRun,
+  TimelineBody,
+} from "../../src/vendor/types.ts";
+
+/** Property runs per builder: the machines are shared, 200 finds the usual suspects. */
+export const RUNS = { numRuns: 200 } as const;
+
+const piece = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.constantFrom(
+    "<",
+    ">",
+    "&",
+    "|",
+    "&amp;",
+    "<!channel>",
+    "<https://evil.test|click>",
+    "<@U123>",
+    "*",
+    "_",
+    "`",
+    "\n",
+    "😀",
+    "🇩🇪",
+    "\uD83D",
+    ":flag-de:",
+    "<!date^1^{time}|x>",
+  ),
+);
+
+/** Vendor text at its worst: markup, entities, emoji, lone surrogates, sometimes huge. */
+export const nasty: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: fc.array(piece, { maxLength: 8 }).map((p) => p.join("")) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(piece, fc.integer({ min: 1, max: 3000 }))
+      .map(([p, n]) => (p || "x").repeat(n).slice(0, 7000)),
+  },
+);
+
+const nullable = <T>(arb: fc.Arbitrary<T>) => fc.oneof(arb, fc.constant(null));
+
+export const anyNumber = fc.oneof(
+  fc.integer({ min: 0, max: 100_000 }),
+  fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }),
+  fc.double(),
+  fc.integer(),
+);
+
+export const anyUrl = fc.oneof(
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  nasty,
+  fc.constant("javascript:alert(1)"),
+  fc.constant(`https://shots.test/${"a".repeat(3100)}`),
+  fc.constant("https://x.test/a|b>c<d e"),
+);
+
+export const anyDate = fc.oneof(
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc
+    .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  nasty,
+);
+
+const anyId = fc.oneof(fc.uuid(), nasty);
+
+export const anySession: fc.Arbitrary<SessionSummary> = fc.record({
+  object: fc.constant("session" as const),
+  id: anyId,
+  url: anyUrl,
+  createdAt: anyDate,
+  duration: nullable(anyNumber),
+  userEmail: nullable(nasty),
+  userId: nullable(nasty),
+  userAccount: nullable(nasty),
+  browser: nullable(nasty),
+  device: nullable(nasty),
+  countryCode: nullable(fc.oneof(fc.constantFrom("de", "US", "XX", "G"), nasty)),
+  hasTimeline: fc.boolean(),
+});
+
+export const anyCard: fc.Arbitrary<SharedSessionCard> = anySession.map(
+  ({ id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline }) => ({
+    id,
+    createdAt,
+    duration,
+    userEmail,
+    userId,
+    browser,
+    device,
+    countryCode,
+    hasTimeline,
+  }),
+);
+
+export const anyTimeline: fc.Arbitrary<TimelineBody> = fc.record({
+  overview: nasty,
+  tags: fc.array(fc.record({ tag: nasty, reasoning: nasty }), { maxLength: 15 }),
+  pages: fc.array(
+    fc.record({
+      page: nasty,
+      startTime: anyNumber,
+      endTime: anyNumber,
+      clickCount: anyNumber,
+      featuresUsed: fc.array(nasty, { maxLength: 12 }),
+      activities: fc.array(
+        fc.record({
+          startTime: nasty,
+          endTime: nasty,
+          summary: nasty,
+          userAction: nasty,
+          userBehavior: nasty,
+        }),
+        { maxLength: 15 },
+      ),
+    }),
+    { maxLength: 60 },
+  ),
+  loadingIssues: fc.array(
+    fc.record({
+      description: nasty,
+      longDescription: nasty,
+      durationInSeconds: anyNumber,
+      timestamp: anyNumber,
+    }),
+    { maxLength: 30 },
+  ),
+});
+
+const anyClick: fc.Arbitrary<Click> = fc.record(
+  {
+    id: fc.integer(),
+    type: nasty,
+    timestamp: anyNumber,
+    clickCount: anyNumber,
+    navigationTo: nullable(nasty),
+    screenshots: nullable(fc.record({ before: nullable(anyUrl), after: nullable(anyUrl) })),
+    clickText: nullable(nasty),
+    clickTag: nullable(nasty),
+    clickCssClass: nullable(nasty),
+  },
+  { requiredKeys: ["id", "type", "timestamp", "clickCount", "navigationTo", "screenshots"] },
+);
+
+export const anyClicks: fc.Arbitrary<SessionClicks> = fc.record({
+  object: fc.constant("sessionClicks" as const),
+  sessionId: anyId,
+  data: fc.array(anyClick, { maxLength: 200 }),
+  screenshotsExpiresAt: nullable(anyDate),
+});
+
+export const anyTest: fc.Arbitrary<TestInfo> = fc.record({ id: fc.integer(), name: nasty, url: anyUrl });
+
+export const anyRun: fc.Arbitrary<TestRun> = fc.record({
+  object: fc.constant("testRun" as const),
+  id: fc.integer(),
+  testId: fc.integer(),
+  status: fc.constantFrom("passed" as const, "failed" as const, "running" as const),
+  startTime: anyDate,
+  endTime: nullable(anyDate),
+  durationMs: nullable(anyNumber),
+  triggeredBy: nasty,
+  createdAt: anyDate,
+  summary: nullable(fc.record({ oneLineSummary: nasty, firstFailedStepNumber: nullable(anyNumber) })),
+  totalSteps: anyNumber,
+  failedSteps: anyNumber,
+});
+
+export const anyCollection: fc.Arbitrary<IssueCollection> = fc.record({
+  id: fc.integer(),
+  type: nasty,
+  rootCause: nasty,
+  shortenedPath: nasty,
+  createdAt: anyDate,
+  isResolved: fc.boolean(),
+  errorCount: anyNumber,
+  sessionCount: anyNumber,
+  estimatedUsers: anyNumber,
+});
+
+export const anyCollectionSession: fc.Arbitrary<CollectionSession> = fc
+  .tuple(
+    anySession,
+    fc.record(
+      {
+        userUsername: nullable(nasty),
+        userPlan: nullable(nasty),
+        userRole: nullable(nasty),
+        representativeIssue: nullable(
+          fc.record({
+            errorId: nasty,
+            latestIssueAt: anyDate,
+            shortenedPath: nasty,
+            fullPath: nasty,
+            aiSummary: nullable(
+              fc.record({
+                category: nasty,
+                behavior: nasty,
+                productFeature: nasty,
+                errorText: nasty,
+                reasoning: nasty,
+              }),
+            ),
+          }),
+        ),
+        timeline: anyTimeline,
+        errorScreenshots: nullable(fc.record({ main: nullable(anyUrl), after: nullable(anyUrl) })),
+      },
+      { requiredKeys: ["userUsername", "userPlan", "userRole", "representativeIssue"] },
+    ),
+  )
+  .map(([session, extra]) => ({ ...session, ...extra }));

@@ -1,0 +1,298 @@
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import {
+  clicksMessage,
+  collectionDetailsReply,
+  collectionGrowthThreadReply,
+  collectionParent,
+  digestMessage,
+  errorMessage,
+  failedRunParent,
+  failedRunThreadReply,
+  noSessionsMessage,
+  recoveryThreadReply,
+  sessionsMessage,
+  sharedSessionMessage,
+  timelineMessage,
+  usageMessage,
+} from "../../src/messages/index.ts";
+import { screenshotsMessage } from "../../src/messages/screenshots.ts";
+import {
+  anyCard,
+  anyClicks,
+  anyCollection,
+  anyCollectionSession,
+  anyDate,
+  anyNumber,
+  anyRun,
+  anySession,
+  anyTest,
+  anyTimeline,
+  anyUrl,
+  nasty,
+  RUNS,
+} from "./arbitraries.ts";
+import { assertWithinSlackLimits } from "./slack-limits.ts";
+
+const slackId = fc.stringMatching(/^[A-Z0-9]{2,32}$/);
+const anyRef = fc.record({
+  teamId: slackId,
+  channelId: slackId,
+  kind: fc.constantFrom("test" as const, "collection" as const),
+  id: fc.integer({ min: 1, max: 2 ** 40 }),
+});
+const anyUserId = fc.oneof(fc.stringMatching(/^U[A-Z0-9]{2,12}$/), nasty);
+const anyAck = fc.record({ userId: anyUserId, at: anyDate });
+const anySnooze = fc.record({
+  by: anyUserId,
+  at: anyDate,
+  until: fc.option(anyDate, { nil: null }),
+  choice: fc.oneof(
+    fc.record({ kind: fc.constant("for" as const), hours: fc.integer() }),
+    fc.constant({ kind: "until-pass" as const }),
+    fc.record({ kind: fc.constant("until-growth" as const), sessions: fc.integer() }),
+  ),
+  missedFailures: fc.integer(),
+  countAtStart: fc.option(fc.integer(), { nil: null }),
+});
+const anyTriage = fc.record(
+  {
+    acknowledgedBy: fc.array(anyAck, { maxLength: 30 }),
+    snooze: fc.option(anySnooze, { nil: null }),
+    mutedBy: fc.option(anyAck, { nil: null }),
+  },
+  { requiredKeys: [] },
+);
+const anyMark = fc.record({ id: fc.integer(), at: anyDate });
+
+const now = fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true });
+const appUrl = fc.oneof(fc.constant("https://app.getdecipher.com"), anyUrl);
+
+// Generous timeout: the cores are shared, and a slow run is not a failure of the builders.
+describe("every builder stays within Slack's limits and never breaks mrkdwn, whatever the vendor sends", {
+  timeout: 30_000,
+}, () => {
+  it("sessionsMessage, with 0–200 sessions, timelines or not, and any More value", () => {
+    const entries = fc.array(
+      fc.tuple(anySession, fc.option(fc.option(anyTimeline, { nil: null }), { nil: undefined })),
+      {
+        maxLength: 200,
+      },
+    );
+    fc.assert(
+      fc.property(
+        entries,
+        nasty,
+        appUrl,
+        now,
+        fc.option(nasty, { nil: undefined }),
+        (pairs, subject, app, at, more) => {
+          const timelines = Object.fromEntries(
+            pairs.flatMap(([s, t]) => (t === undefined ? [] : [[s.id, t]])),
+          );
+          assertWithinSlackLimits(
+            sessionsMessage({
+              sessions: pairs.map(([s]) => s),
+              timelines,
+              subject,
+              appUrl: app,
+              now: at,
+              more,
+            }),
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("noSessionsMessage, usageMessage, errorMessage", () => {
+    fc.assert(
+      fc.property(nasty, (s) => {
+        assertWithinSlackLimits(noSessionsMessage(s));
+        assertWithinSlackLimits(usageMessage(s));
+        assertWithinSlackLimits(errorMessage(s));
+      }),
+      RUNS,
+    );
+  });
+
+  it("timelineMessage", () => {
+    fc.assert(
+      fc.property(
+        nasty,
+        anyTimeline,
+        appUrl,
+        fc.option(anyDate, { nil: undefined }),
+        (id, body, app, start) => {
+          const timeline = { object: "sessionTimeline" as const, sessionId: id, ...body };
+          assertWithinSlackLimits(
+            timelineMessage({ sessionId: id, timeline, appUrl: app, sessionStart: start }),
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("clicksMessage, up to 200 clicks", () => {
+    fc.assert(
+      fc.property(anyClicks, appUrl, now, (clicks, app, at) => {
+        assertWithinSlackLimits(clicksMessage({ sessionId: clicks.sessionId, clicks, appUrl: app, now: at }));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("sharedSessionMessage", () => {
+    fc.assert(
+      fc.property(
+        anyCard,
+        fc.option(anyTimeline, { nil: null }),
+        nasty,
+        appUrl,
+        now,
+        (session, timeline, by, app, at) => {
+          assertWithinSlackLimits(
+            sharedSessionMessage({ session, timeline, sharedBy: by, appUrl: app, now: at }),
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("failedRunParent, failedRunThreadReply, recoveryThreadReply, with any triage state", () => {
+    fc.assert(
+      fc.property(
+        anyTest,
+        anyRun,
+        fc.option(anyRef, { nil: null }),
+        fc.record({ failedRuns: anyNumber, lastRun: anyMark }),
+        fc.option(anyMark, { nil: null }),
+        anyTriage,
+        fc.array(fc.record({ id: fc.integer(), status: nasty }), { maxLength: 40 }),
+        appUrl,
+        now,
+        (test, run, ref, streak, recoveredBy, triage, recentRuns, app, at) => {
+          assertWithinSlackLimits(
+            failedRunParent({
+              ...triage,
+              ref,
+              test,
+              firstRun: run,
+              streak,
+              recoveredBy,
+              recentRuns,
+              appUrl: app,
+              now: at,
+            }),
+          );
+          assertWithinSlackLimits(
+            failedRunThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl: app, now: at }),
+          );
+          assertWithinSlackLimits(
+            recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl: app, now: at }),
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("collectionParent, collectionDetailsReply, collectionGrowthThreadReply", () => {
+    fc.assert(
+      fc.property(
+        anyCollection,
+        anyNumber,
+        fc.array(anyCollectionSession, { maxLength: 8 }),
+        fc.option(anyDate, { nil: null }),
+        fc.boolean(),
+        fc.option(anyRef, { nil: null }),
+        anyTriage,
+        fc.option(anyNumber, { nil: null }),
+        appUrl,
+        now,
+        (collection, previousCount, sessions, expires, regression, ref, triage, growthStep, app, at) => {
+          const input = {
+            collection,
+            previousCount,
+            sessions,
+            screenshotsExpiresAt: expires,
+            appUrl: app,
+            now: at,
+          };
+          assertWithinSlackLimits(collectionParent({ ...input, ...triage, ref, regression, growthStep }));
+          const details = collectionDetailsReply(input);
+          if (details) assertWithinSlackLimits(details);
+          assertWithinSlackLimits(collectionGrowthThreadReply(input));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("screenshotsMessage", () => {
+    fc.assert(
+      fc.property(anyClicks, fc.option(anyCard, { nil: null }), appUrl, now, (clicks, session, app, at) => {
+        assertWithinSlackLimits(
+          screenshotsMessage({
+            sessionId: "3f2b8c1e-5d4a-4c7b-9e2f-1a2b3c4d5e6f",
+            session,
+            clicks,
+            appUrl: app,
+            now: at,
+          }),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it("digestMessage, up to 200 collections and tests", () => {
+    const state = fc.constantFrom(
+      "passing" as const,
+      "failing" as const,
+      "running" as const,
+      "unknown" as const,
+    );
+    const tests = fc.array(
+      fc.record({
+        test: anyTest,
+        runs24h: anyNumber,
+        failures24h: anyNumber,
+        passRate: fc.option(fc.double(), { nil: null }),
+        state,
+      }),
+      { maxLength: 200 },
+    );
+    const collections = fc.array(
+      fc.record(
+        {
+          collection: anyCollection,
+          newSessions24h: fc.option(fc.record({ count: anyNumber, atLeast: fc.boolean() }), { nil: null }),
+          change24h: anyNumber,
+        },
+        { requiredKeys: ["collection"] },
+      ),
+      { maxLength: 200 },
+    );
+    fc.assert(
+      fc.property(
+        fc.option(nasty, { nil: undefined }),
+        nasty,
+        nasty,
+        collections,
+        tests,
+        appUrl,
+        now,
+        (title, date, zone, cs, ts, app, at) => {
+          assertWithinSlackLimits(
+            digestMessage({ title, date, zone, collections: cs, tests: ts, appUrl: app, now: at }),
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import type { SlackMessage } from "../../src/messages/index.ts";
+import { mrkdwnProblems, slackLimitViolations } from "./slack-limits.ts";
+
+// The checker guards every builder test, so it must be seen failing.
+describe("the Slack-limits checker used by the builder tests", () => {
+  it("accepts links, date tokens, mentions and entities", () => {
+    expect(
+      mrkdwnProblems(
+        "<https://a.test/x?a=1&amp;b|A &amp; B> <!date^1^{time}|09:00 UTC> <@U1AB> &lt;x&gt;",
+        "t",
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ["<https://a.test|", "unclosed link"],
+    ["<javascript:alert(1)|x>", "non-http link"],
+    ["<!channel>", "a ping"],
+    ["a > b", "stray >"],
+    ["a & b", "bare &"],
+    ["&am", "cut entity"],
+    ["\uD83D", "lone surrogate"],
+  ])("flags %j (%s)", (text) => {
+    expect(mrkdwnProblems(text, "t")).not.toEqual([]);
+  });
+
+  it("flags every limit", () => {
+    const button = (text: string, extra: object = {}) => ({
+      type: "button" as const,
+      text: { type: "plain_text" as const, text },
+      action_id: "a",
+      ...extra,
+    });
+    const bad: SlackMessage = {
+      text: "",
+      blocks: [
+        ...Array.from({ length: 47 }, () => ({ type: "divider" as const })),
+        { type: "header", text: { type: "plain_text", text: "h".repeat(151) } },
+        {
+          type: "section",
+          text: { type: "mrkdwn", text: "s".repeat(3001) },
+          fields: Array.from({ length: 11 }, () => ({ type: "mrkdwn" as const, text: "f" })),
+        },
+        {
+          type: "context",
+          elements: Array.from({ length: 11 }, () => ({ type: "mrkdwn" as const, text: "c" })),
+        },
+        {
+          type: "actions",
+          elements: [
+            button("b".repeat(76)),
+            button("ok", { value: "v".repeat(2001) }),
+            button("ok", { url: `https://x.test/${"u".repeat(3000)}` }),
+          ],
+        },
+      ],
+    };
+    const problems = slackLimitViolations(bad).join("\n");
+    for (const expected of [
+      "text: empty",
+      "blocks: 51",
+      "blocks[47].text: 151",
+      "blocks[48].text: 3001",
+      "fields count",
+      "blocks[49].elements count 11",
+      "elements[0].text: 76",
+      "elements[1].value",
+      "elements[2].url",
+      "duplicate action_id",
+    ]) {
+      expect(problems).toContain(expected);
+    }
+  });
+});

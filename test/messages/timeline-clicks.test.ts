@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { clicksMessage, timelineMessage } from "../../src/messages/index.ts";
+import { APP, aTimeline, NOW, SESSION_ID, someClicks } from "./fixtures.ts";
+import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
+
+describe("timeline message", () => {
+  it("lists pages with position, clicks, features and activities", () => {
+    const t = allText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
+    expect(t).toContain("*2.* `/checkout` · at 1:23 · 9 clicks");
+    expect(t).toContain("Features: payment");
+    expect(t).toContain("• Clicked Pay repeatedly — _click_");
+  });
+
+  it("shows loading issues and tags", () => {
+    const t = allText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
+    expect(t).toContain(":hourglass: Payment form slow (4.2 s), at 1:30");
+    expect(t).toContain("`checkout` `rage-click`");
+  });
+
+  it("reads epoch-millisecond page times relative to the session start", () => {
+    const timeline = aTimeline();
+    const page = timeline.pages[1];
+    if (page) page.startTime = Date.parse("2026-02-16T09:01:23Z");
+    const t = allText(
+      timelineMessage({ sessionId: SESSION_ID, timeline, appUrl: APP, sessionStart: "2026-02-16T09:00:00Z" }),
+    );
+    expect(t).toContain("`/checkout` · at 1:23");
+  });
+
+  it("bounds a long timeline and points to the full one", () => {
+    const base = aTimeline();
+    const page = base.pages[0];
+    if (!page) throw new Error("fixture");
+    const timeline = { ...base, pages: Array.from({ length: 70 }, () => page) };
+    const m = timelineMessage({ sessionId: SESSION_ID, timeline, appUrl: APP });
+    assertWithinSlackLimits(m);
+    const t = allText(m);
+    expect(t).toContain("30 more pages not shown");
+    expect(t).toContain(`<${APP}/sessions/${SESSION_ID}|Open the full timeline in Decipher>`);
+  });
+});
+
+describe("clicks message", () => {
+  it("lists clicks with before/after screenshot links", () => {
+    const t = allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }));
+    expect(t).toContain("• at 1:23: click “Pay now” `button` ×5");
+    expect(t).toContain("<https://shots.test/1-before.png|before> / <https://shots.test/1-after.png|after>");
+    expect(t).toContain("→ `/help`");
+  });
+
+  it("says when the screenshot links expire", () => {
+    const t = allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }));
+    expect(t).toContain(
+      "Screenshot links expire <!date^1771254000^{date_short_pretty} at {time}|2026-02-16 15:00 UTC> (in 3 h)",
+    );
+  });
+
+  it("says when they already expired, and when there are none", () => {
+    const later = new Date("2026-02-16T16:00:00Z");
+    expect(
+      allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: later })),
+    ).toContain("Screenshot links expired");
+    const none = someClicks({ screenshotsExpiresAt: null });
+    expect(allText(clicksMessage({ sessionId: SESSION_ID, clicks: none, appUrl: APP, now: NOW }))).toContain(
+      "No screenshots",
+    );
+  });
+
+  it("says so when nothing was clicked", () => {
+    const m = clicksMessage({
+      sessionId: SESSION_ID,
+      clicks: someClicks({ data: [] }),
+      appUrl: APP,
+      now: NOW,
+    });
+    expect(allText(m)).toContain("No clicks recorded");
+    expect(m.text).toBe(`0 clicks in session ${SESSION_ID}`);
+  });
+
+  it("counts the clicks it could not show", () => {
+    const click = someClicks().data[0];
+    if (!click) throw new Error("fixture");
+    const data = Array.from({ length: 2000 }, (_, i) => ({ ...click, id: i }));
+    const m = clicksMessage({ sessionId: SESSION_ID, clicks: someClicks({ data }), appUrl: APP, now: NOW });
+    assertWithinSlackLimits(m);
+    expect(allText(m)).toMatch(/…and [\d,]+ more clicks/);
+  });
+});

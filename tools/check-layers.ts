@@ -1,0 +1,132 @@
+/**
+ * The layer check `npm test` runs: folders are layers and imports point one way, down
+ *   entry (index, app, cron) → handlers → wiring → objects → engine → messages / slack-api
+ *   → model / store / vendor / config → util,
+ * a folder may import its own tier, and no file (in src/, dev/, bench/, tools/) is part of an
+ * import cycle, type-only imports included. dev/, bench/ and tools/ may import src/ but never
+ * test/; src/ imports none of them. Prints each violation and exits 1 when there is any.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(process.argv[2] ?? ".");
+
+const TIERS: Record<string, number> = {
+  "src/index.ts": 9,
+  "src/app.ts": 8,
+  "src/cron.ts": 8,
+  "src/handlers": 7,
+  "src/wiring.ts": 6,
+  "src/objects": 5,
+  "src/engine": 4,
+  "src/messages": 3,
+  "src/slack-api": 3,
+  "src/model": 2,
+  "src/store": 2,
+  "src/vendor": 2,
+  "src/config.ts": 2,
+  "src/util": 1,
+};
+
+const files: string[] = [];
+function walk(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full);
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) files.push(full);
+  }
+}
+for (const dir of ["src", "dev", "bench", "tools"]) walk(path.join(root, dir));
+const known = new Set(files);
+const rel = (file: string) => path.relative(root, file).split(path.sep).join("/");
+
+function target(from: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, path.join(base, "index.ts")]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+const IMPORT =
+  /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const edges = new Map<string, string[]>();
+for (const file of files) {
+  const text = fs
+    .readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const found = target(file, m[1] ?? m[2] ?? m[3] ?? "");
+    if (found && found !== file) out.push(found);
+  }
+  edges.set(file, out);
+}
+
+function tierOf(file: string): { layer: string; tier: number } | null {
+  const r = rel(file);
+  for (const [layer, tier] of Object.entries(TIERS)) {
+    if (r === layer || r.startsWith(`${layer}/`)) return { layer, tier };
+  }
+  return null;
+}
+
+const problems: string[] = [];
+for (const [file, targets] of edges) {
+  const from = rel(file);
+  for (const t of targets) {
+    const to = rel(t);
+    if (to.startsWith("test/")) problems.push(`${from} imports ${to}: only tests may use test/`);
+    // The version string comes from package.json, bundled at build time.
+    if (from.startsWith("src/") && !to.startsWith("src/") && to !== "package.json")
+      problems.push(`${from} imports ${to}: src/ stands alone`);
+    const a = tierOf(file);
+    const b = tierOf(t);
+    if (from.startsWith("src/") && !a)
+      problems.push(`${from} is in no layer: add its folder to tools/check-layers.ts`);
+    if (a && b && b.tier > a.tier)
+      problems.push(`${from} (${a.layer}) imports ${to} (${b.layer}), a higher layer`);
+  }
+}
+
+// Tarjan's strongly connected components: any component of more than one file is a cycle.
+let counter = 0;
+const index = new Map<string, number>();
+const low = new Map<string, number>();
+const stack: string[] = [];
+const onStack = new Set<string>();
+function visit(v: string): void {
+  index.set(v, counter);
+  low.set(v, counter);
+  counter++;
+  stack.push(v);
+  onStack.add(v);
+  for (const w of edges.get(v) ?? []) {
+    if (!known.has(w)) continue;
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+  }
+  if (low.get(v) === index.get(v)) {
+    const component: string[] = [];
+    let w: string | undefined;
+    do {
+      w = stack.pop();
+      if (w) {
+        onStack.delete(w);
+        component.push(w);
+      }
+    } while (w && w !== v);
+    if (component.length > 1) problems.push(`import cycle: ${component.map(rel).join(" ⇄ ")}`);
+  }
+}
+for (const file of files) if (!index.has(file)) visit(file);
+
+for (const problem of problems) console.log(problem);
+console.log(`layers: ${files.length} files, ${problems.length} problem${problems.length === 1 ? "" : "s"}`);
+process.exit(problems.length > 0 ? 1 : 0);
