@@ -10,6 +10,8 @@ export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
   VENDOR_TIMEOUT_MS?: string;
   /** Per-call timeout for Slack Web API calls in ms (default 10000). */
   SLACK_TIMEOUT_MS?: string;
+  /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
+  SLACK_LOOKUP_AFTER_MS?: string;
   POLL_QUEUE?: Queue<{ names: string[]; at: string }>;
 };
 
@@ -25,6 +27,7 @@ export type Config = {
   adminUserIds: ReadonlySet<string>;
   vendorTimeoutMs: number;
   slackTimeoutMs: number;
+  slackLookupAfterMs: number;
 };
 
 export class ConfigError extends Error {
@@ -72,6 +75,10 @@ export function readConfig(env: Env): Config {
   if (!Number.isInteger(slackTimeout) || slackTimeout < 100 || slackTimeout > 25_000) {
     problems.push("SLACK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
   }
+  const lookupAfter = env.SLACK_LOOKUP_AFTER_MS?.trim() ? Number(env.SLACK_LOOKUP_AFTER_MS) : 30_000;
+  if (!Number.isInteger(lookupAfter) || lookupAfter < 0 || lookupAfter > 300_000) {
+    problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -84,6 +91,7 @@ export function readConfig(env: Env): Config {
     adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
     vendorTimeoutMs: timeout,
     slackTimeoutMs: slackTimeout,
+    slackLookupAfterMs: lookupAfter,
   };
 }
 

@@ -61,17 +61,18 @@ async function settleHeld(env: Env, config: Config, names: string[], first: Poll
     const tests = names.filter((n) => channelOf(n) === channel && n.split(":")[2] === "test").length;
     const outage =
       held.length >= OUTAGE.tests || (held.length >= OUTAGE.atLeast && held.length >= OUTAGE.share * tests);
-    let mode: PollMode = { groupTs: null };
+    let mode: PollMode = {};
     if (outage) {
       const [teamId = "", channelId = ""] = channel.split(":");
       const items = held.flatMap((r) => (r.held ? [r.held] : []));
       const posted = await channelObject(env, objectNames.channel(teamId, channelId))
         .postOutage(channelId, items, tests, config)
         .catch(() => null);
-      // The channel object did not answer: whether it posted is not known here. The failures stay
-      // held; next cycle it answers for the same failures from what it stored.
-      if (!posted) continue;
-      mode = posted.ts !== null ? { groupTs: posted.ts } : { groupTs: null, groupUnknown: posted.unknown };
+      // Not known whether the outage message went out: the failures stay unfated and held, and
+      // next cycle the channel object answers for them from its outbox.
+      if (!posted || posted.ts === null) {
+        if (!posted || posted.unknown) continue;
+      } else mode = { group: { ts: posted.ts, runIds: posted.named } };
     }
     const replies = await mapLimit(held, CONCURRENCY, (r) => pollOne(env, config, r.name, at, mode));
     for (const reply of replies) second.set(reply.name, reply);
@@ -99,7 +100,13 @@ export async function pollNames(
   else if (reports.some((r) => r.posts > 0)) await reg.setWorkspaceCondition(null);
   await reg.recordPolls(
     at,
-    reports.map(({ name, status, at: when, failingSince }) => ({ name, status, at: when, failingSince })),
+    reports.map(({ name, status, at: when, failingSince, overdue }) => ({
+      name,
+      status,
+      at: when,
+      failingSince,
+      overdue,
+    })),
     true,
   );
   return reports;

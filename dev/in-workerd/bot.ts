@@ -91,6 +91,8 @@ export function createBot(options: {
   botToken?: string;
   adminUserIds?: string;
   queue?: Queue;
+  /** More bindings, e.g. `SLACK_LOOKUP_AFTER_MS` for suites that run in real time. */
+  env?: Record<string, string>;
 }) {
   const botToken = options.botToken ?? `xoxb-test-${crypto.randomUUID()}`;
   const kv: KvCounts = { reads: 0, writes: 0, deletes: 0, lists: 0 };
@@ -101,6 +103,7 @@ export function createBot(options: {
     SLACK_BOT_TOKEN: botToken,
     ADMIN_USER_IDS: options.adminUserIds ?? "",
     POLL_QUEUE: options.queue,
+    ...options.env,
   };
 
   /** The workspace's team id, as Slack puts it in every payload (the stand-in's, per token). */

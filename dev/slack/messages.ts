@@ -43,7 +43,11 @@ export function threadParent(ws: Workspace, channel: string, threadTs: string): 
 }
 
 /** The message object Slack returns from chat.* and puts in history and payloads. */
-export function toSlackMessage(ws: Workspace, m: StoredMessage): Record<string, unknown> {
+export function toSlackMessage(
+  ws: Workspace,
+  m: StoredMessage,
+  options: { metadata?: boolean } = {},
+): Record<string, unknown> {
   const botFields =
     m.user === BOT_USER_ID
       ? {
@@ -63,6 +67,7 @@ export function toSlackMessage(ws: Workspace, m: StoredMessage): Record<string, 
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
     ...(m.replyCount ? { reply_count: m.replyCount } : {}),
     ...(m.edited ? { edited: m.edited } : {}),
+    ...(options.metadata && m.metadata ? { metadata: m.metadata } : {}),
   };
 }
 

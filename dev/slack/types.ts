@@ -36,6 +36,8 @@ export type StoredMessage = {
   edited?: { user: string; ts: string };
   replyBroadcast?: boolean;
   replyCount?: number;
+  /** Slack message metadata (`event_type`, `event_payload`), as chat.postMessage received it. */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Links Slack would hand to the app in `link_shared` (its unfurl domains only). */
   links?: string[];
   /** chat.unfurl results by URL, shown under the message. */

@@ -53,6 +53,8 @@ function postBotMessage(
   if (!content.ok) return content.body;
   const threadTs = threadTsOf(ws, channel.id, params);
   if (typeof threadTs === "object") return threadTs;
+  const metadata = metadataParam(params);
+  if (metadata === "invalid") return slackError("invalid_metadata_format");
   return addMessage(
     ws,
     botMessage({
@@ -61,9 +63,51 @@ function postBotMessage(
       threadTs,
       text: content.text ?? "",
       blocks: content.blocks,
+      ...(metadata ? { metadata } : {}),
       ...extra(threadTs),
     }),
   );
+}
+
+/**
+ * `metadata` as Slack takes it: a JSON string (or object) with a string `event_type` and an
+ * object `event_payload`. Absent → undefined; anything else → "invalid".
+ */
+function metadataParam(params: Params): StoredMessage["metadata"] | "invalid" | undefined {
+  const raw = params.metadata;
+  if (raw === undefined || raw === "") return undefined;
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return "invalid";
+    }
+  }
+  if (typeof value !== "object" || value === null) return "invalid";
+  const { event_type, event_payload } = value as Record<string, unknown>;
+  if (typeof event_type !== "string" || !/^[a-z0-9_]{1,255}$/.test(event_type)) return "invalid";
+  if (typeof event_payload !== "object" || event_payload === null || Array.isArray(event_payload))
+    return "invalid";
+  return { event_type, event_payload: event_payload as Record<string, unknown> };
+}
+
+/**
+ * Slack's paging of history and replies: at most `limit` (default 100, at most 999) from
+ * `cursor` on, with `oldest`/`latest` bounds (exclusive, like Slack's default) on the ts.
+ */
+function page(
+  all: StoredMessage[],
+  params: Params,
+): { messages: StoredMessage[]; hasMore: boolean; nextCursor: string } {
+  const limit = Math.min(Math.max(Number(stringParam(params, "limit") ?? 100) || 100, 1), 999);
+  const oldest = Number(stringParam(params, "oldest") ?? "0") || 0;
+  const latest = Number(stringParam(params, "latest") ?? "0") || Number.POSITIVE_INFINITY;
+  const inRange = all.filter((m) => Number(m.ts) > oldest && Number(m.ts) < latest);
+  const start = Number(stringParam(params, "cursor")?.replace(/^next:/, "") ?? "0") || 0;
+  const messages = inRange.slice(start, start + limit);
+  const hasMore = start + limit < inRange.length;
+  return { messages, hasMore, nextCursor: hasMore ? `next:${start + limit}` : "" };
 }
 
 const postMessage: Method = ({ ws, params, nextTs }) => {
@@ -155,22 +199,33 @@ const conversationsInfo: Method = ({ ws, params }) => {
   return channel ? { ok: true, channel: channelObject(channel) } : slackError("channel_not_found");
 };
 
+/** The bot joins a public channel (`channels:join`); a private one only by invitation. */
+const conversationsJoin: Method = ({ ws, params }) => {
+  const channel = resolveChannel(ws, stringParam(params, "channel"));
+  if (!channel) return slackError("channel_not_found");
+  if (channel.isArchived) return slackError("is_archived");
+  if (channel.isPrivate) return slackError("method_not_supported_for_channel_type");
+  channel.isMember = true;
+  return { ok: true, channel: channelObject(channel) };
+};
+
 /** Top-level messages (and broadcast replies), newest first, never ephemerals. */
 const conversationsHistory: Method = ({ ws, params }) => {
   const channel = resolveChannel(ws, stringParam(params, "channel"));
   if (!channel) return slackError("channel_not_found");
   if (!channel.isMember) return slackError("not_in_channel");
-  const limit = Math.min(Number(stringParam(params, "limit") ?? 100) || 100, 999);
-  const messages = ws.messages
+  const all = ws.messages
     .filter((m) => m.channel === channel.id && !m.ephemeral)
     .filter((m) => !m.threadTs || m.threadTs === m.ts || m.replyBroadcast)
     .reverse();
+  const { messages, hasMore, nextCursor } = page(all, params);
+  const metadata = boolParam(params, "include_all_metadata") === true;
   return {
     ok: true,
-    messages: messages.slice(0, limit).map((m) => toSlackMessage(ws, m)),
-    has_more: messages.length > limit,
+    messages: messages.map((m) => toSlackMessage(ws, m, { metadata })),
+    has_more: hasMore,
     pin_count: 0,
-    response_metadata: { next_cursor: "" },
+    response_metadata: { next_cursor: nextCursor },
   };
 };
 
@@ -183,11 +238,17 @@ const conversationsReplies: Method = ({ ws, params }) => {
   const thread = ws.messages.filter(
     (m) => m.channel === channel.id && !m.ephemeral && (m === parent || m.threadTs === parent.ts),
   );
+  // Like Slack, the parent leads every page; `oldest` bounds the replies only.
+  const { messages, hasMore, nextCursor } = page(
+    thread.filter((m) => m !== parent),
+    params,
+  );
+  const metadata = boolParam(params, "include_all_metadata") === true;
   return {
     ok: true,
-    messages: thread.map((m) => toSlackMessage(ws, m)),
-    has_more: false,
-    response_metadata: { next_cursor: "" },
+    messages: [parent, ...messages].map((m) => toSlackMessage(ws, m, { metadata })),
+    has_more: hasMore,
+    response_metadata: { next_cursor: nextCursor },
   };
 };
 
@@ -236,6 +297,7 @@ export const METHODS: Record<string, Method> = {
   "chat.delete": deleteMessage,
   "chat.postEphemeral": postEphemeral,
   "conversations.info": conversationsInfo,
+  "conversations.join": conversationsJoin,
   "conversations.history": conversationsHistory,
   "conversations.replies": conversationsReplies,
   "users.info": usersInfo,

@@ -2,20 +2,14 @@ import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { withGuardingTests } from "../messages/failure-meaning.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
-import { post, update } from "../slack-api/post-message.ts";
+import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
 import { collectionParentNow } from "./alert-parents.ts";
 import { isSnoozed } from "./apply-triage.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
-import {
-  afterSlackFailure,
-  noteUnknownOutcome,
-  type PollOutcome,
-  pollFailed,
-  unchanged,
-} from "./poll-outcome.ts";
+import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;
@@ -128,18 +122,29 @@ export async function pollCollectionSubscription(
   const current = input.collection;
 
   const threadTs = decision === "growth" ? sub.threadTs : null;
-  const what = `growth:${current.sessionCount}`;
+  // Keyed by the count it grows from: a decision made again after a lost answer is the same post.
+  const what = `growth-from:${sub.alertedCount}:${sub.alertedAt}`;
   const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
   const guards = guardingTests(current.shortenedPath || sub.path, channel);
-  await ctx.journal.intend(what);
   const regression = decision === "regression";
   const result = threadTs
-    ? await post(deps.slack, sub.channelId, collectionGrowthThreadReply(input), threadTs)
-    : await post(
-        deps.slack,
-        sub.channelId,
+    ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)
+    : await ctx.outbox.send(
+        what,
         withGuardingTests(collectionParentNow(sub, { ...input, regression }), guards, input.appUrl),
       );
+  if (!result.ok) {
+    // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
+    if (result.failure.kind === "unknown" || result.failure.kind === "deferred") return unchanged();
+    const unchangedError =
+      result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
+    return {
+      next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
+      posts: 0,
+      error: result.failure.code,
+      slackFailure: result.failure,
+    };
+  }
   const moved = {
     ...sub,
     alertedCount: current.sessionCount,
@@ -151,28 +156,6 @@ export async function pollCollectionSubscription(
     failingSince: null,
     lastChangeAt: now.toISOString(),
   };
-  if (!result.ok && result.failure.kind === "unknown") {
-    // Slack may have posted it: the growth counts as announced, never posted twice.
-    await ctx.journal.done(what);
-    return {
-      next: noteUnknownOutcome(moved, `growth to ${current.sessionCount} sessions`, now),
-      posts: 0,
-      error: null,
-    };
-  }
-  if (!result.ok) {
-    await ctx.journal.cancel();
-    if (result.failure.kind === "deferred") return unchanged();
-    const unchangedError =
-      result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
-    return {
-      next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
-      posts: 0,
-      error: result.failure.code,
-      slackFailure: result.failure,
-    };
-  }
-  await ctx.journal.done(what);
   const card = sub.card ?? null;
   if (threadTs && card) {
     // The first card keeps its own growth; only the current count and state change.

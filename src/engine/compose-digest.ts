@@ -3,13 +3,13 @@ import { type DigestTestState, digestMessage } from "../messages/index.ts";
 import { testUrl } from "../messages/links.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { post } from "../slack-api/post-message.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import type { Outbox } from "./outbox.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -145,6 +145,8 @@ export async function sendDigest(
   schedule: DigestSchedule,
   subscriptions: Subscription[],
   now: Date,
+  /** The channel's outbox: keyed by the occurrence it is for, a digest goes out once. */
+  outbox: Outbox,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const appUrl = deps.config.decipherAppUrl;
@@ -189,7 +191,7 @@ export async function sendDigest(
     }),
     await productionLines(deps, active, now),
   );
-  const result = await post(deps.slack, channelId, message);
+  const result = await outbox.send(`digest:${schedule.nextDueAt}`, message);
   const next: DigestSchedule = {
     ...schedule,
     nextDueAt: nextOccurrence(schedule.time, schedule.zone, now).toISOString(),

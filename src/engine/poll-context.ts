@@ -1,17 +1,6 @@
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 import type { EngineDeps } from "./engine-deps.ts";
-
-/**
- * Write-ahead record of posts, kept by the subscription's object: `intend` is stored before
- * a post and `done` right after it succeeds, so a crash or a timeout between the two is seen
- * by the next poll as "outcome unknown" instead of being posted again.
- */
-export type PostJournal = {
-  intend(what: string): Promise<void>;
-  done(what: string): Promise<void>;
-  /** Slack said no (an error answer, 429, 5xx): nothing was posted, so it is tried again later. */
-  cancel(): Promise<void>;
-};
+import type { Outbox } from "./outbox.ts";
 
 /** What one subscription's poll needs from the object running it. */
 export type PollContext = {
@@ -19,18 +8,16 @@ export type PollContext = {
   now: Date;
   /** This invocation's subrequests; the vendor client and the Slack client draw from it too. */
   budget: SubrequestBudget;
-  journal: PostJournal;
+  /** Every post goes through it: recorded before it is sent, never sent twice (src/engine/outbox.ts). */
+  outbox: Outbox;
   /**
-   * The outage check: the first poll of a cycle holds new failures back (`hold`); the second
-   * either posts them alone or, when several tests of the channel failed together, adopts the
-   * channel's outage message as their thread (`groupTs`).
+   * The outage check: the first look of a cycle holds a new failure back (`hold`); after the
+   * channel decided, the failures its outage message named adopt it as their thread (`group`).
    */
   mode?: PollMode;
 };
 
 export type PollMode = {
   hold?: boolean;
-  groupTs?: string | null;
-  /** The outage message naming these failures may have been posted: none is announced again. */
-  groupUnknown?: boolean;
+  group?: { ts: string; runIds: number[] } | null;
 };

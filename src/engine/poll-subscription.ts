@@ -1,15 +1,12 @@
 import { noticeMessage } from "../messages/notices.ts";
 import type { Subscription } from "../model/subscription.ts";
-import { post } from "../slack-api/post-message.ts";
 import { pollCollectionSubscription } from "./collections.ts";
 import type { PollContext } from "./poll-context.ts";
-import { type HeldFailure, noteUnknownOutcome, type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
-import { pollTestSubscription } from "./test-runs.ts";
+import { type HeldFailure, type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
+import { pollTest, type RunLedger } from "./poll-test.ts";
 
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
 export const FAILING_NOTICE_AFTER_MS = 15 * 60 * 1000;
-
-export type StoredJournal = { intent: string | null; done: string[] };
 
 export type PollResult = {
   next: Subscription | null;
@@ -21,39 +18,6 @@ export type PollResult = {
   workspaceFailure: string | null;
   held: HeldFailure | null;
 };
-
-/**
- * Folds a journal left by an earlier poll into the state: posts it finished count as made,
- * and a post it began but never finished (a crash, or Slack not answering) counts as made
- * too, with its outcome noted as unknown: repeating it could post the alert twice.
- */
-export function settleJournal(sub: Subscription, journal: StoredJournal, now: Date): Subscription {
-  const entries = [...journal.done, ...(journal.intent ? [journal.intent] : [])];
-  if (entries.length === 0) return sub;
-  let next: Subscription = { ...sub, lastChangeAt: now.toISOString() };
-  for (const what of entries) {
-    const [kind, value] = what.split(":");
-    const n = Number(value);
-    if (kind === "run" && next.kind === "test" && Number.isInteger(n)) {
-      next = {
-        ...next,
-        handledRunIds: n > next.lastRunId ? [...new Set([...next.handledRunIds, n])] : next.handledRunIds,
-        pendingRuns: (next.pendingRuns ?? []).filter((p) => p.id !== n),
-      };
-    } else if (kind === "growth" && next.kind === "collection" && Number.isInteger(n)) {
-      next = { ...next, alertedCount: Math.max(next.alertedCount, n), alertedAt: now.toISOString() };
-    }
-  }
-  if (journal.intent) next = noteUnknownOutcome(next, describeEntry(journal.intent), now);
-  return next;
-}
-
-function describeEntry(what: string): string {
-  const [kind, value] = what.split(":");
-  if (kind === "run") return `run #${value}`;
-  if (kind === "growth") return `growth to ${value} sessions`;
-  return what;
-}
 
 /** Which notice the channel is owed now, if any. */
 function noticeDue(sub: Subscription, now: Date): "paused" | "failing" | "recovered" | null {
@@ -70,31 +34,26 @@ async function sendNotice(sub: Subscription, ctx: PollContext): Promise<Subscrip
   const due = noticeDue(sub, ctx.now);
   if (!due || !ctx.budget.has(1)) return null;
   const message = noticeMessage({ sub, kind: due, appUrl: ctx.deps.config.decipherAppUrl });
-  const result = await post(ctx.deps.slack, sub.channelId, message);
+  // One notice per episode: keyed by the failure (or pause) it is about.
+  const episode = due === "paused" ? sub.paused?.at : due === "failing" ? sub.failingSince : sub.lastChangeAt;
+  const result = await ctx.outbox.send(`notice:${due}:${episode ?? ""}`, message);
   // A paused channel may refuse the notice too: it was tried once, status and /health show the rest.
   if (!result.ok && due !== "paused") return null;
   return { ...sub, notice: due === "recovered" ? "none" : due };
 }
 
-/** One poll of one subscription, with the journal, the Slack backoff and the channel notices. */
+/** One poll of one subscription, with the Slack backoff and the channel notices. */
 export async function pollSubscription(
   sub: Subscription,
-  journal: StoredJournal,
-  ctx: Omit<PollContext, "budget"> & { budget?: PollContext["budget"] },
+  ctx: PollContext & { ledger: RunLedger },
 ): Promise<PollResult> {
-  const budget = ctx.budget ?? ctx.deps.budget;
-  const full: PollContext = { ...ctx, budget };
-  const base = settleJournal(sub, journal, ctx.now);
-  const settled = base === sub ? null : base;
-  if (base.paused || !slackRetryDue(base, ctx.now)) {
-    return { next: settled, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
+  if (sub.paused || !slackRetryDue(sub, ctx.now)) {
+    return { next: null, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
   }
   const outcome: PollOutcome =
-    base.kind === "test"
-      ? await pollTestSubscription(base, full)
-      : await pollCollectionSubscription(base, full);
-  const polled = outcome.next ?? settled;
-  const noticed = await sendNotice(polled ?? base, full);
+    sub.kind === "test" ? await pollTest(sub, ctx) : await pollCollectionSubscription(sub, ctx);
+  const polled = outcome.next;
+  const noticed = await sendNotice(polled ?? sub, ctx);
   return {
     next: noticed ?? polled,
     posts: outcome.posts + (noticed ? 1 : 0),

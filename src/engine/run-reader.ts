@@ -36,8 +36,8 @@ async function readPages(
   status: "all" | "failed",
   since: Date | undefined,
   maxPages: number,
-  /** Runs at or below this id are settled: a newest-first read stops once it reaches them. */
-  floorId = 0,
+  /** True for a run the ledger already holds as it is now: a newest-first page of only these ends the read. */
+  unchanged: (run: TestRun) => boolean = () => false,
 ): Promise<Pages> {
   const runs: TestRun[] = [];
   const rejected: RejectedRun[] = [];
@@ -65,10 +65,9 @@ async function readPages(
     runs.push(...page.data);
     rejected.push(...page.rejected);
     complete = !since || !page.hasMore;
-    // Newest first and already down to settled runs: everything newer has been read. Without
-    // this, a burst within the time margin would cost every later idle poll several pages.
-    const oldest = Math.min(...page.data.map((run) => run.id));
-    if (!complete && newestFirst && floorId > 0 && oldest <= floorId) {
+    // Newest first and nothing new on this page: what is newer was read already. Without this,
+    // a burst inside the window would cost every later idle poll several pages.
+    if (!complete && newestFirst && page.data.length > 0 && page.data.every(unchanged)) {
       complete = true;
       break;
     }
@@ -77,48 +76,42 @@ async function readPages(
 }
 
 /**
- * Runs since shortly before the watermark. Filtering by time, not by position, keeps this
- * correct whatever order the API lists runs in, and an idle poll is one request. When the
- * window holds more runs than a poll reads and they came newest first, the failed ones are
- * read on their own, so a backlog can delay a recovery note but never lose a failure.
+ * Runs since `since`. Filtering by time, not by position, keeps this correct whatever order
+ * the API lists runs in, and an idle poll is one request. When the window holds more runs
+ * than a poll reads and they came newest first, the failed ones are read on their own, so a
+ * backlog can delay a recovery note but never lose a failure.
  */
-export async function readRunWindow(vendor: VendorClient, sub: TestSubscription): Promise<RunWindow> {
-  // A test with no settled run yet is anchored at the subscription itself.
-  const anchor = Date.parse(sub.lastRunAt ?? sub.createdAt);
-  const since = Number.isFinite(anchor) ? new Date(anchor - SINCE_MARGIN_MS) : undefined;
-  const all = await readPages(vendor, sub.testId, "all", since, MAX_PAGES, sub.lastRunId);
-  const window = { ...all, readIsNewest: all.newestFirst };
-  if (all.complete || !all.newestFirst) return window;
-  const failed = await readPages(vendor, sub.testId, "failed", since, MAX_PAGES, sub.lastRunId);
+export async function readRunWindow(
+  vendor: VendorClient,
+  testId: number,
+  since: Date,
+  unchanged: (run: TestRun) => boolean = () => false,
+  /** Runs of the window went unread in an earlier poll: read the failed ones on their own too. */
+  alsoFailed = false,
+): Promise<RunWindow & { truncated: boolean }> {
+  const all = await readPages(vendor, testId, "all", since, MAX_PAGES, unchanged);
+  const truncated = !all.complete && all.newestFirst;
+  const window = { ...all, readIsNewest: all.newestFirst, truncated };
+  if (!truncated && !alsoFailed) return window;
+  const failed = await readPages(vendor, testId, "failed", since, MAX_PAGES, unchanged);
   const byId = new Map(all.runs.map((run) => [run.id, run]));
   for (const run of failed.runs) byId.set(run.id, run);
   return { ...window, runs: [...byId.values()], rejected: [...all.rejected, ...failed.rejected] };
 }
 
 /**
- * Which read runs the watermark may pass. After a full read, all of them. When the read runs
- * are the oldest of the window, everything up to them was read, so all of them too. When they
- * are the newest, the unread runs are older (and their failures were read on their own), so
- * the watermark passes the read runs only once those unread ones are old enough to count as
- * settled: a run among them still running could otherwise fail later unseen.
+ * Runs that were still running when they left the read window may fail later: while any is
+ * watched, one more request per poll asks for failed runs since the oldest.
  */
-export function passable(window: RunWindow, candidates: TestRun[], now: Date): TestRun[] {
-  if (window.complete || !window.readIsNewest) return candidates;
-  const times = window.runs.map(createdMs).filter((t): t is number => t !== null);
-  const oldestRead = times.length > 0 ? Math.min(...times) : Number.NaN;
-  return now.getTime() - oldestRead > ABANDONED_AFTER_MS ? candidates : [];
-}
-
-/**
- * Runs the watermark passed while they were still running (over an hour) may fail later.
- * While any is watched, one more request per poll asks for failed runs since the oldest.
- */
-export async function readLateFailures(vendor: VendorClient, sub: TestSubscription): Promise<TestRun[]> {
-  const pending = sub.pendingRuns ?? [];
-  if (pending.length === 0) return [];
-  const oldest = Math.min(...pending.map((p) => Date.parse(p.createdAt)).filter(Number.isFinite));
+export async function readLateFailures(
+  vendor: VendorClient,
+  testId: number,
+  watched: readonly { id: number; createdAt: string }[],
+): Promise<TestRun[]> {
+  if (watched.length === 0) return [];
+  const oldest = Math.min(...watched.map((p) => Date.parse(p.createdAt)).filter(Number.isFinite));
   if (!Number.isFinite(oldest)) return [];
-  const ids = new Set(pending.map((p) => p.id));
-  const page = await readPages(vendor, sub.testId, "failed", new Date(oldest - SINCE_MARGIN_MS), 1);
+  const ids = new Set(watched.map((p) => p.id));
+  const page = await readPages(vendor, testId, "failed", new Date(oldest - SINCE_MARGIN_MS), 1);
   return page.runs.filter((run) => ids.has(run.id));
 }

@@ -43,6 +43,8 @@ export type FailedRunReplyInput = {
   failedRuns: number;
   appUrl: string;
   now: Date;
+  /** Name the test in the reply (a thread shared by several tests). */
+  named?: boolean;
 };
 
 export type RecoveryReplyInput = {
@@ -108,6 +110,14 @@ export function testStatusLines(input: FailedRunParentInput): string[] {
   return [streakLine(input), ...triageLines(input, input.now, resubscribe)].filter(Boolean);
 }
 
+/**
+ * A failure and the pass right after it, seen in one look: one message, true as posted (the
+ * card of the failure, already green), whose fallback text says both.
+ */
+export function failedThenPassed(card: SlackMessage, test: TestInfo): SlackMessage {
+  return { ...card, text: `Test failed, then passed on the next run: ${testName(test)}` };
+}
+
 /** The parent alert of a failure streak. */
 export function failedRunParent(input: FailedRunParentInput): SlackMessage {
   const { test, firstRun, streak, recoveredBy, appUrl, recentRuns, ref } = input;
@@ -146,9 +156,11 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
 export function failedRunThreadReply(input: FailedRunReplyInput): SlackMessage {
   const { test, run, failedRuns, appUrl } = input;
   const summary = summaryLine(run, 1000);
+  // In a thread several tests share (an outage message), each reply says whose run it is.
+  const who = input.named ? `${link(testUrl(appUrl, test.id), rawName(test))} · ` : "";
   return fitMessage({
     text: `${testName(test)} failed again (${plural(failedRuns, "run")} in a row)${summary ? `: ${summary}` : ""}`,
-    blocks: [section([`:x: ${runFacts(run, appUrl)}`, summary].filter(Boolean).join("\n"))],
+    blocks: [section([`:x: ${who}${runFacts(run, appUrl)}`, summary].filter(Boolean).join("\n"))],
   });
 }
 

@@ -87,9 +87,11 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
   const last = acks[acks.length - 1];
+  const overdue = sub.kind === "test" ? (sub.overdue ?? 0) : 0;
   return [
     `• ${name}`,
     health,
+    overdue > 0 ? `:rotating_light: ${overdue} overdue (failed runs not told after 5 min)` : "",
     s ? snoozeText(s) : "",
     last
       ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`

@@ -1,5 +1,5 @@
 import { context, header, section } from "./elements.ts";
-import { fitMessage, type SlackMessage } from "./limits.ts";
+import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
 import { escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
 
@@ -7,26 +7,88 @@ export type OutageItem = { testId: number; testName: string; runId: number; summ
 
 export type OutageInput = { items: OutageItem[]; appUrl: string; subscribed: number };
 
+/** A message of the outage, and the runs it names: a run counts as grouped only once a delivered message names it. */
+export type OutagePart = { message: SlackMessage; runIds: number[] };
+
+/** Sections per message: far below Slack's 50 blocks, so a message stays readable and within size. */
+const SECTIONS_PER_MESSAGE = 20;
+/** A test's line: its name and run, and its summary cut short; never cut mid-name. */
+const SUMMARY_CHARS = 160;
+
+function itemLine(item: OutageItem, appUrl: string): string {
+  const name = oneLine(item.testName) || `Test ${item.testId}`;
+  const summary = item.summary ? oneLine(item.summary) : "";
+  const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
+  return `• ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${escapeMrkdwn(cut)}` : ""}`;
+}
+
+/** Lines packed into sections of at most Slack's section size, each line whole. */
+function sections(lines: { text: string; runId: number }[]): { text: string; runIds: number[] }[] {
+  const out: { text: string; runIds: number[] }[] = [];
+  for (const line of lines) {
+    const last = out[out.length - 1];
+    if (last && last.text.length + 1 + line.text.length <= SLACK_LIMITS.sectionText) {
+      last.text += `\n${line.text}`;
+      last.runIds.push(line.runId);
+    } else out.push({ text: line.text, runIds: [line.runId] });
+  }
+  return out;
+}
+
 /**
- * One message for several tests of a channel failing in the same cycle: an outage or a bad
- * deploy reads as one event, not a wall of alerts. Each test's later failures and its
- * recovery reply in this message's thread.
+ * One event for several tests failing in the same cycle: the parent names as many tests as
+ * fit, and thread replies name the rest, each test once. Each test's later failures and its
+ * recovery reply in the parent's thread.
  */
-export function outageMessage({ items, appUrl, subscribed }: OutageInput): SlackMessage {
+export function outageMessages({ items, appUrl, subscribed }: OutageInput): {
+  parent: OutagePart;
+  overflow: OutagePart[];
+} {
   const title = `${plural(items.length, "test")} failing at once — likely an outage or a bad deploy`;
-  const lines = items.map((item) => {
-    const name = oneLine(item.testName) || `Test ${item.testId}`;
-    const summary = item.summary ? ` — ${escapeMrkdwn(oneLine(item.summary))}` : "";
-    return `• ${link(runUrl(appUrl, item.testId, item.runId), `${escapeMrkdwn(name)} · run #${item.runId}`)}${summary}`;
-  });
-  return fitMessage({
+  const packed = sections(items.map((item) => ({ text: itemLine(item, appUrl), runId: item.runId })));
+  const first = packed.slice(0, SECTIONS_PER_MESSAGE);
+  const rest = packed.slice(SECTIONS_PER_MESSAGE);
+  const firstIds = first.flatMap((s) => s.runIds);
+  const more = items.length - firstIds.length;
+  const parent = fitMessage({
     text: `:rotating_light: ${title}`,
     blocks: [
       header(`🚨 ${title}`),
-      section(lines.join("\n")),
+      ...first.map((s) => section(s.text)),
       context(
-        `${items.length} of ${plural(subscribed, "watched test")} in this channel. Later failures and recoveries of each test reply in this thread.`,
+        `${items.length} of ${plural(subscribed, "watched test")} in this channel.${more > 0 ? ` The other ${more} are named in this thread.` : ""} Later failures and recoveries of each test reply in this thread.`,
       ),
     ],
   });
+  const overflow: OutagePart[] = [];
+  for (let i = 0; i < rest.length; i += SECTIONS_PER_MESSAGE) {
+    const chunk = rest.slice(i, i + SECTIONS_PER_MESSAGE);
+    const runIds = chunk.flatMap((s) => s.runIds);
+    overflow.push({
+      runIds,
+      message: fitMessage({
+        text: `Also failing: ${plural(runIds.length, "test")}`,
+        blocks: chunk.map((s) => section(s.text)),
+      }),
+    });
+  }
+  return { parent: { message: parent, runIds: firstIds }, overflow };
+}
+
+/** Tests that failed after the outage message went out (or while its outcome was unknown): named once, in its thread. */
+export function outageAddition(items: OutageItem[], appUrl: string): OutagePart[] {
+  const packed = sections(items.map((item) => ({ text: itemLine(item, appUrl), runId: item.runId })));
+  const out: OutagePart[] = [];
+  for (let i = 0; i < packed.length; i += SECTIONS_PER_MESSAGE) {
+    const chunk = packed.slice(i, i + SECTIONS_PER_MESSAGE);
+    const runIds = chunk.flatMap((s) => s.runIds);
+    out.push({
+      runIds,
+      message: fitMessage({
+        text: `Also failing now: ${plural(runIds.length, "test")}`,
+        blocks: [section("Also failing now:"), ...chunk.map((s) => section(s.text))],
+      }),
+    });
+  }
+  return out;
 }

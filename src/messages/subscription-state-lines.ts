@@ -60,7 +60,13 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
 
 /** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
 export function engineNotes(s: Subscription): string[] {
+  const overdue = s.kind === "test" ? (s.overdue ?? 0) : 0;
   return [
+    ...(overdue > 0
+      ? [
+          `:rotating_light: ${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`,
+        ]
+      : []),
     ...(s.unknownOutcomes ?? []).map(
       (u) =>
         `:grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,

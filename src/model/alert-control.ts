@@ -22,6 +22,8 @@ export type EngineHealth = {
   subscriptions: number;
   failing: number;
   paused: number;
+  /** Failed runs seen more than 5 minutes ago that have no fate yet: should always be 0. */
+  overdue: number;
   /** A token or scope refusal seen by any subscription, until a post succeeds again. */
   slackWorkspace: { code: string; since: string } | null;
 };

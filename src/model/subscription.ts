@@ -45,6 +45,8 @@ type SubscriptionBase = {
   quarantined?: Quarantined[];
   acknowledgedBy?: Acknowledgement[];
   snooze?: Snooze | null;
+  /** Muted from an alert: nothing is posted, every failure is counted, and status says who muted it. */
+  muted?: { by: string; at: string } | null;
 };
 
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
@@ -94,31 +96,37 @@ export function resolveTestOptions(options: TestOptions | undefined): ResolvedTe
   };
 }
 
-/** A run the watermark passed while it was still running (over an hour): watched until it ends. */
-export type PendingRun = { id: number; createdAt: string };
+/** A run as the baseline read it at subscribe time. */
+export type BaselineRun = { id: number; status: string; createdAt: string; triggeredBy: string };
 
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
   testId: number;
   testName: string;
   /**
-   * Watermark: every run with an id up to this one is settled (announced, or needing no
-   * post). Runs above it are looked at each poll; a run still `running` holds it back.
+   * The newest settled run the ledger holds (src/model/run-ledger.ts), shown in status. Derived
+   * after each poll; the ledger, never this, decides what is new.
    */
   lastRunId: number;
-  /** `createdAt` of that run: polls ask for runs since shortly before it, whatever the API's order. */
+  /** Its plausible `createdAt`, or null. */
   lastRunAt: string | null;
-  /** Runs above the watermark that are already settled (announced, or there before subscribing). */
-  handledRunIds: number[];
   streak: FailureStreak | null;
-  /** Bounded: at most a few, none older than a day. */
-  pendingRuns?: PendingRun[];
+  /** Only on the way from `/decipher subscribe` to the object, which writes them into its ledger. */
+  baselineRuns?: BaselineRun[];
   options?: TestOptions;
   /** Failures in a row not announced yet (`after:<n>`). */
   quietFailures?: number;
   /** `flaky:thread`: the day's thread for a flaky test's failures (UTC day `YYYY-MM-DD`). */
   flakyThread?: { ts: string; day: string } | null;
+  /** A capped read left runs older than this unread: their failures are read on their own for an hour after it. */
+  unreadSince?: string | null;
+  /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
+  parentEdit?: ParentEdit | null;
+  /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should always be 0. */
+  overdue?: number;
 };
+
+export type ParentEdit = { ts: string; streak: FailureStreak; recoveredBy?: { id: number; at: string } };
 
 export type CollectionSubscription = SubscriptionBase & {
   kind: "collection";

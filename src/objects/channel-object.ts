@@ -2,25 +2,35 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
-import { type OutageItem, outageMessage } from "../messages/outage.ts";
-import { post } from "../slack-api/post-message.ts";
+import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { objectNames, registry } from "./addresses.ts";
+import { SqlOutbox } from "./sql-outbox.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 
-/** The last outage message: a cycle that is retried (the cron ran twice) posts it once. */
-type LastOutage = { key: string; ts: string | null };
+/**
+ * The channel's latest outage message: its outbox key, what it was meant to name, and, once
+ * Slack has it, its ts and the runs its delivered messages name.
+ */
+type Outage = {
+  key: string;
+  at: string;
+  items: OutageItem[];
+  subscribed: number;
+  ts: string | null;
+  named: number[];
+};
 
 /**
- * How an outage message went: posted (its ts), refused (the tests then alert alone), or
- * unknown (Slack did not answer, or an earlier try died mid-post): it may be in the channel,
- * so the tests must not announce these failures again.
+ * How an outage went: posted (its ts, and the runs its delivered messages name: only those are
+ * grouped), refused (the tests then alert alone), or unknown (Slack did not answer yet): the
+ * failures stay owed, and the next cycle settles them through the outbox.
  */
-export type OutagePost = { ts: string } | { ts: null; unknown: boolean };
+export type OutagePost = { ts: string; named: number[] } | { ts: null; unknown: boolean };
 
 /**
  * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
@@ -70,9 +80,10 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * Posts one message for tests of this channel that failed in the same cycle; returns its ts
-   * (null when Slack refused, so the tests then alert one by one). The same failures asked
-   * twice get the same message, never a second one.
+   * Decides and posts one message for tests of this channel that failed in the same cycle.
+   * Every message goes through this object's outbox, so a retried or overlapping cycle, or a
+   * crash mid-post, never posts it twice: an outage whose outcome is still unknown is settled
+   * first (looked up in Slack), and failures it does not name are added in its thread.
    */
   postOutage(
     channelId: string,
@@ -81,29 +92,88 @@ export class ChannelObject extends DurableObject<Env> {
     config: Config,
   ): Promise<OutagePost> {
     return this.#serial(async () => {
-      const key = items
-        .map((i) => `${i.testId}:${i.runId}`)
-        .sort()
-        .join(",");
-      const last = await this.ctx.storage.get<LastOutage>("outage");
-      if (last?.key === key) return last.ts ? { ts: last.ts } : { ts: null, unknown: true };
+      const now = new Date();
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      // Written first: if this object dies mid-post, a retry finds the key and does not post again.
-      await this.ctx.storage.put("outage", { key, ts: null } satisfies LastOutage);
-      const result = await post(
+      SqlOutbox.migrate(this.ctx.storage.sql);
+      const outbox = new SqlOutbox(
+        this.ctx.storage.sql,
         deps.slack,
         channelId,
-        outageMessage({ items, appUrl: config.decipherAppUrl, subscribed }),
+        now,
+        { storage: 0 },
+        config.slackLookupAfterMs,
       );
-      if (!result.ok) {
-        if (result.failure.kind === "unknown") return { ts: null, unknown: true };
+      const appUrl = config.decipherAppUrl;
+      const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
+        for (const [i, part] of parts.entries()) {
+          const sent = await outbox.send(
+            `${outage.key}:more:${part.runIds.join(",")}:${i}`,
+            part.message,
+            threadTs,
+          );
+          if (!sent.ok) break;
+          outage.named = [...new Set([...outage.named, ...part.runIds])];
+        }
+      };
+      let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+      if (outage && outage.ts === null) {
+        // An earlier outage message may be in the channel: the same key, so the outbox finds it or sends it once.
+        const { parent, overflow } = outageMessages({
+          items: outage.items,
+          appUrl,
+          subscribed: outage.subscribed,
+        });
+        const sent = await outbox.send(outage.key, parent.message, undefined);
+        if (sent.ok) {
+          const settled = { ...outage, ts: sent.ts, named: parent.runIds };
+          await sendAll(settled, overflow, sent.ts);
+          await this.ctx.storage.put("outage", settled);
+          outage = settled;
+        } else if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred") {
+          return { ts: null, unknown: true };
+        } else {
+          await this.ctx.storage.delete("outage");
+          outage = null;
+        }
+      }
+      const wanted = items.map((i) => i.runId);
+      const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
+      if (earlier && items.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
+        // Some or all of these are the earlier outage's (a retried cycle, or one settled just
+        // now): what it does not name yet joins its thread, each test once.
+        const fresh = items.filter((i) => !earlier.named.includes(i.runId));
+        earlier.items = [
+          ...earlier.items,
+          ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
+        ];
+        if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
+        await this.ctx.storage.put("outage", earlier);
+        return { ts: earlier.ts, named: wanted.filter((id) => earlier.named.includes(id)) };
+      }
+      const next: Outage = {
+        key: `outage:${now.toISOString()}`,
+        at: now.toISOString(),
+        items,
+        subscribed,
+        ts: null,
+        named: [],
+      };
+      // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
+      await this.ctx.storage.put("outage", next);
+      const { parent, overflow } = outageMessages({ items, appUrl, subscribed });
+      const sent = await outbox.send(next.key, parent.message, undefined);
+      if (!sent.ok) {
+        if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred")
+          return { ts: null, unknown: true };
         await this.ctx.storage.delete("outage");
         return { ts: null, unknown: false };
       }
-      await this.ctx.storage.put("outage", { key, ts: result.ts } satisfies LastOutage);
-      return { ts: result.ts };
+      const posted = { ...next, ts: sent.ts, named: parent.runIds };
+      await sendAll(posted, overflow, sent.ts);
+      await this.ctx.storage.put("outage", posted);
+      return { ts: sent.ts, named: wanted.filter((id) => posted.named.includes(id)) };
     });
   }
 
@@ -125,7 +195,16 @@ export class ChannelObject extends DurableObject<Env> {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
       const subscriptions = await new SubscriptionStore(this.env.STATE).listForChannel(stored.channelId);
-      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now);
+      SqlOutbox.migrate(this.ctx.storage.sql);
+      const outbox = new SqlOutbox(
+        this.ctx.storage.sql,
+        deps.slack,
+        stored.channelId,
+        now,
+        { storage: 0 },
+        config.slackLookupAfterMs,
+      );
+      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now, outbox);
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };

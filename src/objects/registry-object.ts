@@ -8,13 +8,23 @@ export type RegistryEntry = { name: string; ref: SubscriptionRef };
 
 /** How one poll went, as the registry keeps it for `/health` and `/decipher status`. */
 export type PollStatus = "ok" | "failing" | "paused" | "busy" | "gone" | "waiting";
-export type PollSummary = { name: string; status: PollStatus; at: string; failingSince: string | null };
+export type PollSummary = {
+  name: string;
+  status: PollStatus;
+  at: string;
+  failingSince: string | null;
+  /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): always 0 when the engine works. */
+  overdue?: number;
+};
 
 export type WorkspaceCondition = EngineHealth["slackWorkspace"];
 
 type CycleMeta = { firstCycleAt: string | null; lastCycleAt: string | null; lastSuccessAt: string | null };
 
-type Polls = Record<string, { status: PollStatus; at: string; failingSince: string | null }>;
+type Polls = Record<
+  string,
+  { status: PollStatus; at: string; failingSince: string | null; overdue?: number }
+>;
 
 /**
  * The one writer of the subscription index, the digest timetable and the engine's health.
@@ -93,7 +103,8 @@ export class RegistryObject extends DurableObject<Env> {
     for (const s of summaries) {
       if (s.status === "busy" || s.status === "waiting") continue;
       if (s.status === "gone" || !index[s.name]) delete polls[s.name];
-      else polls[s.name] = { status: s.status, at: s.at, failingSince: s.failingSince };
+      else
+        polls[s.name] = { status: s.status, at: s.at, failingSince: s.failingSince, overdue: s.overdue ?? 0 };
     }
     const meta = await this.#get<CycleMeta>("cycle", {
       firstCycleAt: null,
@@ -134,6 +145,7 @@ export class RegistryObject extends DurableObject<Env> {
       subscriptions: Object.keys(index).length,
       failing: live.filter(([, p]) => p.status === "failing").length,
       paused: live.filter(([, p]) => p.status === "paused").length,
+      overdue: live.reduce((n, [, p]) => n + (p.overdue ?? 0), 0),
       slackWorkspace: workspace,
     };
   }

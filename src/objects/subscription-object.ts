@@ -6,21 +6,18 @@ import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import { type LedgerRow, plausibleTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
+import { SqlOutbox } from "./sql-outbox.ts";
+import { SqlRunLedger } from "./sql-run-ledger.ts";
 
-/**
- * How long a held failure waits for the second pass of its own cycle: longer than a cycle's
- * two passes, short enough that a cycle that died in between delays it only that long.
- */
-const RESERVE_MS = 60_000;
-
-/** Posts begun (`intent`) and finished (`done`) since the state was last stored. */
-type Journal = { intent: string | null; done: string[] };
+/** Unknown post outcomes looked up per poll beyond those a decision asks for again (history is rate-limited). */
+const SWEEP_PER_POLL = 1;
 
 export type PollReport = PollSummary & {
   posts: number;
@@ -29,6 +26,8 @@ export type PollReport = PollSummary & {
   /** Storage writes of this poll (the object's own, and the KV copy), to keep idle polls at zero. */
   writes: { storage: number; kv: number };
   held: HeldFailure | null;
+  /** Failed runs older than 5 minutes with no fate: should always be 0 (src/model/run-ledger.ts). */
+  overdue: number;
 };
 
 /**
@@ -42,8 +41,12 @@ export class SubscriptionObject extends DurableObject<Env> {
   #tail: Promise<unknown> = Promise.resolve();
   #polling = false;
   #writes = { storage: 0, kv: 0 };
-  /** The cycle whose outage check holds a failure of this subscription (in memory only). */
-  #reservedFor: { at: string; until: number } | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    SqlRunLedger.migrate(ctx.storage.sql);
+    SqlOutbox.migrate(ctx.storage.sql);
+  }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(work, work);
@@ -57,7 +60,7 @@ export class SubscriptionObject extends DurableObject<Env> {
 
   /** Stores the state and its readable copy in KV; the copy is written only when it changed. */
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
-    await this.ctx.storage.put({ sub: after, journal: { intent: null, done: [] } satisfies Journal });
+    await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await new SubscriptionStore(this.env.STATE).update(after);
@@ -94,7 +97,19 @@ export class SubscriptionObject extends DurableObject<Env> {
         }
         return { subscription: existing, created: false };
       }
-      const sub = { ...fresh, teamId: ref.teamId };
+      const { baselineRuns, ...rest } = fresh as Subscription & { baselineRuns?: unknown };
+      const sub = { ...rest, teamId: ref.teamId } as Subscription;
+      // A fresh subscription starts a fresh ledger: what happened before it is baseline. (An
+      // unsubscribe's deleteAll drops the tables, so they are made again first.)
+      SqlRunLedger.migrate(this.ctx.storage.sql);
+      SqlOutbox.migrate(this.ctx.storage.sql);
+      this.ctx.storage.sql.exec("DELETE FROM runs");
+      this.ctx.storage.sql.exec("DELETE FROM outbox");
+      if (fresh.kind === "test" && fresh.baselineRuns) {
+        new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(
+          baselineRows(fresh.baselineRuns, new Date(fresh.createdAt)),
+        );
+      }
       await this.#store(existing, sub);
       await registry(this.env).add({ name: objectNames.subscription(ref), ref });
       return { subscription: sub, created: true };
@@ -149,10 +164,6 @@ export class SubscriptionObject extends DurableObject<Env> {
   async poll(name: string, at: string, config: Config, mode: PollMode = {}): Promise<PollReport> {
     const idle = (status: PollSummary["status"]) => quietReport(name, at, status);
     if (this.#polling) return idle("busy");
-    // A failure held for another cycle's outage check is that cycle's to settle: a second
-    // cycle deciding on its own could announce it alone and in an outage message too.
-    const reserved = this.#reservedFor;
-    if (reserved && reserved.at !== at && Date.now() < reserved.until) return idle("busy");
     this.#polling = true;
     try {
       return await this.#serial(async () => {
@@ -160,34 +171,26 @@ export class SubscriptionObject extends DurableObject<Env> {
         if (!sub) return idle("gone");
         const now = new Date(at);
         this.#writes = { storage: 0, kv: 0 };
-        const journal = (await this.ctx.storage.get<Journal>("journal")) ?? { intent: null, done: [] };
-        const result = await pollSubscription(sub, journal, {
-          deps: this.#deps(config, now),
+        const deps = this.#deps(config, now);
+        const sql = this.ctx.storage.sql;
+        const outbox = new SqlOutbox(
+          sql,
+          deps.slack,
+          sub.channelId,
           now,
-          mode,
-          journal: {
-            intend: async (what) => {
-              journal.intent = what;
-              await this.ctx.storage.put("journal", journal);
-              this.#writes.storage++;
-            },
-            done: async (what) => {
-              journal.intent = null;
-              journal.done.push(what);
-              await this.ctx.storage.put("journal", journal);
-              this.#writes.storage++;
-            },
-            cancel: async () => {
-              journal.intent = null;
-              await this.ctx.storage.put("journal", journal);
-              this.#writes.storage++;
-            },
-          },
-        });
+          this.#writes,
+          config.slackLookupAfterMs,
+        );
+        const ledger = new SqlRunLedger(sql, this.#writes);
+        const result = await pollSubscription(sub, { deps, now, budget: deps.budget, mode, outbox, ledger });
+        // Lost answers no decision asked about again are settled here, a few per poll.
+        if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
         if (result.next) await this.#store(sub, result.next);
-        else if (journal.done.length > 0) await this.ctx.storage.put("journal", { intent: null, done: [] });
+        if (this.#writes.storage > 0) {
+          ledger.prune(now);
+          outbox.prune();
+        }
         const after = result.next ?? sub;
-        this.#reservedFor = result.held ? { at, until: Date.now() + RESERVE_MS } : null;
         return {
           name,
           status: after.paused
@@ -204,12 +207,44 @@ export class SubscriptionObject extends DurableObject<Env> {
           workspaceFailure: result.workspaceFailure,
           writes: { ...this.#writes },
           held: result.held,
+          overdue: after.kind === "test" ? (after.overdue ?? 0) : 0,
         };
       });
     } finally {
       this.#polling = false;
     }
   }
+
+  /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */
+  ledgerRows(limit = 500): LedgerRow[] {
+    return new SqlRunLedger(this.ctx.storage.sql, { storage: 0 })
+      .recent(new Date(), 8 * 24 * 60 * 60 * 1000)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, limit);
+  }
+}
+
+/** The runs read at subscribe time as ledger rows: finished ones are baseline, running ones still owed a fate. */
+function baselineRows(
+  runs: NonNullable<Extract<Subscription, { kind: "test" }>["baselineRuns"]>,
+  now: Date,
+): LedgerRow[] {
+  const at = now.toISOString();
+  return runs.map((run) => {
+    const running = run.status === "running";
+    return {
+      id: run.id,
+      status: running ? "running" : run.status === "failed" ? "failed" : "passed",
+      createdAt: plausibleTime(run.createdAt, now),
+      firstSeen: at,
+      trigger: run.triggeredBy ?? null,
+      fate: running ? null : "baseline",
+      ts: null,
+      parentTs: null,
+      reason: null,
+      decidedAt: running ? null : at,
+    } satisfies LedgerRow;
+  });
 }
 
 /** Options compared with their defaults filled in, so "none given" equals the defaults. */
@@ -234,5 +269,6 @@ export function quietReport(
     workspaceFailure: null,
     writes: { storage: 0, kv: 0 },
     held: null,
+    overdue: 0,
   };
 }

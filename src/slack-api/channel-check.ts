@@ -13,12 +13,23 @@ const INVITE = "invite it with `/invite @Decipher`, then subscribe again";
 export async function channelPostable(slack: SlackAPIClient, channelId: string): Promise<Postable> {
   try {
     const res = await slack.conversations.info({ channel: channelId });
-    const channel = res.channel as { is_archived?: boolean; is_member?: boolean } | undefined;
+    const channel = res.channel as
+      | { is_archived?: boolean; is_member?: boolean; is_private?: boolean }
+      | undefined;
     if (channel?.is_archived)
       return {
         ok: false,
         reason: "This channel is archived, so the bot cannot post alerts here. Nothing was stored.",
       };
+    if (channel?.is_member === false && channel.is_private === false) {
+      // A public channel the bot can join itself (`channels:join`): joining also lets it read
+      // the channel's history, which is how a post whose answer was lost is found again.
+      const joined = await slack.conversations.join({ channel: channelId }).then(
+        () => true,
+        () => false,
+      );
+      if (joined) return { ok: true, warning: null };
+    }
     if (channel?.is_member === false) {
       return {
         ok: false,

@@ -1,8 +1,14 @@
 import type { SlackAPIClient } from "slack-edge";
 import type { SlackMessage } from "../messages/limits.ts";
-import { classifySlackFailure, type SlackFailure } from "./slack-errors.ts";
+import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type PostResult = { ok: true; ts: string } | { ok: false; failure: SlackFailure };
+
+/** The `event_type` of the metadata every bot post carries, with its idempotency key. */
+export const POST_EVENT_TYPE = "decipher_alert";
+
+/** Slack message metadata naming the post: how a post whose answer was lost is found again. */
+export const postMetadata = (key: string) => ({ event_type: POST_EVENT_TYPE, event_payload: { key } });
 
 /**
  * Posts (or replies in a thread) and reports how it went instead of throwing. When Slack
@@ -14,6 +20,8 @@ export async function post(
   channel: string,
   message: SlackMessage,
   threadTs?: string,
+  /** The post's idempotency key, sent as message metadata (src/engine/outbox.ts). */
+  key?: string,
 ): Promise<PostResult> {
   const send = async (withBlocks: boolean): Promise<PostResult> => {
     try {
@@ -24,10 +32,11 @@ export async function post(
         unfurl_links: false,
         unfurl_media: false,
         ...(threadTs ? { thread_ts: threadTs } : {}),
+        ...(key ? { metadata: postMetadata(key) } : {}),
       });
       return { ok: true, ts: String(res.ts) };
     } catch (error) {
-      return { ok: false, failure: classifySlackFailure(error) };
+      return { ok: false, failure: classifyWriteFailure(error) };
     }
   };
   const first = await send(true);

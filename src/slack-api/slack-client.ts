@@ -3,6 +3,17 @@ import type { Config } from "../config.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 
 /**
+ * Calls whose deadline passed: their retry handlers must not send again, since the caller
+ * already reported the outcome as unknown and may act on it (slack-edge's `fetch` cannot be
+ * aborted, so stopping its retries is what ends the call).
+ */
+const abandoned = new WeakSet<RetryHandlerState>();
+
+/** Methods that change something where a repeat is a second copy (a post), not the same change. */
+const NOT_REPEATABLE = new Set(["chat.postMessage", "chat.postEphemeral", "chat.scheduleMessage"]);
+const methodOf = (request: Request | undefined) => request?.url.split("/").pop() ?? "";
+
+/**
  * Honours Slack's `Retry-After` on 429 in-process only while the wait is short; a longer wait
  * fails the call so the cron retries next cycle instead of burning the invocation's time.
  */
@@ -23,11 +34,14 @@ class BoundedRateLimitRetry implements RetryHandler {
     const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
     if (!Number.isFinite(seconds) || seconds < 0 || seconds > this.#maxWaitSeconds) return false;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    return true;
+    return !abandoned.has(state);
   }
 }
 
-/** One short retry on Slack 5xx: a second failure is left to the next cycle. */
+/**
+ * One short retry on Slack 5xx for calls that may repeat (reads, edits): a 5xx may come after
+ * Slack stored a post, so a post is never resent here; src/engine/outbox.ts resolves it.
+ */
 class ServerErrorRetry implements RetryHandler {
   readonly #budget: SubrequestBudget | undefined;
 
@@ -35,11 +49,12 @@ class ServerErrorRetry implements RetryHandler {
     this.#budget = budget;
   }
 
-  async shouldRetry({ state, response }: RetryHandlerArgs): Promise<boolean> {
+  async shouldRetry({ state, request, response }: RetryHandlerArgs): Promise<boolean> {
     if (!response || response.status < 500 || state.currentAttempt >= 1) return false;
+    if (NOT_REPEATABLE.has(methodOf(request))) return false;
     if (this.#budget && !this.#budget.has()) return false;
     await new Promise((resolve) => setTimeout(resolve, 250));
-    return true;
+    return !abandoned.has(state);
   }
 }
 
@@ -86,12 +101,18 @@ class BoundedSlackClient extends SlackAPIClient {
   // biome-ignore lint/suspicious/noExplicitAny: the parent's own signature.
   override async call(name: string, params: any = {}, retryHandlerState?: RetryHandlerState): Promise<any> {
     this.#budget?.take(`Slack ${name}`);
-    const attempt = super.call(name, params, retryHandlerState);
     // Retries re-enter here; only the outermost call owns the deadline.
-    if (retryHandlerState) return attempt;
+    if (retryHandlerState) return super.call(name, params, retryHandlerState);
+    // The outermost call brings its own state (the parent counts the attempt: -1 becomes 0),
+    // so the deadline can mark it abandoned and its retry handlers stand down.
+    const state: RetryHandlerState = { currentAttempt: -1, logLevel: "ERROR" } as RetryHandlerState;
+    const attempt = super.call(name, params, state);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new SlackTimeoutError(name, this.#timeoutMs)), this.#timeoutMs);
+      timer = setTimeout(() => {
+        abandoned.add(state);
+        reject(new SlackTimeoutError(name, this.#timeoutMs));
+      }, this.#timeoutMs);
     });
     try {
       return await Promise.race([attempt, deadline]);

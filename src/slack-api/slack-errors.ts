@@ -53,6 +53,17 @@ export function classifySlackFailure(error: unknown): SlackFailure {
   return { kind: "transient", code: "network_error" };
 }
 
+/**
+ * The same, for a call that changes something (a post): an answer lost on the way back (5xx,
+ * a dropped connection, Slack's own internal error) may come after Slack did it, so its
+ * outcome is unknown, never "not posted". Only 429 and error answers say it was not done.
+ */
+export function classifyWriteFailure(error: unknown): SlackFailure {
+  const failure = classifySlackFailure(error);
+  if (failure.kind !== "transient" || failure.code === "ratelimited") return failure;
+  return { kind: "unknown", code: failure.code };
+}
+
 /** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
 export function describeSlackFailure({ code }: SlackFailure): string {
   switch (code) {

@@ -68,7 +68,7 @@ function announcedRuns(call: Call): number[] {
     (m) => Number(m[1]),
   );
   if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : [-1];
-  if (!/^Test failed:|failed again|is failing for|is flaky:|failed \(flaky\)/.test(text)) return [];
+  if (!/^Test failed[:,]|failed again|is failing for|is flaky:|failed \(flaky\)/.test(text)) return [];
   return [links[0] ?? -1];
 }
 
@@ -87,7 +87,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
   const apiKey = await newOrg();
   const org = emulatorOrg(apiKey);
   const botToken = `xoxb-chaos-${crypto.randomUUID()}`;
-  let bot: Bot = createBot({ apiKey, botToken });
+  let bot: Bot = createBot({ apiKey, botToken, env: { SLACK_LOOKUP_AFTER_MS: "0" } });
   const store = new SubscriptionStore(env.STATE);
 
   // Three fresh tests (one passed run each, so there is a baseline) and collection 501.
@@ -203,7 +203,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
       fault(`slack ${kind}`);
     }
     if (r.chance(0.25)) {
-      bot = createBot({ apiKey, botToken });
+      bot = createBot({ apiKey, botToken, env: { SLACK_LOOKUP_AFTER_MS: "0" } });
       fault("worker restart");
     }
 

@@ -1,102 +1,140 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
-import type { CollectionSubscription, TestSubscription } from "../../src/model/subscription.ts";
-import { objectState, runIdsIn, statusText, subscriptionStub } from "../helpers/cases.ts";
+import { ordinaryNow, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
+import type { CollectionSubscription } from "../../src/model/subscription.ts";
+import { postMetadata } from "../../src/slack-api/post-message.ts";
+import { ledgerOf, objectState, runIdsIn, subscriptionStub } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
-// Slack did the post but the bot never learnt it, or the bot crashed between the post and
-// storing what it did. The journal (intent before a post, done after) is what decides.
+// Slack did the post but the bot never learnt it (the answer was lost), or the bot died between
+// recording the intent and learning the outcome. The outbox (src/engine/outbox.ts) decides: an
+// unknown outcome is looked up by its key in the channel's history, never posted blindly.
 
 type Bot = Awaited<ReturnType<typeof subscribedBot>>["bot"];
+const MINUTE = 60_000;
 
-async function leaveJournal(bot: Bot, kind: "test" | "collection", id: number, journal: unknown) {
+/** What a poll that died mid-post leaves in the object's outbox. */
+async function leaveIntent(bot: Bot, kind: "test" | "collection", id: number, key: string, at: Date) {
   const stub = await subscriptionStub(bot, kind, id);
   await runInDurableObject(stub, async (_instance, state) => {
-    await state.storage.put("journal", journal);
+    state.storage.sql.exec(
+      "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
+      key,
+      at.toISOString(),
+    );
   });
 }
 
+/** A post Slack stored for the bot (as a post whose answer never came back would be). */
+async function storedBySlack(bot: Bot, key: string, text: string): Promise<string> {
+  const res = await fetch(`${standInUrl}/api/chat.postMessage`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bot.botToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ channel: "C0ALERTS", text, metadata: postMetadata(key) }),
+  });
+  return ((await res.json()) as { ts: string }).ts;
+}
+
+const topLevel = async (bot: Bot) => (await bot.posted()).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+
+const postCalls = async (bot: Bot) => (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+
 describe("Slack stores the post but the answer is lost (5xx)", () => {
-  // With the current design a Slack 5xx means "not posted": the client retries once in place
-  // and a failed retry is tried again next cycle. When Slack did store the first attempt, the
-  // channel gets the alert again. These tests pin the count, so a change is a decision.
-  it("one lost answer: the in-place retry posts it a second time (2 messages), never a third", async () => {
+  it("one lost answer: the alert is in the channel once, found by its key, and its fate has the ts", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "lost", 1);
     const t0 = ordinaryNow().getTime();
     await bot.cron(new Date(t0));
-    await bot.cron(new Date(t0 + 60_000));
-    await bot.cron(new Date(t0 + 120_000));
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
     const posted = await bot.posted();
-    expect(posted.map((m) => runIdsIn(visibleText(m)).includes(failed.id))).toEqual([true, true]);
-    const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
-    expect(tries.map((c) => c.status)).toEqual([500, 200]);
+    expect(posted.map((m) => runIdsIn(visibleText(m)).includes(failed.id))).toEqual([true]);
+    // No second chat.postMessage: not in place on the 5xx, not on a later cycle.
+    expect((await postCalls(bot)).map((c) => c.status)).toEqual([500]);
+    expect((await bot.slackCalls()).some((c) => c.method === "conversations.history")).toBe(true);
+    const row = (await ledgerOf(bot, "test", 101)).find((r) => r.id === failed.id);
+    expect(row).toMatchObject({ fate: "announced", ts: posted[0]?.ts });
   });
 
-  it("two lost answers in a row: 2 stored in the first cycle, 1 more in the next (3 messages)", async () => {
+  it("lost answers on a failure and on its thread reply: each message once, the reply in the right thread", async () => {
     const { bot, org } = await subscribedBot();
-    await org.addRun(101, "failed");
-    await bot.slackFault("chat.postMessage", "lost", 2);
+    const first = await org.addRun(101, "failed");
     const t0 = ordinaryNow().getTime();
+    await bot.slackFault("chat.postMessage", "lost", 1);
     await bot.cron(new Date(t0));
-    expect(await bot.posted()).toHaveLength(2);
-    await bot.cron(new Date(t0 + 60_000));
-    await bot.cron(new Date(t0 + 120_000));
-    expect(await bot.posted()).toHaveLength(3);
+    const second = await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const top = await topLevel(bot);
+    expect(top).toHaveLength(1);
+    const replies = (await bot.posted()).filter((m) => m.thread_ts === top[0]?.ts && m.ts !== top[0]?.ts);
+    expect(replies.filter((m) => runIdsIn(visibleText(m)).includes(second.id))).toHaveLength(1);
+    const ledger = await ledgerOf(bot, "test", 101);
+    expect(ledger.find((r) => r.id === first.id)?.fate).toBe("announced");
+    expect(ledger.find((r) => r.id === second.id)).toMatchObject({ fate: "threaded", parentTs: top[0]?.ts });
   });
 });
 
-describe("a crash between the post and the state write", () => {
-  it("a leftover intent is not reposted, and status shows the unknown outcome", async () => {
+describe("a crash between the intent and the outcome", () => {
+  it("Slack has the post (the crash came after it): found by its key, never posted again", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
-    // What a poll that posted and then died leaves behind: the intent, never marked done.
-    await leaveJournal(bot, "test", 101, { intent: `run:${failed.id}`, done: [] });
-    await bot.cron();
-    await bot.cron();
-    expect(await bot.posted()).toEqual([]);
-    expect((await bot.slackCalls()).filter((c) => c.method === "chat.postMessage")).toEqual([]);
-    const state = await objectState<TestSubscription>(bot, "test", 101);
-    expect(state?.unknownOutcomes?.map((u) => u.what)).toEqual([`run #${failed.id}`]);
-    expect(await statusText(bot)).toMatch(new RegExp(`run #${failed.id}.*did not confirm the post`));
+    const t0 = ordinaryNow().getTime();
+    await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
+    const ts = await storedBySlack(bot, `run:${failed.id}`, `Run #${failed.id} failed`);
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(await postCalls(bot)).toHaveLength(1); // the one storedBySlack made
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === failed.id)).toMatchObject({
+      fate: "announced",
+      ts,
+    });
+  });
 
-    // The next failure is still announced, once.
-    const next = await org.addRun(101, "failed");
-    await bot.cron();
-    await bot.cron();
+  it("Slack does not have it (the crash came before the post): sent once", async () => {
+    const { bot, org } = await subscribedBot();
+    const failed = await org.addRun(101, "failed");
+    const t0 = ordinaryNow().getTime();
+    await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
-    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(next.id);
+    expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(failed.id);
   });
 
-  it("a post marked done but not yet folded into the state is not reposted, and is not 'unknown'", async () => {
+  it("a lookup Slack rate-limits sends nothing; the next poll settles it", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
-    await leaveJournal(bot, "test", 101, { intent: null, done: [`run:${failed.id}`] });
-    await bot.cron();
-    expect(await bot.posted()).toEqual([]);
-    const state = await objectState<TestSubscription>(bot, "test", 101);
-    expect(state?.unknownOutcomes ?? []).toEqual([]);
-    // Settled: passed by the watermark, or remembered above it.
-    expect((state?.lastRunId ?? 0) >= failed.id || state?.handledRunIds.includes(failed.id)).toBe(true);
+    const t0 = ordinaryNow().getTime();
+    await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
+    await storedBySlack(bot, `run:${failed.id}`, `Run #${failed.id} failed`);
+    await bot.slackFault("conversations.history", "429", 1);
+    await bot.cron(new Date(t0));
+    expect(await postCalls(bot)).toHaveLength(1);
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(await postCalls(bot)).toHaveLength(1);
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === failed.id)?.fate).toBe("announced");
   });
 
-  it("a collection's leftover growth intent counts as announced: no second alert for that growth", async () => {
+  it("a collection's growth whose answer was lost is one alert, and growth past it still alerts", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
     const grown = await org.grow(501, 10);
-    const count = grown.collection.sessionCount;
-    await leaveJournal(bot, "collection", 501, { intent: `growth:${count}`, done: [] });
-    await bot.cron();
-    await bot.cron();
-    expect(await bot.posted()).toEqual([]);
-    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
-    expect(state?.alertedCount).toBe(count);
-    expect(await statusText(bot)).toMatch(new RegExp(`growth to ${count} sessions.*did not confirm`));
-    // Growth past that still alerts.
-    await org.grow(501, 10);
-    await bot.cron();
+    const t0 = ordinaryNow().getTime();
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(await topLevel(bot)).toHaveLength(1);
     expect(await bot.posted()).toHaveLength(1);
+    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
+    expect(state?.alertedCount).toBe(grown.collection.sessionCount);
+    await org.grow(501, 20);
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    expect(await topLevel(bot)).toHaveLength(1);
+    expect((await bot.posted()).length).toBeGreaterThan(1);
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, newOrg, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
@@ -74,15 +74,21 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(await bot.posted()).toHaveLength(1);
   });
 
-  it("retries Slack 5xx next cycle and posts once", async () => {
+  it("a Slack 5xx is an unknown outcome: looked up next cycle, and sent once when Slack does not have it", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "500", 2);
-    await bot.cron();
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
-    await bot.cron();
-    await bot.cron();
+    await bot.cron(new Date(t0 + 60_000));
+    await bot.cron(new Date(t0 + 120_000));
+    await bot.cron(new Date(t0 + 180_000));
     expect(await bot.posted()).toHaveLength(1);
+    const calls = await bot.slackCalls();
+    // Never resent blindly: each resend follows a history lookup that did not find it.
+    expect(calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(3);
+    expect(calls.filter((c) => c.method === "conversations.history").length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(["channel_not_found", "not_in_channel", "is_archived"])(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Bot, createBot, newOrg, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import { objectState, runIdsIn } from "../helpers/cases.ts";
+import { ledgerOf, objectState, runIdsIn } from "../helpers/cases.ts";
 import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
 
 // A run still `running` holds the watermark back for at most an hour; past that the watermark
@@ -18,14 +18,19 @@ describe("a run that stays running for more than an hour, then fails", () => {
     // A later run passes meanwhile; the running one holds the watermark back for now.
     await org.addRun(101, "passed");
     await bot.cron(new Date(t0 + 30 * MINUTE));
-    let state = await objectState<TestSubscription>(bot, "test", 101);
-    expect(state?.lastRunId).toBeLessThan(slow.id);
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "running",
+      fate: null,
+    });
 
-    // Over an hour: the watermark moves on, the run is remembered as pending.
+    // Over an hour: the read window moves on; the ledger still holds the run as running, watched.
     await bot.cron(new Date(t0 + 61 * MINUTE));
-    state = await objectState<TestSubscription>(bot, "test", 101);
+    const state = await objectState<TestSubscription>(bot, "test", 101);
     expect(state?.lastRunId).toBeGreaterThan(slow.id);
-    expect(state?.pendingRuns?.map((p) => p.id)).toEqual([slow.id]);
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "running",
+      fate: null,
+    });
 
     await org.setRun(slow.id, "failed");
     await bot.cron(new Date(t0 + 70 * MINUTE));
@@ -33,8 +38,10 @@ describe("a run that stays running for more than an hour, then fails", () => {
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
     expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(slow.id);
-    state = await objectState<TestSubscription>(bot, "test", 101);
-    expect(state?.pendingRuns ?? []).toEqual([]);
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "failed",
+      fate: "announced",
+    });
   });
 
   it("a long run that passes late is not announced, and stops being watched", async () => {
@@ -54,9 +61,10 @@ describe("a run that stays running for more than an hour, then fails", () => {
     const t0 = ordinaryNow().getTime();
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
-    expect((await objectState<TestSubscription>(bot, "test", testId))?.pendingRuns?.map((p) => p.id)).toEqual(
-      [slow.id],
-    );
+    expect((await ledgerOf(bot, "test", testId)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "running",
+      fate: null,
+    });
     await ctl.setRun(slow.id, { status: "failed" });
     await bot.cron(new Date(t0 + MINUTE));
     await bot.cron(new Date(t0 + 2 * MINUTE));

@@ -26,24 +26,28 @@ async function nothingStored(bot: Bot, channelId: string, kind: "test" | "collec
 }
 
 describe("subscribe checks the channel first", () => {
-  it("a channel the bot is not a member of is refused with `/invite @Decipher`; nothing stored, Decipher not asked", async () => {
-    const { bot, ctl } = await freshBot();
+  it("a public channel the bot is not in: it joins it (channels:join) and subscribes", async () => {
+    const { bot } = await freshBot();
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
+    expect(await lastReply(bot, "C0NOTIN")).not.toMatch(/invite/);
+    expect((await bot.slackCalls()).some((c) => c.method === "conversations.join")).toBe(true);
+    expect(await objectState(bot, "test", 101, "C0NOTIN")).not.toBeNull();
+  });
+
+  it("a channel the bot cannot join is refused with `/invite @Decipher`; nothing stored, Decipher not asked", async () => {
+    const { bot, ctl } = await freshBot();
+    await bot.slackFault("conversations.join", "error", 1, {
+      error: "method_not_supported_for_channel_type",
+    });
+    await bot.command("/decipher", "subscribe collection 501 growth:3", { channelId: "C0NOTIN" });
     const reply = await lastReply(bot, "C0NOTIN");
     expect(reply).toMatch(/\/invite @Decipher/);
     expect(reply).toMatch(/Nothing was stored/);
-    await nothingStored(bot, "C0NOTIN", "test", 101);
+    await nothingStored(bot, "C0NOTIN", "collection", 501);
     expect((await ctl.requests()).total).toBe(0);
     // And a cron finds nothing to poll or post.
     await bot.cron();
     expect((await bot.slackCalls()).filter((c) => c.method === "chat.postMessage")).toEqual([]);
-  });
-
-  it("a collection in a channel the bot is not in: refused the same way", async () => {
-    const { bot } = await freshBot();
-    await bot.command("/decipher", "subscribe collection 501 growth:3", { channelId: "C0NOTIN" });
-    expect(await lastReply(bot, "C0NOTIN")).toMatch(/\/invite @Decipher/);
-    await nothingStored(bot, "C0NOTIN", "collection", 501);
   });
 
   it("an archived channel is refused; nothing stored", async () => {

@@ -65,11 +65,9 @@ describe("a run the bot cannot read among failures", () => {
     expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(odd.id);
   });
 
-  // Found here: an unreadable run is invisible to the watermark, so a readable run after it
-  // moves the watermark past it, and when it later turns into a readable failure it is never
-  // looked at again (status did report it as skipped). Unlike runs passed while `running`, it
-  // is not watched (pendingRuns). See the report.
-  it.fails("a run unreadable while a later run passes, then failing readably, is announced", async () => {
+  // The ledger holds the unreadable run as owed a fate, so a readable run after it does not
+  // hide it: when it turns into a readable failure it is announced.
+  it("a run unreadable while a later run passes, then failing readably, is announced", async () => {
     const { bot, org } = await subscribedBot();
     const ctl = emulatorOrg(org.apiKey);
     const odd = await ctl.addRun(101, "running", { raw: { status: "queued" } });

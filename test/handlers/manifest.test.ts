@@ -35,6 +35,11 @@ describe("slack/manifest.yml", () => {
       "links:read",
       "links:write",
       "app_mentions:read",
+      "channels:read",
+      "groups:read",
+      "channels:history",
+      "groups:history",
+      "channels:join",
     ]);
     for (const scope of scopes) expect(manifest).toMatch(new RegExp(`#[^\\n]*\\n\\s*- ${scope}\\s*\\n`));
   });

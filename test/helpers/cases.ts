@@ -7,6 +7,7 @@ import {
 import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import worker from "../../src/index.ts";
+import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { Subscription } from "../../src/model/subscription.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
 
@@ -24,6 +25,7 @@ export type HealthBody = {
   subscriptions: number;
   failingSubscriptions: number;
   pausedSubscriptions: number;
+  overdue: number;
   problems?: string[];
 };
 
@@ -51,6 +53,27 @@ export async function objectState<S extends Subscription = Subscription>(
 ): Promise<S | null> {
   const stub = await subscriptionStub(bot, kind, id, channelId);
   return ((await stub.read()) as S | null) ?? null;
+}
+
+/** The subscription object's run ledger (src/model/run-ledger.ts), newest first. */
+export async function ledgerOf(
+  bot: Bot,
+  kind: "test" | "collection",
+  id: number,
+  channelId = "C0ALERTS",
+): Promise<LedgerRow[]> {
+  const stub = await subscriptionStub(bot, kind, id, channelId);
+  return (await stub.ledgerRows()) as LedgerRow[];
+}
+
+/** Failed runs the ledger holds with no fate: what the overdue audit counts once they are 5 minutes old. */
+export async function unfatedFailures(
+  bot: Bot,
+  kind: "test" | "collection",
+  id: number,
+  channelId = "C0ALERTS",
+) {
+  return (await ledgerOf(bot, kind, id, channelId)).filter((r) => r.status === "failed" && r.fate === null);
 }
 
 /**

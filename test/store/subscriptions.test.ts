@@ -18,7 +18,6 @@ function testSubscription(channelId: string, testId: number): TestSubscription {
     lastChangeAt: "2026-11-21T00:00:00.000Z",
     lastRunId: 10,
     lastRunAt: null,
-    handledRunIds: [],
     streak: null,
   };
 }

@@ -1,0 +1,374 @@
+import { failedRunThreadReply, failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
+import { flakyThreadParent, flakyThreadReply, withMeaning } from "../messages/failure-meaning.ts";
+import { withLateNote } from "../messages/late-note.ts";
+import type { SlackMessage } from "../messages/limits.ts";
+import type { FailureContext } from "../model/failure-context.ts";
+import {
+  byRowTime,
+  type CountedReason,
+  type Fate,
+  isOverdue,
+  type LedgerRow,
+  rowTime,
+} from "../model/run-ledger.ts";
+import { type FailureStreak, resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import type { TestInfo, TestRun } from "../vendor/types.ts";
+import { testParent } from "./alert-parents.ts";
+import { isSnoozed } from "./apply-triage.ts";
+import type { HeldFailure } from "./poll-outcome.ts";
+
+export type TestPollInput = {
+  sub: TestSubscription;
+  /** The ledger as it stands, this poll's reads included. */
+  rows: readonly LedgerRow[];
+  /** Full runs read this poll, for the messages; a row without one is told from what the ledger holds. */
+  runs: ReadonlyMap<number, TestRun>;
+  test: TestInfo;
+  /** What a new failure means (history, class, production); read only when one may open a streak. */
+  meaning: FailureContext | null;
+  appUrl: string;
+  now: Date;
+  /** The first look of a cron cycle: a failure that would open a new alert is held for the outage check. */
+  hold: boolean;
+  /** The channel's outage message named these runs: they adopt it as their thread. */
+  group: { ts: string; runIds: readonly number[] } | null;
+};
+
+/** What the state becomes: fates to record and the subscription to store. */
+export type Change = { sub: TestSubscription; rows: LedgerRow[] };
+
+/**
+ * The next thing a poll does. Only `post` talks to Slack; its `delivered` says what the ledger
+ * and the state become once Slack has the message (with its ts). Every fate that needs a
+ * message is recorded only through `delivered`, so a run is never told without a record and
+ * never recorded as told without the message.
+ */
+export type TestStep =
+  | { kind: "done"; change: Change }
+  | { kind: "hold"; change: Change; held: HeldFailure }
+  | {
+      kind: "post";
+      /** Recorded before the post: decisions that needed no message. */
+      change: Change;
+      /** The idempotency key: the same message decided twice carries the same key. */
+      key: string;
+      message: SlackMessage;
+      threadTs?: string;
+      delivered: (ts: string) => Change;
+    }
+  | { kind: "edit"; change: Change; ts: string; message: SlackMessage; after: Change };
+
+const needsFate = (row: LedgerRow, now: Date) =>
+  row.fate === null || (row.fate === "quarantined" && row.status !== "unreadable") || isOverdue(row, now);
+
+/** The run as the messages need it: the one read this poll, else what the ledger knows. */
+function runOf(input: TestPollInput, row: LedgerRow): TestRun {
+  return (
+    input.runs.get(row.id) ?? {
+      object: "testRun",
+      id: row.id,
+      testId: input.sub.testId,
+      status: row.status === "unreadable" ? "failed" : row.status,
+      startTime: row.createdAt ?? row.firstSeen,
+      endTime: null,
+      durationMs: null,
+      triggeredBy: row.trigger ?? "",
+      createdAt: row.createdAt ?? row.firstSeen,
+      summary: null,
+      totalSteps: 0,
+      failedSteps: 0,
+    }
+  );
+}
+
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/**
+ * Decides what one test subscription does next, from its ledger, its state and the time; no
+ * I/O. Called again after each step is carried out, until it answers `done` or `hold`. Runs
+ * are taken in the ledger's time order (`byRowTime`) only to tell a streak in order; which
+ * runs need telling comes from their fates, never from a position or a watermark.
+ */
+export function decideTestStep(input: TestPollInput): TestStep {
+  const { now, test, appUrl } = input;
+  const at = now.toISOString();
+  const options = resolveTestOptions(input.sub.options);
+  const groupIds = new Set(input.group?.runIds ?? []);
+  let sub: TestSubscription = input.sub;
+  const rows: LedgerRow[] = [];
+  const change = (): Change => ({ sub, rows: [...rows] });
+  const fate = (
+    row: LedgerRow,
+    f: Fate,
+    extra: { ts?: string | null; parentTs?: string | null; reason?: string | null } = {},
+  ) =>
+    ({
+      ...row,
+      fate: f,
+      ts: extra.ts ?? null,
+      parentTs: extra.parentTs ?? null,
+      reason: extra.reason ?? null,
+      decidedAt: at,
+    }) satisfies LedgerRow;
+  const counted = (row: LedgerRow, reason: CountedReason) => rows.push(fate(row, "counted", { reason }));
+
+  const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
+  for (let i = 0; i < pending.length; i++) {
+    const row = pending[i] as LedgerRow;
+    if (row.status === "running") continue;
+    if (row.status === "unreadable") {
+      if (row.fate === null && isOverdue({ ...row, status: "failed" }, now))
+        rows.push(fate(row, "quarantined", { reason: "unreadable run" }));
+      continue;
+    }
+    const run = runOf(input, row);
+    // `trigger:` leaves other runs out entirely: they neither alert nor recover.
+    if (options.trigger && row.trigger !== options.trigger) {
+      if (row.status === "failed") counted(row, "trigger");
+      else rows.push(fate(row, "quiet", { reason: "trigger" }));
+      continue;
+    }
+    const streak = sub.streak;
+    if (row.status === "passed") {
+      const ends = streak !== null && rowTime(row) >= Date.parse(streak.lastFailedAt ?? "");
+      if (!ends || !streak) {
+        rows.push(fate(row, "quiet"));
+        if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
+        continue;
+      }
+      const recoveredBy = { id: run.id, at: run.endTime ?? run.createdAt };
+      if (isSnoozed(sub, now) && sub.snooze) {
+        // "Until it passes" ends here; a timed snooze holds for its time. Either way the thread stays quiet.
+        if (sub.snooze.choice.kind === "until-pass") sub = { ...sub, snooze: null };
+        rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason: "snoozed" }));
+        sub = {
+          ...sub,
+          streak: null,
+          quietFailures: 0,
+          parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
+        };
+        continue;
+      }
+      return {
+        kind: "post",
+        change: change(),
+        key: `recovery:${run.id}`,
+        message: recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl, now }),
+        threadTs: streak.threadTs,
+        delivered: (ts) => ({
+          sub: {
+            ...sub,
+            streak: null,
+            quietFailures: 0,
+            parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
+          },
+          rows: [...rows, fate(row, "recovered", { ts, parentTs: streak.threadTs })],
+        }),
+      };
+    }
+
+    // A failure.
+    if (groupIds.has(row.id) && input.group) {
+      const opened: FailureStreak = {
+        threadTs: input.group.ts,
+        failedRuns: 1,
+        firstRunId: run.id,
+        lastRunId: run.id,
+        firstRun: run,
+        lastFailedAt: new Date(rowTime(row)).toISOString(),
+        grouped: true,
+      };
+      rows.push(fate(row, "grouped", { ts: input.group.ts }));
+      sub = { ...sub, streak: opened, quietFailures: 0 };
+      continue;
+    }
+    if (sub.muted) {
+      counted(row, "muted");
+      continue;
+    }
+    if (isSnoozed(sub, now) && sub.snooze) {
+      counted(row, "snoozed");
+      sub = {
+        ...sub,
+        snooze: { ...sub.snooze, missedFailures: sub.snooze.missedFailures + 1 },
+        ...(streak ? { streak: grow(streak, run, row) } : {}),
+      };
+      continue;
+    }
+    const late = isOverdue(row, now);
+    if (streak) {
+      const failedRuns = streak.failedRuns + 1;
+      const message = failedRunThreadReply({
+        test,
+        run,
+        failedRuns,
+        appUrl,
+        now,
+        named: streak.grouped === true,
+      });
+      return {
+        kind: "post",
+        change: change(),
+        key: `run:${run.id}`,
+        message: late ? withLateNote(message, row.firstSeen) : message,
+        threadTs: streak.threadTs,
+        delivered: (ts) => {
+          const grown = grow(streak, run, row);
+          return {
+            sub: {
+              ...sub,
+              streak: grown,
+              parentEdit: grown.grouped ? null : { ts: grown.threadTs, streak: grown },
+            },
+            rows: [...rows, fate(row, "threaded", { ts, parentTs: streak.threadTs })],
+          };
+        },
+      };
+    }
+    const flakyOpen = sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
+    const flaky =
+      options.flaky !== "alert" && (flakyOpen !== null || input.meaning?.classification.kind === "flaky");
+    if (flaky && options.flaky === "digest") {
+      counted(row, "flaky-digest");
+      continue;
+    }
+    if (flaky) {
+      // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
+      const message = flakyOpen
+        ? flakyThreadReply(test, run, input.meaning, appUrl)
+        : flakyThreadParent(test, run, input.meaning as FailureContext, appUrl);
+      return {
+        kind: "post",
+        change: change(),
+        key: `run:${run.id}`,
+        message: late ? withLateNote(message, row.firstSeen) : message,
+        ...(flakyOpen ? { threadTs: flakyOpen } : {}),
+        delivered: (ts) => ({
+          sub: flakyOpen ? sub : { ...sub, flakyThread: { ts, day: utcDay(now) } },
+          rows: [
+            ...rows,
+            flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),
+          ],
+        }),
+      };
+    }
+    const quiet = sub.quietFailures ?? 0;
+    if (quiet + 1 < options.after) {
+      counted(row, "after");
+      sub = { ...sub, quietFailures: quiet + 1 };
+      continue;
+    }
+    if (input.hold && !late) {
+      return {
+        kind: "hold",
+        change: change(),
+        held: {
+          testId: sub.testId,
+          testName: test.name || sub.testName,
+          runId: run.id,
+          summary: run.summary?.oneLineSummary ?? null,
+        },
+      };
+    }
+    // A failure and the pass right after it, seen in one look, are one message that is true as posted.
+    const nextRow = pending[i + 1];
+    const passedNext =
+      nextRow?.status === "passed" && (!options.trigger || nextRow.trigger === options.trigger)
+        ? nextRow
+        : null;
+    const opening: FailureStreak = {
+      threadTs: "",
+      failedRuns: quiet + 1,
+      firstRunId: run.id,
+      lastRunId: run.id,
+      firstRun: run,
+      lastFailedAt: new Date(rowTime(row)).toISOString(),
+    };
+    const recovered = passedNext ? runOf(input, passedNext) : null;
+    const parent = testParent(sub, opening, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: recovered,
+      ...(input.meaning ? { recentRuns: input.meaning.history } : {}),
+    }) as SlackMessage;
+    const card = withMeaning(parent, input.meaning, appUrl, now, false);
+    const message = passedNext ? failedThenPassed(card, test) : card;
+    return {
+      kind: "post",
+      change: change(),
+      key: `run:${run.id}`,
+      message: late ? withLateNote(message, row.firstSeen) : message,
+      delivered: (ts) => ({
+        sub: { ...sub, streak: recovered ? null : { ...opening, threadTs: ts }, quietFailures: 0 },
+        rows: [
+          ...rows,
+          fate(row, "announced", { ts }),
+          ...(passedNext ? [fate(passedNext, "recovered", { ts })] : []),
+        ],
+      }),
+    };
+  }
+
+  // The snooze ran out with failures it hid: one message sums them up.
+  const snooze = sub.snooze;
+  if (snooze && !isSnoozed(sub, now)) {
+    const ended = { ...sub, snooze: null };
+    if (snooze.missedFailures > 0) {
+      const name = test.name || `Test ${test.id}`;
+      const state = sub.streak ? "and is still failing" : "and its last run passed";
+      const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
+      const threadTs = sub.streak?.threadTs;
+      return {
+        kind: "post",
+        change: change(),
+        key: `snooze-end:${snooze.at}`,
+        message: { text, blocks: [] },
+        ...(threadTs ? { threadTs } : {}),
+        delivered: () => ({ sub: ended, rows: [...rows] }),
+      };
+    }
+    sub = ended;
+  }
+
+  const edit = sub.parentEdit;
+  if (edit) {
+    const after: Change = { sub: { ...sub, parentEdit: null }, rows: [...rows] };
+    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
+    const parent = testParent(sub, shown, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: edit.recoveredBy
+        ? runOf(input, { ...blankRow(edit.recoveredBy.id, edit.recoveredBy.at), status: "passed" })
+        : null,
+    });
+    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
+    sub = after.sub;
+  }
+  return { kind: "done", change: change() };
+}
+
+function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {
+  return {
+    ...streak,
+    failedRuns: streak.failedRuns + 1,
+    lastRunId: run.id,
+    lastFailedAt: new Date(Math.max(rowTime(row), Date.parse(streak.lastFailedAt ?? "") || 0)).toISOString(),
+  };
+}
+
+function blankRow(id: number, at: string): LedgerRow {
+  return {
+    id,
+    status: "passed",
+    createdAt: at,
+    firstSeen: at,
+    trigger: null,
+    fate: null,
+    ts: null,
+    parentTs: null,
+    reason: null,
+    decidedAt: null,
+  };
+}

@@ -1,0 +1,105 @@
+import { LEDGER_KEEP_MS, type LedgerRow } from "../model/run-ledger.ts";
+import type { WriteCounter } from "./sql-outbox.ts";
+
+type Stored = {
+  id: number;
+  status: LedgerRow["status"];
+  created_at: string | null;
+  first_seen: string;
+  trigger: string | null;
+  fate: LedgerRow["fate"];
+  ts: string | null;
+  parent_ts: string | null;
+  reason: string | null;
+  decided_at: string | null;
+  time_ms: number;
+};
+
+const fromStored = (r: Stored): LedgerRow => ({
+  id: r.id,
+  status: r.status,
+  createdAt: r.created_at,
+  firstSeen: r.first_seen,
+  trigger: r.trigger,
+  fate: r.fate,
+  ts: r.ts,
+  parentTs: r.parent_ts,
+  reason: r.reason,
+  decidedAt: r.decided_at,
+});
+
+/** A test subscription's run ledger (src/model/run-ledger.ts) in its object's SQLite storage. */
+export class SqlRunLedger {
+  readonly #sql: SqlStorage;
+  readonly #writes: WriteCounter;
+
+  static migrate(sql: SqlStorage): void {
+    sql.exec(`CREATE TABLE IF NOT EXISTS runs (
+      id INTEGER PRIMARY KEY, status TEXT NOT NULL, created_at TEXT, first_seen TEXT NOT NULL,
+      trigger TEXT, fate TEXT, ts TEXT, parent_ts TEXT, reason TEXT, decided_at TEXT, time_ms INTEGER NOT NULL)`);
+  }
+
+  constructor(sql: SqlStorage, writes: WriteCounter) {
+    this.#sql = sql;
+    this.#writes = writes;
+  }
+
+  /**
+   * The rows a poll decides from: everything of the last `windowMs` (history for the classes,
+   * the strip and the digest), and every row still without a final fate, however old.
+   */
+  recent(now: Date, windowMs: number): LedgerRow[] {
+    return this.#sql
+      .exec<Stored>(
+        "SELECT * FROM runs WHERE time_ms >= ? OR fate IS NULL OR fate = 'quarantined' OR status = 'running'",
+        now.getTime() - windowMs,
+      )
+      .toArray()
+      .map(fromStored);
+  }
+
+  byIds(ids: readonly number[]): LedgerRow[] {
+    if (ids.length === 0) return [];
+    const out: LedgerRow[] = [];
+    // SQLite's bound-parameter limit is far above a poll's pages; chunks keep it so anyway.
+    for (let i = 0; i < ids.length; i += 90) {
+      const chunk = ids.slice(i, i + 90);
+      out.push(
+        ...this.#sql
+          .exec<Stored>(`SELECT * FROM runs WHERE id IN (${chunk.map(() => "?").join(",")})`, ...chunk)
+          .toArray()
+          .map(fromStored),
+      );
+    }
+    return out;
+  }
+
+  save(rows: readonly LedgerRow[]): void {
+    for (const r of rows) {
+      this.#sql.exec(
+        `INSERT OR REPLACE INTO runs (id, status, created_at, first_seen, trigger, fate, ts, parent_ts, reason, decided_at, time_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        r.id,
+        r.status,
+        r.createdAt,
+        r.firstSeen,
+        r.trigger,
+        r.fate,
+        r.ts,
+        r.parentTs,
+        r.reason,
+        r.decidedAt,
+        Date.parse(r.createdAt ?? r.firstSeen),
+      );
+      this.#writes.storage++;
+    }
+  }
+
+  /** Drops rows past keeping that have their fate; called only on a poll that writes anyway. */
+  prune(now: Date): void {
+    this.#sql.exec(
+      "DELETE FROM runs WHERE time_ms < ? AND fate IS NOT NULL AND fate != 'quarantined'",
+      now.getTime() - LEDGER_KEEP_MS,
+    );
+  }
+}
