@@ -9,6 +9,7 @@ import { mapLimit } from "../util/map-limit.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
 
@@ -147,6 +148,11 @@ export async function sendDigest(
   now: Date,
   /** The channel's outbox: keyed by the occurrence it is for, a digest goes out once. */
   outbox: Outbox,
+  /**
+   * The tests' lines from their own ledgers, by test id: no vendor read per test, so a channel
+   * of hundreds of tests gets its digest. A test missing here is shown as unknown.
+   */
+  ledgerLines?: ReadonlyMap<number, LedgerDigestLine>,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const appUrl = deps.config.decipherAppUrl;
@@ -155,11 +161,21 @@ export async function sendDigest(
     mapLimit(
       active.filter((s): s is TestSubscription => s.kind === "test"),
       CONCURRENCY,
-      (s) =>
-        testLine(deps, s, now).catch(() => {
+      async (s) => {
+        if (ledgerLines) {
+          const line = ledgerLines.get(s.testId);
+          if (!line) {
+            failed++;
+            return unknownTestLine(s, appUrl);
+          }
+          const { counted: _counted, ...figures } = line;
+          return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
+        }
+        return testLine(deps, s, now).catch(() => {
           failed++;
           return unknownTestLine(s, appUrl);
-        }),
+        });
+      },
     ),
     mapLimit(
       active.filter((s): s is CollectionSubscription => s.kind === "collection"),

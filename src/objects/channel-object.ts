@@ -2,12 +2,15 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
+import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
+import type { TestSubscription } from "../model/subscription.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
+import { mapLimit } from "../util/map-limit.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames, registry } from "./addresses.ts";
+import { objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
@@ -204,7 +207,32 @@ export class ChannelObject extends DurableObject<Env> {
         { storage: 0 },
         config.slackLookupAfterMs,
       );
-      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now, outbox);
+      // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
+      const tests = subscriptions.filter(
+        (s): s is TestSubscription => s.kind === "test" && s.channelId === stored.channelId,
+      );
+      const lines = new Map<number, LedgerDigestLine>();
+      await mapLimit(tests, 10, async (t) => {
+        const ref = {
+          teamId: stored.teamId,
+          channelId: stored.channelId,
+          kind: "test" as const,
+          id: t.testId,
+        };
+        const line = await subscriptionObject(this.env, ref)
+          .digestLine(at)
+          .catch(() => null);
+        if (line) lines.set(t.testId, line);
+      });
+      const outcome = await sendDigest(
+        deps,
+        stored.channelId,
+        stored.schedule,
+        subscriptions,
+        now,
+        outbox,
+        lines,
+      );
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };

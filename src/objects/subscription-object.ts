@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
+import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
@@ -213,6 +214,18 @@ export class SubscriptionObject extends DurableObject<Env> {
     } finally {
       this.#polling = false;
     }
+  }
+
+  /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
+  async digestLine(at: string): Promise<LedgerDigestLine | null> {
+    const sub = await this.#read();
+    if (!sub || sub.kind !== "test") return null;
+    const now = new Date(at);
+    SqlRunLedger.migrate(this.ctx.storage.sql);
+    return ledgerDigestLine(
+      new SqlRunLedger(this.ctx.storage.sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000),
+      now,
+    );
   }
 
   /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */

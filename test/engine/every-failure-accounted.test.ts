@@ -198,6 +198,24 @@ describe("every failed run accounted for", () => {
     expect((await bot.slackCalls()).filter((c) => c.method === "chat.postMessage")).toHaveLength(1);
   });
 
+  it("a channel of 200 tests gets its digest, from the tests' own ledgers: no vendor read per test", async () => {
+    const { bot, org, tests } = await channelWatching(200, (i) => `Smoke ${i + 1}`);
+    await org.addRun((tests[7] as { id: number }).id, "failed");
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const schedule = await new DigestStore(env.STATE).get("C0ALERTS");
+    const due = Date.parse(schedule?.nextDueAt ?? "");
+    const before = (await org.requests()).byRoute.testRuns ?? 0;
+    await bot.cron(new Date(due + 5_000));
+    const digest = (await bot.posted()).filter((m) => /digest/i.test(visibleText(m)));
+    expect(digest).toHaveLength(1);
+    // The cron's own polls read each test once; the digest itself reads none of them.
+    expect(((await org.requests()).byRoute.testRuns ?? 0) - before).toBeLessThanOrEqual(200);
+    const text = visibleText(digest[0] as StoredMessage);
+    expect(text).toMatch(/Smoke 8/);
+  }, 300_000);
+
   it("a 'polls are failing' notice whose answer was lost is in the channel once", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 101");
