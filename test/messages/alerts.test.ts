@@ -13,8 +13,8 @@ import {
   runStrip,
 } from "../../src/messages/index.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
+import { allText, assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aCollection, aCollectionSession, aRun, aTest, NOW } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits, buttonsOf } from "./slack-limits.ts";
 
 const runLink = `${APP}/tests/7/runs/1234`;
 const testRef: SubscriptionRef = { teamId: "T0TEST", channelId: "C0ALERTS", kind: "test", id: 7 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decipherHelpMessage, digestMessage, errorMessage, usageMessage } from "../../src/messages/index.ts";
+import { allText, assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aCollection, aTest, NOW } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 describe("daily digest", () => {
   const base = { date: "2026-02-16", zone: "Europe/Berlin", appUrl: APP, now: NOW };

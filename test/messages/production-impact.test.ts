@@ -7,9 +7,9 @@ import {
   productionImpactMessage,
 } from "../../src/messages/production-impact-blocks.ts";
 import type { ImpactResult, ProductionImpact } from "../../src/model/production-impact.ts";
+import { allText, assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { anyDate, anyUrl, nasty, RUNS } from "./arbitraries.ts";
 import { APP, NOW, SESSION_ID } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 function impact(overrides: Partial<ProductionImpact> = {}): ProductionImpact {
   return {

@@ -17,6 +17,7 @@ import {
   usageMessage,
 } from "../../src/messages/index.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
+import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import {
   anyCard,
   anyClicks,
@@ -32,7 +33,6 @@ import {
   nasty,
   RUNS,
 } from "./arbitraries.ts";
-import { assertWithinSlackLimits } from "./slack-limits.ts";
 
 const slackId = fc.stringMatching(/^[A-Z0-9]{2,32}$/);
 const anyRef = fc.record({

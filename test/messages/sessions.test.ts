@@ -8,8 +8,8 @@ import {
   sharedSessionMessage,
   toSharedSessionCard,
 } from "../../src/messages/index.ts";
+import { allText, assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aSession, aTimelineBody, NOW, SESSION_ID } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits, buttonsOf } from "./slack-limits.ts";
 
 const subject = "jane@acme.com, last 7 days";
 

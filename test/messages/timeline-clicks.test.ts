@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clicksMessage, timelineMessage } from "../../src/messages/index.ts";
+import { allText, assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aTimeline, NOW, SESSION_ID, someClicks } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 describe("timeline message", () => {
   it("lists pages with position, clicks, features and activities", () => {
