@@ -8,6 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { emulatorControl } from "../dev/emulator/control-client.ts";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
 import { buildWorker } from "./build.ts";
 import { cpuOf, tickMs } from "./cpu.ts";
@@ -90,12 +91,8 @@ async function firstSessionId(stack: Stack): Promise<string> {
   return found.id;
 }
 
-async function vendorRequests(stack: Stack): Promise<number> {
-  const res = await fetch(
-    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
-  );
-  return ((await res.json()) as { total: number }).total;
-}
+const vendorRequests = (stack: Stack): Promise<number> =>
+  emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
 
 async function postedRun(stack: Stack, runId: number, channel: string): Promise<boolean> {
   const q = new URLSearchParams({ botToken: stack.botToken, method: "chat.postMessage" });
@@ -203,12 +200,7 @@ async function liveMeasurements(stack: Stack) {
   };
   for (let i = 0; i < ALERTS; i++) {
     const offsetS = rand() * 60;
-    const res = await fetch(`${stack.emulatorUrl}/__emulator/tests/101/runs`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ apiKey: stack.apiKey, status: "failed" }),
-    });
-    const runId = ((await res.json()) as { id: number }).id;
+    const runId = (await emulatorControl(stack.emulatorUrl).org(stack.apiKey).addRun(101, "failed")).id;
     const fired = performance.now();
     await stack.fireCron();
     let seen = false;

@@ -5,6 +5,7 @@
  * and delivered its reply. Each cell is measured in several rounds, the targets taking turns,
  * so that noise from the shared machine falls on all of them; the spread is kept.
  */
+import { emulatorControl } from "../../dev/emulator/control-client.ts";
 import type { Stack } from "../../dev/stack.ts";
 import { cpuMs, settle } from "../cpu.ts";
 import { percentile, type Sample, sleep } from "../load.ts";
@@ -58,10 +59,7 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
   return (await res.json()) as T;
 }
 
-const vendorTotal = (stack: Stack) =>
-  json<{ total: number }>(
-    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
-  ).then((b) => b.total);
+const vendorTotal = (stack: Stack) => emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
 
 /** Ephemeral replies posted through response_url since the stand-in's workspace was last reset. */
 async function replyCount(stack: Stack): Promise<number> {

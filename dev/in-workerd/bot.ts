@@ -47,16 +47,6 @@ export type SentRequest = { status: number; body: string; headers: Headers };
 export const emulator = emulatorControl(emulatorUrl);
 export const newOrg = emulator.newOrg;
 
-/**
- * Now, moved off the top of the hour: that minute's cycle also does the hourly chores (index
- * reconcile, KV heartbeat), which would blur tests that count a cycle's KV operations.
- */
-export function ordinaryNow(): Date {
-  const now = new Date();
-  if (now.getUTCMinutes() === 0) now.setUTCMinutes(1);
-  return now;
-}
-
 export type KvCounts = { reads: number; writes: number; deletes: number; lists: number };
 
 /** Counts KV operations, to hold the "an idle poll writes nothing" promise to account. */
@@ -157,7 +147,7 @@ export function createBot(options: {
     kv,
     send,
     /** Fires the cron as Cloudflare would. */
-    async cron(at: Date = ordinaryNow()) {
+    async cron(at: Date = new Date()) {
       const ctx = createExecutionContext();
       await worker.scheduled(
         createScheduledController({ scheduledTime: at, cron: "* * * * *" }),

@@ -1,11 +1,10 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng } from "../../dev/emulator/rng.ts";
-import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, emulatorUrl, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { keys } from "../../src/store/keys.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
@@ -35,10 +34,6 @@ type SubId = { channel: string; kind: "test" | "collection"; id: number };
 const subKey = (s: SubId) => keys.subscription(s.channel, s.kind, s.id);
 
 type ExpectedRun = { channel: string; testId: number; runId: number; round: number };
-
-async function vendorFaultsClear(apiKey: string) {
-  await fetch(`${emulatorUrl}/__emulator/faults?apiKey=${encodeURIComponent(apiKey)}`, { method: "DELETE" });
-}
 
 async function slackFault(botToken: string, body: Record<string, unknown>) {
   const res = await fetch(`${standInUrl}/__slack/faults`, {
@@ -85,7 +80,7 @@ type ChaosOptions = { seed: number; rounds: number; overlap: boolean };
 async function chaos({ seed, rounds, overlap }: ChaosOptions) {
   const r = createRng(seed);
   const apiKey = await newOrg();
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const botToken = `xoxb-chaos-${crypto.randomUUID()}`;
   let bot: Bot = createBot({ apiKey, botToken });
   const store = new SubscriptionStore(env.STATE);
@@ -218,7 +213,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     }
 
     // 4. Settle: faults gone, clean cycles until Slack's remaining faults are used up.
-    await vendorFaultsClear(apiKey);
+    await emulator.org(apiKey).clearFaults();
     for (let i = 0; i < 3; i++) {
       await bot.cron();
       tally.cycles++;

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import type { CollectionSubscription, TestSubscription } from "../../src/model/subscription.ts";
 import { objectState, runIdsIn, statusText, subscriptionStub } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -25,7 +25,7 @@ describe("Slack stores the post but the answer is lost (5xx)", () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "lost", 1);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + 60_000));
     await bot.cron(new Date(t0 + 120_000));
@@ -39,7 +39,7 @@ describe("Slack stores the post but the answer is lost (5xx)", () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "lost", 2);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toHaveLength(2);
     await bot.cron(new Date(t0 + 60_000));

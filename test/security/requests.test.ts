@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 import { mintResponseUrl } from "../helpers/slack-standin.ts";
 
 /**
@@ -16,7 +15,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 async function freshBot() {
   const apiKey = await newOrg();
-  return { bot: createBot({ apiKey }), org: emulatorOrg(apiKey), apiKey };
+  return { bot: createBot({ apiKey }), org: emulator.org(apiKey), apiKey };
 }
 
 function commandBody(text: string, channelId = "C0ALERTS") {
