@@ -1,5 +1,5 @@
 import { APP_ID } from "./seed.ts";
-import type { Block, Channel, StoredMessage, User } from "./types.ts";
+import type { Block, Channel, StoredMessage, User } from "./standin-types.ts";
 
 // What Slack POSTs to an app's Request URL, field for field. Pure: no I/O, no clock except
 // what the caller passes in, so the shapes can be tested on their own.

@@ -1,9 +1,9 @@
+import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import { findMessage, resolveChannel } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
-import { type Params, stringParam } from "./params.ts";
-import type { Block, StoredMessage } from "./types.ts";
+import type { Block, StoredMessage } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // chat.unfurl: the app's previews for links Slack told it about in `link_shared`. Slack

@@ -1,8 +1,8 @@
+import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
-import { type Params, stringParam } from "./params.ts";
-import type { StoredView } from "./types.ts";
+import type { StoredView } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // views.publish (a user's Home tab) and views.open (a modal, needs a fresh trigger_id), with

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEmulatorApp } from "../../dev/emulator/app.ts";
+import { createEmulatorApp } from "../../dev/emulator/emulator-app.ts";
 import { classifyTest } from "../../src/model/test-classification.ts";
 import type { TestRun } from "../../src/vendor/types.ts";
 import { createVendorClient } from "../../src/vendor/vendor-client.ts";

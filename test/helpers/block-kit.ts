@@ -1,7 +1,7 @@
 import type { Button } from "slack-edge";
 import { expect } from "vitest";
 import { strictMessageProblems } from "../../dev/slack/block-limits.ts";
-import type { SlackMessage } from "../../src/messages/index.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
 
 /** What the builder tests share: Slack's limits held strictly, and what a reader sees. */
 

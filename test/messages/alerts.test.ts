@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import {
-  ACTION_IDS,
   collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
-  decodeSnoozeValue,
-  decodeTriageRef,
+} from "../../src/messages/collection-card.ts";
+import {
   type FailedRunParentInput,
   failedRunParent,
   failedRunThreadReply,
   recoveryThreadReply,
-  runStrip,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/failed-run-card.ts";
+import { runStrip } from "../../src/messages/run-strip.ts";
+import { decodeSnoozeValue, decodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { allText, assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aCollection, aCollectionSession, aRun, aTest, NOW } from "./fixtures.ts";

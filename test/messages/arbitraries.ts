@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { SharedSessionCard } from "../../src/messages/index.ts";
+import type { SharedSessionCard } from "../../src/messages/action-ids.ts";
 import type {
   Click,
   CollectionSession,

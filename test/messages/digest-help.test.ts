@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decipherHelpMessage, digestMessage, errorMessage, usageMessage } from "../../src/messages/index.ts";
+import { digestMessage } from "../../src/messages/digest-message.ts";
+import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { allText, assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aCollection, aTest, NOW } from "./fixtures.ts";
 

@@ -3,11 +3,10 @@ import {
   ACTION_IDS,
   decodeSessionButtonValue,
   decodeShareValue,
-  noSessionsMessage,
-  sessionsMessage,
-  sharedSessionMessage,
   toSharedSessionCard,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/action-ids.ts";
+import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
+import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { allText, assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aSession, aTimelineBody, NOW, SESSION_ID } from "./fixtures.ts";
 

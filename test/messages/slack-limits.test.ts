@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mrkdwnProblems, strictMessageProblems, validateBlocks } from "../../dev/slack/block-limits.ts";
-import type { SlackMessage } from "../../src/messages/index.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
 
 // Every builder test relies on the checker, so it must be seen failing.
 describe("the Slack-limits checker used by the builder tests", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clicksMessage, timelineMessage } from "../../src/messages/index.ts";
+import { clicksMessage } from "../../src/messages/clicks.ts";
+import { timelineMessage } from "../../src/messages/timeline.ts";
 import { allText, assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aTimeline, NOW, SESSION_ID, someClicks } from "./fixtures.ts";
 

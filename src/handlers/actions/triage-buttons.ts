@@ -1,5 +1,5 @@
 import { plain } from "../../messages/decipher-replies.ts";
-import { errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../../messages/triage-values.ts";
 import { triageRefusal } from "../../model/admins.ts";
 import type { SubscriptionRef } from "../../model/alert-control.ts";
@@ -13,7 +13,7 @@ import {
   noAck,
   type SelectRequest,
   selectedValue,
-} from "./types.ts";
+} from "./action-requests.ts";
 
 type Request = ButtonRequest | SelectRequest;
 type ButtonTriage = "acknowledge" | "unsnooze" | "mute";

@@ -1,7 +1,7 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
-import { decipherHelpMessage, errorMessage } from "../../messages/index.ts";
+import { decipherHelpMessage, errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code } from "../../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
