@@ -13,6 +13,8 @@
  *   block or element types the bot does not build. The builder tests hold messages to these.
  */
 
+import { isRecord } from "../../src/util/checks.ts";
+
 export const LIMITS = {
   blocks: 50,
   /** The fallback `text` Slack shows in notifications (it truncates longer ones). */
@@ -58,9 +60,6 @@ const BOT_BLOCK_TYPES = new Set(["section", "header", "context", "divider", "act
 const BOT_ACTION_ELEMENTS = new Set(["button", "static_select"]);
 
 type Check = { problems: string[]; strict: boolean };
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const slackSays = (c: Check, what: string, pointer: string) => {
   c.problems.push(`[ERROR] ${what} [json-pointer:${pointer}]`);
@@ -121,7 +120,7 @@ function httpUrl(c: Check, value: unknown, pointer: string) {
 }
 
 function textObject(c: Check, value: unknown, pointer: string, limit: number, plainOnly = false) {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     slackSays(c, "must be an object", pointer);
     return;
   }
@@ -141,13 +140,13 @@ function textObject(c: Check, value: unknown, pointer: string, limit: number, pl
 
 /** A confirm dialog: plain-text title, text (plain or mrkdwn), confirm and deny labels. */
 function confirmObject(c: Check, value: unknown, pointer: string) {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     slackSays(c, "must be an object", pointer);
     return;
   }
   textObject(c, value.title, `${pointer}/title`, LIMITS.confirmTitle, true);
   textObject(c, value.text, `${pointer}/text`, LIMITS.confirmText);
-  if (isObject(value.text) && value.text.type !== "plain_text") {
+  if (isRecord(value.text) && value.text.type !== "plain_text") {
     strictSays(c, "must be plain_text", `${pointer}/text/type`);
   }
   textObject(c, value.confirm, `${pointer}/confirm`, LIMITS.confirmButton, true);
@@ -169,7 +168,7 @@ function staticSelect(c: Check, el: Record<string, unknown>, pointer: string) {
   }
   const lists: [unknown[], string][] = hasGroups
     ? (el.option_groups as unknown[]).map((g, i) => [
-        isObject(g) && Array.isArray(g.options) ? g.options : [],
+        isRecord(g) && Array.isArray(g.options) ? g.options : [],
         `${pointer}/option_groups/${i}/options`,
       ])
     : [[el.options as unknown[], `${pointer}/options`]];
@@ -178,7 +177,7 @@ function staticSelect(c: Check, el: Record<string, unknown>, pointer: string) {
   for (const [list, at] of lists) {
     maxItems(c, list, LIMITS.selectOptions, at);
     list.forEach((o, i) => {
-      if (!isObject(o)) {
+      if (!isRecord(o)) {
         slackSays(c, "must be an object", `${at}/${i}`);
         return;
       }
@@ -193,7 +192,7 @@ function staticSelect(c: Check, el: Record<string, unknown>, pointer: string) {
 }
 
 function element(c: Check, el: unknown, pointer: string) {
-  if (!isObject(el)) {
+  if (!isRecord(el)) {
     slackSays(c, "must be an object", pointer);
     return;
   }
@@ -230,7 +229,7 @@ function actions(c: Check, elements: unknown[], pointer: string) {
   elements.forEach((el, i) => {
     const at = `${pointer}/${i}`;
     element(c, el, at);
-    if (!isObject(el)) return;
+    if (!isRecord(el)) return;
     if (!BOT_ACTION_ELEMENTS.has(String(el.type))) strictSays(c, `unexpected element ${String(el.type)}`, at);
     if (typeof el.action_id === "string") {
       if (actionIds.has(el.action_id)) strictSays(c, "duplicate action_id", `${at}/action_id`);
@@ -240,7 +239,7 @@ function actions(c: Check, elements: unknown[], pointer: string) {
 }
 
 function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
-  if (!isObject(b)) {
+  if (!isRecord(b)) {
     slackSays(c, "must be an object", pointer);
     return;
   }
@@ -278,7 +277,7 @@ function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
       break;
     case "context":
       elementList(c, b.elements, LIMITS.contextElements, `${pointer}/elements`).forEach((el, i) => {
-        if (isObject(el) && el.type !== "image") {
+        if (isRecord(el) && el.type !== "image") {
           textObject(c, el, `${pointer}/elements/${i}`, LIMITS.sectionText);
         } else element(c, el, `${pointer}/elements/${i}`);
       });
@@ -292,7 +291,7 @@ function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
       break;
     case "input":
       textObject(c, b.label, `${pointer}/label`, LIMITS.fieldText, true);
-      if (!isObject(b.element)) slackSays(c, "must provide an element", `${pointer}/element`);
+      if (!isRecord(b.element)) slackSays(c, "must provide an element", `${pointer}/element`);
       break;
     case "image":
       if (typeof b.alt_text !== "string" || b.alt_text === "") {

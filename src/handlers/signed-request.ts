@@ -1,4 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { isRecord } from "../util/checks.ts";
+
+/**
+ * The screens: Hono middleware on `/slack/events` that turns a request away before any other
+ * work, in this order: headers (here), size (Hono's bodyLimit), signature, body, and for the
+ * Events API the envelope (events/event-envelope.ts).
+ */
 
 /** Slack's own rule: a request more than five minutes off, either way, may be a replay. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
@@ -9,7 +16,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * Runs before slack-edge's signature check, which accepts future timestamps and any size.
  * Rejections do no other work and say nothing about why beyond the status.
  */
-export function slackRequestGuard(now: () => number = Date.now): MiddlewareHandler {
+export function screenSlackHeaders(now: () => number = Date.now): MiddlewareHandler {
   return async (c, next) => {
     const timestamp = c.req.header("x-slack-request-timestamp");
     const signature = c.req.header("x-slack-signature");
@@ -31,7 +38,7 @@ const bodies = new WeakMap<Request, Promise<ArrayBuffer>>();
 const texts = new WeakMap<Request, Promise<string>>();
 
 /**
- * The request's body, read once for every guard (a copy: slack-edge reads the original). Each
+ * The request's body, read once for every screen (a copy: slack-edge reads the original). Each
  * clone and decode sits on the ack path, which is what Slack's 3 s clock waits on.
  */
 export function rawBody(req: Request): Promise<ArrayBuffer> {
@@ -70,7 +77,7 @@ function sameText(a: string, b: string): boolean {
  * JSON: an unsigned or badly signed request gets 401 whatever its body is, and causes no
  * other work. (slack-edge checks again; this one decides first.)
  */
-export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareHandler {
+export function screenSlackSignature(secret: (c: Context) => string): MiddlewareHandler {
   return async (c, next) => {
     const timestamp = c.req.header("x-slack-request-timestamp") ?? "";
     const signature = c.req.header("x-slack-signature") ?? "";
@@ -102,15 +109,14 @@ export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareH
  * which would surface as a 500. Such a body is the sender's mistake: 400, and no other work.
  * Runs after the size and timestamp checks, so it reads at most MAX_BODY_BYTES.
  */
-export function slackBodyGuard(): MiddlewareHandler {
+export function screenSlackBody(): MiddlewareHandler {
   return async (c, next) => {
     // Decoded by hand: workerd warns when .text() reads a form body.
     const raw = await rawText(c.req.raw);
     const type = c.req.header("content-type") ?? "";
     const isObject = (text: string) => {
       try {
-        const value: unknown = JSON.parse(text);
-        return typeof value === "object" && value !== null && !Array.isArray(value);
+        return isRecord(JSON.parse(text));
       } catch {
         return false;
       }
