@@ -48,10 +48,9 @@ const step = (text: string) => console.log(`bench: ${text} (${Math.round((Date.n
 
 /**
  * The engine's cycle cost (bench/poll-cost.ts, in workerd), which writes its own section
- * (bench/sections/20-engine-cost.md) into BENCHMARKS.md; the old per-chunk table is gone with
- * the KV engine it measured.
+ * (bench/sections/20-engine-cost.md) into BENCHMARKS.md.
  */
-async function pollCost(): Promise<Facts["pollCost"]> {
+async function pollCost(): Promise<void> {
   step("poll-cycle cost of the Durable Object engine (bench/poll-cost.ts) …");
   const res = await run(process.execPath, ["bench/poll-cost.ts"], {
     POLL_COST_WRITE: "1",
@@ -59,7 +58,6 @@ async function pollCost(): Promise<Facts["pollCost"]> {
     NO_COLOR: "1",
   });
   if (res.code !== 0) throw new Error(`poll-cost benchmark failed:\n${res.stdout.slice(-3000)}`);
-  return [];
 }
 
 async function send(request: Request) {
@@ -241,7 +239,7 @@ async function main() {
   step("bundle (wrangler deploy --dry-run) …");
   const build = await buildWorker();
   try {
-    const pollCostRows = PEERS_ONLY ? [] : await pollCost();
+    if (!PEERS_ONLY) await pollCost();
     step("starting the local stack (emulator, Slack stand-in, wrangler dev) …");
     const stack = await startStack({
       ports: { bot: 0, emulator: 0, slack: 0 },
@@ -270,7 +268,6 @@ async function main() {
       machine: machine(),
       quick: QUICK,
       bundle: { rawBytes: build.rawBytes, gzipBytes: build.gzipBytes },
-      pollCost: pollCostRows,
       ...live,
       peers,
       alertMedianMs: median(live.alerts.map((a) => a.waitMs + a.processingMs)),

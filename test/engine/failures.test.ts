@@ -201,15 +201,3 @@ describe("a message Slack refuses", () => {
     expect(posts[0]?.text).toContain("Cart total off by one cent");
   });
 });
-
-describe("status across locations", () => {
-  it("knows of a poll from KV when this location's cache has none", async () => {
-    const { bot } = await subscribedBot();
-    const topOfHour = new Date();
-    topOfHour.setUTCMinutes(0, 0, 0);
-    await bot.cron(topOfHour);
-    await caches.default.delete("https://decipher-slack.internal/heartbeat");
-    const status = JSON.parse((await bot.command("/decipher", "status")).body);
-    expect(visibleText(status)).toMatch(/Last poll/);
-  });
-});

@@ -41,7 +41,7 @@ describe("flaky tests stay quiet", () => {
     expect(await bot.posted()).toEqual([]);
   });
 
-  it("flaky:alert alerts on each failure as before, showing the class and the run strip", async () => {
+  it("flaky:alert alerts on each failure, showing the class and the run strip", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 flaky:alert");
     for (const status of ["passed", "failed", "passed", "passed", "passed", "passed"] as const)
       await org.addRun(101, status);

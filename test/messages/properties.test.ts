@@ -271,7 +271,6 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         {
           collection: anyCollection,
           newSessions24h: fc.option(fc.record({ count: anyNumber, atLeast: fc.boolean() }), { nil: null }),
-          change24h: anyNumber,
         },
         { requiredKeys: ["collection"] },
       ),
