@@ -9,6 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { emulatorControl } from "../dev/emulator/control-client.ts";
+import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
 import { buildWorker } from "./build.ts";
 import { cpuOf, tickMs } from "./cpu.ts";
@@ -93,9 +94,10 @@ const vendorRequests = (stack: Stack): Promise<number> =>
   emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
 
 async function postedRun(stack: Stack, runId: number, channel: string): Promise<boolean> {
-  const q = new URLSearchParams({ botToken: stack.botToken, method: "chat.postMessage" });
-  const res = await fetch(`${stack.slackUrl}/__slack/calls?${q}`);
-  const { calls } = (await res.json()) as { calls: Array<{ ok: boolean; params: { channel?: string } }> };
+  const calls = await slackAdmin(stack.slackUrl).calls<{ ok: boolean; params: { channel?: string } }>(
+    stack.botToken,
+    "chat.postMessage",
+  );
   return calls.some(
     (c) => c.ok && c.params.channel === channel && JSON.stringify(c.params).includes(`/runs/${runId}`),
   );

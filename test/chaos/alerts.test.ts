@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng } from "../../dev/emulator/rng.ts";
-import { type Bot, createBot, emulator, emulatorUrl, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, emulatorUrl, newOrg, standIn } from "../../dev/in-workerd/bot.ts";
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { keys } from "../../src/store/keys.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
@@ -34,15 +34,6 @@ type SubId = { channel: string; kind: "test" | "collection"; id: number };
 const subKey = (s: SubId) => keys.subscription(s.channel, s.kind, s.id);
 
 type ExpectedRun = { channel: string; testId: number; runId: number; round: number };
-
-async function slackFault(botToken: string, body: Record<string, unknown>) {
-  const res = await fetch(`${standInUrl}/__slack/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ botToken, ...body }),
-  });
-  await res.body?.cancel();
-}
 
 async function collectionCount(apiKey: string, id: number) {
   const res = await fetch(`${emulatorUrl}/api/v1/monitoring/issue-collections/${id}/sessions?limit=1`, {
@@ -187,12 +178,9 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     if (r.chance(0.3)) {
       const kind = r.pick(["429", "500", "channel_not_found"] as const);
       if (kind === "channel_not_found")
-        await slackFault(botToken, { method: "chat.postMessage", kind: "error", error: kind, count: 1 });
+        await standIn.fault(botToken, "chat.postMessage", "error", 1, { error: kind });
       else
-        await slackFault(botToken, {
-          method: r.pick(["chat.postMessage", "chat.update"]),
-          kind,
-          count: r.int(1, 2),
+        await standIn.fault(botToken, r.pick(["chat.postMessage", "chat.update"]), kind, r.int(1, 2), {
           retryAfter: r.pick([0, 30]),
         });
       fault(`slack ${kind}`);

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Bot, createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, newOrg, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
 import { pollErrorSentence, vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
 import { createVendorClient } from "../../src/vendor/vendor-client.ts";
 import { isVendorApiError } from "../../src/vendor/vendor-errors.ts";
-import { mintResponseUrl, unknownResponseUrl } from "../helpers/slack-standin.ts";
+import { unknownResponseUrl } from "../helpers/slack-standin.ts";
 
 /**
  * Random input where the bot meets the outside world: slash-command text, interaction
@@ -103,7 +103,7 @@ describe("interaction payloads", () => {
   beforeAll(async () => {
     const apiKey = await newOrg();
     bot = createBot({ apiKey });
-    liveResponseUrl = await mintResponseUrl(bot.botToken, "C0ALERTS", "U0ALICE");
+    liveResponseUrl = await standIn.responseUrl(bot.botToken, "C0ALERTS", "U0ALICE");
   });
 
   const actionIds = fc.constantFrom(
