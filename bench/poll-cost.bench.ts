@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { inject, it } from "vitest";
-import { type Bot, createBot, emulator, emulatorUrl, newOrg, ordinaryNow } from "../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, newOrg } from "../dev/in-workerd/bot.ts";
 import { readConfig } from "../src/config.ts";
 import { type CycleReport, runPollCycle } from "../src/cron.ts";
 import type { SubscriptionRef } from "../src/model/alert-control.ts";
@@ -153,7 +153,7 @@ async function measuredCycle(bot: Bot, apiKey: string) {
   const slackBefore = await slackPosts(bot);
   const start = Date.now();
   const report: CycleReport = await runPollCycle(cycleEnv as never, readConfig(bot.env as never), {
-    now: ordinaryNow(),
+    now: new Date(),
   });
   const wallMs = Date.now() - start;
   const c = counters;
@@ -264,9 +264,7 @@ for (const n of SIZES) {
       ),
     );
     await instrument(env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry())), "registry");
-    await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`, {
-      method: "DELETE",
-    });
+    await emulator.org(apiKey).clearRequests();
 
     const idle: Cycle[] = [];
     for (let i = 0; i < IDLE_CYCLES; i++) idle.push(await measuredCycle(bot, apiKey));

@@ -46,8 +46,8 @@ const FREE = {
 };
 
 /**
- * The KV-lease engine, from BENCHMARKS.md of 2026-11-21 (section 3, test/chaos/poll-cost.bench.ts
- * at d40eb50): per idle subscription 1 vendor request, 1 KV read (+2 per cycle), 0 KV writes;
+ * The KV-lease engine, from BENCHMARKS.md of 2026-11-21 (section 3, measured at
+ * commit d40eb50): per idle subscription 1 vendor request, 1 KV read (+2 per cycle), 0 KV writes;
  * per alert 2 KV writes and 1 delete; idle cycle wall 28 ms for 10 subscriptions, 189 ms for 100.
  */
 const BEFORE = {
@@ -166,7 +166,7 @@ function render(rows: Row[], seconds: number): string {
       `| DO storage rows read | 0 | ${fmt(rowsRead)} (2 gets per poll: state and journal; 5 by the registry) | ${fmt(FREE.rowsRead)} | ${ratio(rowsRead, FREE.rowsRead)} |`,
       `| vendor requests | ${fmt(DAY_SUBS * BEFORE.vendorPerSub * CYCLES_PER_DAY)} | ${fmt(vendorPerDay)} | (vendor's own limits) | — |`,
       "",
-      `Wall time is the caller's view of each RPC (dispatch, the poll's vendor request on loopback, the reply), with up to 8 polls in flight on 2 shared cores, so it overstates the billed duration: an idle object has nothing pending between polls and is eligible for hibernation, which Cloudflare does not bill (Durable Objects pricing, "Compute billing"). Before (the KV-lease engine, figures of BENCHMARKS.md §3 as of 2026-11-21, test/chaos/poll-cost.bench.ts at d40eb50): one idle cycle took ${BEFORE.wall10} ms wall for 10 subscriptions and ${BEFORE.wall100} ms for 100 in one Worker invocation (CPU-billed, no duration charge); per alert it wrote ${BEFORE.kvWritesPerAlert} KV keys and deleted ${BEFORE.kvDeletesPerAlert} (the lease), which capped it near 500 alerts a day on the Free plan's 1,000 KV writes. After, an alert costs one KV write (the readable copy) and three DO storage puts. DO storage limits are the Free plan's daily limits for SQLite-backed objects as published on the pricing page; rows are counted here as keys written, an approximation of SQLite rows.`,
+      `Wall time is the caller's view of each RPC (dispatch, the poll's vendor request on loopback, the reply), with up to 8 polls in flight on 2 shared cores, so it overstates the billed duration: an idle object has nothing pending between polls and is eligible for hibernation, which Cloudflare does not bill (Durable Objects pricing, "Compute billing"). Before (the KV-lease engine, figures of BENCHMARKS.md §3 as of 2026-11-21, measured at commit d40eb50): one idle cycle took ${BEFORE.wall10} ms wall for 10 subscriptions and ${BEFORE.wall100} ms for 100 in one Worker invocation (CPU-billed, no duration charge); per alert it wrote ${BEFORE.kvWritesPerAlert} KV keys and deleted ${BEFORE.kvDeletesPerAlert} (the lease), which capped it near 500 alerts a day on the Free plan's 1,000 KV writes. After, an alert costs one KV write (the readable copy) and three DO storage puts. DO storage limits are the Free plan's daily limits for SQLite-backed objects as published on the pricing page; rows are counted here as keys written, an approximation of SQLite rows.`,
       "",
     );
   }

@@ -6,15 +6,6 @@ import { peerVerdict } from "./peer/findings.ts";
 import type { PeerFacts } from "./peer/peers.ts";
 import { renderPeerMarkdown, renderPeerTable } from "./peer/report.ts";
 
-type Counts = { vendor: number; kvReads: number; kvWrites: number; kvDeletes: number; slack: number };
-type Cycle = {
-  total: Counts;
-  queueMessages: number;
-  invocations: number;
-  maxSubrequests: number;
-  wallMs: number;
-  report: { posts: number; errors: number };
-};
 type Latency = {
   kind: string;
   concurrency: number;
@@ -38,14 +29,6 @@ export type Facts = {
   };
   quick: boolean;
   bundle: { rawBytes: number; gzipBytes: number };
-  pollCost: Array<{
-    n: number;
-    chunkSize: number;
-    queueBatch: number;
-    idle: Cycle;
-    changed10: Cycle;
-    changedAll: Cycle;
-  }>;
   latency: Latency[];
   cpu: {
     requests: number;
@@ -72,7 +55,6 @@ const netShown = (v: number) => (v < 0 ? "≈ 0 (within noise)" : `${v.toFixed(2
 /** Latency rows of this kind are the load generator's view of `wrangler dev` itself. */
 export const HEALTH_FLOOR = "/health (floor: no Slack code)";
 
-const FREE = { kvWrites: 1000, kvReads: 100_000, queueOps: 10_000, subrequests: 50, cpuMs: 10 };
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -89,39 +71,6 @@ function derived(f: Facts) {
   const clickNet = f.cpu.clickMs - f.cpu.healthMs;
   const perSubIdle = f.cpu.cycle1Ms - f.cpu.cycle0Ms;
   const perSubIdle10 = (f.cpu.cycle10Ms - f.cpu.cycle0Ms) / 10;
-  const idleRows = f.pollCost.map((r) => ({
-    n: r.n,
-    vendorPerSub: r.idle.total.vendor / r.n,
-    writes: r.idle.total.kvWrites + r.idle.total.kvDeletes,
-  }));
-  const idleOk = idleRows.every((r) => r.vendorPerSub === 1 && r.writes === 0);
-  const maxSub = Math.max(
-    ...f.pollCost.flatMap((r) => [
-      r.idle.maxSubrequests,
-      r.changed10.maxSubrequests,
-      r.changedAll.maxSubrequests,
-    ]),
-  );
-  // A day for 20 subscriptions at a 1-minute cron.
-  const ref = f.pollCost.find((r) => r.n === 10) ?? f.pollCost[0];
-  const idleReadsFixed = ref ? ref.idle.total.kvReads - ref.n : 2;
-  const subs = 20;
-  const cyclesPerDay = 1440;
-  const chunkSize = ref?.chunkSize ?? 10;
-  const queuedPerCycle = Math.max(0, Math.ceil(subs / chunkSize) - 1);
-  const changedPosts = ref ? ref.changed10.total.slack : 1;
-  const writesPerAlert = ref && changedPosts > 0 ? ref.changed10.total.kvWrites / changedPosts : 2;
-  const deletesPerAlert = ref && changedPosts > 0 ? ref.changed10.total.kvDeletes / changedPosts : 1;
-  const day = {
-    subs,
-    idleKvWrites: (ref ? ref.idle.total.kvWrites / ref.n : 0) * subs * cyclesPerDay,
-    kvReads: (subs + idleReadsFixed) * cyclesPerDay,
-    queueMessages: queuedPerCycle * cyclesPerDay,
-    queueOps: queuedPerCycle * cyclesPerDay * 3,
-    writesPerAlert,
-    deletesPerAlert,
-    alertsWithinWrites: Math.floor(FREE.kvWrites / Math.max(writesPerAlert, 1e-9)),
-  };
   const alertTotals = f.alerts.map((a) => a.waitMs + a.processingMs);
   return {
     worstP99,
@@ -130,10 +79,6 @@ function derived(f: Facts) {
     clickNet,
     perSubIdle,
     perSubIdle10,
-    idleRows,
-    idleOk,
-    maxSub,
-    day,
     alertTotals,
   };
 }
@@ -153,21 +98,6 @@ export function renderTable(f: Facts): string {
   );
   lines.push(
     `  poll cycle: 0 subs ${f2(f.cpu.cycle0Ms)} | 1 sub ${f2(f.cpu.cycle1Ms)} | 10 subs ${f2(f.cpu.cycle10Ms)} → per idle subscription ${f2(d.perSubIdle)} (1) / ${f2(d.perSubIdle10)} (10)`,
-  );
-  lines.push("", "Poll cycle cost (idle | 10 % failing | all failing again)");
-  lines.push(
-    "subs   vendor          KV reads          KV writes+deletes   Slack calls     queue msgs  invocations  max subreq/inv   wall ms",
-  );
-  for (const r of f.pollCost) {
-    const t = (k: keyof Counts) => `${r.idle.total[k]}|${r.changed10.total[k]}|${r.changedAll.total[k]}`;
-    const w = `${r.idle.total.kvWrites + r.idle.total.kvDeletes}|${r.changed10.total.kvWrites + r.changed10.total.kvDeletes}|${r.changedAll.total.kvWrites + r.changedAll.total.kvDeletes}`;
-    lines.push(
-      `${String(r.n).padEnd(6)} ${t("vendor").padEnd(15)} ${t("kvReads").padEnd(17)} ${w.padEnd(19)} ${t("slack").padEnd(15)} ${String(r.idle.queueMessages).padEnd(11)} ${String(r.idle.invocations).padEnd(12)} ${`${r.idle.maxSubrequests}|${r.changed10.maxSubrequests}|${r.changedAll.maxSubrequests}`.padEnd(15)} ${r.idle.wallMs}|${r.changed10.wallMs}|${r.changedAll.wallMs}`,
-    );
-  }
-  lines.push(
-    "",
-    `Day, 20 subscriptions, 1-min cron: idle KV writes ${d.day.idleKvWrites}, KV reads ${d.day.kvReads}, queue messages ${d.day.queueMessages} (~${d.day.queueOps} ops of ${FREE.queueOps}), ${d.day.writesPerAlert} KV writes + ${d.day.deletesPerAlert} delete per alert`,
   );
   lines.push(`Bundle: ${kb(f.bundle.rawBytes)} raw, ${kb(f.bundle.gzipBytes)} gzip`);
   lines.push(
@@ -246,24 +176,9 @@ export function renderMarkdown(f: Facts): string {
   out.push(
     `| CPU per idle poll of one subscription | ${idleShown(d.perSubIdle)} (1 sub), ${idleShown(d.perSubIdle10)} (avg of 10); a whole idle cycle with 1 sub ${f2(f.cpu.cycle1Ms)} ms | Free: 10 ms | ≤ 1 ms | ${ok(Math.max(d.perSubIdle, d.perSubIdle10) <= 1)} |`,
   );
-  if (f.pollCost.length > 0) {
-    out.push(
-      `| idle cycle | ${d.idleRows.map((r) => `${r.n}: ${r.vendorPerSub} req/sub, ${r.writes} writes`).join("; ")} | | 1 vendor request, 0 KV writes per subscription | ${ok(d.idleOk)} |`,
-    );
-    out.push(
-      `| subrequests per invocation | max ${d.maxSub} | Free: 50 | ≤ 50 | ${ok(d.maxSub <= FREE.subrequests)} |`,
-    );
-    out.push(
-      `| KV writes/day, 20 subs, idle | ${d.day.idleKvWrites} | Free: 1,000 | ≤ 1,000 | ${ok(d.day.idleKvWrites <= FREE.kvWrites)} |`,
-    );
-    out.push(
-      `| queue ops/day, 20 subs | ~${d.day.queueOps} (${d.day.queueMessages} messages × 3) | Free: 10,000 | ≤ 10,000 | ${ok(d.day.queueOps <= FREE.queueOps)} |`,
-    );
-  } else {
-    out.push(
-      "| idle cycle, 20 subs a day | see “Alerting engine: cost of a cycle, before and after” below (`npm run bench:poll-cost`) | | 1 vendor request, 0 KV writes per subscription | |",
-    );
-  }
+  out.push(
+    "| idle cycle, 20 subs a day | see “Alerting engine: cost of a cycle, before and after” below (`npm run bench:poll-cost`) | | 1 vendor request, 0 KV writes per subscription | |",
+  );
   out.push(
     `| bundle gzip | ${kb(f.bundle.gzipBytes)} (${kb(f.bundle.rawBytes)} raw) | the Bolt app of §6: ${kb(f.peers.bolt.gzipBytes)} | ≤ 120 KB | ${ok(f.bundle.gzipBytes <= 120 * 1024)} |`,
   );
@@ -278,10 +193,6 @@ export function renderMarkdown(f: Facts): string {
 
   const gaps: string[] = [];
   const single = f.latency.find((l) => l.concurrency === 1 && l.kind !== HEALTH_FLOOR);
-  if (d.maxSub > FREE.subrequests)
-    gaps.push(
-      `- **Subrequests per invocation: ${d.maxSub} > 50.** \`CHUNK_SIZE = 10\` (src/cron.ts) keeps one *chunk* within 50, but the queue consumer gets \`max_batch_size = 5\` chunks per invocation (wrangler.toml) and polls them all in one invocation: an idle batch is exactly 50 vendor requests, and any alert in it goes past 50 (up to ${d.maxSub} here, when every subscription posts a thread reply and edits the parent). Cause is configuration: \`max_batch_size = 1\` (or a consumer that counts subrequests) would cap an invocation at one chunk (≤ 10 × 4 = 40). The cron invocation itself polls one chunk and stays ≤ ${Math.max(...f.pollCost.filter((r) => r.n <= 10).map((r) => r.changedAll.maxSubrequests))}.`,
-    );
   if (d.worstP99 > 50)
     gaps.push(
       `- **Ack p99 ${f1(d.worstP99)} ms > 50 ms at 20/50 in flight.** It is queueing, not handler time: \`GET /health\`, which runs no Slack code (no signature check, no KV, no vendor call), already has a p99 of ${f1(d.floorP99)} ms under the same load, so most of the figure is the local server's floor. One request alone acks in ${f1(single?.p50 ?? Number.NaN)} ms (p50), and \`wrangler dev\` serves the Worker from one single-threaded local isolate (behind its dev proxy) at ~${f2(f.cpu.commandMs)} ms CPU per request, on ${m.nproc} cores shared with the load generator, the emulator and the stand-in (one Node event loop, which also serves the lazy halves' vendor calls and response_url replies) and with whatever else runs on the box (load average above). Latency then grows with concurrency × service time of the slowest of these. On Cloudflare concurrent requests spread over isolates and machines. Still ~${Math.round(3000 / Math.max(d.worstP99, 1))}× inside Slack's 3000 ms.`,
@@ -331,7 +242,7 @@ export function renderMarkdown(f: Facts): string {
     `| Timeline button click (ack + lazy timeline + reply) | ${f2(f.cpu.clickMs)} | ${netShown(d.clickNet)} |`,
   );
   out.push(
-    `| poll cycle, 0 subscriptions (cron HTTP trigger, index reads, heartbeat) | ${f2(f.cpu.cycle0Ms)} | — |`,
+    `| poll cycle, 0 subscriptions (cron HTTP trigger, the registry's cycle) | ${f2(f.cpu.cycle0Ms)} | — |`,
   );
   out.push(
     `| poll cycle, 1 idle subscription | ${f2(f.cpu.cycle1Ms)} | ${f2(d.perSubIdle)} per subscription |`,
@@ -341,55 +252,12 @@ export function renderMarkdown(f: Facts): string {
     "",
   );
 
-  if (f.pollCost.length > 0) {
-    out.push("## 3. Cost of a poll cycle vs subscriptions", "");
-    out.push(
-      "Counted inside workerd by test/chaos/poll-cost.bench.ts: KV operations through the harness's counting KV, vendor requests by the emulator's per-org counter, Slack calls by the stand-in's call log, queue messages by a recording queue binding. One cycle = the cron invocation (polls the first chunk of 10 and enqueues the rest) plus every queued chunk delivered to the real `queue()` handler in batches of 5 (wrangler.toml `max_batch_size`). Subscriptions are test subscriptions spread over three channels, each test with a run already seen. Columns are *idle* | *10 % of tests fail once* | *every test fails again* (a thread reply plus an edit of the parent). Wall time is workerd's clock, which advances with I/O.",
-      "",
-    );
-    out.push(
-      "| subs | vendor requests | KV reads | KV writes | KV deletes | Slack calls | queue messages | invocations | max subrequests / invocation | wall ms |",
-      "|---|---|---|---|---|---|---|---|---|---|",
-    );
-    for (const r of f.pollCost) {
-      const c = (k: keyof Counts) =>
-        `${r.idle.total[k]} \\| ${r.changed10.total[k]} \\| ${r.changedAll.total[k]}`;
-      out.push(
-        `| ${r.n} | ${c("vendor")} | ${c("kvReads")} | ${c("kvWrites")} | ${c("kvDeletes")} | ${c("slack")} | ${r.idle.queueMessages} | ${r.idle.invocations} | ${r.idle.maxSubrequests} \\| ${r.changed10.maxSubrequests} \\| ${r.changedAll.maxSubrequests} | ${r.idle.wallMs} \\| ${r.changed10.wallMs} \\| ${r.changedAll.wallMs} |`,
-      );
-    }
-    out.push("");
-    out.push(
-      `Idle: one vendor request and one KV read per subscription, plus ${Math.max(0, (f.pollCost.find((r) => r.n === 10)?.idle.total.kvReads ?? 12) - 10)} fixed reads (the subscription index and the digest index); no KV writes (the heartbeat for \`/decipher status\` goes to the Cache API). Each alert costs ${f2(d.day.writesPerAlert)} KV writes (the lease and the new state) and ${f2(d.day.deletesPerAlert)} delete (the lease). Growth is linear in subscriptions.`,
-      "",
-    );
-    out.push("### A day for 20 subscriptions at a 1-minute cron", "");
-    out.push("| | per day | Free plan | |", "|---|---|---|---|");
-    out.push(`| cycles | 1,440 | | |`);
-    out.push(
-      `| KV writes when idle | ${d.day.idleKvWrites} | 1,000 | ${ok(d.day.idleKvWrites <= FREE.kvWrites)} |`,
-    );
-    out.push(
-      `| KV writes per alert | ${f2(d.day.writesPerAlert)} (+ ${f2(d.day.deletesPerAlert)} delete, of 1,000 deletes/day) | | room for ~${d.day.alertsWithinWrites} alerts/day |`,
-    );
-    out.push(
-      `| KV reads | ${d.day.kvReads.toLocaleString("en-US")} | 100,000 | ${ok(d.day.kvReads <= FREE.kvReads)} |`,
-    );
-    out.push(
-      `| queue messages | ${d.day.queueMessages.toLocaleString("en-US")} (20 subs = 2 chunks: 1 inline, 1 queued per cycle) | | |`,
-    );
-    out.push(
-      `| queue operations (~3 per message: write, read, delete) | ~${d.day.queueOps.toLocaleString("en-US")} | 10,000 | ${ok(d.day.queueOps <= FREE.queueOps)} |`,
-      "",
-    );
-  } else {
-    out.push(
-      "## 3. Cost of a poll cycle vs subscriptions",
-      "",
-      "The Durable Object engine's cost is measured by `npm run bench:poll-cost` (bench/poll-cost.bench.ts in workerd), which `npm run bench` runs too; its figures are in “Alerting engine: cost of a cycle, before and after” below.",
-      "",
-    );
-  }
+  out.push(
+    "## 3. Cost of a poll cycle vs subscriptions",
+    "",
+    "The Durable Object engine's cost is measured by `npm run bench:poll-cost` (bench/poll-cost.bench.ts in workerd), which `npm run bench` runs too; its figures are in “Alerting engine: cost of a cycle, before and after” below.",
+    "",
+  );
   out.push("## 4. Bundle", "");
   out.push(
     `\`wrangler deploy --dry-run --outdir <tmp>\` (the same as \`npm run build\`), every emitted .js gzipped at level 9: **${kb(f.bundle.gzipBytes)} gzip**, ${kb(f.bundle.rawBytes)} raw. The Bolt app of §6, bundled with esbuild for Node (bench/peer/bolt-bundle.ts) and gzipped the same way: ${kb(f.peers.bolt.gzipBytes)} gzip, ${kb(f.peers.bolt.rawBytes)} raw.`,

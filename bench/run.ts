@@ -8,6 +8,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { emulatorControl } from "../dev/emulator/control-client.ts";
+import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { ROOT, type Stack, startStack } from "../dev/stack.ts";
 import { buildWorker } from "./build.ts";
 import { cpuOf, tickMs } from "./cpu.ts";
@@ -47,10 +49,9 @@ const step = (text: string) => console.log(`bench: ${text} (${Math.round((Date.n
 
 /**
  * The engine's cycle cost (bench/poll-cost.ts, in workerd), which writes its own section
- * (bench/sections/20-engine-cost.md) into BENCHMARKS.md; the old per-chunk table is gone with
- * the KV engine it measured.
+ * (bench/sections/20-engine-cost.md) into BENCHMARKS.md.
  */
-async function pollCost(): Promise<Facts["pollCost"]> {
+async function pollCost(): Promise<void> {
   step("poll-cycle cost of the Durable Object engine (bench/poll-cost.ts) …");
   const res = await run(process.execPath, ["bench/poll-cost.ts"], {
     POLL_COST_WRITE: "1",
@@ -58,7 +59,6 @@ async function pollCost(): Promise<Facts["pollCost"]> {
     NO_COLOR: "1",
   });
   if (res.code !== 0) throw new Error(`poll-cost benchmark failed:\n${res.stdout.slice(-3000)}`);
-  return [];
 }
 
 async function send(request: Request) {
@@ -90,17 +90,14 @@ async function firstSessionId(stack: Stack): Promise<string> {
   return found.id;
 }
 
-async function vendorRequests(stack: Stack): Promise<number> {
-  const res = await fetch(
-    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
-  );
-  return ((await res.json()) as { total: number }).total;
-}
+const vendorRequests = (stack: Stack): Promise<number> =>
+  emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
 
 async function postedRun(stack: Stack, runId: number, channel: string): Promise<boolean> {
-  const q = new URLSearchParams({ botToken: stack.botToken, method: "chat.postMessage" });
-  const res = await fetch(`${stack.slackUrl}/__slack/calls?${q}`);
-  const { calls } = (await res.json()) as { calls: Array<{ ok: boolean; params: { channel?: string } }> };
+  const calls = await slackAdmin(stack.slackUrl).calls<{ ok: boolean; params: { channel?: string } }>(
+    stack.botToken,
+    "chat.postMessage",
+  );
   return calls.some(
     (c) => c.ok && c.params.channel === channel && JSON.stringify(c.params).includes(`/runs/${runId}`),
   );
@@ -203,12 +200,7 @@ async function liveMeasurements(stack: Stack) {
   };
   for (let i = 0; i < ALERTS; i++) {
     const offsetS = rand() * 60;
-    const res = await fetch(`${stack.emulatorUrl}/__emulator/tests/101/runs`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ apiKey: stack.apiKey, status: "failed" }),
-    });
-    const runId = ((await res.json()) as { id: number }).id;
+    const runId = (await emulatorControl(stack.emulatorUrl).org(stack.apiKey).addRun(101, "failed")).id;
     const fired = performance.now();
     await stack.fireCron();
     let seen = false;
@@ -249,7 +241,7 @@ async function main() {
   step("bundle (wrangler deploy --dry-run) …");
   const build = await buildWorker();
   try {
-    const pollCostRows = PEERS_ONLY ? [] : await pollCost();
+    if (!PEERS_ONLY) await pollCost();
     step("starting the local stack (emulator, Slack stand-in, wrangler dev) …");
     const stack = await startStack({
       ports: { bot: 0, emulator: 0, slack: 0 },
@@ -278,7 +270,6 @@ async function main() {
       machine: machine(),
       quick: QUICK,
       bundle: { rawBytes: build.rawBytes, gzipBytes: build.gzipBytes },
-      pollCost: pollCostRows,
       ...live,
       peers,
       alertMedianMs: median(live.alerts.map((a) => a.waitMs + a.processingMs)),

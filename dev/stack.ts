@@ -27,7 +27,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "./emulator/server.ts";
-import { startSlackStandIn } from "./slack/server.ts";
+import { startSlackStandIn } from "./slack/standin-server.ts";
 
 export type StackOptions = {
   ports?: { bot?: number; emulator?: number; slack?: number };
@@ -187,7 +187,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       botToken,
       // Links to the emulator's web-app pages (DECIPHER_APP_URL) unfurl like app.getdecipher.com's.
       unfurlDomains: ["app.getdecipher.com", "127.0.0.1"],
-      // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/main.ts does.
+      // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/standin-main.ts does.
       rateLimit: { perSecond: 1, burst: 3 },
     });
     cleanups.push(() => slack.close());

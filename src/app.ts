@@ -2,12 +2,12 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json" with { type: "json" };
 import { ConfigError, type Env, readConfig } from "./config.ts";
-import { slackEventGuard } from "./handlers/events/event-envelope.ts";
+import { screenEventEnvelope } from "./handlers/events/event-envelope.ts";
 import {
   MAX_BODY_BYTES,
-  slackBodyGuard,
-  slackRequestGuard,
-  slackSignatureGuard,
+  screenSlackBody,
+  screenSlackHeaders,
+  screenSlackSignature,
 } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { registry } from "./objects/addresses.ts";
@@ -72,11 +72,11 @@ app.get("/health", async (c) => {
 
 app.post(
   SLACK_EVENTS_PATH,
-  slackRequestGuard(),
+  screenSlackHeaders(),
   bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
-  slackSignatureGuard((c) => readConfig(c.env).slackSigningSecret),
-  slackBodyGuard(),
-  slackEventGuard(),
+  screenSlackSignature((c) => readConfig(c.env).slackSigningSecret),
+  screenSlackBody(),
+  screenEventEnvelope(),
   (c) => {
     const deps = createDeps(readConfig(c.env), c.env, { interactive: true });
     return createSlackApp(deps).run(c.req.raw, c.executionCtx);

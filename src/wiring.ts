@@ -1,8 +1,8 @@
 import type { Config, Env } from "./config.ts";
 import { createEngineDeps, type EngineDeps, type EngineDepsOptions } from "./engine/engine-deps.ts";
 import type { AlertControl } from "./model/alert-control.ts";
-import { objectControl } from "./objects/control.ts";
 import type { EventGateNamespace } from "./objects/event-gate-client.ts";
+import { objectControl } from "./objects/object-control.ts";
 
 /**
  * The composition root for HTTP: everything a handler may touch, built once per request so

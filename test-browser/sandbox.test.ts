@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { emulatorControl } from "../dev/emulator/control-client.ts";
+import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { type Stack, startStack } from "../dev/stack.ts";
 import { findBrowser } from "./find-browser.ts";
 
@@ -71,19 +73,14 @@ async function command(line: string) {
 
 /** A run of test 102 in the demo org, finished with the given outcome now. */
 async function addRun(status: "passed" | "failed", oneLineSummary: string) {
-  const res = await fetch(`${stack.emulatorUrl}/__emulator/tests/102/runs`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ apiKey: stack.apiKey, status, oneLineSummary, failedSteps: 2, totalSteps: 9 }),
-  });
-  assert.equal(res.status, 201, await res.text());
+  await emulatorControl(stack.emulatorUrl)
+    .org(stack.apiKey)
+    .addRun(102, status, { oneLineSummary, failedSteps: 2, totalSteps: 9 });
 }
 
 /** How many chat.update calls the bot has made: a triage click edits the alert's parent. */
 async function parentUpdates(): Promise<number> {
-  const res = await fetch(`${stack.slackUrl}/__slack/calls?method=chat.update&botToken=${stack.botToken}`);
-  const { calls } = (await res.json()) as { calls: unknown[] };
-  return calls.length;
+  return (await slackAdmin(stack.slackUrl).calls(stack.botToken, "chat.update")).length;
 }
 
 const messages = () => page.locator("#messages .msg");

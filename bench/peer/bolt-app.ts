@@ -11,13 +11,9 @@
 import { App, LogLevel } from "@slack/bolt";
 import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
-import {
-  encodeMoreValue,
-  errorMessage,
-  noSessionsMessage,
-  sessionsMessage,
-  usageMessage,
-} from "../../src/messages/index.ts";
+import { encodeMoreValue } from "../../src/messages/action-ids.ts";
+import { errorMessage, usageMessage } from "../../src/messages/help.ts";
+import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
 import { createVendorClient } from "../../src/vendor/vendor-client.ts";

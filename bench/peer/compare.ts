@@ -5,6 +5,8 @@
  * and delivered its reply. Each cell is measured in several rounds, the targets taking turns,
  * so that noise from the shared machine falls on all of them; the spread is kept.
  */
+import { emulatorControl } from "../../dev/emulator/control-client.ts";
+import { slackAdmin } from "../../dev/slack/admin-client.ts";
 import type { Stack } from "../../dev/stack.ts";
 import { cpuMs, settle } from "../cpu.ts";
 import { percentile, type Sample, sleep } from "../load.ts";
@@ -53,29 +55,15 @@ const IDLE_WINDOW_MS = 2000;
 const WARMUP = 20;
 const CHANNEL = "C0ALERTS";
 
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
-  return (await res.json()) as T;
-}
-
-const vendorTotal = (stack: Stack) =>
-  json<{ total: number }>(
-    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
-  ).then((b) => b.total);
+const vendorTotal = (stack: Stack) => emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
 
 /** Ephemeral replies posted through response_url since the stand-in's workspace was last reset. */
 async function replyCount(stack: Stack): Promise<number> {
-  const q = new URLSearchParams({ botToken: stack.botToken, channel: CHANNEL });
-  const body = await json<{ messages: Array<{ via?: string }> }>(`${stack.slackUrl}/__slack/messages?${q}`);
-  return body.messages.filter((m) => m.via === "response_url").length;
+  const messages = await slackAdmin(stack.slackUrl).messages<{ via?: string }>(stack.botToken, CHANNEL);
+  return messages.filter((m) => m.via === "response_url").length;
 }
 
-const resetSlack = (stack: Stack) =>
-  json(`${stack.slackUrl}/__slack/reset`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ botToken: stack.botToken }),
-  });
+const resetSlack = (stack: Stack) => slackAdmin(stack.slackUrl).reset(stack.botToken);
 
 /** What each cell sends: the full command, the same command answered in the ack alone, or the HTTP floor. */
 export type PeerKind = "command" | "ack-only" | "floor";

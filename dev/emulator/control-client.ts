@@ -4,11 +4,14 @@
  * the route and the emulator's own error body.
  */
 
+import type { Fault, FaultKind, RouteName } from "./faults.ts";
+
 export type RunStatus = "passed" | "failed" | "running";
 export type ControlRun = { id: number; status: string; testId: number; createdAt: string };
 export type RunPatch = { status?: RunStatus | string; raw?: Record<string, unknown> | null };
-export type FaultKind = "429" | "500" | "hang" | "malformed";
-export type RequestCounts = { total: number; byRoute: Record<string, number> };
+export type RequestCounts = { total: number; byRoute: Record<RouteName, number> };
+/** What a simulation step or a scenario's start changed, by organization key. */
+export type SimulationChanges = { changes: Record<string, unknown[]> };
 
 export type EmulatorControl = ReturnType<typeof emulatorControl>;
 export type EmulatorOrg = ReturnType<EmulatorControl["org"]>;
@@ -47,7 +50,7 @@ export function emulatorControl(baseUrl: string) {
         ),
       addTest: (name: string) => call<{ id: number; name: string }>("POST", "/tests", withKey({ name })),
       grow: (collectionId: number, count: number) =>
-        call<{ collection: { sessionCount: number } }>(
+        call<{ collection: { sessionCount: number }; sessionIds: string[] }>(
           "POST",
           `/collections/${collectionId}/sessions`,
           withKey({ count }),
@@ -59,21 +62,24 @@ export function emulatorControl(baseUrl: string) {
           withKey({ count }),
         ),
       resolve: (collectionId: number, isResolved: boolean) =>
-        call("PATCH", `/collections/${collectionId}`, withKey({ isResolved })),
+        call<{ isResolved: boolean }>("PATCH", `/collections/${collectionId}`, withKey({ isResolved })),
       listOrder: (order: "newest" | "oldest") => call("POST", "/list-order", withKey({ order })),
-      fault: (route: string, kind: FaultKind, count = 1, retryAfter?: number) =>
+      fault: (route: RouteName | "*", kind: FaultKind, count = 1, retryAfter?: number) =>
         call(
           "POST",
           "/faults",
           withKey({ route, kind, count, ...(retryAfter === undefined ? {} : { retryAfter }) }),
         ),
+      faults: async () => (await call<{ faults: Fault[] }>("GET", `/faults${query}`)).faults,
       clearFaults: () => call("DELETE", `/faults${query}`),
       requests: () => call<RequestCounts>("GET", `/requests${query}`),
       /** All vendor requests of this organization so far (what polls cost at the vendor). */
       requestTotal: async () => (await call<RequestCounts>("GET", `/requests${query}`)).total,
       clearRequests: () => call("DELETE", `/requests${query}`),
-      scenario: (name: "cycle" | "noisy") => call("POST", "/scenario", withKey({ name })),
-      tick: () => call("POST", "/tick", withKey()),
+      scenario: (name: "cycle" | "noisy") => call<SimulationChanges>("POST", "/scenario", withKey({ name })),
+      tick: () => call<SimulationChanges>("POST", "/tick", withKey()),
+      /** The organization regenerated from its template, its faults dropped. */
+      reset: () => call("POST", "/reset", withKey()),
     };
   }
 

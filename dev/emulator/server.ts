@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createEmulatorApp } from "./app.ts";
+import { createEmulatorApp } from "./emulator-app.ts";
 import type { ScenarioName } from "./model.ts";
 
 /** Serves the emulator app over real HTTP in Node (tests' global setup and `npm run emulator`). */

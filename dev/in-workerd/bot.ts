@@ -6,6 +6,8 @@ import {
 } from "cloudflare:test";
 import worker from "../../src/index.ts";
 import { emulatorControl } from "../emulator/control-client.ts";
+import { slackAdmin } from "../slack/admin-client.ts";
+import { clickFor, findButton, findElement, slashCommandFor } from "../slack/payloads.ts";
 import { signSlackRequest } from "../slack/sign.ts";
 
 /**
@@ -17,17 +19,6 @@ import { signSlackRequest } from "../slack/sign.ts";
 export const emulatorUrl: string = env.DECIPHER_API_URL as string;
 export const standInUrl: string = (env.SLACK_API_URL as string).replace(/\/api\/?$/, "");
 export const signingSecret: string = env.SLACK_SIGNING_SECRET as string;
-
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
 
 export type StoredMessage = {
   ts: string;
@@ -46,16 +37,8 @@ export type SentRequest = { status: number; body: string; headers: Headers };
 /** The emulator's control API, for the organizations the bots read. */
 export const emulator = emulatorControl(emulatorUrl);
 export const newOrg = emulator.newOrg;
-
-/**
- * Now, moved off the top of the hour: that minute's cycle also does the hourly chores (index
- * reconcile, KV heartbeat), which would blur tests that count a cycle's KV operations.
- */
-export function ordinaryNow(): Date {
-  const now = new Date();
-  if (now.getUTCMinutes() === 0) now.setUTCMinutes(1);
-  return now;
-}
+/** The Slack stand-in's inspection API, for the workspaces the bots post to. */
+export const standIn = slackAdmin(standInUrl);
 
 export type KvCounts = { reads: number; writes: number; deletes: number; lists: number };
 
@@ -142,15 +125,30 @@ export function createBot(options: {
     );
   }
 
-  async function responseUrl(channelId: string, userId: string, messageTs?: string): Promise<string> {
-    return (
-      await postJson<{ responseUrl: string }>(`${standInUrl}/__slack/response-urls`, {
-        botToken,
+  const responseUrl = (channelId: string, userId: string, messageTs?: string) =>
+    standIn.responseUrl(botToken, channelId, userId, messageTs);
+
+  /** A click on a control of a message the bot sent (found by action id), as Slack sends it. */
+  async function clickOn(
+    message: StoredMessage,
+    control: ReturnType<typeof findElement>,
+    opts: { channelId?: string; userId?: string; selectedValue?: string },
+  ) {
+    const channelId = opts.channelId ?? message.channel ?? "C0ALERTS";
+    const userId = opts.userId ?? "U0ALICE";
+    if (!control) throw new Error(`no such control in message ${message.ts}`);
+    return signedPost(
+      clickFor({
+        teamId: await team(),
         channelId,
         userId,
-        ...(messageTs ? { messageTs } : {}),
-      })
-    ).responseUrl;
+        responseUrl: await responseUrl(channelId, userId, message.ts),
+        messageTs: message.ts,
+        ephemeral: !!message.ephemeral,
+        button: control,
+        ...(opts.selectedValue === undefined ? {} : { selectedValue: opts.selectedValue }),
+      }),
+    );
   }
 
   const bot = {
@@ -160,7 +158,7 @@ export function createBot(options: {
     kv,
     send,
     /** Fires the cron as Cloudflare would. */
-    async cron(at: Date = ordinaryNow()) {
+    async cron(at: Date = new Date()) {
       const ctx = createExecutionContext();
       await worker.scheduled(
         createScheduledController({ scheduledTime: at, cron: "* * * * *" }),
@@ -176,7 +174,7 @@ export function createBot(options: {
       const userId = opts.userId ?? "U0ALICE";
       const responseUrlOf = await responseUrl(channelId, userId);
       return signedPost(
-        slashCommandBody({
+        slashCommandFor({
           teamId: await team(),
           channelId,
           userId,
@@ -192,63 +190,30 @@ export function createBot(options: {
       actionId: string,
       opts: { channelId?: string; userId?: string; value?: string } = {},
     ) {
-      const channelId = opts.channelId ?? message.channel ?? "C0ALERTS";
-      const userId = opts.userId ?? "U0ALICE";
-      const button = findButton(message, actionId);
-      if (!button) throw new Error(`no ${actionId} button in message ${message.ts}`);
-      const teamOf = await team();
-      const payload = {
-        type: "block_actions",
-        user: { id: userId, username: "alice", name: "alice", team_id: teamOf },
-        api_app_id: "A0TEST",
-        token: "legacy-verification-token",
-        container: {
-          type: "message",
-          message_ts: message.ts,
-          channel_id: channelId,
-          is_ephemeral: !!message.ephemeral,
-        },
-        trigger_id: "1.2.3",
-        team: { id: teamOf, domain: "test" },
-        channel: { id: channelId, name: "alerts" },
-        response_url: await responseUrl(channelId, userId, message.ts),
-        actions: [
-          {
-            type: "button",
-            action_id: actionId,
-            block_id: button.blockId,
-            value: opts.value ?? button.value,
-            text: { type: "plain_text", text: "x" },
-            action_ts: String(Date.now() / 1000),
-          },
-        ],
-      };
-      return signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+      const found = findButton(message, actionId);
+      if (!found) throw new Error(`no ${actionId} button in message ${message.ts}`);
+      const button =
+        opts.value === undefined ? found : { ...found, element: { ...found.element, value: opts.value } };
+      return clickOn(message, button, opts);
     },
-    async messages(channelId = "C0ALERTS"): Promise<StoredMessage[]> {
-      const q = new URLSearchParams({ botToken, channel: channelId });
-      const res = await fetch(`${standInUrl}/__slack/messages?${q}`);
-      return ((await res.json()) as { messages: StoredMessage[] }).messages;
+    /** Picks `value` in a menu of a message the bot sent, as Slack would (the menu must offer it). */
+    async choose(message: StoredMessage, actionId: string, value: string, opts: { userId?: string } = {}) {
+      return clickOn(message, findElement(message, actionId), { ...opts, selectedValue: value });
     },
+    messages: (channelId = "C0ALERTS") => standIn.messages<StoredMessage>(botToken, channelId),
     /** What the channel shows from the bot: its posts, without ephemeral replies or seeded chatter. */
     async posted(channelId = "C0ALERTS"): Promise<StoredMessage[]> {
-      const res = await fetch(
-        `${standInUrl}/__slack/messages?${new URLSearchParams({ botToken, channel: channelId })}`,
-      );
-      const { messages } = (await res.json()) as { messages: StoredMessage[] };
+      const messages = await standIn.messages<StoredMessage>(botToken, channelId);
       return messages.filter((m) => m.bot_id && !m.ephemeral);
     },
-    async slackCalls(): Promise<Array<{ method: string; error?: string; [k: string]: unknown }>> {
-      const res = await fetch(`${standInUrl}/__slack/calls?botToken=${encodeURIComponent(botToken)}`);
-      return ((await res.json()) as { calls: Array<{ method: string; error?: string }> }).calls;
-    },
+    slackCalls: () => standIn.calls<{ method: string; error?: string; [k: string]: unknown }>(botToken),
     async slackFault(
       method: string,
       kind: "429" | "500" | "error" | "hang" | "lost",
       count = 1,
       extra: Record<string, unknown> = {},
     ) {
-      await postJson(`${standInUrl}/__slack/faults`, { botToken, method, kind, count, ...extra });
+      await standIn.fault(botToken, method, kind, count, extra);
     },
   };
   createdBots.push(bot);
@@ -256,49 +221,6 @@ export function createBot(options: {
 }
 
 export type Bot = ReturnType<typeof createBot>;
-
-/** A slash command's form body, field for field as Slack sends it. */
-export function slashCommandBody(c: {
-  teamId: string;
-  channelId: string;
-  userId: string;
-  command: string;
-  text: string;
-  responseUrl: string;
-}): string {
-  return new URLSearchParams({
-    token: "legacy-verification-token",
-    team_id: c.teamId,
-    team_domain: "test",
-    channel_id: c.channelId,
-    channel_name: "alerts",
-    user_id: c.userId,
-    user_name: "alice",
-    command: c.command,
-    text: c.text,
-    api_app_id: "A0TEST",
-    is_enterprise_install: "false",
-    response_url: c.responseUrl,
-    trigger_id: "1.2.3",
-  }).toString();
-}
-
-function findButton(message: StoredMessage, actionId: string): { blockId: string; value?: string } | null {
-  for (const block of message.blocks ?? []) {
-    const elements = [
-      ...((block.elements as Array<Record<string, unknown>> | undefined) ?? []),
-      ...(block.accessory ? [block.accessory as Record<string, unknown>] : []),
-    ];
-    const found = elements.find((e) => e.type === "button" && e.action_id === actionId);
-    if (found) {
-      return {
-        blockId: String(block.block_id ?? ""),
-        ...(typeof found.value === "string" ? { value: found.value } : {}),
-      };
-    }
-  }
-  return null;
-}
 
 /** Every visible string of a message, for assertions about what a person reads. */
 export function visibleText(message: { text?: string; blocks?: unknown[] }): string {

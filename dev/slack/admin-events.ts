@@ -14,7 +14,7 @@ import {
 } from "./event-payloads.ts";
 import { addMessage, resolveChannel, threadParent, toInspected } from "./messages.ts";
 import { findButton, newTriggerId } from "./payloads.ts";
-import type { StoredMessage, User } from "./types.ts";
+import type { StoredMessage, User } from "./standin-types.ts";
 import { issueTriggerId, viewObject } from "./web-api-views.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
 

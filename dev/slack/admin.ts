@@ -3,7 +3,7 @@ import { type DeliveryTarget, deliverAction, deliverCommand } from "./deliver.ts
 import { toInspected } from "./messages.ts";
 import type { ResponseUrls } from "./response-urls.ts";
 import { verifySlackSignature } from "./sign.ts";
-import type { Fault, FaultKind } from "./types.ts";
+import type { Fault, FaultKind } from "./standin-types.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
 
 // `/__slack/*`: what a test or the sandbox page uses to drive and observe the stand-in. Not a

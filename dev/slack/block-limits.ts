@@ -1,9 +1,24 @@
-// Slack rejects a whole message when any block breaks a limit, answering `invalid_blocks`
-// with one "[ERROR] … [json-pointer:…]" line per problem in response_metadata.messages.
-// These are the limits the bot has to respect (see docs/architecture.md "Platform limits").
+/**
+ * What Slack accepts in a message, stated once for the Slack stand-in and the tests (see
+ * docs/architecture.md "Platform limits"). It imports nothing from src/messages/limits.ts, so a
+ * wrong constant there cannot make these checks agree with it.
+ *
+ * Two levels of the same checks:
+ * - what Slack refuses: it answers `invalid_blocks` with one "[ERROR] … [json-pointer:…]" line
+ *   per problem in response_metadata.messages. The stand-in answers with exactly these.
+ * - `strict` adds what Slack takes but a reader would see broken, each as a "[STRICT] …" line:
+ *   a missing or over-long fallback `text`, mrkdwn that does not parse (a broken `<…>` token, a
+ *   stray `>`, a bare `&`), lone surrogates, text of only spaces, a URL that is not http(s),
+ *   two controls of one block with one action_id, a confirm text that is not plain text, and
+ *   block or element types the bot does not build. The builder tests hold messages to these.
+ */
+
+import { isRecord } from "../../src/util/checks.ts";
 
 export const LIMITS = {
   blocks: 50,
+  /** The fallback `text` Slack shows in notifications (it truncates longer ones). */
+  fallbackText: 4000,
   sectionText: 3000,
   sectionFields: 10,
   fieldText: 2000,
@@ -16,6 +31,7 @@ export const LIMITS = {
   actionId: 255,
   blockId: 255,
   altText: 2000,
+  imageTitle: 2000,
   selectOptions: 100,
   optionText: 75,
   optionValue: 150,
@@ -39,196 +55,292 @@ const KNOWN_BLOCK_TYPES = new Set([
   "markdown",
 ]);
 
-type Problems = string[];
+/** The block and control types the bot builds; strict checks refuse the others. */
+const BOT_BLOCK_TYPES = new Set(["section", "header", "context", "divider", "actions", "image"]);
+const BOT_ACTION_ELEMENTS = new Set(["button", "static_select"]);
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+type Check = { problems: string[]; strict: boolean };
 
-function maxChars(p: Problems, value: unknown, limit: number, pointer: string) {
+const slackSays = (c: Check, what: string, pointer: string) => {
+  c.problems.push(`[ERROR] ${what} [json-pointer:${pointer}]`);
+};
+const strictSays = (c: Check, what: string, pointer: string) => {
+  if (c.strict) c.problems.push(`[STRICT] ${what} [json-pointer:${pointer}]`);
+};
+
+const HTTP_URL = /^https?:\/\/\S+$/;
+
+// What a `<` may open in mrkdwn the bot writes: a link with a label, a date token, a mention.
+const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+)>/;
+const ENTITY = /^&(?:amp|lt|gt);/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Problems of one mrkdwn string: broken tokens, stray `>`, bare `&`, lone surrogates. */
+export function mrkdwnProblems(text: string, pointer: string): string[] {
+  const c: Check = { problems: [], strict: true };
+  mrkdwn(c, text, pointer);
+  return c.problems;
+}
+
+function mrkdwn(c: Check, text: string, pointer: string) {
+  if (LONE_SURROGATE.test(text)) strictSays(c, "lone surrogate", pointer);
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "<") {
+      const token = TOKEN.exec(text.slice(i, i + LIMITS.url + 1000));
+      if (!token) {
+        strictSays(c, `broken token at ${i}: ${JSON.stringify(text.slice(i, i + 40))}`, pointer);
+        continue;
+      }
+      const url = /^<(https?:\/\/[^|]+)\|/.exec(token[0])?.[1];
+      if (url && url.length > LIMITS.url) strictSays(c, `link URL over ${LIMITS.url}`, pointer);
+      i += token[0].length - 1;
+    } else if (ch === ">") {
+      strictSays(c, `stray > at ${i}`, pointer);
+    } else if (ch === "&" && !ENTITY.test(text.slice(i, i + 5))) {
+      strictSays(c, `bare & at ${i}`, pointer);
+    }
+  }
+}
+
+function maxChars(c: Check, value: unknown, limit: number, pointer: string) {
   if (typeof value === "string" && value.length > limit) {
-    p.push(`[ERROR] must be less than ${limit + 1} characters [json-pointer:${pointer}]`);
+    slackSays(c, `must be less than ${limit + 1} characters`, pointer);
   }
 }
 
-function maxItems(p: Problems, value: unknown, limit: number, pointer: string) {
+function maxItems(c: Check, value: unknown, limit: number, pointer: string) {
   if (Array.isArray(value) && value.length > limit) {
-    p.push(`[ERROR] no more than ${limit} items allowed [json-pointer:${pointer}]`);
+    slackSays(c, `no more than ${limit} items allowed`, pointer);
   }
 }
 
-function textObject(p: Problems, value: unknown, pointer: string, limit: number, plainOnly = false) {
-  if (!isObject(value)) {
-    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+function httpUrl(c: Check, value: unknown, pointer: string) {
+  if (typeof value === "string" && !HTTP_URL.test(value)) strictSays(c, "must be an http(s) URL", pointer);
+}
+
+function textObject(c: Check, value: unknown, pointer: string, limit: number, plainOnly = false) {
+  if (!isRecord(value)) {
+    slackSays(c, "must be an object", pointer);
     return;
   }
   const type = value.type;
   if (type !== "plain_text" && !(type === "mrkdwn" && !plainOnly)) {
-    p.push(`[ERROR] must be a valid enum value [json-pointer:${pointer}/type]`);
+    slackSays(c, "must be a valid enum value", `${pointer}/type`);
   }
   if (typeof value.text !== "string" || value.text.length === 0) {
-    p.push(`[ERROR] must be more than 0 characters [json-pointer:${pointer}/text]`);
+    slackSays(c, "must be more than 0 characters", `${pointer}/text`);
     return;
   }
-  maxChars(p, value.text, limit, `${pointer}/text`);
+  maxChars(c, value.text, limit, `${pointer}/text`);
+  if (value.text.trim() === "") strictSays(c, "only spaces", `${pointer}/text`);
+  if (type === "mrkdwn") mrkdwn(c, value.text, `${pointer}/text`);
+  else if (LONE_SURROGATE.test(value.text)) strictSays(c, "lone surrogate", `${pointer}/text`);
 }
 
 /** A confirm dialog: plain-text title, text (plain or mrkdwn), confirm and deny labels. */
-function confirmObject(p: Problems, c: unknown, pointer: string) {
-  if (!isObject(c)) {
-    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+function confirmObject(c: Check, value: unknown, pointer: string) {
+  if (!isRecord(value)) {
+    slackSays(c, "must be an object", pointer);
     return;
   }
-  textObject(p, c.title, `${pointer}/title`, LIMITS.confirmTitle, true);
-  textObject(p, c.text, `${pointer}/text`, LIMITS.confirmText);
-  textObject(p, c.confirm, `${pointer}/confirm`, LIMITS.confirmButton, true);
-  textObject(p, c.deny, `${pointer}/deny`, LIMITS.confirmButton, true);
-  if (c.style !== undefined && c.style !== "primary" && c.style !== "danger") {
-    p.push(`[ERROR] must be one of primary, danger [json-pointer:${pointer}/style]`);
+  textObject(c, value.title, `${pointer}/title`, LIMITS.confirmTitle, true);
+  textObject(c, value.text, `${pointer}/text`, LIMITS.confirmText);
+  if (isRecord(value.text) && value.text.type !== "plain_text") {
+    strictSays(c, "must be plain_text", `${pointer}/text/type`);
+  }
+  textObject(c, value.confirm, `${pointer}/confirm`, LIMITS.confirmButton, true);
+  textObject(c, value.deny, `${pointer}/deny`, LIMITS.confirmButton, true);
+  if (value.style !== undefined && value.style !== "primary" && value.style !== "danger") {
+    slackSays(c, "must be one of primary, danger", `${pointer}/style`);
   }
 }
 
 /** 1–100 options (or option_groups) of plain-text labels ≤ 75 and values ≤ 150. */
-function staticSelect(p: Problems, el: Record<string, unknown>, pointer: string) {
+function staticSelect(c: Check, el: Record<string, unknown>, pointer: string) {
   if (el.placeholder !== undefined) {
-    textObject(p, el.placeholder, `${pointer}/placeholder`, LIMITS.placeholder, true);
+    textObject(c, el.placeholder, `${pointer}/placeholder`, LIMITS.placeholder, true);
   }
   const hasGroups = Array.isArray(el.option_groups);
   if (hasGroups === Array.isArray(el.options)) {
-    p.push(`[ERROR] must provide exactly one of options or option_groups [json-pointer:${pointer}]`);
+    slackSays(c, "must provide exactly one of options or option_groups", pointer);
     return;
   }
   const lists: [unknown[], string][] = hasGroups
     ? (el.option_groups as unknown[]).map((g, i) => [
-        isObject(g) && Array.isArray(g.options) ? g.options : [],
+        isRecord(g) && Array.isArray(g.options) ? g.options : [],
         `${pointer}/option_groups/${i}/options`,
       ])
     : [[el.options as unknown[], `${pointer}/options`]];
   const total = lists.reduce((n, [list]) => n + list.length, 0);
-  if (total === 0) p.push(`[ERROR] must provide at least 1 item [json-pointer:${lists[0]?.[1] ?? pointer}]`);
+  if (total === 0) slackSays(c, "must provide at least 1 item", lists[0]?.[1] ?? pointer);
   for (const [list, at] of lists) {
-    maxItems(p, list, LIMITS.selectOptions, at);
+    maxItems(c, list, LIMITS.selectOptions, at);
     list.forEach((o, i) => {
-      if (!isObject(o)) {
-        p.push(`[ERROR] must be an object [json-pointer:${at}/${i}]`);
+      if (!isRecord(o)) {
+        slackSays(c, "must be an object", `${at}/${i}`);
         return;
       }
-      textObject(p, o.text, `${at}/${i}/text`, LIMITS.optionText, true);
+      textObject(c, o.text, `${at}/${i}/text`, LIMITS.optionText, true);
       if (typeof o.value !== "string" || o.value.length === 0) {
-        p.push(`[ERROR] must be more than 0 characters [json-pointer:${at}/${i}/value]`);
+        slackSays(c, "must be more than 0 characters", `${at}/${i}/value`);
         return;
       }
-      maxChars(p, o.value, LIMITS.optionValue, `${at}/${i}/value`);
+      maxChars(c, o.value, LIMITS.optionValue, `${at}/${i}/value`);
     });
   }
 }
 
-function element(p: Problems, el: unknown, pointer: string) {
-  if (!isObject(el)) {
-    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+function element(c: Check, el: unknown, pointer: string) {
+  if (!isRecord(el)) {
+    slackSays(c, "must be an object", pointer);
     return;
   }
-  maxChars(p, el.action_id, LIMITS.actionId, `${pointer}/action_id`);
-  if (el.confirm !== undefined) confirmObject(p, el.confirm, `${pointer}/confirm`);
+  maxChars(c, el.action_id, LIMITS.actionId, `${pointer}/action_id`);
+  if (el.confirm !== undefined) confirmObject(c, el.confirm, `${pointer}/confirm`);
   if (el.type === "button") {
-    textObject(p, el.text, `${pointer}/text`, LIMITS.buttonText, true);
-    maxChars(p, el.value, LIMITS.buttonValue, `${pointer}/value`);
-    maxChars(p, el.url, LIMITS.url, `${pointer}/url`);
+    textObject(c, el.text, `${pointer}/text`, LIMITS.buttonText, true);
+    maxChars(c, el.value, LIMITS.buttonValue, `${pointer}/value`);
+    if (typeof el.value === "string" && LONE_SURROGATE.test(el.value)) {
+      strictSays(c, "lone surrogate", `${pointer}/value`);
+    }
+    maxChars(c, el.url, LIMITS.url, `${pointer}/url`);
+    httpUrl(c, el.url, `${pointer}/url`);
   } else if (el.type === "static_select") {
-    staticSelect(p, el, pointer);
+    staticSelect(c, el, pointer);
   } else if (el.type === "image") {
-    maxChars(p, el.image_url, LIMITS.url, `${pointer}/image_url`);
-    maxChars(p, el.alt_text, LIMITS.altText, `${pointer}/alt_text`);
+    maxChars(c, el.image_url, LIMITS.url, `${pointer}/image_url`);
+    maxChars(c, el.alt_text, LIMITS.altText, `${pointer}/alt_text`);
   }
 }
 
-function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>) {
-  if (!isObject(b)) {
-    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+/** A block's 1 to `limit` elements, for the caller to check one by one (none when the list is wrong). */
+function elementList(c: Check, value: unknown, limit: number, pointer: string) {
+  if (!Array.isArray(value) || value.length === 0) {
+    slackSays(c, "must provide at least 1 item", pointer);
+    return [];
+  }
+  maxItems(c, value, limit, pointer);
+  return value;
+}
+
+function actions(c: Check, elements: unknown[], pointer: string) {
+  const actionIds = new Set<string>();
+  elements.forEach((el, i) => {
+    const at = `${pointer}/${i}`;
+    element(c, el, at);
+    if (!isRecord(el)) return;
+    if (!BOT_ACTION_ELEMENTS.has(String(el.type))) strictSays(c, `unexpected element ${String(el.type)}`, at);
+    if (typeof el.action_id === "string") {
+      if (actionIds.has(el.action_id)) strictSays(c, "duplicate action_id", `${at}/action_id`);
+      actionIds.add(el.action_id);
+    }
+  });
+}
+
+function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
+  if (!isRecord(b)) {
+    slackSays(c, "must be an object", pointer);
     return;
   }
   if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type)) {
-    p.push(`[ERROR] unsupported type: ${String(b.type)} [json-pointer:${pointer}/type]`);
+    slackSays(c, `unsupported type: ${String(b.type)}`, `${pointer}/type`);
     return;
   }
+  if (!BOT_BLOCK_TYPES.has(b.type)) strictSays(c, `unexpected block type ${b.type}`, `${pointer}/type`);
   if (typeof b.block_id === "string") {
-    maxChars(p, b.block_id, LIMITS.blockId, `${pointer}/block_id`);
-    if (seenIds.has(b.block_id)) p.push(`[ERROR] duplicate block_id [json-pointer:${pointer}/block_id]`);
+    maxChars(c, b.block_id, LIMITS.blockId, `${pointer}/block_id`);
+    if (seenIds.has(b.block_id)) slackSays(c, "duplicate block_id", `${pointer}/block_id`);
     seenIds.add(b.block_id);
   }
   switch (b.type) {
     case "section": {
       if (b.text === undefined && b.fields === undefined) {
-        p.push(`[ERROR] must provide either text or fields [json-pointer:${pointer}]`);
+        slackSays(c, "must provide either text or fields", pointer);
       }
-      if (b.text !== undefined) textObject(p, b.text, `${pointer}/text`, LIMITS.sectionText);
+      if (b.text !== undefined) textObject(c, b.text, `${pointer}/text`, LIMITS.sectionText);
       if (b.fields !== undefined) {
-        if (!Array.isArray(b.fields)) p.push(`[ERROR] must be an array [json-pointer:${pointer}/fields]`);
+        if (!Array.isArray(b.fields)) slackSays(c, "must be an array", `${pointer}/fields`);
         else {
-          maxItems(p, b.fields, LIMITS.sectionFields, `${pointer}/fields`);
+          if (b.fields.length === 0) strictSays(c, "no fields", `${pointer}/fields`);
+          maxItems(c, b.fields, LIMITS.sectionFields, `${pointer}/fields`);
           b.fields.forEach((f, i) => {
-            textObject(p, f, `${pointer}/fields/${i}`, LIMITS.fieldText);
+            textObject(c, f, `${pointer}/fields/${i}`, LIMITS.fieldText);
           });
         }
       }
-      if (b.accessory !== undefined) element(p, b.accessory, `${pointer}/accessory`);
+      if (b.accessory !== undefined) element(c, b.accessory, `${pointer}/accessory`);
       break;
     }
     case "header":
-      textObject(p, b.text, `${pointer}/text`, LIMITS.headerText, true);
+      textObject(c, b.text, `${pointer}/text`, LIMITS.headerText, true);
       break;
     case "context":
-      if (!Array.isArray(b.elements) || b.elements.length === 0) {
-        p.push(`[ERROR] must provide at least 1 item [json-pointer:${pointer}/elements]`);
-      } else {
-        maxItems(p, b.elements, LIMITS.contextElements, `${pointer}/elements`);
-        b.elements.forEach((el, i) => {
-          if (isObject(el) && el.type !== "image") {
-            textObject(p, el, `${pointer}/elements/${i}`, LIMITS.sectionText);
-          } else element(p, el, `${pointer}/elements/${i}`);
-        });
-      }
+      elementList(c, b.elements, LIMITS.contextElements, `${pointer}/elements`).forEach((el, i) => {
+        if (isRecord(el) && el.type !== "image") {
+          textObject(c, el, `${pointer}/elements/${i}`, LIMITS.sectionText);
+        } else element(c, el, `${pointer}/elements/${i}`);
+      });
       break;
     case "actions":
-      if (!Array.isArray(b.elements) || b.elements.length === 0) {
-        p.push(`[ERROR] must provide at least 1 item [json-pointer:${pointer}/elements]`);
-      } else {
-        maxItems(p, b.elements, LIMITS.actionsElements, `${pointer}/elements`);
-        b.elements.forEach((el, i) => {
-          element(p, el, `${pointer}/elements/${i}`);
-        });
-      }
+      actions(
+        c,
+        elementList(c, b.elements, LIMITS.actionsElements, `${pointer}/elements`),
+        `${pointer}/elements`,
+      );
       break;
     case "input":
-      textObject(p, b.label, `${pointer}/label`, LIMITS.fieldText, true);
-      if (!isObject(b.element)) p.push(`[ERROR] must provide an element [json-pointer:${pointer}/element]`);
+      textObject(c, b.label, `${pointer}/label`, LIMITS.fieldText, true);
+      if (!isRecord(b.element)) slackSays(c, "must provide an element", `${pointer}/element`);
       break;
     case "image":
       if (typeof b.alt_text !== "string" || b.alt_text === "") {
-        p.push(`[ERROR] must be more than 0 characters [json-pointer:${pointer}/alt_text]`);
-      }
+        slackSays(c, "must be more than 0 characters", `${pointer}/alt_text`);
+      } else if (b.alt_text.trim() === "") strictSays(c, "only spaces", `${pointer}/alt_text`);
       if (typeof b.image_url !== "string" || !/^https?:\/\//.test(b.image_url)) {
-        p.push(`[ERROR] must be a valid URL [json-pointer:${pointer}/image_url]`);
-      }
-      maxChars(p, b.image_url, LIMITS.url, `${pointer}/image_url`);
-      maxChars(p, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
+        slackSays(c, "must be a valid URL", `${pointer}/image_url`);
+      } else httpUrl(c, b.image_url, `${pointer}/image_url`);
+      maxChars(c, b.image_url, LIMITS.url, `${pointer}/image_url`);
+      maxChars(c, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
+      if (b.title !== undefined) textObject(c, b.title, `${pointer}/title`, LIMITS.imageTitle, true);
       break;
   }
 }
 
+function blockList(c: Check, blocks: unknown[], maxBlocks: number, base: string) {
+  maxItems(c, blocks, maxBlocks, base);
+  const seenIds = new Set<string>();
+  blocks.forEach((b, i) => {
+    block(c, b, `${base}/${i}`, seenIds);
+  });
+}
+
 /**
- * Every limit the message breaks, in Slack's wording; empty when Slack would accept it.
- * Views allow 100 blocks and point their errors under `/view/blocks`.
+ * Every limit the blocks break, in Slack's wording; empty when Slack would accept them. Views
+ * allow 100 blocks and point their errors under `/view/blocks`.
  */
 export function validateBlocks(
   blocks: unknown[],
   maxBlocks: number = LIMITS.blocks,
   base = "/blocks",
+  { strict = false } = {},
 ): string[] {
-  const problems: Problems = [];
-  maxItems(problems, blocks, maxBlocks, base);
-  const seenIds = new Set<string>();
-  blocks.forEach((b, i) => {
-    block(problems, b, `${base}/${i}`, seenIds);
-  });
-  return problems;
+  const c: Check = { problems: [], strict };
+  blockList(c, blocks, maxBlocks, base);
+  return c.problems;
+}
+
+/** A whole message (fallback `text` and blocks) held to the strict checks; empty when it passes. */
+export function strictMessageProblems(message: { text?: unknown; blocks?: unknown[] | undefined }): string[] {
+  const c: Check = { problems: [], strict: true };
+  const text = message.text;
+  if (typeof text !== "string" || text.trim() === "") strictSays(c, "empty fallback text", "/text");
+  else {
+    if (text.length > LIMITS.fallbackText) {
+      strictSays(c, `must be less than ${LIMITS.fallbackText + 1} characters`, "/text");
+    }
+    mrkdwn(c, text, "/text");
+  }
+  blockList(c, message.blocks ?? [], LIMITS.blocks, "/blocks");
+  return c.problems;
 }

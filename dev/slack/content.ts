@@ -1,6 +1,6 @@
+import { blocksParam, type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
-import { blocksParam, type Params, stringParam } from "./params.ts";
-import type { Block } from "./types.ts";
+import type { Block } from "./standin-types.ts";
 
 // The text/blocks checks every way of posting shares (chat.*, response_url, command acks).
 

@@ -1,5 +1,5 @@
 import { APP_ID, BOT_USER_ID } from "./seed.ts";
-import type { Block, StoredMessage, StoredView, User } from "./types.ts";
+import type { Block, StoredMessage, StoredView, User } from "./standin-types.ts";
 import { unfurlIdOf } from "./web-api-unfurl.ts";
 import type { Workspace } from "./workspaces.ts";
 

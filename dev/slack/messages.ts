@@ -1,5 +1,5 @@
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
-import type { Block, Channel, StoredMessage } from "./types.ts";
+import type { Block, Channel, StoredMessage } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // Message bookkeeping shared by the Web API, response_url and the inspection routes.

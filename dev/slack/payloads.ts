@@ -1,5 +1,5 @@
 import { APP_ID } from "./seed.ts";
-import type { Block, Channel, StoredMessage, User } from "./types.ts";
+import type { Block, Channel, StoredMessage, User } from "./standin-types.ts";
 
 // What Slack POSTs to an app's Request URL, field for field. Pure: no I/O, no clock except
 // what the caller passes in, so the shapes can be tested on their own.
@@ -8,8 +8,8 @@ export type Team = { teamId: string; domain: string; verificationToken: string }
 
 export type SlashCommandInput = {
   team: Team;
-  channel: Channel;
-  user: User;
+  channel: Pick<Channel, "id" | "name">;
+  user: Pick<User, "id" | "name">;
   command: string;
   text: string;
   responseUrl: string;
@@ -43,7 +43,7 @@ const INTERACTIVE = new Set(["button", "static_select"]);
 
 /** A button in a stored message, by action_id (and block_id when several blocks share one). */
 export function findButton(
-  message: StoredMessage,
+  message: Pick<StoredMessage, "blocks">,
   actionId: string,
   blockId?: string,
 ): FoundButton | undefined {
@@ -53,7 +53,7 @@ export function findButton(
 
 /** A button or a `static_select` in a stored message, by action_id (and block_id). */
 export function findElement(
-  message: StoredMessage,
+  message: Pick<StoredMessage, "blocks">,
   actionId: string,
   blockId?: string,
 ): FoundButton | undefined {
@@ -132,15 +132,15 @@ export function elementAction(found: FoundButton, actionTs: string, selectedValu
 
 export type BlockActionInput = {
   team: Team;
-  channel: Channel;
-  user: User;
-  message: StoredMessage;
+  channel: Pick<Channel, "id" | "name">;
+  user: Pick<User, "id" | "name">;
+  message: Pick<StoredMessage, "ts" | "ephemeral">;
   button: FoundButton;
   responseUrl: string;
   triggerId: string;
   actionTs: string;
-  /** The message as Slack renders it in payloads (see toSlackMessage). */
-  slackMessage: Record<string, unknown>;
+  /** The message as Slack renders it in payloads (see toSlackMessage), when the caller has it. */
+  slackMessage?: Record<string, unknown>;
   /** A menu's chosen option's value (static_select only). */
   selectedValue?: string;
 };
@@ -172,7 +172,7 @@ export function buildBlockActionsPayload(
     is_enterprise_install: false,
     channel: { id: channel.id, name: channel.name },
     // Slack leaves the message out when the button sat in an ephemeral message.
-    ...(message.ephemeral ? {} : { message: input.slackMessage }),
+    ...(message.ephemeral || !input.slackMessage ? {} : { message: input.slackMessage }),
     state: { values: acted.state },
     response_url: input.responseUrl,
     actions: [acted.action],
@@ -188,4 +188,80 @@ export function buildBlockActionsBody(payload: Record<string, unknown>): string 
 export function newTriggerId(): string {
   const hex = Array.from(crypto.getRandomValues(new Uint8Array(10)), (b) => b.toString(16).padStart(2, "0"));
   return `${Date.now()}.${Math.floor(Math.random() * 1e9)}.${hex.join("").slice(0, 19)}`;
+}
+
+/**
+ * Requests from ids alone, for callers outside the stand-in (the test bot, the test helpers, the
+ * benchmarks): the workspace, channel and user fields Slack would add are those of a test
+ * workspace. Built by the same functions as the stand-in's own deliveries.
+ */
+export type RequestIds = {
+  teamId: string;
+  channelId: string;
+  userId: string;
+  responseUrl: string;
+  /** "alice" unless named. */
+  userName?: string;
+};
+
+const testTeam = (teamId: string): Team => ({
+  teamId,
+  domain: "test",
+  verificationToken: "legacy-verification-token",
+});
+
+/** A slash command's form body. */
+export function slashCommandFor(ids: RequestIds & { command: string; text: string }): string {
+  return buildSlashCommandBody({
+    team: testTeam(ids.teamId),
+    channel: { id: ids.channelId, name: "alerts" },
+    user: { id: ids.userId, name: ids.userName ?? "alice" },
+    command: ids.command,
+    text: ids.text,
+    responseUrl: ids.responseUrl,
+    triggerId: "1.2.3",
+  });
+}
+
+/** A button, or a menu offering `value`, for clicks on controls no stored message holds. */
+export function madeUpControl(
+  actionId: string,
+  value: string,
+  type: "button" | "static_select" = "button",
+): FoundButton {
+  const label = { type: "plain_text", text: "x" };
+  const element =
+    type === "button"
+      ? { type, action_id: actionId, value, text: label }
+      : { type, action_id: actionId, options: [{ text: label, value }] };
+  return { blockId: "b", element };
+}
+
+/**
+ * The form body of a click on `button` (or of choosing `selectedValue` in a menu) in the
+ * message `messageTs`; throws when the menu does not offer that value.
+ */
+export function clickFor(
+  ids: RequestIds & {
+    messageTs: string;
+    ephemeral?: boolean;
+    button: FoundButton;
+    selectedValue?: string;
+    /** When the click happened; the message's own ts unless given. */
+    actionTs?: string;
+  },
+): string {
+  const built = buildBlockActionsPayload({
+    team: testTeam(ids.teamId),
+    channel: { id: ids.channelId, name: "alerts" },
+    user: { id: ids.userId, name: ids.userName ?? "alice" },
+    message: { ts: ids.messageTs, ephemeral: ids.ephemeral ?? false },
+    button: ids.button,
+    responseUrl: ids.responseUrl,
+    triggerId: "1.2.3",
+    actionTs: ids.actionTs ?? ids.messageTs,
+    ...(ids.selectedValue === undefined ? {} : { selectedValue: ids.selectedValue }),
+  });
+  if (!built.ok) throw new Error(`cannot click ${String(ids.button.element.action_id)}: ${built.error}`);
+  return buildBlockActionsBody(built.payload);
 }

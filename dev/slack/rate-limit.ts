@@ -1,4 +1,4 @@
-import type { RateLimitConfig } from "./types.ts";
+import type { RateLimitConfig } from "./standin-types.ts";
 
 // A token bucket per key (workspace + channel). Slack documents chat.postMessage as roughly
 // one message per second per channel "with short bursts allowed"; this is that, tunable.

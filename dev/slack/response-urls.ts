@@ -1,6 +1,6 @@
+import type { Params } from "./api-params.ts";
 import { readContent, slackError } from "./content.ts";
 import { addMessage, botMessage, findMessage, removeMessage, threadParent } from "./messages.ts";
-import type { Params } from "./params.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // Slack's response_url: good for 5 posts within 30 minutes of the interaction that minted it.

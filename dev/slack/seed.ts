@@ -1,4 +1,4 @@
-import type { Channel, User } from "./types.ts";
+import type { Channel, User } from "./standin-types.ts";
 
 // Every workspace starts from the same fixture so tests can name channels without setup.
 // Ids are Slack-shaped (C…/U…) but readable.

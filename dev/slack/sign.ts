@@ -1,3 +1,5 @@
+import { sameText, slackSignature } from "../../src/handlers/signed-request.ts";
+
 // The sender's half of Slack's request signing. Web Crypto only, so the same module runs in
 // Node (the stand-in) and in workerd (tests that build signed requests to the bot).
 
@@ -6,20 +8,6 @@ export type SlackSignatureHeaders = {
   "X-Slack-Signature": string;
 };
 
-const encoder = new TextEncoder();
-
-async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** `v0=` + hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`, exactly what Slack sends. */
 export async function signSlackRequest(
   secret: string,
@@ -27,8 +15,10 @@ export async function signSlackRequest(
   timestampSeconds: number = Math.floor(Date.now() / 1000),
 ): Promise<SlackSignatureHeaders> {
   const timestamp = String(timestampSeconds);
-  const digest = await hmacSha256Hex(secret, `v0:${timestamp}:${body}`);
-  return { "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": `v0=${digest}` };
+  return {
+    "X-Slack-Request-Timestamp": timestamp,
+    "X-Slack-Signature": await slackSignature(secret, timestamp, body),
+  };
 }
 
 export type SignatureCheck = { valid: true } | { valid: false; reason: string };
@@ -46,14 +36,7 @@ export async function verifySlackSignature(
   if (!Number.isInteger(ts)) return { valid: false, reason: "malformed timestamp" };
   if (Math.abs(nowSeconds - ts) > 300) return { valid: false, reason: "stale timestamp" };
   const expected = await signSlackRequest(secret, body, ts);
-  return constantTimeEqual(expected["X-Slack-Signature"], signature)
+  return sameText(expected["X-Slack-Signature"], signature)
     ? { valid: true }
     : { valid: false, reason: "signature mismatch" };
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

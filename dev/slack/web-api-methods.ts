@@ -1,3 +1,4 @@
+import { boolParam, type Params, stringParam } from "./api-params.ts";
 import { readContent, slackError } from "./content.ts";
 import {
   addMessage,
@@ -9,10 +10,9 @@ import {
   toSlackMessage,
 } from "./messages.ts";
 import type { Method, MethodBody, MethodContext } from "./method-types.ts";
-import { boolParam, type Params, stringParam } from "./params.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
+import type { Channel, StoredMessage, User } from "./standin-types.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
-import type { Channel, StoredMessage, User } from "./types.ts";
 import { chatUnfurl } from "./web-api-unfurl.ts";
 import { viewsOpen, viewsPublish } from "./web-api-views.ts";
 import type { Workspace } from "./workspaces.ts";

@@ -1,9 +1,10 @@
+import { isRecord } from "../../src/util/checks.ts";
+import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import { findMessage, resolveChannel } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
-import { type Params, stringParam } from "./params.ts";
-import type { Block, StoredMessage } from "./types.ts";
+import type { Block, StoredMessage } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // chat.unfurl: the app's previews for links Slack told it about in `link_shared`. Slack
@@ -12,9 +13,6 @@ import type { Workspace } from "./workspaces.ts";
 // same checks as a message's.
 
 const SOURCES = new Set(["composer", "conversations_history"]);
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The unfurl_id the stand-in gives a delivered message: stable, derived from its place. */
 export const unfurlIdOf = (m: StoredMessage) => `UF${m.channel}.${m.ts}`;
@@ -43,7 +41,7 @@ function readUnfurls(params: Params): { urls: Record<string, unknown> } | Method
       return slackError("invalid_unfurls_format");
     }
   }
-  return isObject(value) && Object.keys(value).length > 0
+  return isRecord(value) && Object.keys(value).length > 0
     ? { urls: value }
     : slackError("invalid_unfurls_format");
 }
@@ -58,7 +56,7 @@ export const chatUnfurl = ({ ws, params }: MethodContext): MethodBody => {
   const problems: string[] = [];
   for (const [url, unfurl] of Object.entries(unfurls)) {
     if (!message.links?.includes(url)) return slackError("cannot_unfurl_url");
-    if (!isObject(unfurl) || !Array.isArray(unfurl.blocks)) return slackError("invalid_unfurls_format");
+    if (!isRecord(unfurl) || !Array.isArray(unfurl.blocks)) return slackError("invalid_unfurls_format");
     problems.push(...validateBlocks(unfurl.blocks, 50, `/unfurls/${encodeURIComponent(url)}/blocks`));
     stored[url] = { blocks: unfurl.blocks as Block[] };
   }

@@ -1,8 +1,9 @@
+import { isRecord } from "../../src/util/checks.ts";
+import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
-import { type Params, stringParam } from "./params.ts";
-import type { StoredView } from "./types.ts";
+import type { StoredView } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // views.publish (a user's Home tab) and views.open (a modal, needs a fresh trigger_id), with
@@ -13,9 +14,6 @@ export const VIEW_LIMITS = { blocks: 100, title: 24, buttonText: 24, callbackId:
 /** Slack honours a trigger_id for 3 seconds, once. */
 export const TRIGGER_TTL_MS = 3000;
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 function readView(params: Params): Record<string, unknown> | null {
   let value = params.view;
   if (typeof value === "string") {
@@ -25,7 +23,7 @@ function readView(params: Params): Record<string, unknown> | null {
       return null;
     }
   }
-  return isObject(value) ? value : null;
+  return isRecord(value) ? value : null;
 }
 
 function invalid(messages: string[]): MethodBody {
@@ -35,7 +33,7 @@ function invalid(messages: string[]): MethodBody {
 function plainText(problems: string[], value: unknown, pointer: string, max: number, required: boolean) {
   if (value === undefined && !required) return;
   if (
-    !isObject(value) ||
+    !isRecord(value) ||
     value.type !== "plain_text" ||
     typeof value.text !== "string" ||
     value.text === ""
@@ -67,7 +65,7 @@ function viewProblems(view: Record<string, unknown>, type: "home" | "modal"): st
     plainText(problems, view.title, "/view/title", VIEW_LIMITS.title, true);
     plainText(problems, view.submit, "/view/submit", VIEW_LIMITS.buttonText, false);
     plainText(problems, view.close, "/view/close", VIEW_LIMITS.buttonText, false);
-    const hasInput = view.blocks.some((b) => isObject(b) && b.type === "input");
+    const hasInput = view.blocks.some((b) => isRecord(b) && b.type === "input");
     if (hasInput && view.submit === undefined) {
       problems.push(
         "[ERROR] must provide a submit button when using input blocks [json-pointer:/view/submit]",

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
+import { loggableParams, readApiRequest, stringParam } from "./api-params.ts";
 import { slackError } from "./content.ts";
-import { loggableParams, readApiRequest, stringParam } from "./params.ts";
-import type { Fault } from "./types.ts";
+import type { Fault } from "./standin-types.ts";
 import { METHODS } from "./web-api-methods.ts";
 import type { Workspace, Workspaces } from "./workspaces.ts";
 

@@ -1,6 +1,5 @@
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
-import { createTsClock, type TsClock } from "./ts-clock.ts";
 import type {
   CallRecord,
   Channel,
@@ -9,7 +8,8 @@ import type {
   StoredMessage,
   StoredView,
   User,
-} from "./types.ts";
+} from "./standin-types.ts";
+import { createTsClock, type TsClock } from "./ts-clock.ts";
 
 // One stand-in serves every test file at once; each bot token is its own workspace, created
 // on first use, so tests isolate themselves just by picking a fresh `xoxb-…` token.

@@ -1,3 +1,4 @@
+import { triageRefusal } from "../model/admins.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
@@ -8,9 +9,6 @@ export type TriageResult = { next: Subscription | null; outcome: TriageOutcome; 
 
 const MAX_ACKS = 10;
 const MAX_SNOOZE_HOURS = 24 * 7;
-
-const isAdminOnly = (action: TriageAction) =>
-  action.type === "snooze" || action.type === "mute" || action.type === "unsnooze";
 
 function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Date): string | null {
   return action.choice.kind === "for"
@@ -40,18 +38,8 @@ export async function applyTriage(
 
 function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps, now: Date): TriageResult {
   const at = now.toISOString();
-  const admins = deps.config.adminUserIds;
-  if (isAdminOnly(action) && admins.size > 0 && !admins.has(action.userId)) {
-    return {
-      next: null,
-      mute: false,
-      outcome: {
-        ok: false,
-        reason: "invalid",
-        note: "Only the bot's admins can snooze or mute alerts here. Acknowledge is open to everyone.",
-      },
-    };
-  }
+  const refusal = triageRefusal(deps.config.adminUserIds, action);
+  if (refusal) return { next: null, mute: false, outcome: { ok: false, reason: "invalid", note: refusal } };
   switch (action.type) {
     case "acknowledge": {
       const acks = sub.acknowledgedBy ?? [];

@@ -1,5 +1,5 @@
+import { type DigestTestState, digestMessage } from "../messages/digest-message.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
-import { type DigestTestState, digestMessage } from "../messages/index.ts";
 import { testUrl } from "../messages/links.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";

@@ -9,8 +9,9 @@ import type { TestRun } from "../vendor/types.ts";
  * - `ignore`: another trigger than the subscription's `trigger:` started it.
  * - `wait`: fewer failures in a row than `after:` asks for; a later failure may alert.
  * - `thread` / `digest`: a flaky test's failure, where `flaky:` says.
- * - `alert`: anything else (a flaky one too with `flaky:alert`, once `after:` is met). A broken test's later failures are still one outage: the engine
- *   threads them under the streak's first alert, as it does today.
+ * - `alert`: anything else (a flaky one too with `flaky:alert`, once `after:` is met). A broken
+ *   test's later failures are still one outage: the engine threads them under the streak's
+ *   first alert.
  */
 export type FailureRoute = "ignore" | "wait" | "thread" | "digest" | "alert";
 

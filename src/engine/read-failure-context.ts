@@ -1,7 +1,7 @@
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { classifyTest, type TestClassification } from "../model/test-classification.ts";
+import { classifyTest } from "../model/test-classification.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { PollContext } from "./poll-context.ts";

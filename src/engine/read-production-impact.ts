@@ -1,11 +1,5 @@
 import type { Config } from "../config.ts";
-import type {
-  ImpactCollection,
-  ImpactExample,
-  ImpactResult,
-  ImpactUnavailable,
-  ProductionImpact,
-} from "../model/production-impact.ts";
+import type { ImpactCollection, ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { budgetedFetch, type SubrequestBudget } from "../util/subrequest-budget.ts";
 import type { SessionSummary } from "../vendor/types.ts";

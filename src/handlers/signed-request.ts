@@ -1,4 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { isRecord } from "../util/checks.ts";
+
+/**
+ * The screens: Hono middleware on `/slack/events` that turns a request away before any other
+ * work, in this order: headers (here), size (Hono's bodyLimit), signature, body, and for the
+ * Events API the envelope (events/event-envelope.ts).
+ */
 
 /** Slack's own rule: a request more than five minutes off, either way, may be a replay. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
@@ -9,7 +16,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * Runs before slack-edge's signature check, which accepts future timestamps and any size.
  * Rejections do no other work and say nothing about why beyond the status.
  */
-export function slackRequestGuard(now: () => number = Date.now): MiddlewareHandler {
+export function screenSlackHeaders(now: () => number = Date.now): MiddlewareHandler {
   return async (c, next) => {
     const timestamp = c.req.header("x-slack-request-timestamp");
     const signature = c.req.header("x-slack-signature");
@@ -31,7 +38,7 @@ const bodies = new WeakMap<Request, Promise<ArrayBuffer>>();
 const texts = new WeakMap<Request, Promise<string>>();
 
 /**
- * The request's body, read once for every guard (a copy: slack-edge reads the original). Each
+ * The request's body, read once for every screen (a copy: slack-edge reads the original). Each
  * clone and decode sits on the ack path, which is what Slack's 3 s clock waits on.
  */
 export function rawBody(req: Request): Promise<ArrayBuffer> {
@@ -58,7 +65,7 @@ function hex(bytes: ArrayBuffer): string {
 }
 
 /** Compares without an early exit, so timing says nothing about how much matched. */
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
@@ -66,11 +73,32 @@ function sameText(a: string, b: string): boolean {
 }
 
 /**
+ * Slack's signature of a request: `v0=` and the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`.
+ * Web Crypto only, so the stand-in and the tests sign with it too (dev/slack/sign.ts).
+ */
+export async function slackSignature(
+  secret: string,
+  timestamp: string,
+  body: ArrayBuffer | string,
+): Promise<string> {
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const bytes = typeof body === "string" ? encoder.encode(body) : new Uint8Array(body);
+  const base = new Uint8Array([...encoder.encode(`v0:${timestamp}:`), ...bytes]);
+  return `v0=${hex(await crypto.subtle.sign("HMAC", hmac, base))}`;
+}
+
+/**
  * Checks Slack's signature over the raw bytes before anything reads the body as a form or
  * JSON: an unsigned or badly signed request gets 401 whatever its body is, and causes no
  * other work. (slack-edge checks again; this one decides first.)
  */
-export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareHandler {
+export function screenSlackSignature(secret: (c: Context) => string): MiddlewareHandler {
   return async (c, next) => {
     const timestamp = c.req.header("x-slack-request-timestamp") ?? "";
     const signature = c.req.header("x-slack-signature") ?? "";
@@ -82,16 +110,7 @@ export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareH
       await next();
       return;
     }
-    const raw = await rawBody(c.req.raw);
-    const hmac = await crypto.subtle.importKey(
-      "raw",
-      encoder.encode(key),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    const base = new Uint8Array([...encoder.encode(`v0:${timestamp}:`), ...new Uint8Array(raw)]);
-    const expected = `v0=${hex(await crypto.subtle.sign("HMAC", hmac, base))}`;
+    const expected = await slackSignature(key, timestamp, await rawBody(c.req.raw));
     if (!sameText(expected, signature)) return c.text("invalid request signature", 401);
     await next();
   };
@@ -102,15 +121,14 @@ export function slackSignatureGuard(secret: (c: Context) => string): MiddlewareH
  * which would surface as a 500. Such a body is the sender's mistake: 400, and no other work.
  * Runs after the size and timestamp checks, so it reads at most MAX_BODY_BYTES.
  */
-export function slackBodyGuard(): MiddlewareHandler {
+export function screenSlackBody(): MiddlewareHandler {
   return async (c, next) => {
     // Decoded by hand: workerd warns when .text() reads a form body.
     const raw = await rawText(c.req.raw);
     const type = c.req.header("content-type") ?? "";
     const isObject = (text: string) => {
       try {
-        const value: unknown = JSON.parse(text);
-        return typeof value === "object" && value !== null && !Array.isArray(value);
+        return isRecord(JSON.parse(text));
       } catch {
         return false;
       }

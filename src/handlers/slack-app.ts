@@ -2,12 +2,12 @@ import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slac
 import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
+import { noAck } from "./actions/action-requests.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionTimelineAction } from "./actions/session-detail.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
 import { sessionsPageAction } from "./actions/sessions-more.ts";
 import { triageButtonAction, triageSnoozeAction } from "./actions/triage-buttons.ts";
-import { noAck } from "./actions/types.ts";
 import { cachedAuthorize } from "./authorize.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";

@@ -90,13 +90,13 @@ export function listMessage(
  */
 export function statusMessage(
   subscriptions: Subscription[],
-  heartbeat: { at: string; subscriptions: number; failed: number } | null,
+  lastPoll: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
   now: Date,
   health: EngineHealth | null = null,
 ): SlackMessage {
-  const poll = heartbeat
-    ? `Last poll ${dateToken(heartbeat.at)} (${heartbeat.subscriptions} subscription(s) checked).`
+  const poll = lastPoll
+    ? `Last poll ${dateToken(lastPoll.at)} (${lastPoll.subscriptions} subscription(s) checked).`
     : "No poll has run yet since the bot started; polls run every minute.";
   const entries = subscriptions.map((s) =>
     [

@@ -19,11 +19,6 @@ export type DigestCollection = {
    * sessions with `since` = now − 24 h, counted); null when Decipher could not say.
    */
   newSessions24h?: Count24h | null;
-  /**
-   * @deprecated Change of `sessionCount` since the previous digest or alert: not a 24-hour
-   * figure, so it is labelled "since the last digest". Pass `newSessions24h` instead.
-   */
-  change24h?: number;
 };
 
 export type DigestInput = {
@@ -56,20 +51,16 @@ const STATE_ICON: Record<DigestTestState, string> = {
   unknown: ":white_circle: unknown",
 };
 
-const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "±0");
-
-/** "+7 in 24 h", "50+ in 24 h", "+3 since the last digest" (old callers), or "24 h unknown". */
+/** "+7 in 24 h", "50+ in 24 h", or "24 h change unknown". */
 export function collectionChange(line: DigestCollection): string {
   const recent = line.newSessions24h;
   if (recent)
     return `${recent.count > 0 ? "+" : ""}${recent.count.toLocaleString("en-US")}${recent.atLeast ? "+" : ""} in 24 h`;
-  if (typeof line.change24h === "number" && recent === undefined)
-    return `${signed(line.change24h)} since the last digest`;
   return "24 h change unknown";
 }
 
-/** What sorts a collection up the list: its 24-hour growth, else the older figure. */
-const growthOf = (line: DigestCollection) => line.newSessions24h?.count ?? line.change24h ?? 0;
+/** What sorts a collection up the list: its 24-hour growth. */
+const growthOf = (line: DigestCollection) => line.newSessions24h?.count ?? 0;
 
 function collectionLine(line: DigestCollection): string {
   const c = line.collection;

@@ -5,13 +5,13 @@ import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.t
 import { resubscribeCommand } from "./triage-controls.ts";
 
 /**
- * Triage state as stored on a subscription by the engine. Subscriptions stored before triage
- * existed have none of these fields, so each is optional and absent reads as "nobody".
+ * Triage state as stored on a subscription by the engine. A stored copy may lack any of these
+ * fields, so each is optional and absent reads as "nobody".
  */
 type StoredTriage = {
   acknowledgedBy?: Acknowledgement[] | null;
   snooze?: Snooze | null;
-  /** Not stored by the engine today (a mute ends the subscription); shown if it ever is. */
+  /** A mute ends the subscription, so the engine writes none; a stored copy that has one shows it. */
   mutedBy?: Acknowledgement | null;
 };
 

@@ -4,8 +4,8 @@ import type { Acknowledgement, Snooze } from "./triage-state.ts";
 /**
  * What a channel watches. The subscription's Durable Object (src/objects/) holds the
  * authoritative copy and is its only writer; KV holds a readable copy it writes on change.
- * Dates are ISO strings. Fields added after the first release are optional so older copies
- * still read.
+ * Dates are ISO strings. Fields that some stored copies lack are optional, so every stored
+ * copy still reads.
  */
 
 export type Paused = { reason: string; at: string };

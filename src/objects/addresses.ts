@@ -9,7 +9,7 @@ export const objectNames = {
   registry: () => "registry",
 } as const;
 
-/** Where the subscription's readable copy lives in KV (one workspace per install today). */
+/** Where the subscription's readable copy lives in KV (the key names no team: an install serves one workspace). */
 export const copyKey = (ref: SubscriptionRef) => keys.subscription(ref.channelId, ref.kind, ref.id);
 
 export const registry = (env: Env) => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry()));

@@ -1,11 +1,10 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng } from "../../dev/emulator/rng.ts";
-import { type Bot, createBot, emulatorUrl, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, emulatorUrl, newOrg, standIn } from "../../dev/in-workerd/bot.ts";
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { keys } from "../../src/store/keys.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
@@ -35,19 +34,6 @@ type SubId = { channel: string; kind: "test" | "collection"; id: number };
 const subKey = (s: SubId) => keys.subscription(s.channel, s.kind, s.id);
 
 type ExpectedRun = { channel: string; testId: number; runId: number; round: number };
-
-async function vendorFaultsClear(apiKey: string) {
-  await fetch(`${emulatorUrl}/__emulator/faults?apiKey=${encodeURIComponent(apiKey)}`, { method: "DELETE" });
-}
-
-async function slackFault(botToken: string, body: Record<string, unknown>) {
-  const res = await fetch(`${standInUrl}/__slack/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ botToken, ...body }),
-  });
-  await res.body?.cancel();
-}
 
 async function collectionCount(apiKey: string, id: number) {
   const res = await fetch(`${emulatorUrl}/api/v1/monitoring/issue-collections/${id}/sessions?limit=1`, {
@@ -85,7 +71,7 @@ type ChaosOptions = { seed: number; rounds: number; overlap: boolean };
 async function chaos({ seed, rounds, overlap }: ChaosOptions) {
   const r = createRng(seed);
   const apiKey = await newOrg();
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const botToken = `xoxb-chaos-${crypto.randomUUID()}`;
   let bot: Bot = createBot({ apiKey, botToken, env: { SLACK_LOOKUP_AFTER_MS: "0" } });
   const store = new SubscriptionStore(env.STATE);
@@ -192,12 +178,9 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     if (r.chance(0.3)) {
       const kind = r.pick(["429", "500", "channel_not_found"] as const);
       if (kind === "channel_not_found")
-        await slackFault(botToken, { method: "chat.postMessage", kind: "error", error: kind, count: 1 });
+        await standIn.fault(botToken, "chat.postMessage", "error", 1, { error: kind });
       else
-        await slackFault(botToken, {
-          method: r.pick(["chat.postMessage", "chat.update"]),
-          kind,
-          count: r.int(1, 2),
+        await standIn.fault(botToken, r.pick(["chat.postMessage", "chat.update"]), kind, r.int(1, 2), {
           retryAfter: r.pick([0, 30]),
         });
       fault(`slack ${kind}`);
@@ -218,7 +201,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     }
 
     // 4. Settle: faults gone, clean cycles until Slack's remaining faults are used up.
-    await vendorFaultsClear(apiKey);
+    await emulator.org(apiKey).clearFaults();
     for (let i = 0; i < 3; i++) {
       await bot.cron();
       tally.cycles++;

@@ -1,13 +1,13 @@
 import { abortAllDurableObjects, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
-import { type Bot, createBot, emulatorUrl, newOrg } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 /**
  * Exactly-once delivery of failed-run alerts by the Durable Object engine, over seeded rounds.
@@ -55,7 +55,7 @@ type Sub = { channel: string; testId: number; ref: SubscriptionRef };
 
 type World = {
   bot: Bot;
-  org: ReturnType<typeof emulatorOrg>;
+  org: EmulatorOrg;
   apiKey: string;
   tests: number[];
   subs: Sub[];
@@ -106,7 +106,7 @@ async function forgetPreviousWorld() {
  */
 async function newWorld(index: number, apiKey: string): Promise<World> {
   await forgetPreviousWorld();
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const bot = createBot({ apiKey, botToken: `xoxb-chaos-${crypto.randomUUID()}` });
   Object.assign(bot.env, {
     SLACK_TIMEOUT_MS: String(SLACK_TIMEOUT_MS),
@@ -420,9 +420,7 @@ async function chaos(seed: number, rounds: number) {
       }
 
       // Settle: vendor faults gone; cycles until one polls everything and has nothing left to do.
-      await fetch(`${emulatorUrl}/__emulator/faults?apiKey=${encodeURIComponent(w.apiKey)}`, {
-        method: "DELETE",
-      }).then((res) => res.body?.cancel());
+      await emulator.org(w.apiKey).clearFaults();
       const config = readConfig(w.bot.env as never);
       let quiet = false;
       for (let i = 0; i < MAX_SETTLE_CYCLES && !quiet; i++) {

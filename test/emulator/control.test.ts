@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ACME, api, baseUrl, control, GLOBEX, getJson, type Json, newOrg } from "./helpers.ts";
+import { ACME, api, baseUrl, emulator, GLOBEX, getJson, type Json } from "./helpers.ts";
 
 const collection = (id: number, key: string, query = "") =>
   getJson(`/monitoring/issue-collections/${id}/sessions${query}`, key);
 
 describe("test organizations", () => {
   it("copy a template under a fresh dcp_test_ key and stay isolated from the demo", async () => {
-    const key = await newOrg("globex");
+    const key = await emulator.newOrg("globex");
     expect(key).toMatch(/^dcp_test_[0-9a-f]+$/);
     expect((await getJson("/tests/201/runs", key)).data).toEqual(
       (await getJson("/tests/201/runs", GLOBEX)).data.map(() => expect.anything()),
     );
-    await control("POST", "/tests/201/runs", { apiKey: key, status: "failed" });
+    await emulator.org(key).addRun(201, "failed");
     expect((await getJson("/tests/201/runs", key)).data.length).toBe(
       (await getJson("/tests/201/runs", GLOBEX)).data.length + 1,
     );
@@ -21,10 +21,8 @@ describe("test organizations", () => {
 
 describe("runs", () => {
   it("adds a run at the top of the list with the given fields", async () => {
-    const key = await newOrg();
-    const run = await control("POST", "/tests/101/runs", {
-      apiKey: key,
-      status: "failed",
+    const key = await emulator.newOrg();
+    const run = await emulator.org(key).addRun(101, "failed", {
       failedSteps: 2,
       totalSteps: 9,
       oneLineSummary: "Cart total was $0",
@@ -46,11 +44,14 @@ describe("runs", () => {
   });
 
   it("finishes a running run: endTime, durationMs and summary appear", async () => {
-    const key = await newOrg();
-    const running = await control("POST", "/tests/102/runs", { apiKey: key, status: "running" });
+    const key = await emulator.newOrg();
+    const running = await emulator.org(key).addRun(102, "running");
     expect(running).toMatchObject({ status: "running", endTime: null, durationMs: null, summary: null });
     await new Promise((r) => setTimeout(r, 15));
-    const failed = await control("PATCH", `/runs/${running.id}`, { apiKey: key, status: "failed" });
+    const failed = await emulator.call<Json>("PATCH", `/runs/${running.id}`, {
+      apiKey: key,
+      status: "failed",
+    });
     expect(failed.id).toBe(running.id);
     expect(failed.status).toBe("failed");
     expect(failed.durationMs).toBe(Date.parse(failed.endTime) - Date.parse(failed.startTime));
@@ -61,8 +62,8 @@ describe("runs", () => {
   });
 
   it("creates a new test with no runs", async () => {
-    const key = await newOrg();
-    const test = await control("POST", "/tests", { apiKey: key, name: "Refund flow" });
+    const key = await emulator.newOrg();
+    const test = await emulator.org(key).addTest("Refund flow");
     expect(test).toEqual({
       id: expect.any(Number),
       name: "Refund flow",
@@ -73,20 +74,18 @@ describe("runs", () => {
   });
 
   it("refuses an unknown apiKey or status", async () => {
+    await expect(emulator.org("dcp_none").addRun(101, "failed")).rejects.toThrow(/400/);
     await expect(
-      control("POST", "/tests/101/runs", { apiKey: "dcp_none", status: "failed" }),
-    ).rejects.toThrow(/400/);
-    await expect(
-      control("POST", "/tests/101/runs", { apiKey: await newOrg(), status: "done" }),
+      emulator.call("POST", "/tests/101/runs", { apiKey: await emulator.newOrg(), status: "done" }),
     ).rejects.toThrow(/400/);
   });
 });
 
 describe("collections", () => {
   it("grow by new sessions with issues now, which appear in the default window", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     const before = (await collection(501, key)).collection;
-    const added = await control("POST", "/collections/501/sessions", { apiKey: key, count: 3 });
+    const added = await emulator.org(key).grow(501, 3);
     expect(added.sessionIds).toHaveLength(3);
     const after = await collection(501, key, "?limit=3");
     expect(after.collection.sessionCount).toBe(before.sessionCount + 3);
@@ -98,10 +97,8 @@ describe("collections", () => {
   });
 
   it("can be resolved and reopened", async () => {
-    const key = await newOrg();
-    expect((await control("PATCH", "/collections/501", { apiKey: key, isResolved: true })).isResolved).toBe(
-      true,
-    );
+    const key = await emulator.newOrg();
+    expect((await emulator.org(key).resolve(501, true)).isResolved).toBe(true);
     expect((await collection(501, key)).collection.isResolved).toBe(true);
     expect((await collection(501, ACME)).collection.isResolved).toBe(false);
   });
@@ -109,12 +106,12 @@ describe("collections", () => {
 
 describe("request counts and reset", () => {
   it("count API calls of one organization by route", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     await getJson("/tests/101/runs", key);
     await getJson("/tests/102/runs", key);
     await getJson("/sessions", key);
     await api("/tests/abc/runs", key);
-    const counts = await control("GET", `/requests?apiKey=${key}`);
+    const counts = await emulator.org(key).requests();
     expect(counts.byRoute).toEqual({
       testRuns: 3,
       sessions: 1,
@@ -126,19 +123,19 @@ describe("request counts and reset", () => {
   });
 
   it("restore one organization to its template", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     const original = (await getJson("/tests/101/runs?limit=100", key)).data.map((r: Json) => r.id);
-    await control("POST", "/tests/101/runs", { apiKey: key, status: "failed" });
-    await control("POST", "/reset", { apiKey: key });
+    await emulator.org(key).addRun(101, "failed");
+    await emulator.org(key).reset();
     expect((await getJson("/tests/101/runs?limit=100", key)).data.map((r: Json) => r.id)).toEqual(original);
   });
 });
 
 describe("simulation", () => {
-  const tick = async (key: string) => (await control("POST", "/tick", { apiKey: key })).changes[key];
+  const tick = async (key: string): Promise<Json> => (await emulator.org(key).tick()).changes[key];
 
   it("is deterministic: the same ticks on two copies give the same runs and growth", async () => {
-    const [a, b] = [await newOrg(), await newOrg()];
+    const [a, b] = [await emulator.newOrg(), await emulator.newOrg()];
     const changesA = [await tick(a), await tick(a), await tick(a)];
     const changesB = [await tick(b), await tick(b), await tick(b)];
     expect(changesA).toEqual(changesB);
@@ -150,7 +147,7 @@ describe("simulation", () => {
   });
 
   it("shows failures, recoveries, a running run that fails later, and a growing collection", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     const before = (await collection(501, key)).collection.sessionCount;
     const ticks = [await tick(key), await tick(key), await tick(key), await tick(key)];
     const runs = ticks.map((t: Json[]) =>

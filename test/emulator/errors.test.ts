@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACME, api, baseUrl, errorOf, getJson, type Json, newOrg } from "./helpers.ts";
+import { ACME, api, baseUrl, emulator, errorOf, getJson, type Json } from "./helpers.ts";
 
 const expectError = async (
   path: string,
@@ -104,7 +104,7 @@ describe("cursors", () => {
       `/tests/101/runs?limit=5&cursor=${nextCursor}`,
       422,
       { type: "validation_error", field: "cursor" },
-      await newOrg(),
+      await emulator.newOrg(),
     );
   });
 });

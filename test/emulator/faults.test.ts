@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { api, control, type Json, newOrg } from "./helpers.ts";
+import { api, emulator, type Json } from "./helpers.ts";
 
 describe("fault injection", () => {
   it("fails the next N calls of a route with 429 and Retry-After, then recovers", async () => {
-    const key = await newOrg();
-    await control("POST", "/faults", {
-      apiKey: key,
-      route: "testRuns",
-      kind: "429",
-      count: 2,
-      retryAfter: 7,
-    });
+    const key = await emulator.newOrg();
+    await emulator.org(key).fault("testRuns", "429", 2, 7);
     for (let i = 0; i < 2; i++) {
       const res = await api("/tests/101/runs", key);
       expect(res.status).toBe(429);
@@ -21,8 +15,8 @@ describe("fault injection", () => {
   });
 
   it("answers 500 api_error only on the chosen route", async () => {
-    const key = await newOrg();
-    await control("POST", "/faults", { apiKey: key, route: "sessions", kind: "500", count: 1 });
+    const key = await emulator.newOrg();
+    await emulator.org(key).fault("sessions", "500");
     expect((await api("/tests/101/runs", key)).status).toBe(200);
     const res = await api("/sessions", key);
     expect(res.status).toBe(500);
@@ -31,8 +25,8 @@ describe("fault injection", () => {
   });
 
   it("returns 200 with broken JSON for 'malformed'", async () => {
-    const key = await newOrg();
-    await control("POST", "/faults", { apiKey: key, route: "*", kind: "malformed", count: 1 });
+    const key = await emulator.newOrg();
+    await emulator.org(key).fault("*", "malformed");
     const res = await api("/monitoring/issue-collections/501/sessions", key);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
@@ -40,8 +34,8 @@ describe("fault injection", () => {
   });
 
   it("holds a 'hang' until the client gives up", async () => {
-    const key = await newOrg();
-    await control("POST", "/faults", { apiKey: key, route: "timeline", kind: "hang", count: 1 });
+    const key = await emulator.newOrg();
+    await emulator.org(key).fault("timeline", "hang");
     const started = Date.now();
     const call = api("/sessions/00000000-0000-4000-8000-000000000000/timeline", key, {
       signal: AbortSignal.timeout(300),
@@ -52,19 +46,21 @@ describe("fault injection", () => {
   });
 
   it("affects only the organization it was set for", async () => {
-    const [a, b] = [await newOrg(), await newOrg()];
-    await control("POST", "/faults", { apiKey: a, route: "*", kind: "500", count: 5 });
+    const [a, b] = [await emulator.newOrg(), await emulator.newOrg()];
+    await emulator.org(a).fault("*", "500", 5);
     expect((await api("/sessions", b)).status).toBe(200);
     expect((await api("/sessions", a)).status).toBe(500);
-    expect((await control("GET", `/faults?apiKey=${a}`)).faults[0].remaining).toBe(4);
-    await control("DELETE", `/faults?apiKey=${a}`);
+    expect((await emulator.org(a).faults())[0]?.remaining).toBe(4);
+    await emulator.org(a).clearFaults();
     expect((await api("/sessions", a)).status).toBe(200);
   });
 
   it("rejects an unknown kind or route", async () => {
-    await expect(control("POST", "/faults", { route: "testRuns", kind: "teapot", count: 1 })).rejects.toThrow(
+    await expect(
+      emulator.call("POST", "/faults", { route: "testRuns", kind: "teapot", count: 1 }),
+    ).rejects.toThrow(/400/);
+    await expect(emulator.call("POST", "/faults", { route: "runs", kind: "500", count: 1 })).rejects.toThrow(
       /400/,
     );
-    await expect(control("POST", "/faults", { route: "runs", kind: "500", count: 1 })).rejects.toThrow(/400/);
   });
 });

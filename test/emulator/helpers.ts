@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { emulatorControl } from "../../dev/emulator/control-client.ts";
 
 /** Talks to the shared emulator over real HTTP, as the bot would. */
 export const ACME = "dcp_demo_acme";
@@ -30,21 +31,8 @@ export async function errorOf(path: string, key: string | null = ACME, init: Req
   return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
 }
 
-export async function control(method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${baseUrl()}/__emulator${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** A fresh organization holding a copy of a template, so a test may change it freely. */
-export async function newOrg(template: "acme" | "globex" = "acme"): Promise<string> {
-  return (await control("POST", "/orgs", { template })).apiKey;
-}
+/** The emulator's control API through the one client (dev/emulator/control-client.ts). */
+export const emulator = emulatorControl(baseUrl());
 
 /** Follows nextCursor while hasMore; returns every page. */
 export async function allPages(path: string, key: string = ACME, maxPages = 50): Promise<Json[]> {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createEmulatorApp } from "../../dev/emulator/app.ts";
+import { createEmulatorApp } from "../../dev/emulator/emulator-app.ts";
 import { classifyTest } from "../../src/model/test-classification.ts";
 import type { TestRun } from "../../src/vendor/types.ts";
 import { createVendorClient } from "../../src/vendor/vendor-client.ts";
-import { ACME, baseUrl, control, getJson, type Json, newOrg } from "./helpers.ts";
+import { ACME, baseUrl, emulator, getJson, type Json } from "./helpers.ts";
 
-const tick = async (key: string) => (await control("POST", "/tick", { apiKey: key })).changes[key] as Json[];
-const noisy = (apiKey: string) => control("POST", "/scenario", { apiKey, name: "noisy" });
+const tick = async (key: string) => (await emulator.org(key).tick()).changes[key] as Json[];
+const noisy = (apiKey: string) => emulator.org(apiKey).scenario("noisy");
 
 async function runsOf(key: string, testId: number): Promise<TestRun[]> {
   const vendor = createVendorClient({ baseUrl: baseUrl(), apiKey: key });
@@ -20,7 +20,7 @@ const outcomes = (changes: Json[]) =>
 
 describe("the noisy scenario", () => {
   it("records a day of /checkout traffic with timelines as soon as it starts", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     const before = await getJson("/sessions?url=/checkout&limit=100&since=2000-01-01", key);
     const started = await noisy(key);
     expect(started.changes[key]).toEqual([{ kind: "pageSessions", path: "/checkout", added: 12 }]);
@@ -34,7 +34,7 @@ describe("the noisy scenario", () => {
   });
 
   it("flaps every test irregularly, then fails them all at once, and keeps visitors coming", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     await noisy(key);
     const ticks: Json[][] = [];
     for (let i = 0; i < 11; i++) ticks.push(await tick(key));
@@ -55,7 +55,7 @@ describe("the noisy scenario", () => {
   });
 
   it("gives the classifier a flaky test before the outage and broken ones during it", async () => {
-    const key = await newOrg();
+    const key = await emulator.newOrg();
     await noisy(key);
     for (let i = 0; i < 8; i++) await tick(key);
     expect(classifyTest(await runsOf(key, 101), new Date()).kind).toBe("flaky");
@@ -65,22 +65,18 @@ describe("the noisy scenario", () => {
   });
 
   it("is the same for the same ticks, and `cycle` brings the four-step demo back", async () => {
-    const [a, b] = [await newOrg(), await newOrg()];
+    const [a, b] = [await emulator.newOrg(), await emulator.newOrg()];
     await noisy(a);
     await noisy(b);
     expect([await tick(a), await tick(a)]).toEqual([await tick(b), await tick(b)]);
-    await control("POST", "/scenario", { apiKey: a, name: "cycle" });
+    await emulator.org(a).scenario("cycle");
     expect(outcomes(await tick(a))).toEqual(["101:F", "103:R"]);
   });
 
   it("refuses an unknown scenario", async () => {
-    const res = await fetch(`${baseUrl()}/__emulator/scenario`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ apiKey: await newOrg(), name: "chaos" }),
-    });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as Json).error.field).toBe("name");
+    await expect(
+      emulator.call("POST", "/scenario", { apiKey: await emulator.newOrg(), name: "chaos" }),
+    ).rejects.toThrow(/answered 400: .*"field":"name"/);
   });
 
   it("is what SIMULATE=noisy starts the demo orgs in", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -30,8 +30,7 @@ describe("a backlog deeper than one poll reads", () => {
 
   it("a first run still running at subscribe, failing after 50 newer runs, is announced", async () => {
     const bot = createBot({ apiKey: (await subscribedBot()).org.apiKey });
-    const { emulatorOrg } = await import("../helpers/emulator.ts");
-    const org = emulatorOrg(bot.env.DECIPHER_API_KEY as string);
+    const org = emulator.org(bot.env.DECIPHER_API_KEY as string);
     const test = await org.addTest("Fresh test");
     const first = await org.addRun(test.id, "running");
     await bot.command("/decipher", `subscribe test ${test.id}`);

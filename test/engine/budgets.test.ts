@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type Bot, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, emulator, visibleText } from "../../dev/in-workerd/bot.ts";
 import { SUBREQUESTS_PER_INVOCATION } from "../../src/util/subrequest-budget.ts";
 import { pollOnce, runIdsIn } from "../helpers/cases.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // One object invocation may make at most 45 external subrequests (vendor and Slack, retries
 // included). A burst of failures is spread over invocations: nothing lost, nothing doubled.
@@ -19,7 +19,7 @@ async function measuredPoll(bot: Bot, requests: () => Promise<number>, at: Date,
 
 async function sixtyFailures() {
   const { bot, org } = await subscribedBot();
-  const ctl = emulatorOrg(org.apiKey);
+  const ctl = emulator.org(org.apiKey);
   const failed: number[] = [];
   for (let i = 0; i < 60; i++) failed.push((await ctl.addRun(101, "failed")).id);
   return { bot, ctl, failed };
@@ -41,7 +41,7 @@ describe("subrequest budget per invocation", () => {
   it("60 failed runs of one test: each invocation stays within 45 calls; the rest follows; each run once", async () => {
     const { bot, ctl, failed } = await sixtyFailures();
     const costs: Array<{ slack: number; vendor: number; posts: number }> = [];
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     for (let i = 0; i < 4; i++) {
       const { report, slack, vendor } = await measuredPoll(bot, ctl.requestTotal, new Date(t0 + i * MINUTE));
       costs.push({ slack, vendor, posts: report.posts });
@@ -60,7 +60,7 @@ describe("subrequest budget per invocation", () => {
 
   it("the same burst through the cron: everything arrives within two cycles, each run once", async () => {
     const { bot, failed } = await sixtyFailures();
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     for (let i = 0; i < 3; i++) await bot.cron(new Date(t0 + i * MINUTE));
     await expectEachOnceInOneThread(bot, failed);
   }, 60_000);
@@ -68,7 +68,7 @@ describe("subrequest budget per invocation", () => {
   it("two subscriptions bursting at once each get their own budget (one invocation per object)", async () => {
     const { bot, org } = await subscribedBot();
     await bot.command("/decipher", "subscribe test 102", { channelId: "C0DEMO" });
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     for (let i = 0; i < 30; i++) {
       await ctl.addRun(101, "failed");
       await ctl.addRun(102, "failed");
@@ -81,13 +81,13 @@ describe("subrequest budget per invocation", () => {
 
   it("Slack 5xx retries draw from the same budget: a burst under 5xx never exceeds it", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const failed: number[] = [];
     for (let i = 0; i < 50; i++) failed.push((await ctl.addRun(101, "failed")).id);
     // Three 500s in a row: each is an unknown outcome, looked up by the next poll (history) and
     // sent again only when Slack does not have it; Slack outages back off after three minutes.
     await bot.slackFault("chat.postMessage", "500", 3);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     let slackCalls = 0;
     for (let i = 0; i < 8; i++) {
       const { slack, vendor } = await measuredPoll(bot, ctl.requestTotal, new Date(t0 + i * MINUTE));

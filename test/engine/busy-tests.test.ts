@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type Bot, createBot, newOrg, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
+import { type Bot, createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { ledgerOf, objectState, runIdsIn, unfatedFailures } from "../helpers/cases.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 // More runs in an hour than one poll reads (3 pages of 100): every failure is announced once,
 // the watermark moves on once the unread runs are over an hour old, the remembered ids stay
@@ -21,8 +21,8 @@ async function cycle(bot: Bot, requests: () => Promise<number>, at: number) {
 /** A test with one settled run 70 minutes ago, subscribed in #alerts. */
 async function busyTest() {
   const apiKey = await newOrg();
-  const ctl = emulatorOrg(apiKey);
-  const test = await emulatorOrg(apiKey).addTest("Smoke test, every few seconds");
+  const ctl = emulator.org(apiKey);
+  const test = await emulator.org(apiKey).addTest("Smoke test, every few seconds");
   await ctl.addRun(test.id, "passed", { createdAt: new Date(Date.now() - 70 * MINUTE).toISOString() });
   const bot = createBot({ apiKey });
   await bot.command("/decipher", `subscribe test ${test.id}`);
@@ -33,7 +33,7 @@ async function busyTest() {
  * `count` runs recorded between 28 and 13 minutes ago (inside the window a new subscription
  * polls), then one now: more runs in an hour than one poll reads, then quiet.
  */
-async function manyRuns(ctl: ReturnType<typeof emulatorOrg>, testId: number, count: number, failedEvery = 0) {
+async function manyRuns(ctl: EmulatorOrg, testId: number, count: number, failedEvery = 0) {
   const start = Date.now() - 28 * MINUTE;
   const failed: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -53,7 +53,7 @@ describe("more runs in an hour than one poll reads", () => {
     const { bot, ctl, testId } = await busyTest();
     const { failed, newest } = await manyRuns(ctl, testId, 320, 40);
 
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     const first = await cycle(bot, ctl.requestTotal, t0);
     // Three pages of everything, and the failed runs on their own (the outage check reads
     // twice), and one read of the test's history for what its failures mean.
@@ -82,7 +82,7 @@ describe("more runs in an hour than one poll reads", () => {
   it("250 passing runs: the watermark keeps up at once and nothing is posted", async () => {
     const { bot, ctl, testId } = await busyTest();
     const { newest } = await manyRuns(ctl, testId, 250);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await cycle(bot, ctl.requestTotal, t0);
     const state = await objectState<TestSubscription>(bot, "test", testId);
     expect(state?.lastRunId).toBe(newest);
@@ -96,7 +96,7 @@ describe("more runs in an hour than one poll reads", () => {
   it("a burst of 320 runs in one minute: an idle poll an hour later is one request", async () => {
     const { bot, ctl, testId } = await busyTest();
     for (let i = 0; i < 320; i++) await ctl.addRun(testId, i === 3 ? "failed" : "passed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await cycle(bot, ctl.requestTotal, t0);
     await cycle(bot, ctl.requestTotal, t0 + 61 * MINUTE);
     const idle = await cycle(bot, ctl.requestTotal, t0 + 62 * MINUTE);

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 async function watching(collectionId: number, options = "") {
   const apiKey = await newOrg();
@@ -11,7 +10,7 @@ async function watching(collectionId: number, options = "") {
   await bot.command("/decipher", `subscribe collection ${collectionId} ${options}`.trim());
   const saved = await new SubscriptionStore(env.STATE).get("C0ALERTS", "collection", collectionId);
   const baseline = saved?.kind === "collection" ? saved.alertedCount : Number.NaN;
-  return { bot, org: emulatorOrg(apiKey), baseline };
+  return { bot, org: emulator.org(apiKey), baseline };
 }
 
 describe("growth threshold", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { emulatorUrl, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, emulatorUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { objectState } from "../helpers/cases.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // Growth compares the collection's all-time `sessionCount`, not the sessions of the listing's
 // time window; a count that drops (retention) resets the mark, so it never blocks alerts.
@@ -49,11 +49,11 @@ describe("collection counts", () => {
 
   it("a count that drops does not block later alerts: growth is measured from the lower count", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const start = (await vendorView(org.apiKey, 501)).count;
     const dropped = (await ctl.expire(501, 10)).collection.sessionCount;
     expect(dropped).toBe(start - 10);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
     expect((await objectState<CollectionSubscription>(bot, "collection", 501))?.alertedCount).toBe(dropped);
@@ -71,8 +71,8 @@ describe("collection counts", () => {
 
   it("a drop after an alert, then growth: a reply in the first alert's thread, from the lower count", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
-    const ctl = emulatorOrg(org.apiKey);
-    const t0 = ordinaryNow().getTime();
+    const ctl = emulator.org(org.apiKey);
+    const t0 = Date.now();
     await org.grow(501, 3);
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toHaveLength(1);
@@ -92,9 +92,9 @@ describe("collection counts", () => {
 
   it("a drop writes once; the same lower count again writes nothing", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     await ctl.expire(501, 4);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     const idle = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date(t0 + MINUTE) });
     expect(idle.writes).toEqual({ storage: 0, kv: 0 });

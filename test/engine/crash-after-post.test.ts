@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ordinaryNow, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
+import { standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import { ledgerOf, objectState, runIdsIn, subscriptionStub } from "../helpers/cases.ts";
@@ -44,7 +44,7 @@ describe("Slack stores the post but the answer is lost (5xx)", () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "lost", 1);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + MINUTE));
     await bot.cron(new Date(t0 + 2 * MINUTE));
@@ -60,7 +60,7 @@ describe("Slack stores the post but the answer is lost (5xx)", () => {
   it("lost answers on a failure and on its thread reply: each message once, the reply in the right thread", async () => {
     const { bot, org } = await subscribedBot();
     const first = await org.addRun(101, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.slackFault("chat.postMessage", "lost", 1);
     await bot.cron(new Date(t0));
     const second = await org.addRun(101, "failed");
@@ -82,7 +82,7 @@ describe("a crash between the intent and the outcome", () => {
   it("Slack has the post (the crash came after it): found by its key, never posted again", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
     const ts = await storedBySlack(bot, `run:${failed.id}`, `Run #${failed.id} failed`);
     await bot.cron(new Date(t0));
@@ -97,7 +97,7 @@ describe("a crash between the intent and the outcome", () => {
   it("Slack does not have it (the crash came before the post): sent once", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + MINUTE));
@@ -109,7 +109,7 @@ describe("a crash between the intent and the outcome", () => {
   it("a lookup Slack rate-limits sends nothing; the next poll settles it", async () => {
     const { bot, org } = await subscribedBot();
     const failed = await org.addRun(101, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await leaveIntent(bot, "test", 101, `run:${failed.id}`, new Date(t0 - MINUTE));
     await storedBySlack(bot, `run:${failed.id}`, `Run #${failed.id} failed`);
     await bot.slackFault("conversations.history", "429", 1);
@@ -123,7 +123,7 @@ describe("a crash between the intent and the outcome", () => {
   it("a collection's growth whose answer was lost is one alert, and growth past it still alerts", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
     const grown = await org.grow(501, 10);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.slackFault("chat.postMessage", "lost", 1);
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + MINUTE));

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 
 const MINUTE = 60_000;
@@ -73,8 +73,7 @@ describe("daily digest", () => {
 describe("the digest's 24-hour figures", () => {
   it("counts a collection's sessions of the last 24 hours, whenever the last alert or digest was", async () => {
     const { bot, due } = await channelWithDigest("09:00");
-    const { emulatorOrg } = await import("../helpers/emulator.ts");
-    await emulatorOrg(bot.env.DECIPHER_API_KEY as string).grow(501, 3);
+    await emulator.org(bot.env.DECIPHER_API_KEY as string).grow(501, 3);
     await bot.cron(new Date(due.getTime() + 5_000));
     const text = visibleText((await digests(bot))[0] as StoredMessage);
     expect(text).toMatch(/\+?\d+\+? in 24 h/);

@@ -2,8 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   createBot,
+  emulator,
   newOrg,
-  ordinaryNow,
   type StoredMessage,
   standInUrl,
   visibleText,
@@ -12,7 +12,6 @@ import { objectNames } from "../../src/objects/addresses.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { health, ledgerOf, runIdsIn, statusText } from "../helpers/cases.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 // The issue's cases, each the way a channel would live it. Every failed run the bot sees gets
 // one visible fate in its subscription's ledger; a run without one is reported as overdue.
@@ -28,7 +27,7 @@ const mentions = (messages: StoredMessage[], runId: number) =>
 async function channelWatching(count: number, names = (i: number) => `Checkout step ${i + 1}`) {
   const apiKey = await newOrg();
   const bot = createBot({ apiKey });
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const tests: { id: number; name: string }[] = [];
   for (let i = 0; i < count; i++) tests.push(await org.addTest(names(i)));
   for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
@@ -48,7 +47,7 @@ describe("every failed run accounted for", () => {
     const { bot, org, tests } = await channelWatching(1);
     const test = tests[0] as { id: number };
     const run = await org.addRun(test.id, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     expect(mentions(await bot.posted(), run.id)).toBe(1);
     expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === run.id)?.fate).toBe("announced");
@@ -60,7 +59,7 @@ describe("every failed run accounted for", () => {
     const test = tests[0] as { id: number };
     const run = await org.addRun(test.id, "failed");
     await bot.slackFault("chat.postMessage", "500", 2);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + 5 * MINUTE));
     expect((await health(bot)).overdue).toBe(1);
@@ -118,7 +117,7 @@ describe("every failed run accounted for", () => {
     const { bot, org, tests } = await channelWatching(1);
     const test = tests[0] as { id: number };
     const odd = await org.addRun(test.id, "failed", { raw: { createdAt: "2099-01-01T00:00:00.000Z" } });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await org.addRun(test.id, "passed");
     await bot.cron(new Date(t0 + MINUTE));
@@ -134,7 +133,7 @@ describe("every failed run accounted for", () => {
     const { bot, org, tests } = await channelWatching(4);
     const runs: number[] = [];
     for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     // What a ChannelObject that died between Slack storing the message and hearing back leaves.
     const key = `outage:${new Date(t0 - 2 * MINUTE).toISOString()}`;
     const items = tests
@@ -201,7 +200,7 @@ describe("every failed run accounted for", () => {
   it("a channel of 200 tests gets its digest, from the tests' own ledgers: no vendor read per test", async () => {
     const { bot, org, tests } = await channelWatching(200, (i) => `Smoke ${i + 1}`);
     await org.addRun((tests[7] as { id: number }).id, "failed");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await bot.command("/decipher", "digest 09:00 UTC");
     const schedule = await new DigestStore(env.STATE).get("C0ALERTS");
@@ -219,9 +218,9 @@ describe("every failed run accounted for", () => {
   it("a 'polls are failing' notice whose answer was lost is in the channel once", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 101");
-    const org = emulatorOrg(bot.env.DECIPHER_API_KEY as string);
+    const org = emulator.org(bot.env.DECIPHER_API_KEY as string);
     await org.fault("testRuns", "500", 200);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.slackFault("chat.postMessage", "lost", 1);
     for (let i = 0; i <= 18; i++) await bot.cron(new Date(t0 + i * MINUTE));
     const notices = (await bot.posted()).filter((m) => /have not worked/i.test(visibleText(m)));

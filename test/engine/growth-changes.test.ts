@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Bot, ordinaryNow } from "../../dev/in-workerd/bot.ts";
+import type { Bot } from "../../dev/in-workerd/bot.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { cronWith, objectState, until } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -22,7 +22,7 @@ describe("changing growth: while a collection alert posts", () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
     const grown = await org.grow(501, 10);
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await changeGrowthDuringPost(bot, 3, bot.cron(new Date(t0)));
 
     await bot.cron(new Date(t0 + MINUTE));
@@ -49,7 +49,7 @@ describe("changing growth: while a collection alert posts", () => {
     const grown = await org.grow(501, 10);
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 3_000 });
     const timeout = { SLACK_TIMEOUT_MS: "1000" };
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await changeGrowthDuringPost(bot, 1, cronWith(bot, timeout, new Date(t0)));
     for (let i = 1; i < 4; i++) await cronWith(bot, timeout, new Date(t0 + i * MINUTE));
     expect(await bot.posted()).toHaveLength(1);
@@ -70,7 +70,7 @@ describe("changing growth: while a collection alert posts", () => {
     const { bot, org } = await subscribedBot("subscribe collection 501");
     await org.grow(501, 6);
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await changeGrowthDuringPost(bot, 50, bot.cron(new Date(t0)));
     await bot.cron(new Date(t0 + MINUTE));
     expect(await bot.posted()).toHaveLength(1);

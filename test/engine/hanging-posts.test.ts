@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
@@ -19,7 +19,7 @@ describe("a Slack post that hangs past the next cron", () => {
     // Stored at once, answered after 4 s; the bot gives up after 2 s.
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 4_000 });
     const timeout = { SLACK_TIMEOUT_MS: "2000" };
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     const first = cronWith(bot, timeout, new Date(t0));
     await until(async () => (await postsTried(bot)) === 1, 5_000, "the first post");
 
@@ -46,7 +46,7 @@ describe("a Slack post that hangs past the next cron", () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     const first = bot.cron(new Date(t0));
     await until(async () => (await postsTried(bot)) === 1, 5_000, "the first post");
     await bot.cron(new Date(t0 + 60_000));
@@ -71,7 +71,7 @@ describe("a Slack post that hangs past the next cron", () => {
     await org.grow(501, 10);
     // The first post hangs a while, so the five crons truly overlap.
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_000 });
-    const at = ordinaryNow();
+    const at = new Date();
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(at)));
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(new Date(at.getTime() + 60_000))));
     // Test 101: an alert and a reply in its thread; test 102: an alert; collection 501: an alert.
@@ -98,7 +98,7 @@ describe("a Slack post that hangs past the next cron", () => {
       await org.addRun(103, "failed"),
     ];
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_000 });
-    const at = ordinaryNow();
+    const at = new Date();
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(at)));
     await Promise.all(Array.from({ length: 5 }, () => bot.cron(new Date(at.getTime() + 60_000))));
     // One outage message naming the three failures, posted once.

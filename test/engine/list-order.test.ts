@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { objectState, runIdsIn } from "../helpers/cases.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 // The vendor does not document its list order. Against one that lists oldest first, the
 // baseline must still cover the newest runs, and polls must still find new ones.
 
 async function oldestFirstBot() {
   const apiKey = await newOrg();
-  const ctl = emulatorOrg(apiKey);
+  const ctl = emulator.org(apiKey);
   await ctl.listOrder("oldest");
   return { bot: createBot({ apiKey }), ctl };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type Bot, createBot, newOrg, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
+import { type Bot, createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { ledgerOf, objectState, runIdsIn } from "../helpers/cases.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // A run still `running` holds the watermark back for at most an hour; past that the watermark
 // moves on, and the run is watched on its own, so a late failure is still announced.
@@ -13,7 +14,7 @@ describe("a run that stays running for more than an hour, then fails", () => {
   it("is announced once, after the watermark moved past it", async () => {
     const { bot, org } = await subscribedBot();
     const slow = await org.addRun(101, "running");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     // A later run passes meanwhile; the running one holds the watermark back for now.
     await org.addRun(101, "passed");
@@ -47,7 +48,7 @@ describe("a run that stays running for more than an hour, then fails", () => {
   it("a long run that passes late is not announced, and stops being watched", async () => {
     const { bot, org } = await subscribedBot();
     const slow = await org.addRun(101, "running");
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0 + 61 * MINUTE));
     await org.setRun(slow.id, "passed");
     await bot.cron(new Date(t0 + 70 * MINUTE));
@@ -58,7 +59,7 @@ describe("a run that stays running for more than an hour, then fails", () => {
     const { bot, ctl, testId, slow } = await runningBeforeSubscribing(120, async (ctl, id) => {
       await ctl.addRun(id, "passed", { createdAt: new Date(Date.now() - 60 * MINUTE).toISOString() });
     });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
     expect((await ledgerOf(bot, "test", testId)).find((r) => r.id === slow.id)).toMatchObject({
@@ -73,7 +74,7 @@ describe("a run that stays running for more than an hour, then fails", () => {
 
   it("a run running since before the subscription, failing after its hour, is announced once", async () => {
     const { bot, ctl, testId, slow } = await runningBeforeSubscribing(30);
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     await bot.cron(new Date(t0));
     await ctl.addRun(testId, "passed");
     await bot.cron(new Date(t0 + 40 * MINUTE));
@@ -87,11 +88,11 @@ describe("a run that stays running for more than an hour, then fails", () => {
 /** A new test whose first run started `minutesAgo` and is still running, then a subscription. */
 async function runningBeforeSubscribing(
   minutesAgo: number,
-  more: (ctl: ReturnType<typeof emulatorOrg>, testId: number) => Promise<void> = async () => {},
+  more: (ctl: EmulatorOrg, testId: number) => Promise<void> = async () => {},
 ) {
   const apiKey = await newOrg();
-  const ctl = emulatorOrg(apiKey);
-  const testId = (await emulatorOrg(apiKey).addTest("Nightly export")).id;
+  const ctl = emulator.org(apiKey);
+  const testId = (await emulator.org(apiKey).addTest("Nightly export")).id;
   const slow = await ctl.addRun(testId, "running", {
     createdAt: new Date(Date.now() - minutesAgo * MINUTE).toISOString(),
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { health, objectState, statusText } from "../helpers/cases.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // Alerts that stop must not stop silently: the channel is told once when a subscription is
 // paused, once when its polls have failed for 15 minutes, and once when they work again;
@@ -15,7 +15,7 @@ describe("never silent", () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "error", 1, { error: "not_in_channel" });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
@@ -30,7 +30,7 @@ describe("never silent", () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "error", 2, { error: "channel_not_found" });
-    const t0 = ordinaryNow().getTime();
+    const t0 = Date.now();
     for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
     const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
     expect(tries).toHaveLength(2);
@@ -40,7 +40,7 @@ describe("never silent", () => {
 
   it("polls failing for 15 minutes: one notice; recovery: one notice; /health tells the age and the count", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const now = Date.now();
     await bot.cron(new Date(now - 50 * MINUTE));
     expect((await health(bot)).lastSuccessfulPollAt).toBe(new Date(now - 50 * MINUTE).toISOString());
@@ -93,8 +93,8 @@ describe("never silent", () => {
 
   it("failing for less than 15 minutes tells nobody", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
-    const t0 = ordinaryNow().getTime();
+    const ctl = emulator.org(org.apiKey);
+    const t0 = Date.now();
     await org.fault("testRuns", "500", 1_000);
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + 14 * MINUTE));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBot, emulatorUrl, newOrg, type StoredMessage } from "../../dev/in-workerd/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
+import { createBot, emulator, newOrg, type StoredMessage } from "../../dev/in-workerd/bot.ts";
 
 /**
  * A scripted hour of the emulator's noisy scenario (tests flapping, then failing together, a
@@ -13,25 +12,16 @@ import { emulatorOrg } from "../helpers/emulator.ts";
 const CHANNELS = ["C0ALERTS", "C0GENERAL", "C0DEMO"];
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 
-async function control(path: string, body: unknown) {
-  const res = await fetch(`${emulatorUrl}/__emulator${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok, path).toBe(true);
-}
-
 async function scriptedHour(setup: (bot: ReturnType<typeof createBot>) => Promise<string[]>) {
   const apiKey = await newOrg();
   const bot = createBot({ apiKey });
   const channels = await setup(bot);
-  await control("/scenario", { apiKey, name: "noisy" });
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
+  await org.scenario("noisy");
   const vendorBefore = (await org.requests()).total;
   const t0 = Date.now();
   for (let minute = 1; minute <= 60; minute++) {
-    for (let tick = 0; tick < 3; tick++) await control("/tick", { apiKey });
+    for (let tick = 0; tick < 3; tick++) await org.tick();
     await bot.cron(new Date(t0 + minute * 60_000));
   }
   const posted = (await Promise.all(channels.map((c) => bot.posted(c)))).flat();

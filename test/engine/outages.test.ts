@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 
 /** A channel watching `count` fresh tests. */
 async function channelWatching(count: number) {
   const apiKey = await newOrg();
   const bot = createBot({ apiKey });
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const tests = [];
   for (let i = 0; i < count; i++) tests.push(await org.addTest(`Checkout step ${i + 1}`));
   for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);

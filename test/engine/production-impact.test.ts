@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { emulatorUrl, newOrg } from "../../dev/in-workerd/bot.ts";
+import { emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { type Env, readConfig } from "../../src/config.ts";
 import {
   collectionsOnPage,
@@ -11,20 +11,14 @@ import {
 import type { ImpactResult, ProductionImpact } from "../../src/model/production-impact.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { SubrequestBudget } from "../../src/util/subrequest-budget.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 const CHECKOUT = "/checkout";
 
 /** An org whose /checkout has a day of traffic (the emulator's noisy scenario), counts zeroed. */
 async function orgWithTraffic() {
-  const org = emulatorOrg(await newOrg());
-  const res = await fetch(`${emulatorUrl}/__emulator/scenario`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ apiKey: org.apiKey, name: "noisy" }),
-  });
-  expect(res.status).toBe(200);
-  await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${org.apiKey}`, { method: "DELETE" });
+  const org = emulator.org(await newOrg());
+  await org.scenario("noisy");
+  await org.clearRequests();
   return org;
 }
 
@@ -88,7 +82,7 @@ describe("productionImpact against the emulator", () => {
   });
 
   it("says 100+ when the page had more sessions than one page holds, still in two requests", async () => {
-    const org = emulatorOrg(await newOrg());
+    const org = emulator.org(await newOrg());
     await org.grow(501, 120); // sessions on /checkout/payment, now
     const { result } = await lookup(org.apiKey);
     expect(available(result)).toMatchObject({ sessions: 100, more: true });

@@ -1,16 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import type { PollChunk } from "../../src/cron.ts";
 import worker from "../../src/index.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 describe("queue consumer", () => {
   it("polls the chunk it is handed, acks it, and is idempotent on redelivery", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });
     await bot.command("/decipher", "subscribe test 101");
-    await emulatorOrg(apiKey).addRun(101, "failed");
+    await emulator.org(apiKey).addRun(101, "failed");
     const chunk: PollChunk = {
       names: [`${await bot.team()}:C0ALERTS:test:101`],
       at: new Date().toISOString(),

@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 const minutes = (t0: number, n: number) => new Date(t0 + n * 60_000);
 
 /** Puts the org into the noisy scenario: its sessions list gains `/checkout` traffic. */
-async function checkoutTraffic(apiKey: string) {
-  const res = await fetch(`${emulatorUrl}/__emulator/scenario`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ apiKey, name: "noisy" }),
-  });
-  expect(res.ok).toBe(true);
-}
+const checkoutTraffic = (apiKey: string) => emulator.org(apiKey).scenario("noisy");
 
 describe("flaky tests stay quiet", () => {
   it("a flapping test's failures go into one thread a day, not a new alert each", async () => {
@@ -48,7 +41,7 @@ describe("flaky tests stay quiet", () => {
     expect(await bot.posted()).toEqual([]);
   });
 
-  it("flaky:alert alerts on each failure as before, showing the class and the run strip", async () => {
+  it("flaky:alert alerts on each failure, showing the class and the run strip", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 flaky:alert");
     for (const status of ["passed", "failed", "passed", "passed", "passed", "passed"] as const)
       await org.addRun(101, status);

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type Bot, createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { health, objectState } from "../helpers/cases.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 // Subscribing asks Slack first whether the bot can post in the channel: a channel it cannot
 // post in is refused with the fix and nothing is stored; when Slack cannot say, the
@@ -11,7 +10,7 @@ import { emulatorOrg } from "../helpers/emulator.ts";
 
 async function freshBot() {
   const apiKey = await newOrg();
-  return { bot: createBot({ apiKey }), ctl: emulatorOrg(apiKey) };
+  return { bot: createBot({ apiKey }), ctl: emulator.org(apiKey) };
 }
 
 async function lastReply(bot: Bot, channelId: string): Promise<string> {

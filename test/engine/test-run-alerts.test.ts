@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 const CHANNEL = "C0ALERTS";
 
@@ -107,7 +107,7 @@ describe("failed-run alerts", () => {
     const bot = createBot({ apiKey });
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0GENERAL" });
-    await emulatorOrg(apiKey).addRun(101, "failed");
+    await emulator.org(apiKey).addRun(101, "failed");
     await bot.cron();
     await bot.cron();
     expect(await bot.posted("C0ALERTS")).toHaveLength(1);

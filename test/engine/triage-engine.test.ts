@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type StoredMessage, signingSecret, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -16,45 +17,10 @@ async function chooseSnooze(
   hours: number | "pass",
   userId = "U0ALICE",
 ) {
-  const team = await bot.team();
-  const ref = { teamId: team, channelId: "C0ALERTS", kind: "test" as const, id: 101 };
+  const ref = { teamId: await bot.team(), channelId: "C0ALERTS", kind: "test" as const, id: 101 };
   const value = encodeSnoozeValue(ref, hours === "pass" ? { kind: "until-pass" } : { kind: "for", hours });
-  const responseUrl = (
-    (await (
-      await fetch(`${standInUrl}/__slack/response-urls`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          botToken: bot.botToken,
-          channelId: "C0ALERTS",
-          userId,
-          messageTs: message.ts,
-        }),
-      })
-    ).json()) as { responseUrl: string }
-  ).responseUrl;
-  const payload = {
-    type: "block_actions",
-    user: { id: userId, username: "alice", name: "alice", team_id: team },
-    api_app_id: "A0TEST",
-    token: "legacy-verification-token",
-    container: { type: "message", message_ts: message.ts, channel_id: "C0ALERTS", is_ephemeral: false },
-    trigger_id: "1.2.3",
-    team: { id: team, domain: "test" },
-    channel: { id: "C0ALERTS", name: "alerts" },
-    response_url: responseUrl,
-    actions: [
-      {
-        type: "static_select",
-        action_id: "triage_snooze",
-        block_id: "b",
-        selected_option: { text: { type: "plain_text", text: "x" }, value },
-        action_ts: String(Date.now() / 1000),
-      },
-    ],
-  };
-  expect(signingSecret).toBeTruthy();
-  return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+  if (!value) throw new Error(`the menu offers no snooze of ${hours}`);
+  return bot.choose(message, ACTION_IDS.triageSnooze, value, { userId });
 }
 
 async function failingAlert() {

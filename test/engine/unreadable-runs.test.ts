@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { objectState, runIdsIn, statusText } from "../helpers/cases.ts";
-import { emulatorOrg, subscribedBot } from "../helpers/emulator.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 // A run the bot cannot read is set aside on its own: it never blocks the runs around it.
 
@@ -14,7 +14,7 @@ describe("a run the bot cannot read among failures", () => {
     ["a null startTime", { startTime: null }, "startTime"],
   ])("(%s) does not stop alerts, and is reported once in status", async (_label, raw, field) => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const first = await ctl.addRun(101, "failed");
     const bad = await ctl.addRun(101, "failed", { raw });
     const second = await ctl.addRun(101, "failed");
@@ -53,7 +53,7 @@ describe("a run the bot cannot read among failures", () => {
 
   it("a run that becomes unreadable after the baseline, then readable and failed, is announced once", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const odd = await ctl.addRun(101, "running", { raw: { status: "queued" } });
     await bot.cron();
     expect(await bot.posted()).toEqual([]);
@@ -69,7 +69,7 @@ describe("a run the bot cannot read among failures", () => {
   // hide it: when it turns into a readable failure it is announced.
   it("a run unreadable while a later run passes, then failing readably, is announced", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     const odd = await ctl.addRun(101, "running", { raw: { status: "queued" } });
     await ctl.addRun(101, "passed");
     await bot.cron();
@@ -81,7 +81,7 @@ describe("a run the bot cannot read among failures", () => {
 
   it("a page of nothing but unreadable runs is not an outage: no error, no failing notice", async () => {
     const { bot, org } = await subscribedBot();
-    const ctl = emulatorOrg(org.apiKey);
+    const ctl = emulator.org(org.apiKey);
     for (let i = 0; i < 3; i++) await ctl.addRun(101, "failed", { raw: { createdAt: 12345 } });
     await bot.cron();
     const state = await objectState<TestSubscription>(bot, "test", 101);

@@ -18,7 +18,7 @@ function request(headers: Record<string, string>, payload = body) {
   });
 }
 
-describe("POST /slack/events guards", () => {
+describe("POST /slack/events screens", () => {
   const bot = createBot({ apiKey: "dcp_never_used" });
   const now = () => Math.floor(Date.now() / 1000);
 

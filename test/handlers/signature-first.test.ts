@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { MAX_BODY_BYTES } from "../../src/handlers/signed-request.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
 
 // The signature decides first: an unsigned or badly signed request gets 401 whatever its
 // body is — before anything parses it as a form or JSON, and with no other work done.
@@ -28,7 +27,7 @@ const bodies: Array<[string, string, string]> = [
 
 async function freshBot() {
   const apiKey = await newOrg();
-  return { bot: createBot({ apiKey }), ctl: emulatorOrg(apiKey) };
+  return { bot: createBot({ apiKey }), ctl: emulator.org(apiKey) };
 }
 
 function request(body: BodyInit, contentType: string, headers: Record<string, string>) {

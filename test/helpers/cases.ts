@@ -4,7 +4,7 @@ import {
   env,
   waitOnExecutionContext,
 } from "cloudflare:test";
-import { type Bot, emulatorUrl, ordinaryNow, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import worker from "../../src/index.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
@@ -93,7 +93,7 @@ export async function pollOnce(
 }
 
 /** The cron with extra bindings (e.g. a short SLACK_TIMEOUT_MS), as Cloudflare would fire it. */
-export async function cronWith(bot: Bot, extra: Record<string, string>, at: Date = ordinaryNow()) {
+export async function cronWith(bot: Bot, extra: Record<string, string>, at: Date = new Date()) {
   const ctx = createExecutionContext();
   await worker.scheduled(
     createScheduledController({ scheduledTime: at, cron: "* * * * *" }),

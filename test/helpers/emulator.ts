@@ -1,8 +1,5 @@
 import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 
-/** The emulator's control API (dev/emulator/control-client.ts), bound to one organization. */
-export const emulatorOrg = (apiKey: string) => emulator.org(apiKey);
-
 /**
  * A bot with its own emulator organization and Slack workspace, after one `/decipher`
  * command (by default, `#alerts` subscribing to test 101).
@@ -11,5 +8,5 @@ export async function subscribedBot(command = "subscribe test 101", channelId = 
   const apiKey = await newOrg();
   const bot = createBot({ apiKey });
   await bot.command("/decipher", command, { channelId });
-  return { bot, org: emulatorOrg(apiKey) };
+  return { bot, org: emulator.org(apiKey) };
 }

@@ -1,4 +1,5 @@
-import { type Bot, type SentRequest, signingSecret, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { type Bot, type SentRequest, signingSecret, standIn } from "../../dev/in-workerd/bot.ts";
+import { buildBlockActionsBody } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 
 /**
@@ -7,14 +8,13 @@ import { signSlackRequest } from "../../dev/slack/sign.ts";
  * are sent signed to the Worker here, since the stand-in cannot reach a Worker inside workerd.
  */
 
-async function standIn<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${standInUrl}/__slack${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...body, deliver: false }),
+/** What the stand-in would deliver for a person's action, handed back instead of sent. */
+async function undelivered<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  const data = await standIn.call<T & { ok: boolean; error?: string }>("POST", path, {
+    ...body,
+    deliver: false,
   });
-  const data = (await res.json()) as T & { ok: boolean; error?: string };
-  if (!res.ok || !data.ok) throw new Error(`${path}: ${data.error ?? res.status}`);
+  if (!data.ok) throw new Error(`${path}: ${data.error}`);
   return data;
 }
 
@@ -44,13 +44,9 @@ export function eventsOf(bot: Bot) {
     send(envelope: unknown, headers: Record<string, string> = {}): Promise<SentRequest> {
       return sendJson(JSON.stringify(envelope), headers);
     },
-    async team(): Promise<string> {
-      const res = await fetch(`${standInUrl}/__slack/workspace?botToken=${encodeURIComponent(bot.botToken)}`);
-      return ((await res.json()) as { team_id: string }).team_id;
-    },
     /** A person posts `text`; returns the stored message and the events Slack would send. */
     async post(channelId: string, text: string, opts: { userId?: string; threadTs?: string } = {}) {
-      return standIn<{ message: { ts: string; channel: string }; events: Envelope[] }>("/user-messages", {
+      return undelivered<{ message: { ts: string; channel: string }; events: Envelope[] }>("/user-messages", {
         botToken: bot.botToken,
         channelId,
         text,
@@ -66,38 +62,30 @@ export function eventsOf(bot: Bot) {
       return { message, events, acks };
     },
     async openHome(userId = "U0ALICE") {
-      const { events } = await standIn<{ events: Envelope[] }>("/home-opened", {
+      const { events } = await undelivered<{ events: Envelope[] }>("/home-opened", {
         botToken: bot.botToken,
         userId,
       });
       return this.send(events[0]);
     },
-    async views(userId = "U0ALICE") {
-      const res = await fetch(
-        `${standInUrl}/__slack/views?${new URLSearchParams({ botToken: bot.botToken, userId })}`,
-      );
-      return (await res.json()) as {
-        home: { id: string; blocks: Array<Record<string, unknown>> } | null;
-        modals: Array<{ id: string; callback_id?: string; blocks: Array<Record<string, unknown>> }>;
-      };
-    },
+    views: (userId = "U0ALICE") => standIn.views(bot.botToken, userId),
     /** Clicks a button in the person's Home tab. */
     async clickInHome(actionId: string, userId = "U0ALICE") {
-      const { payload } = await standIn<{ payload: unknown }>("/view-actions", {
+      const { payload } = await undelivered<{ payload: unknown }>("/view-actions", {
         botToken: bot.botToken,
         userId,
         actionId,
       });
-      return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+      return bot.signedPost(buildBlockActionsBody(payload as Record<string, unknown>));
     },
     /** Submits the person's open modal with values by block_id; returns the ack. */
     async submitModal(values: Record<string, string>, userId = "U0ALICE") {
-      const { payload } = await standIn<{ payload: unknown }>("/view-submissions", {
+      const { payload } = await undelivered<{ payload: unknown }>("/view-submissions", {
         botToken: bot.botToken,
         userId,
         values,
       });
-      return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+      return bot.signedPost(buildBlockActionsBody(payload as Record<string, unknown>));
     },
   };
 }

@@ -1,11 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import {
-  newOrg,
-  type StoredMessage,
-  signingSecret,
-  slashCommandBody,
-  standInUrl,
-} from "../../dev/in-workerd/bot.ts";
+import { newOrg, type StoredMessage, signingSecret, standIn, standInUrl } from "../../dev/in-workerd/bot.ts";
+import { clickFor, madeUpControl, slashCommandFor } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { type Env, readConfig } from "../../src/config.ts";
 import { createSlackApp } from "../../src/handlers/slack-app.ts";
@@ -93,14 +88,8 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
     return { status: res.status, body: text };
   }
 
-  async function responseUrl(channelId: string, userId: string, messageTs?: string) {
-    const res = await fetch(`${standInUrl}/__slack/response-urls`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ botToken, channelId, userId, ...(messageTs ? { messageTs } : {}) }),
-    });
-    return ((await res.json()) as { responseUrl: string }).responseUrl;
-  }
+  const responseUrl = (channelId: string, userId: string, messageTs?: string) =>
+    standIn.responseUrl(botToken, channelId, userId, messageTs);
 
   /** Posts a message as the bot, to click controls on or to stand for a command's ack. */
   async function postMessage(text: string, opts: { ephemeralTo?: string; channelId?: string } = {}) {
@@ -139,35 +128,17 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
       const userId = opts.userId ?? "U0ALICE";
       const teamId = opts.teamId ?? TEAM_ID;
       const messageTs = opts.messageTs ?? (await postMessage("an alert", { channelId }));
-      const action = opts.select
-        ? {
-            type: "static_select",
-            action_id: actionId,
-            block_id: "b1",
-            selected_option: { text: { type: "plain_text", text: "x" }, value },
-            action_ts: "1",
-          }
-        : {
-            type: "button",
-            action_id: actionId,
-            block_id: "b1",
-            value,
-            text: { type: "plain_text", text: "x" },
-            action_ts: "1",
-          };
-      const payload = {
-        type: "block_actions",
-        user: { id: userId, username: "u", name: "u", team_id: teamId },
-        api_app_id: "A0TEST",
-        token: "legacy-verification-token",
-        container: { type: "message", message_ts: messageTs, channel_id: channelId, is_ephemeral: false },
-        trigger_id: "1.2.3",
-        team: { id: teamId, domain: "test" },
-        channel: { id: channelId, name: "alerts" },
-        response_url: await responseUrl(channelId, userId, messageTs),
-        actions: [action],
-      };
-      return send(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+      return send(
+        clickFor({
+          teamId,
+          channelId,
+          userId,
+          responseUrl: await responseUrl(channelId, userId, messageTs),
+          messageTs,
+          button: madeUpControl(actionId, value, opts.select ? "static_select" : "button"),
+          ...(opts.select ? { selectedValue: value } : {}),
+        }),
+      );
     },
     /** A slash command whose response URL replaces `ackTs` (the shown ack), as Slack does. */
     async command(
@@ -178,13 +149,8 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
       const channelId = opts.channelId ?? CHANNEL_ID;
       const userId = opts.userId ?? "U0ALICE";
       const url = await responseUrl(channelId, userId, opts.ackTs);
-      return send(slashCommandBody({ teamId: TEAM_ID, channelId, userId, command, text, responseUrl: url }));
+      return send(slashCommandFor({ teamId: TEAM_ID, channelId, userId, command, text, responseUrl: url }));
     },
-    async messages(channelId = CHANNEL_ID): Promise<StoredMessage[]> {
-      const q = new URLSearchParams({ botToken, channel: channelId });
-      return (
-        (await (await fetch(`${standInUrl}/__slack/messages?${q}`)).json()) as { messages: StoredMessage[] }
-      ).messages;
-    },
+    messages: (channelId = CHANNEL_ID) => standIn.messages<StoredMessage>(botToken, channelId),
   };
 }

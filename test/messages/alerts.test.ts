@@ -1,20 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import {
-  ACTION_IDS,
   collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
-  decodeSnoozeValue,
-  decodeTriageRef,
+} from "../../src/messages/collection-card.ts";
+import {
   type FailedRunParentInput,
   failedRunParent,
   failedRunThreadReply,
   recoveryThreadReply,
-  runStrip,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/failed-run-card.ts";
+import { runStrip } from "../../src/messages/run-strip.ts";
+import { decodeSnoozeValue, decodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
+import { assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aCollection, aCollectionSession, aRun, aTest, NOW } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits, buttonsOf } from "./slack-limits.ts";
 
 const runLink = `${APP}/tests/7/runs/1234`;
 const testRef: SubscriptionRef = { teamId: "T0TEST", channelId: "C0ALERTS", kind: "test", id: 7 };
@@ -65,7 +67,7 @@ describe("failed-run parent", () => {
       ],
     }),
   );
-  const text = allText(first);
+  const text = visibleText(first);
 
   it("leads with the test's name, linked, then one context line of run facts with the time once", () => {
     expect(first.blocks[0]).toMatchObject({
@@ -116,15 +118,15 @@ describe("failed-run parent", () => {
     const later = failedRunParent(
       parentInput({ streak: { failedRuns: 3, lastRun: { id: 1240, at: "2026-02-16T11:58:00.000Z" } } }),
     );
-    expect(allText(later)).toContain(`<${runLink}|Run #1234> · step 3 of 7`);
-    expect(allText(later)).toContain("failing for 3 runs · last #1240 <!date^1771243080^{ago}|");
+    expect(visibleText(later)).toContain(`<${runLink}|Run #1234> · step 3 of 7`);
+    expect(visibleText(later)).toContain("failing for 3 runs · last #1240 <!date^1771243080^{ago}|");
     // The latest run is linked from its own thread reply, not twice.
-    expect(allText(later)).not.toContain("runs/1240");
+    expect(visibleText(later)).not.toContain("runs/1240");
     expect(later.text).toContain("is failing for 3 runs");
   });
 
   it("says who is looking, who snoozed until when, and who muted with the way to undo it", () => {
-    const triaged = allText(
+    const triaged = visibleText(
       failedRunParent(
         parentInput({
           acknowledgedBy: [
@@ -147,7 +149,9 @@ describe("failed-run parent", () => {
     const muted = failedRunParent(
       parentInput({ mutedBy: { userId: "U0BOB", at: "2026-02-16T11:59:00.000Z" } }),
     );
-    expect(allText(muted)).toContain(":no_bell: muted by <@U0BOB> — undo with `/decipher subscribe test 7`");
+    expect(visibleText(muted)).toContain(
+      ":no_bell: muted by <@U0BOB> — undo with `/decipher subscribe test 7`",
+    );
     expect(elementsOf(muted).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
   });
 
@@ -164,7 +168,7 @@ describe("failed-run parent", () => {
         },
       }),
     );
-    expect(allText(m)).toContain("snoozed by <@U0ALICE> until it passes · 2 failures while snoozed");
+    expect(visibleText(m)).toContain("snoozed by <@U0ALICE> until it passes · 2 failures while snoozed");
     expect(elementsOf(m).map((e) => e.action_id)).toContain(ACTION_IDS.triageUnsnooze);
   });
 
@@ -175,8 +179,8 @@ describe("failed-run parent", () => {
         recoveredBy: { id: 1241, at: NOW.toISOString() },
       }),
     );
-    expect(allText(m)).toMatch(/passed again after 3 failed runs/);
-    expect(allText(m)).not.toMatch(/failing for/);
+    expect(visibleText(m)).toMatch(/passed again after 3 failed runs/);
+    expect(visibleText(m)).not.toMatch(/failing for/);
     expect(m.blocks[0]).toMatchObject({ text: { text: expect.stringMatching(/^:white_check_mark: /) } });
     expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
   });
@@ -185,7 +189,7 @@ describe("failed-run parent", () => {
     const m = failedRunParent(
       parentInput({ ref: null, firstRun: aRun({ summary: null, durationMs: null }) }),
     );
-    expect(allText(m)).toContain(
+    expect(visibleText(m)).toContain(
       "<https://app.getdecipher.com/tests/7/runs/1234|Run #1234> · 7 steps · 2/7 steps failed · schedule",
     );
     expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
@@ -207,8 +211,8 @@ describe("failed-run thread replies", () => {
       now: NOW,
     });
     expect(m.blocks).toHaveLength(1);
-    expect(allText(m)).toContain(`:x: <${APP}/tests/7/runs/1240|Run #1240> · step 5 of 7`);
-    expect(allText(m)).toContain("Card declined");
+    expect(visibleText(m)).toContain(`:x: <${APP}/tests/7/runs/1240|Run #1240> · step 5 of 7`);
+    expect(visibleText(m)).toContain("Card declined");
     expect(m.text).toContain("4 runs in a row");
     assertWithinSlackLimits(m);
   });
@@ -221,8 +225,8 @@ describe("failed-run thread replies", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(allText(m)).toContain("*Checkout works* passed again after 3 failed runs");
-    expect(allText(m)).toContain("Run #1250");
+    expect(visibleText(m)).toContain("*Checkout works* passed again after 3 failed runs");
+    expect(visibleText(m)).toContain("Run #1250");
     assertWithinSlackLimits(m);
   });
 });
@@ -240,7 +244,7 @@ describe("collection parent", () => {
     now: NOW,
   };
   const m = collectionParent(input);
-  const text = allText(m);
+  const text = visibleText(m);
 
   it("names the collection once, then one line of counts", () => {
     expect(m.blocks[0]).toMatchObject({
@@ -312,7 +316,7 @@ describe("collection thread replies", () => {
   it("the details reply holds the full AI summary and the sessions the parent left out", () => {
     const d = collectionDetailsReply(input);
     expect(d).not.toBeNull();
-    const text = allText(d ?? { text: "", blocks: [] });
+    const text = visibleText(d ?? { text: "", blocks: [] });
     expect(text).toContain("*Error*: Failed to load Stripe.js");
     expect(text).toContain("*Why*: The iframe request timed out");
     expect(text.match(/stuck on the payment step/g)).toHaveLength(1);
@@ -331,8 +335,8 @@ describe("collection thread replies", () => {
       previousCount: 25,
       collection: aCollection({ sessionCount: 31 }),
     });
-    expect(allText(g)).toContain("Grew again: 25 → 31 sessions (+6)");
-    expect(allText(g).match(/stuck on the payment step/g)).toHaveLength(2);
+    expect(visibleText(g)).toContain("Grew again: 25 → 31 sessions (+6)");
+    expect(visibleText(g).match(/stuck on the payment step/g)).toHaveLength(2);
     assertWithinSlackLimits(g);
   });
 });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { SharedSessionCard } from "../../src/messages/index.ts";
+import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/action-ids.ts";
 import type {
   Click,
   CollectionSession,
@@ -90,19 +90,7 @@ export const anySession: fc.Arbitrary<SessionSummary> = fc.record({
   hasTimeline: fc.boolean(),
 });
 
-export const anyCard: fc.Arbitrary<SharedSessionCard> = anySession.map(
-  ({ id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline }) => ({
-    id,
-    createdAt,
-    duration,
-    userEmail,
-    userId,
-    browser,
-    device,
-    countryCode,
-    hasTimeline,
-  }),
-);
+export const anyCard: fc.Arbitrary<SharedSessionCard> = anySession.map(toSharedSessionCard);
 
 export const anyTimeline: fc.Arbitrary<TimelineBody> = fc.record({
   overview: nasty,

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mrkdwnProblems, strictMessageProblems } from "../../dev/slack/block-limits.ts";
 import {
   fitMessage,
   type MessageBlock,
@@ -8,7 +9,6 @@ import {
   truncatePlain,
 } from "../../src/messages/limits.ts";
 import { escapeMrkdwn, link } from "../../src/messages/mrkdwn.ts";
-import { mrkdwnProblems, slackLimitViolations } from "./slack-limits.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -149,7 +149,7 @@ describe("fitMessage", () => {
         },
       ],
     });
-    expect(slackLimitViolations(fitted)).toEqual([]);
+    expect(strictMessageProblems(fitted)).toEqual([]);
     expect(fitted.blocks.map((b) => b.type)).toEqual(["header", "section", "context"]);
   });
 });

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import {
   IMPACT_REPLAY_ACTION_ID,
   productionImpactBlocks,
@@ -7,9 +8,9 @@ import {
   productionImpactMessage,
 } from "../../src/messages/production-impact-blocks.ts";
 import type { ImpactResult, ProductionImpact } from "../../src/model/production-impact.ts";
+import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { anyDate, anyUrl, nasty, RUNS } from "./arbitraries.ts";
 import { APP, NOW, SESSION_ID } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 function impact(overrides: Partial<ProductionImpact> = {}): ProductionImpact {
   return {
@@ -90,12 +91,12 @@ describe("production impact blocks", () => {
 
   it("say why there is no overview, and show no example when there is no session", () => {
     const base = impact().example as NonNullable<ProductionImpact["example"]>;
-    expect(allText(build(impact({ example: { ...base, overview: null } })))).toContain(
+    expect(visibleText(build(impact({ example: { ...base, overview: null } })))).toContain(
       "(no AI overview fetched)",
     );
-    expect(allText(build(impact({ example: { ...base, overview: null, hasTimeline: false } })))).toContain(
-      "(no AI timeline for this session)",
-    );
+    expect(
+      visibleText(build(impact({ example: { ...base, overview: null, hasTimeline: false } }))),
+    ).toContain("(no AI timeline for this session)");
     expect(build(impact({ sessions: 0, example: null })).blocks).toHaveLength(1);
   });
 
@@ -116,7 +117,7 @@ describe("production impact blocks", () => {
   });
 
   it("escape what Decipher and people wrote", () => {
-    const text = allText(
+    const text = visibleText(
       build(
         impact({
           page: "/a`b<!channel>",

@@ -1,22 +1,23 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { clicksMessage } from "../../src/messages/clicks.ts";
 import {
-  clicksMessage,
   collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
-  digestMessage,
-  errorMessage,
+} from "../../src/messages/collection-card.ts";
+import { digestMessage } from "../../src/messages/digest-message.ts";
+import {
   failedRunParent,
   failedRunThreadReply,
-  noSessionsMessage,
   recoveryThreadReply,
-  sessionsMessage,
-  sharedSessionMessage,
-  timelineMessage,
-  usageMessage,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/failed-run-card.ts";
+import { errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
+import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
+import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
+import { timelineMessage } from "../../src/messages/timeline.ts";
+import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import {
   anyCard,
   anyClicks,
@@ -32,7 +33,6 @@ import {
   nasty,
   RUNS,
 } from "./arbitraries.ts";
-import { assertWithinSlackLimits } from "./slack-limits.ts";
 
 const slackId = fc.stringMatching(/^[A-Z0-9]{2,32}$/);
 const anyRef = fc.record({
@@ -271,7 +271,6 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         {
           collection: anyCollection,
           newSessions24h: fc.option(fc.record({ count: anyNumber, atLeast: fc.boolean() }), { nil: null }),
-          change24h: anyNumber,
         },
         { requiredKeys: ["collection"] },
       ),

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import {
   ACTION_IDS,
   decodeSessionButtonValue,
   decodeShareValue,
-  noSessionsMessage,
-  sessionsMessage,
-  sharedSessionMessage,
   toSharedSessionCard,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/action-ids.ts";
+import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
+import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
+import { assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aSession, aTimelineBody, NOW, SESSION_ID } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits, buttonsOf } from "./slack-limits.ts";
 
 const subject = "jane@acme.com, last 7 days";
 
@@ -22,7 +22,7 @@ describe("/sessions reply", () => {
     now: NOW,
     more: "more-value",
   });
-  const text = allText(message);
+  const text = visibleText(message);
 
   it("links the card to the session in the Decipher app", () => {
     expect(text).toContain(`<${APP}/sessions/${SESSION_ID}|jane@acme.com>`);
@@ -72,7 +72,7 @@ describe("/sessions reply", () => {
       first: "first-value",
       more: "more-value",
     });
-    expect(allText(m)).toContain("page 2");
+    expect(visibleText(m)).toContain("page 2");
     expect(
       buttonsOf(m)
         .slice(-2)
@@ -81,7 +81,7 @@ describe("/sessions reply", () => {
       [ACTION_IDS.sessionsFirst, "first-value"],
       [ACTION_IDS.sessionsMore, "more-value"],
     ]);
-    expect(allText(message)).not.toMatch(/page \d/i);
+    expect(visibleText(message)).not.toMatch(/page \d/i);
   });
 
   it("has a fallback that counts the sessions", () => {
@@ -102,7 +102,7 @@ describe("/sessions reply", () => {
       ACTION_IDS.sessionClicks,
       ACTION_IDS.sessionShare,
     ]);
-    expect(allText(m)).toContain("No AI timeline for this session");
+    expect(visibleText(m)).toContain("No AI timeline for this session");
   });
 
   it("says a timeline could not be loaded rather than leaving a gap", () => {
@@ -113,7 +113,7 @@ describe("/sessions reply", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(allText(m)).toContain("AI timeline not available right now");
+    expect(visibleText(m)).toContain("AI timeline not available right now");
   });
 
   it("escapes vendor text on the card", () => {
@@ -124,7 +124,7 @@ describe("/sessions reply", () => {
       appUrl: APP,
       now: NOW,
     });
-    const t = allText(m);
+    const t = visibleText(m);
     expect(t).toContain("&lt;!channel&gt;");
     expect(t).toContain("&lt;https://evil.test|win a prize&gt;");
     expect(t).not.toContain("<!channel>");
@@ -139,8 +139,8 @@ describe("/sessions reply", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(allText(m)).toContain("…");
-    expect(allText(m).length).toBeLessThan(2000);
+    expect(visibleText(m)).toContain("…");
+    expect(visibleText(m).length).toBeLessThan(2000);
   });
 
   it("shows at most 20 cards and says how many it left out", () => {
@@ -149,7 +149,7 @@ describe("/sessions reply", () => {
     );
     const m = sessionsMessage({ sessions, timelines: {}, subject, appUrl: APP, now: NOW, more: "m" });
     expect(buttonsOf(m).filter((b) => b.action_id === ACTION_IDS.sessionClicks)).toHaveLength(20);
-    expect(allText(m)).toContain("10 more not shown");
+    expect(visibleText(m)).toContain("10 more not shown");
     expect(buttonsOf(m).at(-1)?.action_id).toBe(ACTION_IDS.sessionsMore);
     assertWithinSlackLimits(m);
   });
@@ -173,12 +173,12 @@ describe("a shared session card", () => {
   });
 
   it("says who shared it", () => {
-    expect(allText(m)).toContain("Shared by <@U012AB3CD>");
+    expect(visibleText(m)).toContain("Shared by <@U012AB3CD>");
     expect(m.text).toContain("<@U012AB3CD> shared a Decipher session of jane@acme.com");
   });
 
   it("shows the same card, without a Share button of its own", () => {
-    expect(allText(m)).toContain(`<${APP}/sessions/${SESSION_ID}|jane@acme.com>`);
+    expect(visibleText(m)).toContain(`<${APP}/sessions/${SESSION_ID}|jane@acme.com>`);
     expect(buttonsOf(m).map((b) => b.action_id)).toEqual([
       ACTION_IDS.sessionReplay,
       ACTION_IDS.sessionTimeline,

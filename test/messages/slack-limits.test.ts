@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SlackMessage } from "../../src/messages/index.ts";
-import { mrkdwnProblems, slackLimitViolations } from "./slack-limits.ts";
+import { mrkdwnProblems, strictMessageProblems, validateBlocks } from "../../dev/slack/block-limits.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
 
-// The checker guards every builder test, so it must be seen failing.
+// Every builder test relies on the checker, so it must be seen failing.
 describe("the Slack-limits checker used by the builder tests", () => {
   it("accepts links, date tokens, mentions and entities", () => {
     expect(
@@ -56,20 +56,32 @@ describe("the Slack-limits checker used by the builder tests", () => {
         },
       ],
     };
-    const problems = slackLimitViolations(bad).join("\n");
+    const problems = strictMessageProblems(bad).join("\n");
     for (const expected of [
-      "text: empty",
-      "blocks: 51",
-      "blocks[47].text: 151",
-      "blocks[48].text: 3001",
-      "fields count",
-      "blocks[49].elements count 11",
-      "elements[0].text: 76",
-      "elements[1].value",
-      "elements[2].url",
-      "duplicate action_id",
+      "empty fallback text [json-pointer:/text]",
+      "no more than 50 items allowed [json-pointer:/blocks]",
+      "[json-pointer:/blocks/47/text/text]",
+      "[json-pointer:/blocks/48/text/text]",
+      "[json-pointer:/blocks/48/fields]",
+      "[json-pointer:/blocks/49/elements]",
+      "[json-pointer:/blocks/50/elements/0/text/text]",
+      "[json-pointer:/blocks/50/elements/1/value]",
+      "[json-pointer:/blocks/50/elements/2/url]",
+      "duplicate action_id [json-pointer:/blocks/50/elements/1/action_id]",
     ]) {
       expect(problems).toContain(expected);
     }
+  });
+
+  it("keeps what Slack itself refuses apart from what only the strict checks refuse", () => {
+    const stray = [{ type: "section", text: { type: "mrkdwn", text: "a > b" } }];
+    expect(validateBlocks(stray)).toEqual([]);
+    expect(validateBlocks(stray, 50, "/blocks", { strict: true })).toEqual([
+      "[STRICT] stray > at 2 [json-pointer:/blocks/0/text/text]",
+    ]);
+    const long = [{ type: "header", text: { type: "plain_text", text: "h".repeat(151) } }];
+    expect(validateBlocks(long)).toEqual([
+      "[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]",
+    ]);
   });
 });

@@ -1,18 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { clicksMessage, timelineMessage } from "../../src/messages/index.ts";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { clicksMessage } from "../../src/messages/clicks.ts";
+import { timelineMessage } from "../../src/messages/timeline.ts";
+import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aTimeline, NOW, SESSION_ID, someClicks } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 describe("timeline message", () => {
   it("lists pages with position, clicks, features and activities", () => {
-    const t = allText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
+    const t = visibleText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
     expect(t).toContain("*2.* `/checkout` · at 1:23 · 9 clicks");
     expect(t).toContain("Features: payment");
     expect(t).toContain("• Clicked Pay repeatedly — _click_");
   });
 
   it("shows loading issues and tags", () => {
-    const t = allText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
+    const t = visibleText(timelineMessage({ sessionId: SESSION_ID, timeline: aTimeline(), appUrl: APP }));
     expect(t).toContain(":hourglass: Payment form slow (4.2 s), at 1:30");
     expect(t).toContain("`checkout` `rage-click`");
   });
@@ -21,7 +23,7 @@ describe("timeline message", () => {
     const timeline = aTimeline();
     const page = timeline.pages[1];
     if (page) page.startTime = Date.parse("2026-02-16T09:01:23Z");
-    const t = allText(
+    const t = visibleText(
       timelineMessage({ sessionId: SESSION_ID, timeline, appUrl: APP, sessionStart: "2026-02-16T09:00:00Z" }),
     );
     expect(t).toContain("`/checkout` · at 1:23");
@@ -34,7 +36,7 @@ describe("timeline message", () => {
     const timeline = { ...base, pages: Array.from({ length: 70 }, () => page) };
     const m = timelineMessage({ sessionId: SESSION_ID, timeline, appUrl: APP });
     assertWithinSlackLimits(m);
-    const t = allText(m);
+    const t = visibleText(m);
     expect(t).toContain("30 more pages not shown");
     expect(t).toContain(`<${APP}/sessions/${SESSION_ID}|Open the full timeline in Decipher>`);
   });
@@ -42,14 +44,18 @@ describe("timeline message", () => {
 
 describe("clicks message", () => {
   it("lists clicks with before/after screenshot links", () => {
-    const t = allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }));
+    const t = visibleText(
+      clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }),
+    );
     expect(t).toContain("• at 1:23: click “Pay now” `button` ×5");
     expect(t).toContain("<https://shots.test/1-before.png|before> / <https://shots.test/1-after.png|after>");
     expect(t).toContain("→ `/help`");
   });
 
   it("says when the screenshot links expire", () => {
-    const t = allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }));
+    const t = visibleText(
+      clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }),
+    );
     expect(t).toContain(
       "Screenshot links expire <!date^1771254000^{date_short_pretty} at {time}|2026-02-16 15:00 UTC> (in 3 h)",
     );
@@ -58,12 +64,12 @@ describe("clicks message", () => {
   it("says when they already expired, and when there are none", () => {
     const later = new Date("2026-02-16T16:00:00Z");
     expect(
-      allText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: later })),
+      visibleText(clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: later })),
     ).toContain("Screenshot links expired");
     const none = someClicks({ screenshotsExpiresAt: null });
-    expect(allText(clicksMessage({ sessionId: SESSION_ID, clicks: none, appUrl: APP, now: NOW }))).toContain(
-      "No screenshots",
-    );
+    expect(
+      visibleText(clicksMessage({ sessionId: SESSION_ID, clicks: none, appUrl: APP, now: NOW })),
+    ).toContain("No screenshots");
   });
 
   it("says so when nothing was clicked", () => {
@@ -73,7 +79,7 @@ describe("clicks message", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(allText(m)).toContain("No clicks recorded");
+    expect(visibleText(m)).toContain("No clicks recorded");
     expect(m.text).toBe(`0 clicks in session ${SESSION_ID}`);
   });
 
@@ -83,6 +89,6 @@ describe("clicks message", () => {
     const data = Array.from({ length: 2000 }, (_, i) => ({ ...click, id: i }));
     const m = clicksMessage({ sessionId: SESSION_ID, clicks: someClicks({ data }), appUrl: APP, now: NOW });
     assertWithinSlackLimits(m);
-    expect(allText(m)).toMatch(/…and [\d,]+ more clicks/);
+    expect(visibleText(m)).toMatch(/…and [\d,]+ more clicks/);
   });
 });

@@ -5,7 +5,7 @@ import {
   decodeTriageRef,
   encodeSnoozeValue,
   encodeTriageRef,
-} from "../../src/messages/index.ts";
+} from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import type { SnoozeChoice } from "../../src/model/triage-state.ts";
 import { nasty, RUNS } from "./arbitraries.ts";

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, signingSecret } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, signingSecret, standIn } from "../../dev/in-workerd/bot.ts";
+import { clickFor, madeUpControl } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { emulatorOrg } from "../helpers/emulator.ts";
-import { mintResponseUrl } from "../helpers/slack-standin.ts";
 
 /**
  * What an attacker can send to `/slack/events`: replays, altered signatures, huge or oddly
@@ -16,7 +15,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 async function freshBot() {
   const apiKey = await newOrg();
-  return { bot: createBot({ apiKey }), org: emulatorOrg(apiKey), apiKey };
+  return { bot: createBot({ apiKey }), org: emulator.org(apiKey), apiKey };
 }
 
 function commandBody(text: string, channelId = "C0ALERTS") {
@@ -205,24 +204,18 @@ describe("tampered buttons and other channels", () => {
     value: string,
     channelId: string,
   ) {
-    const payload = {
-      type: "block_actions",
-      // Bob plays the attacker: the stand-in mints response_urls for the users it knows.
-      user: { id: "U0BOB", username: "bob", team_id: "T0TEST" },
-      api_app_id: "A0TEST",
-      container: {
-        type: "message",
-        message_ts: "1732200000.000100",
-        channel_id: channelId,
-        is_ephemeral: true,
-      },
-      trigger_id: "1.2.3",
-      team: { id: "T0TEST", domain: "test" },
-      channel: { id: channelId, name: "x" },
-      response_url: await mintResponseUrl(bot.botToken, channelId, "U0BOB"),
-      actions: [{ type: "button", action_id: actionId, block_id: "b", value, action_ts: "1" }],
-    };
-    return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+    // Bob plays the attacker: the stand-in mints response_urls for the users it knows.
+    const body = clickFor({
+      teamId: "T0TEST",
+      channelId,
+      userId: "U0BOB",
+      userName: "bob",
+      responseUrl: await standIn.responseUrl(bot.botToken, channelId, "U0BOB"),
+      messageTs: "1732200000.000100",
+      ephemeral: true,
+      button: madeUpControl(actionId, value),
+    });
+    return bot.signedPost(body);
   }
 
   it.each([

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startEmulator } from "../../dev/emulator/server.ts";
-import { startSlackStandIn } from "../../dev/slack/server.ts";
+import { startSlackStandIn } from "../../dev/slack/standin-server.ts";
 
 /** Real HTTP on loopback: the vendor emulator and the Slack stand-in, one each per test run. */
 export default async function setup(project: TestProject) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { createdBots, signingSecret, standInUrl, type WatchedBot } from "../../dev/in-workerd/bot.ts";
+import { createdBots, signingSecret, standIn, type WatchedBot } from "../../dev/in-workerd/bot.ts";
 
 /**
  * Every test file is watched for leaked secrets: everything written to the console, and every
@@ -26,8 +26,7 @@ afterAll(async () => {
   const secrets = new Set([signingSecret, ...createdBots.flatMap(secretsOf)]);
   const traffic: string[] = [];
   for (const bot of createdBots) {
-    const calls = await fetch(`${standInUrl}/__slack/calls?botToken=${encodeURIComponent(bot.botToken)}`);
-    traffic.push(await calls.text());
+    traffic.push(JSON.stringify(await standIn.calls(bot.botToken)));
     for (const channel of ["C0ALERTS", "C0GENERAL", "C0DEMO", "C0NOTIN"])
       traffic.push(JSON.stringify(await bot.messages(channel)));
   }

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import type { CallRecord } from "../../dev/slack/standin-types.ts";
 
 // Real HTTP from workerd to the one stand-in the global setup started. Each test takes a fresh
 // bot token, which is a fresh workspace, so tests never see each other's messages.
@@ -77,14 +78,6 @@ export type InspectedMessage = {
   visible_to: string | null;
   reply_count: number;
   via: string;
-};
-
-export type CallRecord = {
-  method: string;
-  params: Record<string, unknown>;
-  status: number;
-  ok: boolean;
-  error?: string;
 };
 
 export const section = (text: string) => ({

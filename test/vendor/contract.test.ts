@@ -4,42 +4,17 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { type EmulatorOrg, emulatorControl } from "../../dev/emulator/control-client.ts";
 import { paginateCollectionSessions, paginateSessions, paginateTestRuns } from "../../src/vendor/paginate.ts";
 import type { CollectionInclude, TestRun } from "../../src/vendor/types.ts";
 import { createVendorClient, type VendorClientOptions } from "../../src/vendor/vendor-client.ts";
 import { isVendorApiError, type VendorApiError } from "../../src/vendor/vendor-errors.ts";
 
 const base = () => env.DECIPHER_API_URL as string;
-type Route = "testRuns" | "sessions" | "timeline" | "clicks" | "collectionSessions" | "*";
-
-async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base()}/__emulator${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-const newOrg = async (template: "acme" | "globex" = "acme") =>
-  (await control<{ apiKey: string }>("POST", "/orgs", { template })).apiKey;
-
-const fault = (
-  apiKey: string,
-  route: Route,
-  kind: "429" | "500" | "hang" | "malformed",
-  count = 1,
-  retryAfter?: number,
-) => control("POST", "/faults", { apiKey, route, kind, count, retryAfter });
-
-const requests = async (apiKey: string) =>
-  (
-    await control<{ byRoute: Record<Exclude<Route, "*">, number> }>(
-      "GET",
-      `/requests?apiKey=${encodeURIComponent(apiKey)}`,
-    )
-  ).byRoute;
+const emulator = emulatorControl(base());
+const newOrg = emulator.newOrg;
+type Route = Parameters<EmulatorOrg["fault"]>[0];
+const requests = async (apiKey: string) => (await emulator.org(apiKey).requests()).byRoute;
 
 function clientFor(apiKey: string, extra: Partial<VendorClientOptions> = {}) {
   const waits: number[] = [];
@@ -313,8 +288,8 @@ describe("faults", () => {
       const sessions = await collect(paginateSessions(client, { ...WIDE, limit: 100 }));
       const id = sessions.find((s) => s.hasTimeline)?.id ?? "";
       const before = (await requests(apiKey))[counter];
-      await fault(apiKey, route, "429", 1, 2);
-      await fault(apiKey, route, "500", 1);
+      await emulator.org(apiKey).fault(route, "429", 1, 2);
+      await emulator.org(apiKey).fault(route, "500", 1);
       await call(client, id);
       expect((await requests(apiKey))[counter] - before).toBe(3);
       expect(waits[0]).toBe(2000);
@@ -325,7 +300,7 @@ describe("faults", () => {
   it("gives up after the attempt limit on persistent 5xx", async () => {
     const apiKey = await newOrg();
     const { client } = clientFor(apiKey, { retry: { attempts: 3 } });
-    await fault(apiKey, "testRuns", "500", 5);
+    await emulator.org(apiKey).fault("testRuns", "500", 5);
     const error = await failure(client.listTestRuns(101));
     expect(error.status).toBe(500);
     expect(error.type).toBe("api_error");
@@ -336,7 +311,7 @@ describe("faults", () => {
   it("does not sleep through a Retry-After above the cap", async () => {
     const apiKey = await newOrg();
     const { client, waits } = clientFor(apiKey, { retry: { maxRetryAfterMs: 5_000 } });
-    await fault(apiKey, "sessions", "429", 3, 60);
+    await emulator.org(apiKey).fault("sessions", "429", 3, 60);
     const error = await failure(client.listSessions());
     expect(error.isRateLimited()).toBe(true);
     expect(error.retryAfterMs).toBe(60_000);
@@ -347,7 +322,7 @@ describe("faults", () => {
   it("times out a hung request and succeeds on the retry", async () => {
     const apiKey = await newOrg();
     const { client } = clientFor(apiKey, { timeoutMs: 300 });
-    await fault(apiKey, "collectionSessions", "hang", 1);
+    await emulator.org(apiKey).fault("collectionSessions", "hang", 1);
     const started = Date.now();
     const list = await client.listCollectionSessions(501);
     expect(list.collection.id).toBe(501);
@@ -358,7 +333,7 @@ describe("faults", () => {
   it("reports timeout_error when every attempt hangs", async () => {
     const apiKey = await newOrg();
     const { client } = clientFor(apiKey, { timeoutMs: 200, retry: { attempts: 2 } });
-    await fault(apiKey, "testRuns", "hang", 2);
+    await emulator.org(apiKey).fault("testRuns", "hang", 2);
     const error = await failure(client.listTestRuns(101));
     expect(error.type).toBe("timeout_error");
     expect(error.status).toBeNull();
@@ -368,7 +343,7 @@ describe("faults", () => {
   it("reports malformed JSON as invalid_response without retrying", async () => {
     const apiKey = await newOrg();
     const { client } = clientFor(apiKey);
-    await fault(apiKey, "testRuns", "malformed", 1);
+    await emulator.org(apiKey).fault("testRuns", "malformed", 1);
     const error = await failure(client.listTestRuns(101));
     expect(error.type).toBe("invalid_response");
     expect(error.isTransient()).toBe(true);

@@ -81,7 +81,7 @@ describe("VendorApiError", () => {
     expect(e(401, "authentication_error").isTransient()).toBe(false);
   });
 
-  it("is recognised by the guard and serialises to plain data", () => {
+  it("is recognised by isVendorApiError and serialises to plain data", () => {
     const error = new VendorApiError("Decipher API error 404 not_found_error: gone", {
       status: 404,
       type: "not_found_error",

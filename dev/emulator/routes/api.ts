@@ -2,8 +2,8 @@ import { type Context, Hono } from "hono";
 import type { CursorCodec, CursorPosition } from "../cursor.ts";
 import { ApiError, invalid, methodNotAllowed, notFound, unauthenticated } from "../errors.ts";
 import type { FaultRegistry, RouteName } from "../faults.ts";
+import { page } from "../keyset-pages.ts";
 import type { Org } from "../model.ts";
-import { page } from "../paginate.ts";
 import {
   checkRange,
   parseInclude,

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { isRecord } from "../../../src/util/checks.ts";
 import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";
 import type { Org, RunStatus } from "../model.ts";
@@ -200,7 +201,7 @@ async function json(c: Context): Promise<Body> {
   if (!text.trim()) return {};
   try {
     const value = JSON.parse(text) as unknown;
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Body;
+    if (isRecord(value)) return value;
   } catch {
     // fall through
   }

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
 
-// The sandbox page (issue 5): a chat UI over the stand-in's own /__slack/* API, plus two
+// The sandbox page: a chat UI over the stand-in's own /__slack/* API, plus two
 // controls the bot's side needs — fire the cron now, and fire it at a given time (the page's
 // "Digest now" schedules a digest for the next minute, then asks for a poll just after it).
-// Node only (reads the page's files); mounted by app.ts.
+// Node only (reads the page's files); mounted by standin-app.ts.
 
 const ASSETS: Record<string, string> = {
   "index.html": "text/html; charset=utf-8",

@@ -1,4 +1,4 @@
-import { type ClicksMessageInput, clicksMessage } from "../../messages/index.ts";
+import { type ClicksMessageInput, clicksMessage } from "../../messages/clicks.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { screenshotsMessage } from "../../messages/screenshots.ts";
 import { sessionDetailAction } from "./session-detail.ts";

@@ -1,10 +1,11 @@
 import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/action-ids.ts";
-import { errorMessage, timelineMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
+import { timelineMessage } from "../../messages/timeline.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
 import type { Deps } from "../../wiring.ts";
-import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";
+import { type ButtonRequest, clickedValue, type Listener, noAck } from "./action-requests.ts";
 
 export type SessionView = (
   deps: Deps,

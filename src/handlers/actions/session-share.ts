@@ -1,10 +1,11 @@
 import { decodeShareValue } from "../../messages/action-ids.ts";
 import { plain } from "../../messages/decipher-replies.ts";
-import { errorMessage, sharedSessionMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
+import { sharedSessionMessage } from "../../messages/shared-session.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { classifySlackFailure, describeSlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
-import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";
+import { type ButtonRequest, clickedValue, type Listener, noAck } from "./action-requests.ts";
 
 /** **Share**: posts the card in the channel, saying who shared it. */
 export const sessionShareAction = (deps: Deps): Listener<ButtonRequest> => ({

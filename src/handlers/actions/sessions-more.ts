@@ -1,11 +1,11 @@
 import { decodeMoreValue } from "../../messages/action-ids.ts";
-import { errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
 import type { Deps } from "../../wiring.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { fromSearchValue } from "../commands/sessions-query.ts";
-import { type ButtonRequest, clickedValue, type Listener, noAck } from "./types.ts";
+import { type ButtonRequest, clickedValue, type Listener, noAck } from "./action-requests.ts";
 
 /** **More** and **First page**: another page of the same search, in place of the one clicked. */
 export const sessionsPageAction = (deps: Deps): Listener<ButtonRequest> => ({

@@ -1,6 +1,7 @@
 import { plain } from "../../messages/decipher-replies.ts";
-import { errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../../messages/triage-values.ts";
+import { triageRefusal } from "../../model/admins.ts";
 import type { SubscriptionRef } from "../../model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../model/triage-state.ts";
 import { reply } from "../../slack-api/respond.ts";
@@ -12,7 +13,7 @@ import {
   noAck,
   type SelectRequest,
   selectedValue,
-} from "./types.ts";
+} from "./action-requests.ts";
 
 type Request = ButtonRequest | SelectRequest;
 type ButtonTriage = "acknowledge" | "unsnooze" | "mute";
@@ -22,18 +23,6 @@ const TAMPERED = "That control no longer works, so nothing changed. Use the butt
 /** A value naming another workspace or channel than the click came from is not this alert's. */
 function belongsHere(ref: SubscriptionRef, req: Request): boolean {
   return ref.teamId === req.context.teamId && ref.channelId === req.context.channelId;
-}
-
-/**
- * Snooze and mute silence a channel for everyone, so ADMIN_USER_IDS, when set, guards them.
- * Checked here too (the engine checks again) so a refusal costs no trip to the object.
- */
-function adminRefusal(deps: Deps, userId: string, type: TriageAction["type"]): string | null {
-  if (type === "acknowledge") return null;
-  const admins = deps.config.adminUserIds;
-  if (admins.size === 0 || admins.has(userId)) return null;
-  const verb = type === "mute" ? "mute" : type === "unsnooze" ? "unsnooze" : "snooze";
-  return `Only the bot's admins can ${verb} alerts in this channel, since it silences them for everyone. Acknowledge is open to all; ask an admin to ${verb} it.`;
 }
 
 /** Runs one triage action and answers the clicker alone; never changes anything on a bad value. */
@@ -48,7 +37,8 @@ async function triage(
     await reply(respond, errorMessage(TAMPERED));
     return;
   }
-  const refusal = adminRefusal(deps, action.userId, action.type);
+  // Checked before the trip to the object, which checks again.
+  const refusal = triageRefusal(deps.config.adminUserIds, action);
   if (refusal) {
     await reply(respond, errorMessage(refusal));
     return;

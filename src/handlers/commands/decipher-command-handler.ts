@@ -1,10 +1,11 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
-import { decipherHelpMessage, errorMessage } from "../../messages/index.ts";
+import { decipherHelpMessage, errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code } from "../../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
 import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
@@ -32,14 +33,8 @@ function read(req: Request, deps: Deps): Parsed {
     if (!(error instanceof CommandInputError)) throw error;
     return { ok: false, reply: errorMessage(`${error.message} Type \`/decipher help\` for the commands.`) };
   }
-  const admins = deps.config.adminUserIds;
-  if (changesSubscriptions(command) && admins.size > 0 && !admins.has(req.payload.user_id)) {
-    return {
-      ok: false,
-      reply: errorMessage(
-        "Only the bot's admins can change what this channel watches. Ask one of them, or use `/decipher list` and `/decipher status`.",
-      ),
-    };
+  if (changesSubscriptions(command) && !isAdmin(deps.config.adminUserIds, req.payload.user_id)) {
+    return { ok: false, reply: errorMessage(SUBSCRIPTION_CHANGE_REFUSAL) };
   }
   return { ok: true, command };
 }

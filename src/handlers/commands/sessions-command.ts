@@ -1,6 +1,7 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { encodeMoreValue } from "../../messages/action-ids.ts";
-import { errorMessage, noSessionsMessage, sessionsMessage, usageMessage } from "../../messages/index.ts";
+import { errorMessage, usageMessage } from "../../messages/help.ts";
+import { noSessionsMessage, sessionsMessage } from "../../messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { mapLimit } from "../../util/map-limit.ts";

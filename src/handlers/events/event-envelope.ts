@@ -1,14 +1,13 @@
 import type { MiddlewareHandler } from "hono";
+import { isRecord } from "../../util/checks.ts";
 import { rawText } from "../signed-request.ts";
 import { isEventType } from "./event-types.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
  * Runs before slack-edge for JSON bodies (the Events API), after the timestamp, size and
- * signature checks (request-guard.ts), so an unsigned request has already had its 401.
+ * signature screens (../signed-request.ts), so an unsigned request has already had its 401.
  * slack-edge would answer an event nobody listens to with a 404 (and log the whole body), and
  * an `event_callback` without an event the same way. Here, once the signature holds:
  * - `url_verification` gets its challenge back;
@@ -16,11 +15,11 @@ const ID = /^[A-Za-z0-9._-]{1,100}$/;
  * - an event type the bot does not handle, or another envelope (`app_rate_limited`), gets an
  *   empty 200 and no other work.
  */
-export function slackEventGuard(): MiddlewareHandler {
+export function screenEventEnvelope(): MiddlewareHandler {
   return async (c, next) => {
     if (!(c.req.header("content-type") ?? "").includes("application/json")) return next();
     const raw = await rawText(c.req.raw);
-    // An object: slackBodyGuard refused anything else.
+    // An object: screenSlackBody refused anything else.
     const body = JSON.parse(raw) as Record<string, unknown>;
     if (body.type === "url_verification") {
       if (typeof body.challenge !== "string" || body.challenge.length > 500)

@@ -1,6 +1,6 @@
 /**
  * The Events API subscriptions of the bot: registerEvents handles exactly these, the event
- * guard lets exactly these through, and slack/manifest.yml subscribes to exactly these
+ * screen lets exactly these through, and slack/manifest.yml subscribes to exactly these
  * (test/handlers/manifest.test.ts holds the three together).
  */
 export const EVENT_TYPES = ["link_shared", "app_home_opened", "app_mention"] as const;

@@ -24,7 +24,7 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
   app_mention: (req, deps) => handleAppMention(req.payload, deps),
 };
 
-/** Without the Durable Object binding: dedup per isolate only (see gate.ts). */
+/** Without the Durable Object binding: dedup per isolate only (see objects/event-gate-client.ts). */
 const fallbackGate = isolateGate();
 
 /**

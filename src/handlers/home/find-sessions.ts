@@ -1,6 +1,6 @@
 import type { SlackEdgeAppEnv, SlackRequest, ViewSubmission } from "slack-edge";
 import { FIND_FIELDS, findSessionsModal } from "../../messages/find-sessions-modal.ts";
-import { errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";

@@ -1,5 +1,5 @@
 import type { AppMentionEvent } from "slack-edge";
-import { errorMessage, usageMessage } from "../../messages/index.ts";
+import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { mentionHelpMessage } from "../../messages/mention-help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";

@@ -111,7 +111,7 @@ describe("App Home (app_home_opened → views.publish)", () => {
 
   it("ignores the Messages tab", async () => {
     const { bot, events } = await setup();
-    const team = await events.team();
+    const team = await bot.team();
     await events.send({
       type: "event_callback",
       team_id: team,

@@ -6,7 +6,7 @@ import { envelope, eventsOf } from "../../helpers/events.ts";
 async function setup() {
   const bot = createBot({ apiKey: await newOrg() });
   const events = eventsOf(bot);
-  return { bot, events, team: await events.team() };
+  return { bot, events, team: await bot.team() };
 }
 
 describe("Events API envelope", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBot, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
 import { eventsOf } from "../../helpers/events.ts";
 
 async function setup() {
@@ -47,8 +47,7 @@ describe("app_mention", () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });
     const events = eventsOf(bot);
-    const { emulatorOrg } = await import("../../helpers/emulator.ts");
-    await emulatorOrg(apiKey).fault("sessions", "500", 5);
+    await emulator.org(apiKey).fault("sessions", "500", 5);
     await events.say("C0ALERTS", "@Decipher sessions jane@acme.com");
     const [reply] = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id);
     expect(visibleText(reply ?? {})).toContain("Decipher is unavailable right now");

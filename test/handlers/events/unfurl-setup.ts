@@ -1,5 +1,4 @@
-import { createBot, emulatorUrl, newOrg } from "../../../dev/in-workerd/bot.ts";
-import { emulatorOrg } from "../../helpers/emulator.ts";
+import { createBot, emulator, emulatorUrl, newOrg } from "../../../dev/in-workerd/bot.ts";
 import { eventsOf } from "../../helpers/events.ts";
 
 /** DECIPHER_APP_URL in vitest.config.ts: the links the bot explains. */
@@ -11,16 +10,14 @@ export type VendorSession = { id: string; userEmail: string | null; hasTimeline:
 export async function unfurlBot() {
   const apiKey = await newOrg();
   const bot = createBot({ apiKey });
-  const org = emulatorOrg(apiKey);
+  const org = emulator.org(apiKey);
   const res = await fetch(`${emulatorUrl}/api/v1/sessions?limit=100`, {
     headers: { Authorization: `Bearer ${apiKey}` },
   });
   const sessions = ((await res.json()) as { data: (VendorSession & { duration: number | null })[] }).data;
   // A finished session with a timeline (its clicks carry screenshots).
   const session = sessions.find((s) => s.hasTimeline && s.duration !== null && s.userEmail) as VendorSession;
-  await fetch(`${emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(apiKey)}`, {
-    method: "DELETE",
-  });
+  await org.clearRequests();
   return { bot, org, events: eventsOf(bot), session, sessions };
 }
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createSlackStandInApp } from "./app.ts";
-import type { RateLimitConfig } from "./types.ts";
+import { createSlackStandInApp } from "./standin-app.ts";
+import type { RateLimitConfig } from "./standin-types.ts";
 
 export type SlackStandInOptions = {
   port?: number;

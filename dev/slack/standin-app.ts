@@ -3,11 +3,11 @@ import { adminRoutes } from "./admin.ts";
 import { adminEventRoutes } from "./admin-events.ts";
 import { pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
-import type { RateLimitConfig } from "./types.ts";
+import type { RateLimitConfig } from "./standin-types.ts";
 import { webApiHandler } from "./web-api.ts";
 import { Workspaces } from "./workspaces.ts";
 
-// The whole stand-in as one runtime-agnostic Hono app; server.ts only puts it on a socket.
+// The whole stand-in as one runtime-agnostic Hono app; standin-server.ts only puts it on a socket.
 
 export type SlackStandInConfig = {
   /** The bot's Request URL (its /slack/events) for slash commands and button clicks. */

@@ -1,7 +1,7 @@
 // Run the Slack stand-in on its own for the local sandbox:
 //   PORT=8790 BOT_URL=http://127.0.0.1:8787/slack/events SLACK_SIGNING_SECRET=… SLACK_BOT_TOKEN=xoxb-… \
-//     node dev/slack/main.ts
-import { startSlackStandIn } from "./server.ts";
+//     node dev/slack/standin-main.ts
+import { startSlackStandIn } from "./standin-server.ts";
 
 const env = process.env;
 const standIn = await startSlackStandIn({

@@ -1,4 +1,4 @@
-import type { Block } from "./types.ts";
+import type { Block } from "./standin-types.ts";
 
 // Web API requests arrive form-encoded (what slack-web-api-client sends, with blocks as a JSON
 // string), as JSON, or as a GET query. Slack takes the token from `Authorization: Bearer` or,

@@ -1,0 +1,71 @@
+/**
+ * The one client of the stand-in's inspection API (`/__slack/…`, dev/slack/README.md), for the
+ * test bot, the test helpers and the benchmarks, like dev/emulator/control-client.ts for the
+ * emulator. Every call names its workspace by bot token. An answer other than 2xx throws with
+ * the route and the stand-in's own error body.
+ */
+
+import type { FaultKind } from "./standin-types.ts";
+
+export type SlackAdmin = ReturnType<typeof slackAdmin>;
+
+export function slackAdmin(standInUrl: string) {
+  const root = `${standInUrl.replace(/\/$/, "")}/__slack`;
+
+  async function call<T>(method: "GET" | "POST", path: string, body?: Record<string, unknown>): Promise<T> {
+    const res = await fetch(`${root}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`stand-in ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  }
+
+  const query = (fields: Record<string, string | undefined>) =>
+    new URLSearchParams(
+      Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ).toString();
+
+  return {
+    call,
+    /**
+     * A `response_url` for one channel and user, as Slack puts into every slash command and
+     * click; `messageTs` is the message a click came from, for `replace_original`. Tests use
+     * one rather than an address nobody listens on: a reply sent to a closed port leaves workerd
+     * printing "Network connection lost" as an uncaught exception, though the bot handles it.
+     */
+    responseUrl: async (botToken: string, channelId: string, userId: string, messageTs?: string) =>
+      (
+        await call<{ responseUrl: string }>("POST", "/response-urls", {
+          botToken,
+          channelId,
+          userId,
+          ...(messageTs ? { messageTs } : {}),
+        })
+      ).responseUrl,
+    /** The workspace's messages in ts order, as the stand-in shows them (snake_case wire fields). */
+    messages: async <M>(botToken: string, channel?: string) =>
+      (await call<{ messages: M[] }>("GET", `/messages?${query({ botToken, channel })}`)).messages,
+    /** The Web API calls the workspace's token made, oldest first. */
+    calls: async <C>(botToken: string, method?: string) =>
+      (await call<{ calls: C[] }>("GET", `/calls?${query({ botToken, method })}`)).calls,
+    /** The person's Home view and open modals, as the bot last published and opened them. */
+    views: (botToken: string, userId = "U0ALICE") =>
+      call<{
+        home: { id: string; blocks: Array<Record<string, unknown>> } | null;
+        modals: Array<{ id: string; callback_id?: string; blocks: Array<Record<string, unknown>> }>;
+      }>("GET", `/views?${query({ botToken, userId })}`),
+    /** The workspace back to its seeded state: no messages, calls or faults. */
+    reset: (botToken: string) => call("POST", "/reset", { botToken }),
+    /** The next `count` calls of `method` fail this way (`extra`: error, retryAfter, delayMs). */
+    fault: (
+      botToken: string,
+      method: string,
+      kind: FaultKind,
+      count = 1,
+      extra: Record<string, unknown> = {},
+    ) => call("POST", "/faults", { botToken, method, kind, count, ...extra }),
+  };
+}
