@@ -450,6 +450,14 @@ async function chaos(seed: number, rounds: number) {
         explained = true;
         await explain(w, faults);
       }
+      // A long run says where it stands, so a run cut short still reports its figures.
+      if (round % 500 === 0) {
+        const sofar = addTally(done, current);
+        const seconds = Math.round((Date.now() - started) / 1000);
+        log(
+          `CHAOS_PROGRESS round ${round} (seed ${seed}) ${seconds} s: expected ${sofar.expected}, lost ${sofar.lost}, duplicated ${sofar.duplicated}, left unknown ${sofar.unknownOutcome}, violations ${violations.length}`,
+        );
+      }
     }
   } finally {
     console.log = log;
