@@ -1,5 +1,12 @@
 import { readContent, slackError } from "./content.ts";
-import { addMessage, botMessage, findMessage, removeMessage, threadParent } from "./messages.ts";
+import {
+  addMessage,
+  botMessage,
+  findMessage,
+  removeMessage,
+  threadParent,
+  withBlockIds,
+} from "./messages.ts";
 import type { Params } from "./params.ts";
 import type { Workspace } from "./workspaces.ts";
 
@@ -104,7 +111,7 @@ function apply(entry: Entry, params: Params, nextTs: () => string): ResponseUrlR
   const replace = params.replace_original === true || params.replace_original === "true";
   if (replace && source) {
     source.text = content.text ?? "";
-    source.blocks = content.blocks;
+    source.blocks = withBlockIds(ws, content.blocks);
     source.edited = { user: source.user, ts: nextTs() };
     return { status: 200, body: { ok: true } };
   }

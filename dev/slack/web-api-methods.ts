@@ -7,6 +7,7 @@ import {
   resolveChannel,
   threadParent,
   toSlackMessage,
+  withBlockIds,
 } from "./messages.ts";
 import type { Method, MethodBody, MethodContext } from "./method-types.ts";
 import { boolParam, type Params, stringParam } from "./params.ts";
@@ -94,7 +95,8 @@ const update: Method = ({ ws, params, nextTs }) => {
   }
   if (content.text !== undefined) message.text = content.text;
   // Slack keeps the old blocks when none are sent; an empty array removes them.
-  if (content.blocks !== undefined) message.blocks = content.blocks.length > 0 ? content.blocks : undefined;
+  if (content.blocks !== undefined)
+    message.blocks = content.blocks.length > 0 ? withBlockIds(ws, content.blocks) : undefined;
   message.edited = { user: BOT_USER_ID, ts: nextTs() };
   return {
     ok: true,

@@ -1,6 +1,6 @@
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
-import { findMessage, resolveChannel } from "./messages.ts";
+import { findMessage, resolveChannel, withBlockIds } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
 import { type Params, stringParam } from "./params.ts";
 import type { Block, StoredMessage } from "./types.ts";
@@ -60,7 +60,7 @@ export const chatUnfurl = ({ ws, params }: MethodContext): MethodBody => {
     if (!message.links?.includes(url)) return slackError("cannot_unfurl_url");
     if (!isObject(unfurl) || !Array.isArray(unfurl.blocks)) return slackError("invalid_unfurls_format");
     problems.push(...validateBlocks(unfurl.blocks, 50, `/unfurls/${encodeURIComponent(url)}/blocks`));
-    stored[url] = { blocks: unfurl.blocks as Block[] };
+    stored[url] = { blocks: withBlockIds(ws, unfurl.blocks as Block[]) ?? [] };
   }
   if (problems.length > 0) {
     return slackError("invalid_blocks", {

@@ -1,8 +1,9 @@
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
+import { withBlockIds } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
 import { type Params, stringParam } from "./params.ts";
-import type { StoredView } from "./types.ts";
+import type { Block, StoredView } from "./types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // views.publish (a user's Home tab) and views.open (a modal, needs a fresh trigger_id), with
@@ -87,7 +88,8 @@ function storedView(
     id: `V0${String(ws.nextViewId++).padStart(8, "0")}`,
     type,
     userId,
-    view,
+    // Slack gives view blocks without one a block_id too, and echoes it in block_actions.
+    view: { ...view, blocks: withBlockIds(ws, view.blocks as Block[]) },
     open: true,
     at: new Date().toISOString(),
   };

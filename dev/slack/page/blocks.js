@@ -96,6 +96,7 @@ export function askConfirm(confirm) {
 function staticSelect(menu, blockId, ctx) {
   const node = /** @type {HTMLSelectElement} */ (el("select", "bk-select"));
   node.dataset.actionId = String(menu.action_id ?? "");
+  node.dataset.blockId = blockId;
   const placeholder = /** @type {HTMLOptionElement} */ (
     el("option", "", plainText(menu.placeholder, "Select…"))
   );
@@ -141,6 +142,7 @@ function button(b, blockId, ctx) {
     node.append(el("span", "bk-external", " ↗"));
   }
   node.dataset.actionId = String(b.action_id ?? "");
+  node.dataset.blockId = blockId;
   if (b.confirm) node.dataset.confirm = "true";
   node.addEventListener("click", async () => {
     // Slack asks before a click with a confirm object is sent (or a link is opened).
