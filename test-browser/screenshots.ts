@@ -10,8 +10,10 @@
 // added through the emulator's control API and the poll is fired with the page's "Poll now".
 //
 // Emoji come from the page's own colour web font (twemoji-colr-font, dev/slack/page/routes.ts),
-// so they show in colour in any headless Chromium.
-import { mkdirSync } from "node:fs";
+// so they show in colour in any headless Chromium. A page from before that font gets the same
+// one from this checkout, so both sides of a comparison draw emoji alike.
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Locator, type Page } from "playwright-core";
@@ -79,7 +81,25 @@ async function alertWith(page: Page, marker: string): Promise<Locator> {
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
   page.setDefaultTimeout(30_000);
+  // The page's own @font-face range (dev/slack/page/style.css).
+  const EMOJI_RANGE = /unicode-range:([^;]+);/.exec(
+    readFileSync(new URL("../dev/slack/page/style.css", import.meta.url), "utf8"),
+  )?.[1];
+  const font = readFileSync(createRequire(import.meta.url).resolve("twemoji-colr-font/twemoji.woff2"));
+  await page.route("**/__screenshots/emoji.woff2", (route) =>
+    route.fulfill({ body: font, contentType: "font/woff2" }),
+  );
   await page.goto(`${stack.pageUrl}#C0DEMO`);
+  const hasFont = await page.evaluate(() =>
+    [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Sandbox Emoji"),
+  );
+  if (!hasFont) {
+    await page.addStyleTag({
+      content: `@font-face { font-family: "Sandbox Emoji"; src: url("/__screenshots/emoji.woff2") format("woff2");
+        unicode-range: ${EMOJI_RANGE}; }
+        :root, button, select, input { font-family: "Sandbox Emoji", -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }`,
+    });
+  }
   await page.locator(".live", { hasText: "live" }).waitFor();
   mkdirSync(outDir, { recursive: true });
 
