@@ -36,9 +36,10 @@ function imageElement(img, small) {
   pic.alt = alt;
   pic.loading = "lazy";
   pic.referrerPolicy = "no-referrer";
-  // Unreachable hosts (the emulator's screenshots are fake) fall back to a link card.
+  // An image that does not load (a screenshot URL past its expiry answers 403) becomes a
+  // link card that says so, rather than a broken image.
   pic.addEventListener("error", () => {
-    a.textContent = `🖼️ ${alt}`;
+    a.textContent = `🖼️ ${alt} — the image did not load (its link may have expired)`;
     a.classList.add("bk-img-fallback");
   });
   a.append(pic);
