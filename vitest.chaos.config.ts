@@ -26,6 +26,8 @@ export default defineConfig({
     include: ["test/chaos/**/*.test.ts", "test/fuzz/**/*.test.ts", "test/security/**/*.test.ts"],
     testTimeout: 900_000,
     provide,
+    // The rounds' summaries are this suite's output.
+    silent: false,
     // One line per cron (src/index.ts) would bury the summaries of a thousand rounds.
     onConsoleLog: (log) => !log.startsWith("poll cycle "),
   },

@@ -1,11 +1,14 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testWranglerConfig } from "./test/setup/wrangler-config.ts";
 
 export default defineConfig({
   plugins: [
     cloudflareTest(({ inject }) => ({
       main: "./src/index.ts",
-      wrangler: { configPath: "./wrangler.toml" },
+      // wrangler.toml read from a folder without the `.dev.vars` that `npm start` writes: the
+      // tests' bindings are the ones below, never the sandbox's secrets.
+      wrangler: { configPath: testWranglerConfig(import.meta.dirname) },
       miniflare: {
         bindings: {
           DECIPHER_API_URL: inject("emulatorUrl"),
@@ -26,5 +29,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Property tests run hundreds of cases: on 2 busy cores vitest's 5 s default is too tight.
     testTimeout: 30_000,
+    // What a test logs (the faults it injects on purpose, poll summaries) is shown when it fails.
+    silent: "passed-only",
   },
 });

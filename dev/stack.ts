@@ -9,7 +9,8 @@
 //
 // Interface (keep it stable, benchmarks depend on it):
 // - ports: 0 = any free port. Defaults 8787 (bot), 8788 (emulator), 8790 (Slack stand-in).
-// - simulate: the emulator advances its demo orgs every 20 s (default false).
+// - simulate: the emulator advances its demo orgs every 20 s (default false), following
+//   scenario: "cycle" (default) or "noisy" (dev/emulator/simulation.ts).
 // - seed: emulator data seed (default 1).
 // - cronIntervalMs: fire the bot's cron this often (default 60 000; null = never; fireCron()
 //   still works). `wrangler dev` never runs crons by itself.
@@ -26,12 +27,14 @@ import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, type W
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ScenarioName } from "./emulator/model.ts";
 import { startEmulator } from "./emulator/server.ts";
 import { startSlackStandIn } from "./slack/standin-server.ts";
 
 export type StackOptions = {
   ports?: { bot?: number; emulator?: number; slack?: number };
   simulate?: boolean;
+  scenario?: ScenarioName;
   seed?: number;
   cronIntervalMs?: number | null;
   devVarsPath?: string;
@@ -175,6 +178,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       host: "127.0.0.1",
       seed: options.seed ?? 1,
       simulate: options.simulate ?? false,
+      scenario: options.scenario ?? "cycle",
       appUrl: `http://127.0.0.1:${emulatorPort}`,
     });
     cleanups.push(() => emulator.close());
@@ -185,8 +189,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       botUrl: `${botUrl}/slack/events`,
       signingSecret,
       botToken,
-      // Links to the emulator's web-app pages (DECIPHER_APP_URL) unfurl like app.getdecipher.com's.
-      unfurlDomains: ["app.getdecipher.com", "127.0.0.1"],
+      // The app's unfurl domain is DECIPHER_APP_URL's host (slack/manifest.yml), here the
+      // emulator's: its links unfurl, and the page suggests one of them.
+      unfurlDomains: [new URL(emulator.url).hostname],
+      appUrl: emulator.url,
       // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/standin-main.ts does.
       rateLimit: { perSecond: 1, burst: 3 },
     });

@@ -3,24 +3,30 @@
 // subscribed, so alerts arrive without doing anything. Ctrl-C stops everything.
 //
 //   PORT_BOT / PORT_EMULATOR / PORT_SLACK   override 8787 / 8788 / 8790 (0 = any free port)
+//   SIMULATE=cycle|noisy|off                the emulator's scenario (dev/sandbox-options.ts)
 //   SANDBOX_VERBOSE=1                       also print the bot's (wrangler's) output
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sandboxOptions } from "./sandbox-options.ts";
 import { DEMO_API_KEY, parseDevVars, ROOT, randomSecrets, type Stack, startStack } from "./stack.ts";
 
 const DEV_VARS = join(ROOT, ".dev.vars");
 const DEMO_CHANNEL = "C0DEMO";
 const DEMO_USER = "U0ALICE";
 
-const port = (name: string, fallback: number) => {
-  const v = process.env[name];
-  return v === undefined || v === "" ? fallback : Number(v);
-};
-const ports = {
-  bot: port("PORT_BOT", 8787),
-  emulator: port("PORT_EMULATOR", 8788),
-  slack: port("PORT_SLACK", 8790),
-};
+const options = sandboxOptions(process.env);
+if ("error" in options) {
+  console.error(`Could not start the sandbox: ${options.error}`);
+  process.exit(2);
+}
+const { ports, simulate, scenario } = options;
+
+/** What the emulator does to the demo tests, for the banner. */
+const SIMULATION_LINE = !simulate
+  ? "  the emulator is not simulating (SIMULATE=off): add runs with its control API"
+  : scenario === "noisy"
+    ? "  the emulator flaps them every 20 s (SIMULATE=noisy) with an outage about 3 minutes in"
+    : "  the emulator fails and recovers them every 20 s";
 
 /** Write a local-only .dev.vars when there is none; never overwrite one. */
 function ensureDevVars() {
@@ -100,7 +106,8 @@ let stack: Stack;
 try {
   stack = await startStack({
     ports,
-    simulate: true,
+    simulate,
+    scenario,
     devVarsPath: DEV_VARS,
     quiet: process.env.SANDBOX_VERBOSE !== "1",
     logFile: join(ROOT, ".wrangler", "sandbox-bot.log"),
@@ -128,9 +135,10 @@ try {
   console.log(`\n${line}\n  Open the sandbox:  ${stack.pageUrl}#${DEMO_CHANNEL}\n${line}`);
   console.log(
     [
-      "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501; the emulator",
-      "  fails and recovers them every 20 s and the bot polls every minute, so a failure",
-      `  alert arrives within a minute or two. Digest at ${digestAt} UTC (or "Digest now").`,
+      "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501;",
+      `${SIMULATION_LINE},`,
+      "  and the bot polls every minute, so a failure alert arrives within a minute or two.",
+      `  Digest at ${digestAt} UTC (or "Digest now").`,
       `  Bot ${stack.botUrl} · emulator ${stack.emulatorUrl} · bot log .wrangler/sandbox-bot.log`,
       "  Ctrl-C stops everything.",
     ].join("\n"),

@@ -3,6 +3,7 @@ import type { PollMode } from "./engine/poll-context.ts";
 import { OUTAGE } from "./model/noise-rules.ts";
 import { channelObject, objectNames, registry, subscriptionObjectByName } from "./objects/addresses.ts";
 import { type PollReport, quietReport } from "./objects/subscription-object.ts";
+import { describeError } from "./util/describe-error.ts";
 import { mapLimit } from "./util/map-limit.ts";
 
 /**
@@ -38,7 +39,7 @@ function pollOne(env: Env, config: Config, name: string, at: string, mode: PollM
   return subscriptionObjectByName(env, name)
     .poll(name, at, config, mode)
     .catch((error: unknown) => {
-      console.error(`poll of ${name} failed: ${error instanceof Error ? error.name : "unknown"}`);
+      console.error(`poll of ${name} failed: ${describeError(error)}`);
       return quietReport(name, at, "failing", "object unreachable");
     });
 }
@@ -121,9 +122,7 @@ async function enqueue(queue: Queue<PollChunk>, chunks: string[][], at: string):
       sent += batch.length;
     }
   } catch (error) {
-    console.error(
-      `queue refused ${chunks.length - sent} poll chunk(s): ${error instanceof Error ? error.name : "error"}`,
-    );
+    console.error(`queue refused ${chunks.length - sent} poll chunk(s): ${describeError(error)}`);
   }
   return sent;
 }
@@ -163,7 +162,7 @@ export async function runPollCycle(
       if ((await channelObject(env, name).sendDueDigest(at, config)).sent) digestsSent++;
     } catch (error) {
       errors++;
-      console.error(`digest of ${name} failed: ${error instanceof Error ? error.name : "unknown"}`);
+      console.error(`digest of ${name} failed: ${describeError(error)}`);
     }
   }
   return {

@@ -52,6 +52,12 @@ after(async () => {
   }
 });
 
+/** A screenshot of the page as it is now, for the person checking what the steps showed. */
+async function shoot(name: string) {
+  mkdirSync(RESULTS, { recursive: true });
+  await page.screenshot({ path: new URL(`sandbox-${name}.png`, RESULTS).pathname });
+}
+
 /** Run a step; on failure keep a screenshot of the page for the person reading CI output. */
 async function step(name: string, fn: () => Promise<void>) {
   try {
@@ -112,6 +118,62 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     const timeline = messages().filter({ has: page.locator(".bk-header", { hasText: "Session timeline" }) });
     await timeline.first().waitFor();
     assert.ok((await timeline.first().locator("a", { hasText: "Open the full timeline" }).count()) > 0);
+  });
+
+  // Every card has its own Timeline, Clicks and Share: a click acts on its own card's session.
+  await step("second card's timeline", async () => {
+    const rows = sessionCards()
+      .locator(".bk-actions")
+      .filter({ has: page.locator(".bk-button", { hasText: /^Timeline$/ }) });
+    assert.ok((await rows.count()) >= 2, "the demo user has two sessions with a timeline");
+    const replayUrl = (row: number) =>
+      rows.nth(row).locator(".bk-link-button", { hasText: "Watch replay" }).getAttribute("title");
+    const [first, second] = [await replayUrl(0), await replayUrl(1)];
+    assert.ok(second && first !== second, "two cards, two sessions");
+    await rows
+      .nth(1)
+      .locator(".bk-button", { hasText: /^Timeline$/ })
+      .click();
+    const answer = messages()
+      .filter({ has: page.locator(".bk-header", { hasText: "Session timeline" }) })
+      .filter({ has: page.locator(`a[href="${second}"]`) });
+    await answer.first().waitFor();
+    await answer.first().scrollIntoViewIfNeeded();
+    assert.equal(
+      await answer.first().locator(`a[href="${first}"]`).count(),
+      0,
+      "the answer names the first card",
+    );
+    await shoot("second-card-timeline");
+  });
+
+  await step("emoji in colour", async () => {
+    // The page's emoji font (twemoji-colr-font, served by the stand-in) draws 🟩 and 🟥 in
+    // colour, as Slack does, in a browser that has no emoji font of its own.
+    const pixels = await page.evaluate(async () => {
+      await document.fonts.load('32px "Sandbox Emoji"', "🟩🟥");
+      const canvas = document.createElement("canvas");
+      canvas.width = 80;
+      canvas.height = 40;
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return null;
+      ctx.font = '32px "Sandbox Emoji"';
+      ctx.fillText("🟩🟥", 2, 34);
+      const d = ctx.getImageData(0, 0, 80, 40).data;
+      let green = 0;
+      let red = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const [r = 0, g = 0, b = 0, a = 0] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+        if (a > 200 && g > 150 && r < 160 && b < 120) green++;
+        if (a > 200 && r > 180 && g < 90 && b < 110) red++;
+      }
+      return { loaded: document.fonts.check('32px "Sandbox Emoji"', "🟩"), green, red };
+    });
+    assert.ok(pixels?.loaded, "the emoji font loaded");
+    assert.ok(
+      (pixels?.green ?? 0) > 200 && (pixels?.red ?? 0) > 200,
+      `emoji drawn in colour: ${JSON.stringify(pixels)}`,
+    );
   });
 
   await step("subscribe", async () => {
@@ -186,6 +248,21 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     await snoozed.locator('.bk-button[data-action-id="triage_unsnooze"]').waitFor();
   });
 
+  await step("suggested link unfurls", async () => {
+    // The page suggests a Decipher link the bot unfurls here: the sandbox's DECIPHER_APP_URL.
+    const suggestion = page.locator("#suggestions button", { hasText: /\/tests\/101$/ });
+    const link = await suggestion.textContent();
+    assert.equal(link, `${stack.emulatorUrl}/tests/101`);
+    await suggestion.click();
+    await page.press("#composer", "Enter");
+    const unfurl = messages()
+      .filter({ hasText: link ?? "" })
+      .last()
+      .locator(".unfurl");
+    await unfurl.filter({ hasText: "Checkout flow" }).waitFor();
+    await shoot("suggested-link-unfurl");
+  });
+
   await step("unfurl", async () => {
     const res = await fetch(`${stack.emulatorUrl}/api/v1/sessions?userEmail=jane%40acme.com&limit=20`, {
       headers: { Authorization: `Bearer ${stack.apiKey}` },
@@ -197,6 +274,15 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     const unfurl = messages().filter({ hasText: "have a look at" }).last().locator(".unfurl");
     await unfurl.locator(".bk-button", { hasText: "Watch replay" }).waitFor();
     assert.match((await unfurl.textContent()) ?? "", /jane@acme\.com/);
+    // The first click's screenshot loads from the emulator, which draws it.
+    const picture = unfurl.locator(".bk-image img").first();
+    await picture.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      await picture.elementHandle(),
+    );
+    assert.equal(await picture.evaluate((img) => (img as HTMLImageElement).naturalWidth), 480);
+    await shoot("unfurl-screenshot");
   });
 
   await step("app home", async () => {

@@ -9,12 +9,12 @@
 // Deterministic like the browser test: no simulation or cron timer; runs and sessions are
 // added through the emulator's control API and the poll is fired with the page's "Poll now".
 //
-// Headless Chromium on a bare Linux has no emoji font. EMOJI_FONT_DIR, a copy of the npm
-// package @fontsource/noto-color-emoji (`npm i --prefix /tmp/emoji @fontsource/noto-color-emoji`,
-// then EMOJI_FONT_DIR=/tmp/emoji/node_modules/@fontsource/noto-color-emoji), is served to
-// the page so emoji show as they do in Slack; without it they are blank boxes.
+// Emoji come from the page's own colour web font (twemoji-colr-font, dev/slack/page/routes.ts),
+// so they show in colour in any headless Chromium. A page from before that font gets the same
+// one from this checkout, so both sides of a comparison draw emoji alike.
 import { mkdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Locator, type Page } from "playwright-core";
 import type { Stack, StackOptions } from "../dev/stack.ts";
@@ -59,8 +59,20 @@ async function alertWith(page: Page, marker: string): Promise<Locator> {
     .filter({ hasNotText: "Subscribed" })
     .last();
   await alert.waitFor();
-  // Images (the emulator's are fake) settle into their fallback, fonts load.
-  await page.waitForTimeout(800);
+  // Its images (the emulator draws them) and the emoji font load.
+  await alert.scrollIntoViewIfNeeded();
+  await alert.evaluate((node) =>
+    Promise.all(
+      [...node.querySelectorAll("img")].map((img) =>
+        img.complete
+          ? null
+          : new Promise((done) => {
+              img.addEventListener("load", done, { once: true });
+              img.addEventListener("error", done, { once: true });
+            }),
+      ),
+    ),
+  );
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(400);
   return alert;
@@ -69,25 +81,23 @@ async function alertWith(page: Page, marker: string): Promise<Locator> {
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
   page.setDefaultTimeout(30_000);
-  const emojiDir = process.env.EMOJI_FONT_DIR;
-  if (emojiDir) {
-    await page.route("**/__emoji/**", (route) => {
-      const file = new URL(route.request().url()).pathname.replace(/^\/__emoji\//, "");
-      if (file.includes("..")) return route.abort();
-      if (file.endsWith(".css")) {
-        // The emoji font also covers # * 0-9 © ® ™ (keycaps): leave those to the text font.
-        const css = readFileSync(join(emojiDir, file), "utf8").replace(/U\+(23|2a|30-39|a9|ae|2122),/g, "");
-        return route.fulfill({ body: css, contentType: "text/css" });
-      }
-      const type = file.endsWith(".woff2") ? "font/woff2" : "font/woff";
-      return route.fulfill({ body: readFileSync(join(emojiDir, file)), contentType: type });
-    });
-  }
+  // The page's own @font-face range (dev/slack/page/style.css).
+  const EMOJI_RANGE = /unicode-range:([^;]+);/.exec(
+    readFileSync(new URL("../dev/slack/page/style.css", import.meta.url), "utf8"),
+  )?.[1];
+  const font = readFileSync(createRequire(import.meta.url).resolve("twemoji-colr-font/twemoji.woff2"));
+  await page.route("**/__screenshots/emoji.woff2", (route) =>
+    route.fulfill({ body: font, contentType: "font/woff2" }),
+  );
   await page.goto(`${stack.pageUrl}#C0DEMO`);
-  if (emojiDir) {
-    await page.addStyleTag({ url: "/__emoji/index.css" });
+  const hasFont = await page.evaluate(() =>
+    [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Sandbox Emoji"),
+  );
+  if (!hasFont) {
     await page.addStyleTag({
-      content: `:root, button, select { font-family: -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif, "Noto Color Emoji", "Noto Emoji"; }`,
+      content: `@font-face { font-family: "Sandbox Emoji"; src: url("/__screenshots/emoji.woff2") format("woff2");
+        unicode-range: ${EMOJI_RANGE}; }
+        :root, button, select, input { font-family: "Sandbox Emoji", -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }`,
     });
   }
   await page.locator(".live", { hasText: "live" }).waitFor();

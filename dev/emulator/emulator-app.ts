@@ -7,6 +7,7 @@ import { openApiDocument } from "./openapi.ts";
 import { apiRoutes } from "./routes/api.ts";
 import { appPageRoutes } from "./routes/app-pages.ts";
 import { controlRoutes } from "./routes/control.ts";
+import { screenshotRoutes } from "./routes/screenshots.ts";
 import { startScenario, type TickChange, tick } from "./simulation.ts";
 import { createStore, type Store } from "./store.ts";
 
@@ -51,6 +52,8 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     throw new ApiError(404, "not_found_error", "not_found", `No such endpoint: ${c.req.path}`);
   });
   app.route("/__emulator", controlRoutes({ store, faults, appUrl, now }));
+  // The images behind the API's screenshot URLs.
+  app.route("/", screenshotRoutes({ store, now }));
   // The web app's pages, so links in the sandbox lead somewhere (DECIPHER_APP_URL = this host).
   app.route("/", appPageRoutes(store));
   app.get("/openapi.json", (c) => c.json(openApiDocument(c.req.url)));

@@ -10,6 +10,8 @@ import { createRng, type Rng } from "./rng.ts";
 export type Store = {
   readonly seed: number;
   byKey(apiKey: string): Org | undefined;
+  /** By the org's id, as screenshot URLs name it. */
+  byId(id: string): Org | undefined;
   demoOrgs(): Org[];
   createTestOrg(template: TemplateName): Org;
   /** Regenerates one org from its template (same key), or everything when no key is given. */
@@ -31,6 +33,7 @@ export function createStore(seed: number, now: () => number): Store {
   return {
     seed,
     byKey: (apiKey) => orgs.get(apiKey),
+    byId: (id) => [...orgs.values()].find((o) => o.id === id),
     demoOrgs: () =>
       (["acme", "globex"] as const).map((t) => orgs.get(demoKeys[t])).filter((o) => o !== undefined),
     createTestOrg(template) {

@@ -4,8 +4,11 @@ import type { Include } from "./params.ts";
 /** Records → wire objects, field names and order exactly as the vendor writes them (docs/decipher-api.md). */
 export type ViewContext = { appUrl: string; now: number };
 
-export const SCREENSHOT_HOST = "https://screenshots.decipher.test";
+/** Screenshot URLs work for 3 hours, as the vendor's do (`screenshotsExpiresAt`). */
 export const SCREENSHOT_TTL_MS = 3 * 3_600_000;
+
+/** Where an answer's screenshot URLs point (the emulator's /screenshots) and until when they work. */
+export type ScreenshotLinks = { base: string; expiresAt: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -57,14 +60,21 @@ export const timelineBody = (s: SessionRecord) => {
   });
 };
 
+/** The object path a screenshot URL names and signs: `/<org>/<session>/<name>.png`. */
+export const screenshotPath = (orgId: string, sessionId: string, name: string) =>
+  `/${orgId}/${sessionId}/${name}.png`;
+
+/** The signature of a path until `expires` (epoch seconds), like a pre-signed object URL's. */
+export const screenshotSignature = (path: string, expires: number) => fnv(`${path}:${expires}`);
+
 /** Time-limited screenshot URLs, signed with their expiry like a pre-signed object URL. */
-export function screenshotUrl(org: Org, s: SessionRecord, name: string, expiresAt: number): string {
-  const expires = Math.floor(expiresAt / 1000);
-  const path = `/${org.id}/${s.id}/${name}.png`;
-  return `${SCREENSHOT_HOST}${path}?expires=${expires}&sig=${fnv(`${path}:${expires}`)}`;
+export function screenshotUrl(org: Org, s: SessionRecord, name: string, links: ScreenshotLinks): string {
+  const expires = Math.floor(links.expiresAt / 1000);
+  const path = screenshotPath(org.id, s.id, name);
+  return `${links.base}${path}?expires=${expires}&sig=${screenshotSignature(path, expires)}`;
 }
 
-export const clicks = (org: Org, s: SessionRecord, expiresAt: number) =>
+export const clicks = (org: Org, s: SessionRecord, links: ScreenshotLinks) =>
   s.clicks.map((c) => ({
     id: c.id,
     type: c.type,
@@ -72,8 +82,8 @@ export const clicks = (org: Org, s: SessionRecord, expiresAt: number) =>
     clickCount: c.clickCount,
     navigationTo: c.navigationTo,
     screenshots: {
-      before: screenshotUrl(org, s, `click-${c.id}-before`, expiresAt),
-      after: screenshotUrl(org, s, `click-${c.id}-after`, expiresAt),
+      before: screenshotUrl(org, s, `click-${c.id}-before`, links),
+      after: screenshotUrl(org, s, `click-${c.id}-after`, links),
     },
     clickText: c.clickText,
     clickTag: c.clickTag,
@@ -101,7 +111,7 @@ export function collectionSession(
   s: SessionRecord,
   includes: readonly Include[],
   ctx: ViewContext,
-  expiresAt: number,
+  links: ScreenshotLinks,
 ) {
   const { object: _object, ...summary } = sessionSummary(s, ctx);
   const item: Record<string, unknown> = {
@@ -120,12 +130,11 @@ export function collectionSession(
   };
   // A session without an AI timeline has nothing to embed: the field stays absent.
   if (includes.includes("timeline") && s.timeline) item.timeline = timelineBody(s);
-  if (includes.includes("clicks") || includes.includes("screenshots"))
-    item.clicks = clicks(org, s, expiresAt);
+  if (includes.includes("clicks") || includes.includes("screenshots")) item.clicks = clicks(org, s, links);
   if (includes.includes("screenshots"))
     item.errorScreenshots = {
-      main: screenshotUrl(org, s, `error-${m.errorId}-main`, expiresAt),
-      after: screenshotUrl(org, s, `error-${m.errorId}-after`, expiresAt),
+      main: screenshotUrl(org, s, `error-${m.errorId}-main`, links),
+      after: screenshotUrl(org, s, `error-${m.errorId}-after`, links),
     };
   return item;
 }

@@ -13,7 +13,7 @@ import {
   withMentionTokens,
 } from "./event-payloads.ts";
 import { addMessage, resolveChannel, threadParent, toInspected } from "./messages.ts";
-import { findButton, newTriggerId } from "./payloads.ts";
+import { matchingElements, newTriggerId } from "./payloads.ts";
 import type { StoredMessage, User } from "./standin-types.ts";
 import { issueTriggerId, viewObject } from "./web-api-views.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
@@ -185,12 +185,20 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
       ? [...ws.homeViews.values(), ...ws.modals].find((v) => v.id === viewId && v.userId === user.id)
       : ws.homeViews.get(user.id);
     if (!stored) return c.json({ ok: false, error: "view_not_found" }, 404);
-    const button = findButton(
-      { blocks: stored.view.blocks } as unknown as StoredMessage,
-      str(body.actionId) ?? "",
-      str(body.blockId),
-    );
+    const matches = matchingElements(
+      { blocks: stored.view.blocks as StoredMessage["blocks"] },
+      {
+        actionId: str(body.actionId) ?? "",
+        blockId: str(body.blockId),
+        value: typeof body.value === "string" ? body.value : undefined,
+      },
+    ).filter((m) => m.element.type === "button");
+    const button = matches[0];
     if (!button) return c.json({ ok: false, error: "button_not_found" }, 404);
+    if (matches.length > 1) {
+      const error = `ambiguous_action: ${matches.length} buttons have action_id ${str(body.actionId)}; give the clicked one's blockId`;
+      return c.json({ ok: false, error }, 400);
+    }
     const payload = viewBlockActionsPayload({
       ws,
       user,

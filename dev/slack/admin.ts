@@ -176,6 +176,7 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
       messageTs: str(body.messageTs) ?? "",
       actionId: str(body.actionId) ?? "",
       blockId: str(body.blockId),
+      value: typeof body.value === "string" ? body.value : undefined,
       selectedValue: str(body.selectedValue),
       responseUrl: str(body.responseUrl),
     });

@@ -5,7 +5,7 @@ import {
   buildBlockActionsPayload,
   buildSlashCommandBody,
   elementAction,
-  findElement,
+  matchingElements,
   newTriggerId,
 } from "./payloads.ts";
 import type { ResponseUrls } from "./response-urls.ts";
@@ -156,7 +156,10 @@ export type ActionRequest = {
   userId: string;
   messageTs: string;
   actionId: string;
+  /** The clicked element's block: Slack always sends it; needed when blocks share an action_id. */
   blockId?: string;
+  /** A button's own value, as Slack sends it. */
+  value?: string;
   /** For a `static_select`: the value of the option the person chose. */
   selectedValue?: string;
   /** Reuse an existing response URL instead of minting a new one. */
@@ -177,12 +180,19 @@ export async function deliverAction(
     return { error: "message_not_found", status: 404 };
   }
   // Buttons of the message itself, or of an app's unfurl under it.
-  const button =
-    findElement(message, req.actionId, req.blockId) ??
-    Object.values(message.unfurls ?? {})
-      .map((u) => findElement({ ...message, blocks: u.blocks }, req.actionId, req.blockId))
-      .find((b) => b !== undefined);
+  const query = { actionId: req.actionId, blockId: req.blockId, value: req.value };
+  const matches = [message, ...Object.values(message.unfurls ?? {})].flatMap((m) =>
+    matchingElements(m, query),
+  );
+  const button = matches[0];
   if (!button) return { error: "button_not_found", status: 404 };
+  // Slack knows which element was clicked; a click that could be any of several is a caller's bug.
+  if (matches.length > 1) {
+    return {
+      error: `ambiguous_action: ${matches.length} elements have action_id ${req.actionId}; give the clicked one's blockId`,
+      status: 400,
+    };
+  }
   // Checked before a response URL is minted: a refused choice leaves nothing behind.
   const check = elementAction(button, "0", req.selectedValue);
   if (!check.ok) return { error: check.error, status: 400 };

@@ -41,6 +41,33 @@ export type FoundButton = { blockId: string; element: Record<string, unknown> };
 /** Interactive elements the stand-in can deliver from a message: buttons and static menus. */
 const INTERACTIVE = new Set(["button", "static_select"]);
 
+/** What identifies one clicked element: Slack sends all three, a test may leave some out. */
+export type ElementQuery = { actionId: string; blockId?: string | undefined; value?: string | undefined };
+
+/**
+ * Every button or `static_select` of a stored message that fits the query. Slack makes
+ * action_ids unique only within a block, so cards that share an action_id are told apart by
+ * their block_id (and a button by its value).
+ */
+export function matchingElements(message: Pick<StoredMessage, "blocks">, query: ElementQuery): FoundButton[] {
+  const found: FoundButton[] = [];
+  for (const block of message.blocks ?? []) {
+    const id = String(block.block_id ?? "");
+    if (query.blockId !== undefined && id !== query.blockId) continue;
+    const candidates = [
+      ...(Array.isArray(block.elements) ? block.elements : []),
+      ...(block.accessory ? [block.accessory] : []),
+    ] as Array<Record<string, unknown>>;
+    for (const element of candidates) {
+      if (!element || !INTERACTIVE.has(String(element.type)) || element.action_id !== query.actionId)
+        continue;
+      if (query.value !== undefined && element.type === "button" && element.value !== query.value) continue;
+      found.push({ blockId: id, element });
+    }
+  }
+  return found;
+}
+
 /** A button in a stored message, by action_id (and block_id when several blocks share one). */
 export function findButton(
   message: Pick<StoredMessage, "blocks">,
@@ -51,23 +78,13 @@ export function findButton(
   return found?.element.type === "button" ? found : undefined;
 }
 
-/** A button or a `static_select` in a stored message, by action_id (and block_id). */
+/** A button or a `static_select` in a stored message, by action_id (and block_id): the first. */
 export function findElement(
   message: Pick<StoredMessage, "blocks">,
   actionId: string,
   blockId?: string,
 ): FoundButton | undefined {
-  for (const block of message.blocks ?? []) {
-    const id = String(block.block_id ?? "");
-    if (blockId && id !== blockId) continue;
-    const candidates = [
-      ...(Array.isArray(block.elements) ? block.elements : []),
-      ...(block.accessory ? [block.accessory] : []),
-    ] as Array<Record<string, unknown>>;
-    const element = candidates.find((e) => e && INTERACTIVE.has(String(e.type)) && e.action_id === actionId);
-    if (element) return { blockId: id, element };
-  }
-  return undefined;
+  return matchingElements(message, { actionId, blockId })[0];
 }
 
 type SelectOption = { text: Block; value: string };

@@ -1,6 +1,13 @@
 import type { Params } from "./api-params.ts";
 import { readContent, slackError } from "./content.ts";
-import { addMessage, botMessage, findMessage, removeMessage, threadParent } from "./messages.ts";
+import {
+  addMessage,
+  botMessage,
+  findMessage,
+  removeMessage,
+  threadParent,
+  withBlockIds,
+} from "./messages.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // Slack's response_url: good for 5 posts within 30 minutes of the interaction that minted it.
@@ -104,7 +111,7 @@ function apply(entry: Entry, params: Params, nextTs: () => string): ResponseUrlR
   const replace = params.replace_original === true || params.replace_original === "true";
   if (replace && source) {
     source.text = content.text ?? "";
-    source.blocks = content.blocks;
+    source.blocks = withBlockIds(ws, content.blocks);
     source.edited = { user: source.user, ts: nextTs() };
     return { status: 200, body: { ok: true } };
   }

@@ -19,6 +19,8 @@ export type SlackStandInConfig = {
   rateLimit?: RateLimitConfig | null;
   /** The app's unfurl domains: links to them in a posted message send `link_shared`. */
   unfurlDomains?: string[];
+  /** The bot's DECIPHER_APP_URL, so the page suggests links the bot unfurls. */
+  appUrl?: string;
   fetch?: typeof fetch;
 };
 

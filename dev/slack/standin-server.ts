@@ -15,6 +15,8 @@ export type SlackStandInOptions = {
   rateLimit?: RateLimitConfig | null;
   /** Hosts whose links send `link_shared` (the app's `app_unfurl_domains`). */
   unfurlDomains?: string[];
+  /** The bot's DECIPHER_APP_URL, so the page suggests links the bot unfurls. */
+  appUrl?: string;
 };
 
 export type RunningSlackStandIn = {

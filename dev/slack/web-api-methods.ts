@@ -8,6 +8,7 @@ import {
   resolveChannel,
   threadParent,
   toSlackMessage,
+  withBlockIds,
 } from "./messages.ts";
 import type { Method, MethodBody, MethodContext } from "./method-types.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
@@ -138,7 +139,8 @@ const update: Method = ({ ws, params, nextTs }) => {
   }
   if (content.text !== undefined) message.text = content.text;
   // Slack keeps the old blocks when none are sent; an empty array removes them.
-  if (content.blocks !== undefined) message.blocks = content.blocks.length > 0 ? content.blocks : undefined;
+  if (content.blocks !== undefined)
+    message.blocks = content.blocks.length > 0 ? withBlockIds(ws, content.blocks) : undefined;
   message.edited = { user: BOT_USER_ID, ts: nextTs() };
   return {
     ok: true,

@@ -2,7 +2,7 @@ import { isRecord } from "../../src/util/checks.ts";
 import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
-import { findMessage, resolveChannel } from "./messages.ts";
+import { findMessage, resolveChannel, withBlockIds } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
 import type { Block, StoredMessage } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
@@ -58,7 +58,7 @@ export const chatUnfurl = ({ ws, params }: MethodContext): MethodBody => {
     if (!message.links?.includes(url)) return slackError("cannot_unfurl_url");
     if (!isRecord(unfurl) || !Array.isArray(unfurl.blocks)) return slackError("invalid_unfurls_format");
     problems.push(...validateBlocks(unfurl.blocks, 50, `/unfurls/${encodeURIComponent(url)}/blocks`));
-    stored[url] = { blocks: unfurl.blocks as Block[] };
+    stored[url] = { blocks: withBlockIds(ws, unfurl.blocks as Block[]) ?? [] };
   }
   if (problems.length > 0) {
     return slackError("invalid_blocks", {

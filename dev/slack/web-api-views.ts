@@ -2,8 +2,9 @@ import { isRecord } from "../../src/util/checks.ts";
 import { type Params, stringParam } from "./api-params.ts";
 import { validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
+import { withBlockIds } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
-import type { StoredView } from "./standin-types.ts";
+import type { Block, StoredView } from "./standin-types.ts";
 import type { Workspace } from "./workspaces.ts";
 
 // views.publish (a user's Home tab) and views.open (a modal, needs a fresh trigger_id), with
@@ -85,7 +86,8 @@ function storedView(
     id: `V0${String(ws.nextViewId++).padStart(8, "0")}`,
     type,
     userId,
-    view,
+    // Slack gives view blocks without one a block_id too, and echoes it in block_actions.
+    view: { ...view, blocks: withBlockIds(ws, view.blocks as Block[]) },
     open: true,
     at: new Date().toISOString(),
   };

@@ -8,10 +8,10 @@ export const UNFURL_LINK_ACTION_ID = "unfurl_open";
 /** An unfurl's blocks: the message blocks this bot builds, plus an image. */
 export type UnfurlBlock = MessageBlock | PublicImageBlock;
 
-/** Slack's own image limits: a public https URL up to 3000 chars, alt text up to 2000. */
+/** Slack's own image limits: a public http(s) URL up to 3000 chars, alt text up to 2000. */
 export function imageBlock(url: string, alt: string, title?: string): PublicImageBlock | null {
   const safe = safeUrl(url);
-  if (!safe || !/^https:/i.test(safe)) return null;
+  if (!safe || !/^https?:/i.test(safe)) return null;
   return {
     type: "image",
     image_url: safe,

@@ -1,5 +1,6 @@
 import type { Respond } from "slack-edge";
 import type { SlackMessage } from "../messages/limits.ts";
+import { describeError } from "../util/describe-error.ts";
 
 export type ResponseOptions = {
   /** `ephemeral` (default) shows only to the person who asked. */
@@ -31,7 +32,7 @@ export async function reply(
     });
     return true;
   } catch (error) {
-    console.warn(`response_url post failed: ${error instanceof Error ? error.name : "unknown"}`);
+    console.warn(`response_url post failed: ${describeError(error)}`);
     return false;
   }
 }

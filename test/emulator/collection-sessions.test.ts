@@ -80,8 +80,8 @@ describe("GET /api/v1/monitoring/issue-collections/:id/sessions", () => {
     expect(shots.includes).toEqual(["screenshots"]);
     expect(shots.data.every((x: Json) => Array.isArray(x.clicks))).toBe(true);
     for (const x of shots.data) {
-      expect(x.errorScreenshots.main).toMatch(/^https:\/\/screenshots\.decipher\.test\//);
-      expect(x.errorScreenshots.after).toMatch(/^https:\/\/screenshots\.decipher\.test\//);
+      expect(x.errorScreenshots.main).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/screenshots\/org_\w+\//);
+      expect(x.errorScreenshots.after).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/screenshots\/org_\w+\//);
     }
     const hoursAhead = (Date.parse(shots.screenshotsExpiresAt) - Date.now()) / HOUR;
     expect(hoursAhead).toBeGreaterThan(2.9);

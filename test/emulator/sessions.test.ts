@@ -166,10 +166,10 @@ describe("GET /api/v1/sessions/:id/clicks", () => {
       expect(typeof c.timestamp).toBe("number");
       expect(typeof c.navigationTo).toBe("string");
       expect(c.screenshots.before).toMatch(
-        /^https:\/\/screenshots\.decipher\.test\/.+before\.png\?expires=\d+/,
+        /^http:\/\/127\.0\.0\.1:\d+\/screenshots\/.+before\.png\?expires=\d+/,
       );
       expect(c.screenshots.after).toMatch(
-        /^https:\/\/screenshots\.decipher\.test\/.+after\.png\?expires=\d+/,
+        /^http:\/\/127\.0\.0\.1:\d+\/screenshots\/.+after\.png\?expires=\d+/,
       );
     }
     const empty = bodies.find((b) => b.data.length === 0);

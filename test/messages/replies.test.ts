@@ -126,7 +126,7 @@ describe("Screenshots", () => {
     const images = (reply?.blocks ?? []).filter((b) => b.type === "image");
     const text = visibleText(reply ?? {});
     expect(images.length).toBeGreaterThan(0);
-    expect(String(images[0]?.image_url)).toMatch(/^https:\/\/screenshots\.decipher\.test\//);
+    expect(String(images[0]?.image_url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/screenshots\/org_\w+\//);
     expect(text).toMatch(/Screenshot links expire/);
   });
 });

@@ -69,8 +69,9 @@ describe("chat.unfurl", () => {
     });
     expect(res.body).toEqual({ ok: true });
     const [stored] = (await ws.messages({ channel: "C0ALERTS" })).filter((m) => m.ts === message.ts);
+    // Slack gives each block a block_id, which a click in the unfurl names.
     expect((stored as unknown as { unfurls: Record<string, unknown> }).unfurls).toEqual({
-      [LINK]: { blocks: [section("Checkout flow")] },
+      [LINK]: { blocks: [{ ...section("Checkout flow"), block_id: expect.any(String) }] },
     });
   });
 
@@ -135,7 +136,9 @@ describe("views.publish", () => {
     const views = await (
       await fetch(`${standInUrl}/__slack/views?botToken=${ws.token}&userId=U0ALICE`)
     ).json();
-    expect((views as { home: { blocks: unknown[] } }).home.blocks).toEqual([section("hi")]);
+    expect((views as { home: { blocks: unknown[] } }).home.blocks).toEqual([
+      { ...section("hi"), block_id: expect.any(String) },
+    ]);
   });
 
   it("accepts 100 blocks and refuses 101, naming the pointer", async () => {

@@ -26,6 +26,9 @@ export type ApiDeps = {
 };
 
 type Env = { Variables: { org: Org } };
+
+/** Screenshots are served by the host that answered (routes/screenshots.ts). */
+const screenshotBase = (c: Context) => `${new URL(c.req.url).origin}/screenshots`;
 const DAY = 86_400_000;
 
 /** The five read endpoints under /api/v1, as docs/decipher-api.md describes them. */
@@ -131,7 +134,7 @@ export function apiRoutes(deps: ApiDeps) {
       const session = org.sessions.find((s) => s.id === id);
       if (!session) throw notFound("Session not found");
       const expiresAt = deps.now() + view.SCREENSHOT_TTL_MS;
-      const data = view.clicks(org, session, expiresAt);
+      const data = view.clicks(org, session, { base: screenshotBase(c), expiresAt });
       return c.json({
         object: "sessionClicks",
         sessionId: session.id,
@@ -164,10 +167,11 @@ export function apiRoutes(deps: ApiDeps) {
       const members = collection.members.filter((m) => m.latestIssueAt >= since && m.latestIssueAt <= until);
       const p = page(members, (m) => ({ t: m.latestIssueAt, id: m.sessionId }), after, limit);
       const expiresAt = now + view.SCREENSHOT_TTL_MS;
+      const links = { base: screenshotBase(c), expiresAt };
       const context = { appUrl: deps.appUrl, now };
       const data = p.items.flatMap((m) => {
         const s = org.sessions.find((x) => x.id === m.sessionId);
-        return s ? [view.collectionSession(org, collection, m, s, includes, context, expiresAt)] : [];
+        return s ? [view.collectionSession(org, collection, m, s, includes, context, links)] : [];
       });
       const hasScreenshots = data.some(
         (d) => d.errorScreenshots !== undefined || (Array.isArray(d.clicks) && d.clicks.length > 0),

@@ -297,6 +297,7 @@ async function deliverClick(node, path, body) {
   }
 }
 
+/** A click names the element itself, as Slack does: its block_id, action_id and value. */
 function clickButton(m, button, blockId, node) {
   return deliverClick(node, "/__slack/actions", {
     channelId: m.channel,
@@ -304,6 +305,7 @@ function clickButton(m, button, blockId, node) {
     messageTs: m.ts,
     actionId: button.action_id,
     blockId,
+    ...(typeof button.value === "string" ? { value: button.value } : {}),
   });
 }
 
@@ -422,6 +424,7 @@ function clickViewButton(view, button, blockId, node) {
     viewId: view.id,
     actionId: button.action_id,
     blockId,
+    ...(typeof button.value === "string" ? { value: button.value } : {}),
   });
 }
 
@@ -535,16 +538,35 @@ async function refresh() {
   }
 }
 
-const SUGGESTIONS = [
+/**
+ * What the composer offers. The Decipher link is one the bot unfurls here: its
+ * DECIPHER_APP_URL (in the sandbox, the emulator's web-app pages), whose host is the app's
+ * unfurl domain.
+ * @param {string | null} appUrl
+ */
+const suggestions = (appUrl) => [
   "/sessions jane@acme.com",
   "@Decipher sessions jane@acme.com",
-  "https://app.getdecipher.com/tests/101",
+  ...(appUrl ? [`${appUrl.replace(/\/+$/, "")}/tests/101`] : []),
   "/sessions url:/checkout/payment since:7d",
   "/decipher list",
   "/decipher status",
   "/decipher subscribe test 101",
   "/decipher help",
 ];
+
+async function showSuggestions(input) {
+  const config = await api("/__sandbox/config").catch(() => ({ appUrl: null }));
+  for (const s of suggestions(config.appUrl)) {
+    const b = el("button", "", s);
+    b.type = "button";
+    b.addEventListener("click", () => {
+      input.value = s;
+      input.focus();
+    });
+    $("suggestions").append(b);
+  }
+}
 
 function init() {
   const me = /** @type {HTMLSelectElement} */ ($("me"));
@@ -586,15 +608,7 @@ function init() {
     input.value = state.history[next] ?? "";
     event.preventDefault();
   });
-  for (const s of SUGGESTIONS) {
-    const b = el("button", "", s);
-    b.type = "button";
-    b.addEventListener("click", () => {
-      input.value = s;
-      input.focus();
-    });
-    $("suggestions").append(b);
-  }
+  showSuggestions(input);
   $("thread-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const reply = /** @type {HTMLInputElement} */ ($("thread-composer"));

@@ -36,9 +36,10 @@ function imageElement(img, small) {
   pic.alt = alt;
   pic.loading = "lazy";
   pic.referrerPolicy = "no-referrer";
-  // Unreachable hosts (the emulator's screenshots are fake) fall back to a link card.
+  // An image that does not load (a screenshot URL past its expiry answers 403) becomes a
+  // link card that says so, rather than a broken image.
   pic.addEventListener("error", () => {
-    a.textContent = `🖼️ ${alt}`;
+    a.textContent = `🖼️ ${alt} — the image did not load (its link may have expired)`;
     a.classList.add("bk-img-fallback");
   });
   a.append(pic);
@@ -96,6 +97,7 @@ export function askConfirm(confirm) {
 function staticSelect(menu, blockId, ctx) {
   const node = /** @type {HTMLSelectElement} */ (el("select", "bk-select"));
   node.dataset.actionId = String(menu.action_id ?? "");
+  node.dataset.blockId = blockId;
   const placeholder = /** @type {HTMLOptionElement} */ (
     el("option", "", plainText(menu.placeholder, "Select…"))
   );
@@ -141,6 +143,7 @@ function button(b, blockId, ctx) {
     node.append(el("span", "bk-external", " ↗"));
   }
   node.dataset.actionId = String(b.action_id ?? "");
+  node.dataset.blockId = blockId;
   if (b.confirm) node.dataset.confirm = "true";
   node.addEventListener("click", async () => {
     // Slack asks before a click with a confirm object is sent (or a link is opened).

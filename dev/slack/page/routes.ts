@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { Hono } from "hono";
 
 // The sandbox page: a chat UI over the stand-in's own /__slack/* API, plus two
@@ -16,7 +17,21 @@ const ASSETS: Record<string, string> = {
 
 const asset = (name: string) => readFile(new URL(`./${name}`, import.meta.url), "utf8");
 
-export type PageConfig = { botUrl?: string; fetch?: typeof fetch };
+/**
+ * The page's emoji font: Twemoji as a colour (COLR) web font from the twemoji-colr-font
+ * devDependency, so emoji show in colour in any browser, headless Chromium on a bare Linux
+ * included, with nothing installed but `npm ci`. Null when the package is missing.
+ */
+async function emojiFont(): Promise<Uint8Array | null> {
+  try {
+    const path = createRequire(import.meta.url).resolve("twemoji-colr-font/twemoji.woff2");
+    return new Uint8Array(await readFile(path));
+  } catch {
+    return null;
+  }
+}
+
+export type PageConfig = { botUrl?: string; appUrl?: string; fetch?: typeof fetch };
 
 export function pageRoutes(config: PageConfig) {
   const app = new Hono();
@@ -43,6 +58,18 @@ export function pageRoutes(config: PageConfig) {
     if (!type || name === "index.html") return c.notFound();
     return c.body(await asset(name), 200, { "Content-Type": type, "Cache-Control": "no-store" });
   });
+
+  app.get("/page/fonts/emoji.woff2", async (c) => {
+    const font = await emojiFont();
+    if (!font) return c.text("twemoji-colr-font is not installed (npm ci installs it)", 404);
+    return c.body(font as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "font/woff2",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  // What the page needs to know of the sandbox: where the bot's Decipher links point.
+  app.get("/__sandbox/config", (c) => c.json({ ok: true, appUrl: config.appUrl ?? null }));
 
   // "Poll now": one cron cycle of the bot, awaited.
   app.post("/__sandbox/poll", async (c) => {

@@ -5,6 +5,7 @@ import { triageRefusal } from "../../model/admins.ts";
 import type { SubscriptionRef } from "../../model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../model/triage-state.ts";
 import { reply } from "../../slack-api/respond.ts";
+import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
 import {
   type ButtonRequest,
@@ -47,7 +48,7 @@ async function triage(
   try {
     outcome = await deps.control.triage(ref, action, deps.now());
   } catch (error) {
-    console.error(`triage ${action.type} failed: ${error instanceof Error ? error.name : "unknown"}`);
+    console.error(`triage ${action.type} failed: ${describeError(error)}`);
     await reply(
       respond,
       errorMessage("Could not reach this alert's state right now; nothing changed. Try again in a minute."),

@@ -3,6 +3,7 @@ import { FIND_SESSIONS_CALLBACK_ID } from "../../messages/find-sessions-modal.ts
 import { FIND_SESSIONS_ACTION_ID } from "../../messages/home-view.ts";
 import { UNFURL_LINK_ACTION_ID } from "../../messages/unfurl-blocks.ts";
 import { type EventGate, eventGate, isolateGate } from "../../objects/event-gate-client.ts";
+import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
 import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
@@ -41,8 +42,8 @@ function once<T extends EventType>(type: T, deps: Deps) {
       await HANDLERS[type](req, deps, gate);
     } catch (error) {
       await gate.forget(envelope.event_id).catch(() => {});
-      // The class only: messages may quote vendor or Slack bodies.
-      console.error(`${type} failed: ${error instanceof Error ? error.name : "unknown error"}`);
+      // describeError keeps quoted bodies, URLs and keys out of the line.
+      console.error(`${type} failed: ${describeError(error)}`);
     }
   };
 }

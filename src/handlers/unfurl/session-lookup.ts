@@ -59,7 +59,7 @@ export async function lookupSession(vendor: VendorClient, sessionId: string): Pr
 function firstScreenshot(clicks: SessionClicks): SessionLookup["screenshot"] {
   for (const click of clicks.data) {
     const url = click.screenshots?.before ?? click.screenshots?.after;
-    if (!url || !/^https:\/\//i.test(url) || url.length > 3000) continue;
+    if (!url || !/^https?:\/\//i.test(url) || url.length > 3000) continue;
     const what = click.clickText ? `“${click.clickText.slice(0, 80)}”` : (click.clickTag ?? "the page");
     return {
       url,

@@ -21,7 +21,7 @@ describe("link_shared → chat.unfurl", () => {
     expect(text).toContain(":stopwatch:");
     expect(text).toMatch(/:label: `/);
     const image = blocks.find((b) => b.type === "image");
-    expect(image?.image_url).toMatch(/^https:\/\/screenshots\.decipher\.test\//);
+    expect(image?.image_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/screenshots\/org_\w+\//);
     const ids = buttons(blocks).map((b) => b.action_id);
     expect(ids).toEqual(expect.arrayContaining([ACTION_IDS.sessionTimeline, ACTION_IDS.sessionClicks]));
     expect(

@@ -1,0 +1,48 @@
+// `npm test` after `npm start`: the sandbox wrote a .dev.vars (a random signing secret and bot
+// token) beside wrangler.toml. The tests must neither read it (wrangler said "Using secrets
+// defined in .dev.vars" once per test file) nor announce wrangler's telemetry.
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { testWranglerConfig } from "../test/setup/wrangler-config.ts";
+
+// The contrast read below would log "Using secrets…" itself.
+process.env.WRANGLER_LOG = "warn";
+const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const checkout = mkdtempSync(join(tmpdir(), "decipher-test-config-"));
+after(() => rmSync(checkout, { recursive: true, force: true }));
+
+/** The secret bindings wrangler would give the Worker for a config file. */
+function secretsFor(configPath: string): string[] {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath);
+  return Object.keys(workerOptions.bindings ?? {}).filter((name) => name.startsWith("SANDBOX_ONLY"));
+}
+
+test("vitest's Worker config does not read the .dev.vars that npm start wrote", () => {
+  copyFileSync(join(ROOT, "wrangler.toml"), join(checkout, "wrangler.toml"));
+  writeFileSync(join(checkout, ".dev.vars"), "SANDBOX_ONLY_SECRET=from-npm-start\n");
+  // Read in place, wrangler.toml takes the sandbox's secrets: what the tests used to get.
+  assert.deepEqual(secretsFor(join(checkout, "wrangler.toml")), ["SANDBOX_ONLY_SECRET"]);
+  const copy = testWranglerConfig(checkout);
+  assert.deepEqual(secretsFor(copy), []);
+  // The same Worker otherwise: its entry point is the checkout's.
+  assert.match(readFileSync(copy, "utf8"), new RegExp(`^main = "${join(checkout, "src/index.ts")}"$`, "m"));
+});
+
+test("npm scripts that run wrangler send no telemetry, so it prints no notice", () => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  // `npm run deploy` is a person's own call to Cloudflare: left as wrangler's default.
+  const runWrangler = Object.entries(scripts).filter(
+    ([name, line]) => /\bwrangler\b/.test(line) && name !== "deploy",
+  );
+  assert.ok(runWrangler.length >= 3, "typecheck, build and dev run wrangler");
+  for (const [name, line] of runWrangler) {
+    assert.match(line, /^WRANGLER_SEND_METRICS=false wrangler /, `npm run ${name} may send telemetry`);
+  }
+});
