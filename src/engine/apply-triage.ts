@@ -1,16 +1,18 @@
+import { vendorErrorSentence } from "../messages/vendor-error-message.ts";
 import type { Subscription } from "../model/subscription.ts";
-import type { Acknowledgement, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
+import type { Acknowledgement, Muted, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
 import { openParent } from "./alert-parents.ts";
+import { baselineCollection, baselineTest } from "./baseline.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 
-export type TriageResult = { next: Subscription | null; outcome: TriageOutcome; mute: boolean };
+/** `next`: the state to store, or null when nothing changes. */
+export type TriageResult = { next: Subscription | null; outcome: TriageOutcome };
 
 const MAX_ACKS = 10;
 const MAX_SNOOZE_HOURS = 24 * 7;
 
-const isAdminOnly = (action: TriageAction) =>
-  action.type === "snooze" || action.type === "mute" || action.type === "unsnooze";
+const isAdminOnly = (action: TriageAction) => action.type !== "acknowledge";
 
 function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Date): string | null {
   return action.choice.kind === "for"
@@ -29,43 +31,85 @@ export async function applyTriage(
   deps: EngineDeps,
   now: Date,
 ): Promise<TriageResult> {
-  const result = decideTriage(sub, action, deps, now);
-  // The open alert shows the change: who is looking, the snooze, or who muted it and how to undo.
-  const shown = result.mute ? sub : result.next;
-  const mutedBy = result.mute ? { userId: action.userId, at: now.toISOString() } : null;
-  const parent = shown ? openParent(shown, deps.config.decipherAppUrl, now, mutedBy) : null;
+  const refused = adminRefusal(action, deps);
+  if (refused) return refused;
+  if (action.type === "unmute") return unmute(sub, action.userId, deps, now);
+  const result = decideTriage(sub, action, now);
+  // The open alert shows the change (who is looking, the snooze, who muted it), and keeps
+  // everything else it showed when it was posted.
+  const parent = result.next ? openParent(result.next, deps.config.decipherAppUrl, now) : null;
   if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
   return result;
 }
 
-function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps, now: Date): TriageResult {
-  const at = now.toISOString();
+function adminRefusal(action: TriageAction, deps: EngineDeps): TriageResult | null {
   const admins = deps.config.adminUserIds;
-  if (isAdminOnly(action) && admins.size > 0 && !admins.has(action.userId)) {
+  if (!isAdminOnly(action) || admins.size === 0 || admins.has(action.userId)) return null;
+  return {
+    next: null,
+    outcome: {
+      ok: false,
+      reason: "invalid",
+      note: "Only the bot's admins can snooze, mute or unmute alerts here. Acknowledge is open to everyone.",
+    },
+  };
+}
+
+/**
+ * Unmute starts the subscription over from a fresh baseline, as `/decipher subscribe` does:
+ * what happened while it was muted is not replayed. Its options and growth threshold stay.
+ * The alert that was muted says who unmuted it and offers no controls: its streak is over.
+ */
+async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: Date): Promise<TriageResult> {
+  if (!sub.muted) return { next: null, outcome: { ok: true, note: "This subscription was not muted." } };
+  const who = { channelId: sub.channelId, userId, now };
+  const name = `${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`;
+  let fresh: Subscription;
+  try {
+    fresh =
+      sub.kind === "test"
+        ? { ...(await baselineTest(deps.vendor, sub.testId, who)), options: sub.options ?? {} }
+        : await baselineCollection(deps.vendor, sub.collectionId, sub.growth, who);
+  } catch (error) {
     return {
       next: null,
-      mute: false,
       outcome: {
         ok: false,
         reason: "invalid",
-        note: "Only the bot's admins can snooze or mute alerts here. Acknowledge is open to everyone.",
+        note: `Could not unmute ${name}: ${vendorErrorSentence(error, name)} It stays muted.`,
       },
     };
   }
+  const unmutedBy: Muted = { by: userId, at: now.toISOString() };
+  const parent = openParent({ ...sub, muted: null }, deps.config.decipherAppUrl, now, unmutedBy);
+  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  return {
+    next: { ...fresh, ...(sub.teamId ? { teamId: sub.teamId } : {}) },
+    outcome: {
+      ok: true,
+      note: `Unmuted ${name}: this channel gets its alerts again, from now on (nothing that happened while it was muted is posted).`,
+    },
+  };
+}
+
+function decideTriage(
+  sub: Subscription,
+  action: Exclude<TriageAction, { type: "unmute" }>,
+  now: Date,
+): TriageResult {
+  const at = now.toISOString();
   switch (action.type) {
     case "acknowledge": {
       const acks = sub.acknowledgedBy ?? [];
       if (acks.some((a) => a.userId === action.userId)) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: true, note: "You had already acknowledged this alert." },
         };
       }
       const ack: Acknowledgement = { userId: action.userId, at };
       return {
         next: { ...sub, acknowledgedBy: [...acks, ack].slice(-MAX_ACKS), lastChangeAt: at },
-        mute: false,
         outcome: { ok: true, note: "Acknowledged: the alert now shows you are looking." },
       };
     }
@@ -74,14 +118,12 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       if (choice.kind === "for" && !(choice.hours > 0 && choice.hours <= MAX_SNOOZE_HOURS)) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: false, reason: "invalid", note: "That snooze length is not one the bot offers." },
         };
       }
       if (choice.kind === "until-pass" && sub.kind !== "test") {
         return {
           next: null,
-          mute: false,
           outcome: {
             ok: false,
             reason: "invalid",
@@ -92,7 +134,6 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       if (choice.kind === "until-growth" && (sub.kind !== "collection" || !(choice.sessions > 0))) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: false, reason: "invalid", note: "“Until more sessions” is for collections." },
         };
       }
@@ -106,7 +147,6 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       };
       return {
         next: { ...sub, snooze, lastChangeAt: at },
-        mute: false,
         outcome: {
           ok: true,
           note: "Snoozed: nothing is posted for this item until the snooze ends; then one message sums up.",
@@ -115,27 +155,22 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
     }
     case "unsnooze":
       if (!sub.snooze)
-        return { next: null, mute: false, outcome: { ok: true, note: "This alert was not snoozed." } };
+        return { next: null, outcome: { ok: true, note: "This alert was not snoozed." } };
       return {
         next: { ...sub, snooze: null, lastChangeAt: at },
-        mute: false,
         outcome: { ok: true, note: "Snooze ended." },
       };
-    case "mute":
+    case "mute": {
+      const id = sub.kind === "test" ? sub.testId : sub.collectionId;
+      if (sub.muted) return { next: null, outcome: { ok: true, note: "This alert was already muted." } };
       return {
-        next: null,
-        mute: true,
+        // Kept, not deleted: status, list, Home and the digest show it muted, with Unmute.
+        next: { ...sub, muted: { by: action.userId, at }, snooze: null, lastChangeAt: at },
         outcome: {
           ok: true,
-          note: `Muted: this channel no longer gets alerts for this ${sub.kind}. Undo with \`/decipher subscribe ${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}\`.`,
+          note: `Muted: this channel gets no alerts for this ${sub.kind} until someone clicks Unmute (on the alert, in \`/decipher status\` or the app's Home) or types \`/decipher subscribe ${sub.kind} ${id}\`.`,
         },
       };
+    }
   }
-}
-
-/** Whether a snooze holds at `now` (a timed one ends by itself; the others end on an event). */
-export function isSnoozed(sub: Subscription, now: Date): boolean {
-  const snooze = sub.snooze;
-  if (!snooze) return false;
-  return snooze.until === null || Date.parse(snooze.until) > now.getTime();
 }

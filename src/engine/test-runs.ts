@@ -1,14 +1,15 @@
 import { failedRunThreadReply, recoveryThreadReply } from "../messages/failed-run-card.ts";
-import { flakyThreadParent, flakyThreadReply, withMeaning } from "../messages/failure-meaning.ts";
+import { flakyThreadParent, flakyThreadReply } from "../messages/failure-meaning.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
+import { testAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { FailureStreak, PendingRun, TestOptions, TestSubscription } from "../model/subscription.ts";
 import { post, update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { testParent } from "./alert-parents.ts";
-import { isSnoozed } from "./apply-triage.ts";
+import { isSnoozed } from "./snooze.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
   afterSlackFailure,
@@ -205,14 +206,9 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           lastRunId: run.id,
           firstRun: run,
           lastFailedAt: run.createdAt,
+          evidence: testAlertEvidence(meaning),
         };
-        const parent = testParent(next, opening, {
-          test,
-          appUrl,
-          now,
-          ...(meaning ? { recentRuns: meaning.history } : {}),
-        }) as SlackMessage;
-        message = withMeaning(parent, meaning, appUrl, now, false);
+        message = testParent(next, opening, { test, appUrl, now }) as SlackMessage;
       }
       threadTs = streak?.threadTs;
     } else {
@@ -266,6 +262,8 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           lastRunId: run.id,
           firstRun: run,
           lastFailedAt: run.createdAt,
+          // What the alert showed besides the run: every later edit of it shows it again.
+          evidence: testAlertEvidence(meaning),
         };
         quiet = 0;
       }

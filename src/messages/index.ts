@@ -8,8 +8,8 @@
  * - `/decipher`: `decipherHelpMessage`
  * - test alerts (failed-run-card.ts): `failedRunParent` (the streak's parent, re-rendered in
  *   place), `failedRunThreadReply`, `recoveryThreadReply`; `runStrip`
- * - collection alerts (collection-card.ts): `collectionParent`, `collectionDetailsReply`,
- *   `collectionGrowthThreadReply`
+ * - collection alerts (collection-card.ts): `collectionParent`, `collectionGrowthThreadReply`,
+ *   `collectionSessionsMessage` (its "Show new sessions" answer)
  * - triage: `triageControls`, status lines (`alert-status.ts`), values (`triage-values.ts`)
  * - digests: `digestMessage`
  * - button values: `action-ids.ts` codecs (`encodeMoreValue`, `decodeShareValue`, …)
@@ -21,9 +21,9 @@ export { type ClicksMessageInput, clicksMessage, screenshotExpiry } from "./clic
 export {
   type CollectionParentInput,
   type CollectionReplyInput,
-  collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
+  collectionSessionsMessage,
 } from "./collection-card.ts";
 export {
   type Count24h,

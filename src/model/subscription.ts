@@ -1,5 +1,6 @@
 import type { IssueCollection, TestRun } from "../vendor/types.ts";
-import type { Acknowledgement, Snooze } from "./triage-state.ts";
+import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
+import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
 /**
  * What a channel watches. The subscription's Durable Object (src/objects/) holds the
@@ -45,6 +46,11 @@ type SubscriptionBase = {
   quarantined?: Quarantined[];
   acknowledgedBy?: Acknowledgement[];
   snooze?: Snooze | null;
+  /**
+   * Muted from an alert: kept (and shown in status, list, Home and the digest) but never
+   * polled, so nothing is posted; unmuting starts over from a fresh baseline.
+   */
+  muted?: Muted | null;
 };
 
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
@@ -59,6 +65,8 @@ export type FailureStreak = {
   lastFailedAt?: string;
   /** The parent is a channel's outage message (shared by several tests): never edited by one. */
   grouped?: boolean;
+  /** What the parent showed besides the run when it was posted: every edit shows it again. */
+  evidence?: TestAlertEvidence | null;
 };
 
 /** How a test subscription speaks up (`/decipher subscribe test 101 after:3 …`). */
@@ -137,7 +145,13 @@ export type CollectionSubscription = SubscriptionBase & {
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
   /** What that alert's card showed first: it keeps its growth while later growth replies. */
-  card?: { previousCount: number; regression: boolean; collection?: IssueCollection } | null;
+  card?: {
+    previousCount: number;
+    regression: boolean;
+    collection?: IssueCollection;
+    /** What the card showed when it was posted: every edit shows it again. */
+    evidence?: CollectionAlertEvidence;
+  } | null;
   /**
    * The collection's page (the vendor's `shortenedPath`), so a failing test's production
    * impact can name the collections on its page without asking Decipher. Absent on copies

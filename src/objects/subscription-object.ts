@@ -72,7 +72,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   ): Promise<{ subscription: Subscription; created: boolean }> {
     return this.#serial(async () => {
       const existing = await this.#read();
-      if (existing && !existing.paused) {
+      // Paused or muted: subscribing again starts over from the fresh baseline.
+      if (existing && !existing.paused && !existing.muted) {
         if (
           existing.kind === "collection" &&
           fresh.kind === "collection" &&
@@ -129,11 +130,6 @@ export class SubscriptionObject extends DurableObject<Env> {
       const deps = this.#deps(config, new Date(at));
       const result = await applyTriage(sub, action, deps, new Date(at));
       if (result.next) await this.#store(sub, result.next);
-      if (result.mute) {
-        await this.ctx.storage.deleteAll();
-        await this.env.STATE.delete(copyKey(ref));
-        await registry(this.env).remove(objectNames.subscription(ref));
-      }
       return result.outcome;
     });
   }
@@ -158,6 +154,8 @@ export class SubscriptionObject extends DurableObject<Env> {
       return await this.#serial(async () => {
         const sub = await this.#read();
         if (!sub) return idle("gone");
+        // Muted: kept for status and Home, never polled, so nothing is posted.
+        if (sub.muted) return idle("waiting");
         const now = new Date(at);
         this.#writes = { storage: 0, kv: 0 };
         const journal = (await this.ctx.storage.get<Journal>("journal")) ?? { intent: null, done: [] };

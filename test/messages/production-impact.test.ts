@@ -8,7 +8,7 @@ import {
 } from "../../src/messages/production-impact-blocks.ts";
 import type { ImpactResult, ProductionImpact } from "../../src/model/production-impact.ts";
 import { anyDate, anyUrl, nasty, RUNS } from "./arbitraries.ts";
-import { APP, NOW, SESSION_ID } from "./fixtures.ts";
+import { APP, SESSION_ID } from "./fixtures.ts";
 import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 function impact(overrides: Partial<ProductionImpact> = {}): ProductionImpact {
@@ -38,7 +38,7 @@ function impact(overrides: Partial<ProductionImpact> = {}): ProductionImpact {
   };
 }
 
-const build = (result: ImpactResult) => productionImpactMessage({ impact: result, appUrl: APP, now: NOW });
+const build = (result: ImpactResult) => productionImpactMessage({ impact: result, appUrl: APP });
 
 describe("production impact blocks", () => {
   it("say how many sessions reached the page in 24 h and which watched collections sit on it", () => {
@@ -73,7 +73,7 @@ describe("production impact blocks", () => {
         overview: "word ".repeat(200),
       },
     });
-    const blocks = productionImpactBlocks({ impact: long, appUrl: APP, now: NOW });
+    const blocks = productionImpactBlocks({ impact: long, appUrl: APP });
     expect(blocks).toHaveLength(2);
     const example = blocks[1];
     if (example?.type !== "section") throw new Error("expected a section");
@@ -163,7 +163,7 @@ describe("production impact blocks", () => {
     );
     fc.assert(
       fc.property(anyImpact, anyUrl, (result, appUrl) => {
-        const input = { impact: result, appUrl, now: NOW };
+        const input = { impact: result, appUrl };
         assertWithinSlackLimits(productionImpactMessage(input));
         // Unfitted too: the blocks are meant to be spliced into an alert.
         assertWithinSlackLimits({
