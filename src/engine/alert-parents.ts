@@ -2,7 +2,7 @@ import { type CollectionParentInput, collectionParent } from "../messages/collec
 import { failedRunParent } from "../messages/failed-run-card.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
-import type { SubscriptionRef } from "../model/alert-control.ts";
+import { refOf } from "../model/alert-control.ts";
 import { type CollectionAlertEvidence, collectionAlertEvidence } from "../model/alert-evidence.ts";
 import type {
   CollectionSubscription,
@@ -11,18 +11,7 @@ import type {
   TestSubscription,
 } from "../model/subscription.ts";
 import type { Muted } from "../model/triage-state.ts";
-import { DEFAULT_TEAM } from "../store/keys.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-
-/** The subscription as its triage buttons name it. */
-export function refOf(sub: Subscription): SubscriptionRef {
-  return {
-    teamId: sub.teamId ?? DEFAULT_TEAM,
-    channelId: sub.channelId,
-    kind: sub.kind,
-    id: sub.kind === "test" ? sub.testId : sub.collectionId,
-  };
-}
 
 export function testInfoOf(sub: TestSubscription, appUrl: string): TestInfo {
   return { id: sub.testId, name: sub.testName, url: testUrl(appUrl, sub.testId) };

@@ -267,15 +267,18 @@ function threadSessions(input: CollectionReplyInput, sessions: readonly Collecti
  * representative issue and the collection's sessions since the alert's starting point, read
  * when the person asked, so their screenshots are fresh.
  */
-export function collectionSessionsMessage(input: CollectionReplyInput & { since: Date }): SlackMessage {
+export function collectionSessionsMessage(
+  input: CollectionReplyInput & { since: Date; /** Decipher has more than these. */ more: boolean },
+): SlackMessage {
   const summary = aiSummaryOf(input.sessions);
   const { collection, appUrl } = input;
+  const rest = link(collectionUrl(appUrl, collection.id), "the others are in Decipher");
   return fitMessage({
     text: `New sessions of ${oneLine(rootCause(collection))}`,
     blocks: [
       header(`New sessions: ${rootCause(collection)}`),
       context(
-        `${collectionLink(collection, appUrl)} · ${plural(input.sessions.length, "session")} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
+        `${collectionLink(collection, appUrl)} · ${plural(input.sessions.length, "session")}${input.more ? " (of more)" : ""} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
       ),
       ...(summary
         ? [section(`:robot_face: ${bold("AI summary of the representative issue")}\n${fullSummary(summary)}`)]
@@ -283,6 +286,7 @@ export function collectionSessionsMessage(input: CollectionReplyInput & { since:
       ...(input.sessions.length > 0
         ? threadSessions(input, input.sessions)
         : [section("_No new sessions since then: they may have been resolved or merged in Decipher._")]),
+      ...(input.more && input.sessions.length <= MAX_THREAD_SESSIONS ? [context(`…and more: ${rest}`)] : []),
     ],
   });
 }

@@ -73,7 +73,7 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
 }
 
 /** **Unmute**: the subscription polls again from a fresh baseline (nothing it missed is replayed). */
-export function unmuteButton(ref: SubscriptionRef): Button | null {
+export function unmuteButton(ref: SubscriptionRef, text = ":bell: Unmute"): Button | null {
   const value = encodeTriageRef(ref);
-  return value ? button({ text: ":bell: Unmute", actionId: ACTION_IDS.triageUnmute, value }) : null;
+  return value ? button({ text, actionId: ACTION_IDS.triageUnmute, value }) : null;
 }

@@ -5,6 +5,7 @@ import type { SubscriptionRef } from "../../model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../model/triage-state.ts";
 import { reply } from "../../slack-api/respond.ts";
 import type { Deps } from "../../wiring.ts";
+import { refreshHome } from "../home/app-home.ts";
 import {
   type ButtonRequest,
   clickedValue,
@@ -15,13 +16,23 @@ import {
 } from "./types.ts";
 
 type Request = ButtonRequest | SelectRequest;
-type ButtonTriage = "acknowledge" | "unsnooze" | "mute";
+type ButtonTriage = "acknowledge" | "unsnooze" | "mute" | "unmute";
 
 const TAMPERED = "That control no longer works, so nothing changed. Use the buttons on the alert itself.";
 
-/** A value naming another workspace or channel than the click came from is not this alert's. */
+/** The click came from the app's Home tab, which lists every channel's subscriptions. */
+export function fromHome(req: Request): boolean {
+  const payload = req.payload as { container?: { type?: string }; view?: { type?: string } };
+  return payload.container?.type === "view" && payload.view?.type === "home";
+}
+
+/**
+ * A value naming another workspace, or another channel than the click came from, is not this
+ * control's. The Home tab has no channel: there the workspace must match.
+ */
 function belongsHere(ref: SubscriptionRef, req: Request): boolean {
-  return ref.teamId === req.context.teamId && ref.channelId === req.context.channelId;
+  if (ref.teamId !== req.context.teamId) return false;
+  return fromHome(req) || ref.channelId === req.context.channelId;
 }
 
 /**
@@ -32,7 +43,7 @@ function adminRefusal(deps: Deps, userId: string, type: TriageAction["type"]): s
   if (type === "acknowledge") return null;
   const admins = deps.config.adminUserIds;
   if (admins.size === 0 || admins.has(userId)) return null;
-  const verb = type === "mute" ? "mute" : type === "unsnooze" ? "unsnooze" : "snooze";
+  const verb = type === "snooze" ? "snooze" : type;
   return `Only the bot's admins can ${verb} alerts in this channel, since it silences them for everyone. Acknowledge is open to all; ask an admin to ${verb} it.`;
 }
 
@@ -65,9 +76,12 @@ async function triage(
     return;
   }
   await reply(respond, outcome.ok ? plain(outcome.note) : errorMessage(outcome.note));
+  // The Home tab has no response_url: it shows the change by being published again.
+  if (fromHome(req))
+    await refreshHome(deps, req.payload.user.id, req.context.teamId, req.context.authorizeResult.url ?? null);
 }
 
-/** **Acknowledge**, **Unsnooze**, **Mute** (Mute is behind Slack's confirm dialog). */
+/** **Acknowledge**, **Unsnooze**, **Mute** (behind Slack's confirm dialog) and **Unmute**. */
 export function triageButtonAction(type: ButtonTriage) {
   return (deps: Deps): Listener<ButtonRequest> => ({
     ack: noAck,
