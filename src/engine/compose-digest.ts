@@ -147,11 +147,13 @@ export async function sendDigest(
   now: Date,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
+  const tests = active.filter((s): s is TestSubscription => s.kind === "test");
+  const watched = active.filter((s): s is CollectionSubscription => s.kind === "collection");
   const appUrl = deps.config.decipherAppUrl;
   let failed = 0;
   const [testLines, collectionLines] = await Promise.all([
     mapLimit(
-      active.filter((s): s is TestSubscription => s.kind === "test"),
+      tests,
       CONCURRENCY,
       (s) =>
         testLine(deps, s, now).catch(() => {
@@ -160,7 +162,7 @@ export async function sendDigest(
         }),
     ),
     mapLimit(
-      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
+      watched,
       CONCURRENCY,
       (s) =>
         collectionLine(deps, s, now).catch(() => {
@@ -174,9 +176,12 @@ export async function sendDigest(
   if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
+  // A muted item still gets its line, saying who muted it: the digest is where it is not forgotten.
   const lines = {
-    tests: testLines,
-    collections: collectionLines.filter((line) => line !== null),
+    tests: testLines.map((line, i) => ({ ...line, muted: tests[i]?.muted ?? null })),
+    collections: collectionLines.flatMap((line, i) =>
+      line === null ? [] : [{ ...line, muted: watched[i]?.muted ?? null }],
+    ),
   };
   const message = withProductionLines(
     digestMessage({
