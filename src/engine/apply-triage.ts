@@ -154,8 +154,7 @@ function decideTriage(
       };
     }
     case "unsnooze":
-      if (!sub.snooze)
-        return { next: null, outcome: { ok: true, note: "This alert was not snoozed." } };
+      if (!sub.snooze) return { next: null, outcome: { ok: true, note: "This alert was not snoozed." } };
       return {
         next: { ...sub, snooze: null, lastChangeAt: at },
         outcome: { ok: true, note: "Snooze ended." },

@@ -1,12 +1,11 @@
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
+import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { post, update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
-import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { cardEvidence, collectionParentNow } from "./alert-parents.ts";
-import { isSnoozed } from "./snooze.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
@@ -16,6 +15,7 @@ import {
   pollFailed,
   unchanged,
 } from "./poll-outcome.ts";
+import { isSnoozed } from "./snooze.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;

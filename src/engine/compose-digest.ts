@@ -152,23 +152,17 @@ export async function sendDigest(
   const appUrl = deps.config.decipherAppUrl;
   let failed = 0;
   const [testLines, collectionLines] = await Promise.all([
-    mapLimit(
-      tests,
-      CONCURRENCY,
-      (s) =>
-        testLine(deps, s, now).catch(() => {
-          failed++;
-          return unknownTestLine(s, appUrl);
-        }),
+    mapLimit(tests, CONCURRENCY, (s) =>
+      testLine(deps, s, now).catch(() => {
+        failed++;
+        return unknownTestLine(s, appUrl);
+      }),
     ),
-    mapLimit(
-      watched,
-      CONCURRENCY,
-      (s) =>
-        collectionLine(deps, s, now).catch(() => {
-          failed++;
-          return null;
-        }),
+    mapLimit(watched, CONCURRENCY, (s) =>
+      collectionLine(deps, s, now).catch(() => {
+        failed++;
+        return null;
+      }),
     ),
   ]);
   // Decipher is down altogether: wait a while for it rather than send a digest of unknowns.

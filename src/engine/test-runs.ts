@@ -9,7 +9,6 @@ import { post, update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { testParent } from "./alert-parents.ts";
-import { isSnoozed } from "./snooze.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
   afterSlackFailure,
@@ -24,6 +23,7 @@ import {
 import { readFailureContext } from "./read-failure-context.ts";
 import { passable, type RunWindow, readLateFailures, readRunWindow } from "./run-reader.ts";
 import { advanceWatermark, isSettled } from "./run-window.ts";
+import { isSnoozed } from "./snooze.ts";
 
 /**
  * Passed runs need no post, so moving the watermark over them is stored only now and then:

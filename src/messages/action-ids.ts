@@ -146,7 +146,9 @@ type ShareTuple = [1, string, string, number | null, ...(string | null | number)
 export function encodeShareValue(session: SharedSessionCard, collectionId?: number): string | null {
   if (!isSessionId(session.id)) return null;
   const collection =
-    collectionId !== undefined && Number.isSafeInteger(collectionId) && collectionId > 0 ? [collectionId] : [];
+    collectionId !== undefined && Number.isSafeInteger(collectionId) && collectionId > 0
+      ? [collectionId]
+      : [];
   const caps = { ...SHARE_STRING_CAPS };
   const cap = (s: string | null, n: number) => (s === null ? null : cutCodePoints(s, n));
   for (;;) {
@@ -180,8 +182,19 @@ export function decodeShareValue(value: unknown): SharedSessionCard | null {
 function decodeCardValue(value: unknown): { card: SharedSessionCard; collectionId: number | null } | null {
   const data = parseJson(value);
   if (!Array.isArray(data) || (data.length !== 10 && data.length !== 11) || data[0] !== 1) return null;
-  const [, id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline, collection] =
-    data;
+  const [
+    ,
+    id,
+    createdAt,
+    duration,
+    userEmail,
+    userId,
+    browser,
+    device,
+    countryCode,
+    hasTimeline,
+    collection,
+  ] = data;
   if (collection !== undefined && !(Number.isSafeInteger(collection) && collection > 0)) return null;
   if (!isSessionId(id) || typeof createdAt !== "string") return null;
   if (duration !== null && (typeof duration !== "number" || !Number.isFinite(duration))) return null;

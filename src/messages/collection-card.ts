@@ -141,7 +141,11 @@ function sessionBlocks(
       : null;
   return [
     section(
-      [`*${link(url, sessionUser(session))}* · ${dateToken(session.createdAt)}`, sessionFacts(session, durationUnit), overview]
+      [
+        `*${link(url, sessionUser(session))}* · ${dateToken(session.createdAt)}`,
+        sessionFacts(session, durationUnit),
+        overview,
+      ]
         .filter(Boolean)
         .join("\n"),
     ),
@@ -192,7 +196,9 @@ function moreSessionsBlock(input: CollectionParentInput): MessageBlock[] {
   const show = value
     ? button({ text: "Show new sessions", actionId: ACTION_IDS.collectionSessions, value })
     : null;
-  const block = section(show ? line : `${line}: ${link(collectionUrl(input.appUrl, collection.id), "see them in Decipher")}`);
+  const block = section(
+    show ? line : `${line}: ${link(collectionUrl(input.appUrl, collection.id), "see them in Decipher")}`,
+  );
   return [show ? { ...block, accessory: show } : block];
 }
 
@@ -268,7 +274,7 @@ function threadSessions(input: CollectionReplyInput, sessions: readonly Collecti
  * when the person asked, so their screenshots are fresh.
  */
 export function collectionSessionsMessage(
-  input: CollectionReplyInput & { since: Date; /** Decipher has more than these. */ more: boolean },
+  input: CollectionReplyInput & { since: Date /** Decipher has more than these. */; more: boolean },
 ): SlackMessage {
   const summary = aiSummaryOf(input.sessions);
   const { collection, appUrl } = input;

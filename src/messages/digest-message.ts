@@ -107,7 +107,11 @@ export function digestMessage(input: DigestInput): SlackMessage {
       context(`Last 24 hours · ${oneLine(zone)}`),
       section(bold("Issue collections")),
       ...(collections.length > 0
-        ? packLines(collections.map((c) => collectionLine(c, appUrl)), SECTIONS_PER_LIST, more("more collection"))
+        ? packLines(
+            collections.map((c) => collectionLine(c, appUrl)),
+            SECTIONS_PER_LIST,
+            more("more collection"),
+          )
         : [section("_No issue collections watched in this channel._")]),
       section(bold("Tests")),
       ...(input.tests.length > 0

@@ -5,9 +5,9 @@ import { formatDurationMs } from "../vendor/units.ts";
 import { ACTION_IDS } from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";
+import { classLine } from "./failure-meaning.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
-import { classLine } from "./failure-meaning.ts";
 import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
 import { runStrip } from "./run-strip.ts";
@@ -133,7 +133,9 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
     section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
-    ...(strip || meaning ? [context([strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "))] : []),
+    ...(strip || meaning
+      ? [context([strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "))]
+      : []),
     ...impact,
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(

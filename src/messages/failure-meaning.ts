@@ -78,9 +78,7 @@ export function withProductionLines(
   lines: readonly { testName: string; impact: ImpactResult }[],
 ): SlackMessage {
   if (lines.length === 0) return message;
-  const text = lines
-    .map((l) => `• ${oneLine(l.testName)}: ${productionImpactLine(l.impact)}`)
-    .join("\n");
+  const text = lines.map((l) => `• ${oneLine(l.testName)}: ${productionImpactLine(l.impact)}`).join("\n");
   return fitMessage({
     text: message.text,
     blocks: [...message.blocks, section(`*Tests vs production*\n${text}`)],

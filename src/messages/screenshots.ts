@@ -39,7 +39,7 @@ export function screenshotsMessage(input: ScreenshotsMessageInput): SlackMessage
   const shown = all.slice(0, MAX_IMAGES);
   const blocks: MessageBlock[] = [
     header(`Screenshots (${all.length})`),
-    context(sessionHeading(sessionId, session, appUrl, now)),
+    context(sessionHeading(sessionId, session, appUrl)),
     ...(all.length === 0
       ? [context("_This session has no screenshots._")]
       : [context(screenshotExpiry(clicks.screenshotsExpiresAt, now))]),

@@ -5,7 +5,7 @@ import { actions, button, section } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
 import { truncateMrkdwn } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
-import { code, countryLabel, dateToken, escapeMrkdwn, link, relativeTime } from "./mrkdwn.ts";
+import { code, countryLabel, dateToken, escapeMrkdwn, link } from "./mrkdwn.ts";
 import { sessionButtons } from "./session-buttons.ts";
 
 /** What a card needs: the shared minimum, so a shared card looks like the original. */
@@ -65,12 +65,9 @@ export function sessionCard(
   timeline: TimelineBody | null | undefined,
   options: CardOptions,
 ): MessageBlock[] {
-  const { appUrl, now } = options;
-  const when = [relativeTime(session.createdAt, now), dateToken(session.createdAt)]
-    .filter(Boolean)
-    .join(" · ");
+  const { appUrl } = options;
   const text = [
-    `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${when}`,
+    `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${dateToken(session.createdAt)}`,
     sessionFacts(session, options.durationUnit),
     timelineSummary(session, timeline, options.overviewMax),
   ].join("\n");
@@ -94,12 +91,8 @@ export function sessionHeading(
   sessionId: string,
   card: CardSession | null | undefined,
   appUrl: string,
-  now?: Date,
 ): string {
   const url = sessionUrl(appUrl, sessionId);
   if (!card) return `Session ${link(url, sessionId.slice(0, 8))}`;
-  const when = [now ? relativeTime(card.createdAt, now) : "", dateToken(card.createdAt)]
-    .filter(Boolean)
-    .join(" · ");
-  return `*${link(url, sessionUser(card))}*'s session · ${when}`;
+  return `*${link(url, sessionUser(card))}*'s session · ${dateToken(card.createdAt)}`;
 }

@@ -65,7 +65,7 @@ export function timelineMessage(input: TimelineMessageInput): SlackMessage {
   const overview = escapeMrkdwn(timeline.overview).trim();
   const blocks: MessageBlock[] = [
     header("Session timeline"),
-    context(sessionHeading(sessionId, session, appUrl, input.now)),
+    context(sessionHeading(sessionId, session, appUrl)),
     section(`${overview ? truncateMrkdwn(overview, 2500) : "_No overview._"}\n${fullLink}`),
     ...(tags.length > 0 ? [context(`:label: ${tags.join(" ")}`)] : []),
     ...pages.map((p, i) => pageSection(p, i, sessionStart)),

@@ -117,7 +117,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.#read().then((sub) => sub ?? null);
   }
 
-  triage(ref: SubscriptionRef, action: TriageAction, at: string, config: Config): Promise<TriageOutcome> {
+  triage(_ref: SubscriptionRef, action: TriageAction, at: string, config: Config): Promise<TriageOutcome> {
     return this.#serial(async () => {
       const sub = await this.#read();
       if (!sub) {
