@@ -1,7 +1,7 @@
 import { context, header, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
-import { escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
+import { link, oneLine, plural } from "./mrkdwn.ts";
 
 export type OutageItem = { testId: number; testName: string; runId: number; summary: string | null };
 
@@ -15,9 +15,10 @@ export type OutageInput = { items: OutageItem[]; appUrl: string; subscribed: num
 export function outageMessage({ items, appUrl, subscribed }: OutageInput): SlackMessage {
   const title = `${plural(items.length, "test")} failing at once — likely an outage or a bad deploy`;
   const lines = items.map((item) => {
-    const name = oneLine(item.testName) || `Test ${item.testId}`;
-    const summary = item.summary ? ` — ${escapeMrkdwn(oneLine(item.summary))}` : "";
-    return `• ${link(runUrl(appUrl, item.testId, item.runId), `${escapeMrkdwn(name)} · run #${item.runId}`)}${summary}`;
+    // Raw here: `link` escapes its label, and escaping twice shows "&amp;" to readers.
+    const name = item.testName.trim() || `Test ${item.testId}`;
+    const summary = item.summary ? ` — ${oneLine(item.summary)}` : "";
+    return `• ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${summary}`;
   });
   return fitMessage({
     text: `:rotating_light: ${title}`,
