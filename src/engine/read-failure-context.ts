@@ -1,3 +1,4 @@
+import { STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
@@ -8,6 +9,7 @@ import type { PollContext } from "./poll-context.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const STRIP_WINDOW_MS = 7 * DAY_MS;
 /** A post and a parent edit stay affordable after the context is read. */
 const KEEP_FOR_ALERT = 2;
 
@@ -36,6 +38,7 @@ export async function readFailureContext(
   }
   const counted = runsForOptions(history, sub.options);
   const classification = classifyTest(counted, now);
+  const recent = counted.length < STRIP_RUNS ? await readRecentRuns(ctx, sub, counted) : null;
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
   if (page) {
@@ -49,5 +52,30 @@ export async function readFailureContext(
       keep: KEEP_FOR_ALERT,
     });
   }
-  return { history: counted, classification, impact };
+  return { history: counted, classification, impact, ...(recent ? { recent } : {}) };
+}
+
+/**
+ * The strip promises the last 10 runs: a test that ran fewer times in 24 h gets one more
+ * read of its last week (a week of a test that runs under 10 times a day fits one page,
+ * whatever order the vendor lists it in). Skipped when the budget is short or it fails.
+ */
+async function readRecentRuns(
+  ctx: PollContext,
+  sub: TestSubscription,
+  day: readonly TestRun[],
+): Promise<TestRun[] | null> {
+  const { deps, now, budget } = ctx;
+  if (!budget.has(KEEP_FOR_ALERT + 2)) return null;
+  try {
+    const page = await deps.vendor.listTestRuns(sub.testId, {
+      status: "all",
+      limit: 100,
+      since: new Date(now.getTime() - STRIP_WINDOW_MS),
+    });
+    const byId = new Map([...runsForOptions(page.data, sub.options), ...day].map((r) => [r.id, r]));
+    return [...byId.values()];
+  } catch {
+    return null;
+  }
 }

@@ -46,7 +46,7 @@ export {
 export { decipherHelpMessage, errorMessage, usageMessage } from "./help.ts";
 export type { MessageBlock, SlackMessage } from "./limits.ts";
 export { runUrl, sessionUrl, testUrl } from "./links.ts";
-export { RUN_STRIP_LENGTH, runStrip, type StripRun } from "./run-strip.ts";
+export { runStrip, type StripRun } from "./run-strip.ts";
 export {
   noSessionsMessage,
   SESSIONS_PER_MESSAGE,
