@@ -8,7 +8,6 @@ import { STRIP_RUNS } from "../model/alert-evidence.ts";
 
 export type StripRun = { id: number; status: string };
 
-
 const SQUARE: Record<string, string> = { passed: "🟩", failed: "🟥", running: "⬜" };
 
 export function runStrip(runs: readonly StripRun[], length = STRIP_RUNS): string {
