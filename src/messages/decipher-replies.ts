@@ -20,7 +20,7 @@ export function subscriptionLabel(subscription: Subscription, appUrl: string): s
 export function optionsLine(subscription: Subscription): string {
   if (subscription.kind === "collection") {
     return subscription.growth === null
-      ? "options: alerts on the default growth (+5 sessions or +50 %, whichever is smaller; `growth:<n>` to choose)"
+      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)`
       : `options: ${code(`growth:${subscription.growth}`)}`;
   }
   const o = resolveTestOptions(subscription.options);

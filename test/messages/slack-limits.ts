@@ -65,8 +65,9 @@ function selectProblems(el: Select, where: string): string[] {
   return problems;
 }
 
-// What a `<` may open in mrkdwn this bot writes: a link with a label, a date token, a mention.
-const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+)>/;
+// What a `<` may open in mrkdwn this bot writes: a link with a label, a date token, a mention
+// of a person or a channel.
+const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>/;
 const ENTITY = /^&(?:amp|lt|gt);/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
