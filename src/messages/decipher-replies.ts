@@ -34,9 +34,7 @@ export function optionsLine(subscription: Subscription): string {
 }
 
 function growthRule(growth: number | null): string {
-  return growth === null
-    ? "5 more sessions or 50 % more, whichever is smaller"
-    : plural(growth, "more session");
+  return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
 }
 
 /** One **Unmute** button per muted subscription (a row holds 25). */
@@ -62,7 +60,7 @@ export function subscribedMessage(
   const rule =
     subscription.kind === "test"
       ? "I'll post here when a new run fails, and thread follow-ups until it passes again."
-      : `I'll post here when it has ${growthRule(subscription.growth)} while unresolved, or when it comes back after being resolved.`;
+      : `I'll post here when its unresolved sessions grow ${growthRule(subscription.growth)} or when it comes back after being resolved.`;
   const lead = unmuted
     ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
     : already

@@ -67,7 +67,8 @@ function selectProblems(el: Select, where: string): string[] {
 
 // What a `<` may open in mrkdwn this bot writes: a link with a label, a date token, a mention
 // of a person or a channel.
-const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>/;
+const TOKEN =
+  /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>/;
 const ENTITY = /^&(?:amp|lt|gt);/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
