@@ -9,7 +9,8 @@ import type { PollContext } from "./poll-context.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const STRIP_WINDOW_MS = 7 * DAY_MS;
+/** Wider windows read, one after the other, until the strip has its 10 runs. */
+const STRIP_WINDOWS_MS = [7 * DAY_MS, 30 * DAY_MS];
 /** A post and a parent edit stay affordable after the context is read. */
 const KEEP_FOR_ALERT = 2;
 
@@ -56,9 +57,10 @@ export async function readFailureContext(
 }
 
 /**
- * The strip promises the last 10 runs: a test that ran fewer times in 24 h gets one more
- * read of its last week (a week of a test that runs under 10 times a day fits one page,
- * whatever order the vendor lists it in). Skipped when the budget is short or it fails.
+ * The strip promises the last 10 runs: a test that ran fewer times in 24 h gets its last week
+ * read, and if that still holds fewer, its last month. Each wider window is read only when the
+ * narrower one had under 10 runs, so it fits one page whatever order the vendor lists it in.
+ * Skipped when the budget is short; a failed read keeps what was read.
  */
 async function readRecentRuns(
   ctx: PollContext,
@@ -66,16 +68,19 @@ async function readRecentRuns(
   day: readonly TestRun[],
 ): Promise<TestRun[] | null> {
   const { deps, now, budget } = ctx;
-  if (!budget.has(KEEP_FOR_ALERT + 2)) return null;
-  try {
-    const page = await deps.vendor.listTestRuns(sub.testId, {
-      status: "all",
-      limit: 100,
-      since: new Date(now.getTime() - STRIP_WINDOW_MS),
-    });
-    const byId = new Map([...runsForOptions(page.data, sub.options), ...day].map((r) => [r.id, r]));
-    return [...byId.values()];
-  } catch {
-    return null;
+  const byId = new Map(day.map((r) => [r.id, r]));
+  for (const windowMs of STRIP_WINDOWS_MS) {
+    if (byId.size >= STRIP_RUNS || !budget.has(KEEP_FOR_ALERT + 2)) break;
+    try {
+      const page = await deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since: new Date(now.getTime() - windowMs),
+      });
+      for (const run of runsForOptions(page.data, sub.options)) byId.set(run.id, run);
+    } catch {
+      break;
+    }
   }
+  return byId.size > day.length ? [...byId.values()] : null;
 }
