@@ -25,7 +25,6 @@ import {
   timelineMessage,
   usageMessage,
 } from "../../src/messages/index.ts";
-import { mentionHelpMessage } from "../../src/messages/mention-help.ts";
 import { noticeMessage } from "../../src/messages/notices.ts";
 import { outageMessage } from "../../src/messages/outage.ts";
 import { productionImpactMessage } from "../../src/messages/production-impact-blocks.ts";
