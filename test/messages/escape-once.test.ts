@@ -1,36 +1,36 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { brokenNowMessage } from "../../src/messages/broken-now.ts";
-import { collectionSessionsMessage } from "../../src/messages/collection-card.ts";
+import { clicksMessage } from "../../src/messages/clicks.ts";
+import {
+  collectionGrowthThreadReply,
+  collectionParent,
+  collectionSessionsMessage,
+} from "../../src/messages/collection-card.ts";
 import { listMessage, statusMessage, subscribedMessage } from "../../src/messages/decipher-replies.ts";
+import { digestMessage } from "../../src/messages/digest-message.ts";
+import {
+  failedRunParent,
+  failedRunThreadReply,
+  recoveryThreadReply,
+} from "../../src/messages/failed-run-card.ts";
 import {
   flakyThreadParent,
   flakyThreadReply,
   withProductionLines,
 } from "../../src/messages/failure-meaning.ts";
+import { errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { homeView } from "../../src/messages/home-view.ts";
-import {
-  clicksMessage,
-  collectionGrowthThreadReply,
-  collectionParent,
-  digestMessage,
-  errorMessage,
-  failedRunParent,
-  failedRunThreadReply,
-  noSessionsMessage,
-  recoveryThreadReply,
-  type SlackMessage,
-  sessionsMessage,
-  sharedSessionMessage,
-  timelineMessage,
-  usageMessage,
-} from "../../src/messages/index.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
 import { noticeMessage } from "../../src/messages/notices.ts";
 import { outageMessage } from "../../src/messages/outage.ts";
 import { productionImpactMessage } from "../../src/messages/production-impact-blocks.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { sessionUnfurl } from "../../src/messages/session-unfurl.ts";
+import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions.ts";
+import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { testUnfurl } from "../../src/messages/test-unfurl.ts";
+import { timelineMessage } from "../../src/messages/timeline.ts";
 import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
 import type { FailureContext } from "../../src/model/failure-context.ts";
 import type { ImpactResult } from "../../src/model/production-impact.ts";

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import { statusMessage, subscribedMessage } from "../../src/messages/decipher-replies.ts";
-import { digestMessage, timelineMessage } from "../../src/messages/index.ts";
+import { digestMessage } from "../../src/messages/digest-message.ts";
 import { overviewText } from "../../src/messages/overview.ts";
+import { timelineMessage } from "../../src/messages/timeline.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { APP, aCollection, aTest, aTimeline, NOW, SESSION_ID } from "./fixtures.ts";
-import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
+import { assertWithinSlackLimits } from "./slack-limits.ts";
 
 /** An AI overview as Decipher writes them: one block of about 2,500 characters. */
 const LONG = Array.from(
@@ -67,21 +69,21 @@ describe("wording", () => {
   };
 
   it("subscribing to a collection says what growth alerts in plain words, without 'growth:default'", () => {
-    const text = allText(subscribedMessage(collection, APP, false));
+    const text = visibleText(subscribedMessage(collection, APP, false));
     expect(text).toContain(
       "when its unresolved sessions grow by 5 or by 50 %, whichever is smaller, or when",
     );
     expect(text).not.toMatch(/sessions grows|growth:default/);
-    expect(allText(subscribedMessage({ ...collection, growth: 3 }, APP, false))).toContain(
+    expect(visibleText(subscribedMessage({ ...collection, growth: 3 }, APP, false))).toContain(
       "when its unresolved sessions grow by 3 sessions, or when",
     );
   });
 
   it("counts subscriptions in words, never 'subscription(s)'", () => {
     const one = statusMessage([collection], { at: NOW.toISOString(), subscriptions: 1, failed: 0 }, APP, NOW);
-    expect(allText(one)).toContain("1 subscription checked");
+    expect(visibleText(one)).toContain("1 subscription checked");
     expect(one.text).toBe("Status of 1 subscription.");
-    expect(allText(one)).not.toContain("(s)");
+    expect(visibleText(one)).not.toContain("(s)");
   });
 
   it("the digest names a muted test and collection: who muted it and when", () => {
@@ -94,10 +96,10 @@ describe("wording", () => {
       appUrl: APP,
       now: NOW,
     });
-    const lines = allText(m)
+    const lines = visibleText(m)
       .split("\n")
       .filter((l) => l.includes(":no_bell: muted by <@U0BOB> <!date^1771232400^"));
     expect(lines).toHaveLength(2);
-    expect(allText(m)).toContain(`<${APP}/monitoring/issue-collections/55|`);
+    expect(visibleText(m)).toContain(`<${APP}/monitoring/issue-collections/55|`);
   });
 });

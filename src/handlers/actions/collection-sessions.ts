@@ -1,5 +1,5 @@
 import { collectionSessionsMessage, decodeCollectionSessionsValue } from "../../messages/collection-card.ts";
-import { errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";

@@ -1,5 +1,6 @@
 import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/action-ids.ts";
-import { type ClicksMessageInput, clicksMessage, errorMessage } from "../../messages/index.ts";
+import { type ClicksMessageInput, clicksMessage } from "../../messages/clicks.ts";
+import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import {
   type ErrorScreenshots,
