@@ -71,7 +71,8 @@ const strictSays = (c: Check, what: string, pointer: string) => {
 const HTTP_URL = /^https?:\/\/\S+$/;
 
 // What a `<` may open in mrkdwn the bot writes: a link with a label, a date token, a mention.
-const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+)>/;
+const TOKEN =
+  /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>/;
 const ENTITY = /^&(?:amp|lt|gt);/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -2,35 +2,28 @@ import { type CollectionParentInput, collectionParent } from "../messages/collec
 import { failedRunParent } from "../messages/failed-run-card.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
-import type { SubscriptionRef } from "../model/alert-control.ts";
+import { refOf } from "../model/alert-control.ts";
+import { type CollectionAlertEvidence, collectionAlertEvidence } from "../model/alert-evidence.ts";
 import type {
   CollectionSubscription,
   FailureStreak,
   Subscription,
   TestSubscription,
 } from "../model/subscription.ts";
-import type { Acknowledgement } from "../model/triage-state.ts";
-import { DEFAULT_TEAM } from "../store/keys.ts";
+import type { Muted } from "../model/triage-state.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-
-/** The subscription as its triage buttons name it. */
-export function refOf(sub: Subscription): SubscriptionRef {
-  return {
-    teamId: sub.teamId ?? DEFAULT_TEAM,
-    channelId: sub.channelId,
-    kind: sub.kind,
-    id: sub.kind === "test" ? sub.testId : sub.collectionId,
-  };
-}
 
 export function testInfoOf(sub: TestSubscription, appUrl: string): TestInfo {
   return { id: sub.testId, name: sub.testName, url: testUrl(appUrl, sub.testId) };
 }
 
 /**
- * A failure streak's parent as it should read now: the first failure it announced, how long
- * the test has been red (or that it passed again), and who is on it. Re-rendered by the
- * subscription's object after each poll that changed it and after each triage click.
+ * A failure streak's parent as it should read now: the first failure it announced and what
+ * the alert showed with it when it was posted (its evidence: the strip of the last runs, the
+ * failure's class, the production impact), how long the test has been red (or that it
+ * recovered), and who is on it. Only the status line and the controls change between
+ * renders. Re-rendered by the subscription's object after each poll that changed it and
+ * after each triage click.
  */
 export function testParent(
   sub: TestSubscription,
@@ -40,14 +33,14 @@ export function testParent(
     appUrl: string;
     now: Date;
     recoveredBy?: TestRun | null;
-    recentRuns?: readonly TestRun[];
-    mutedBy?: Acknowledgement | null;
+    /** Who unmuted it: the old alert says so, and offers no controls (its streak is over). */
+    unmutedBy?: Muted | null;
   },
 ): SlackMessage | null {
   const first = streak.firstRun;
   if (!first || streak.grouped) return null;
   return failedRunParent({
-    ref: refOf(sub),
+    ref: input.unmutedBy ? null : refOf(sub),
     test: input.test ?? testInfoOf(sub, input.appUrl),
     firstRun: first,
     streak: {
@@ -55,57 +48,62 @@ export function testParent(
       lastRun: { id: streak.lastRunId, at: streak.lastFailedAt ?? first.createdAt },
     },
     recoveredBy: input.recoveredBy ? { id: input.recoveredBy.id, at: input.recoveredBy.createdAt } : null,
+    evidence: streak.evidence ?? null,
     acknowledgedBy: sub.acknowledgedBy,
     snooze: sub.snooze,
-    mutedBy: input.mutedBy ?? null,
-    ...(input.recentRuns ? { recentRuns: input.recentRuns } : {}),
+    muted: sub.muted ?? null,
+    unmutedBy: input.unmutedBy ?? null,
     appUrl: input.appUrl,
     now: input.now,
   });
 }
 
-/** A collection alert's parent now: the first card's growth, the current count, who is on it. */
+/** What a collection alert showed when it was posted; an empty record for cards stored before. */
+export function cardEvidence(sub: CollectionSubscription): CollectionAlertEvidence {
+  return (
+    sub.card?.evidence ?? collectionAlertEvidence({ sessions: [], screenshotsExpiresAt: null, since: null })
+  );
+}
+
+/** A collection alert's parent now: what it showed when posted, the current count, who is on it. */
 export function collectionParentNow(
   sub: CollectionSubscription,
-  input: Omit<CollectionParentInput, "ref" | "acknowledgedBy" | "snooze" | "growthStep">,
+  input: Omit<CollectionParentInput, "ref" | "acknowledgedBy" | "snooze" | "muted" | "growthStep">,
 ): SlackMessage {
   return collectionParent({
     ...input,
-    ref: refOf(sub),
+    ref: input.unmutedBy ? null : refOf(sub),
     acknowledgedBy: sub.acknowledgedBy,
     snooze: sub.snooze,
+    muted: sub.muted ?? null,
     growthStep: sub.growth,
   });
 }
 
 /**
- * The open alert of a subscription re-rendered after a triage click (who is looking, the
- * snooze, a mute), or null when it has none open. Its ts and the message to put there.
+ * The open alert of a subscription re-rendered from its stored evidence after a triage click
+ * (who is looking, the snooze, a mute or unmute), or null when it has none open. Its ts and
+ * the message to put there.
  */
 export function openParent(
   sub: Subscription,
   appUrl: string,
   now: Date,
-  mutedBy: Acknowledgement | null = null,
+  unmutedBy: Muted | null = null,
 ): { ts: string; message: SlackMessage } | null {
   if (sub.kind === "test") {
     const streak = sub.streak;
-    const message = streak ? testParent(sub, streak, { appUrl, now, mutedBy }) : null;
+    const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
     return streak && message ? { ts: streak.threadTs, message } : null;
   }
   const card = sub.card;
   if (!sub.threadTs || !card?.collection) return null;
-  const message = collectionParent({
-    ref: refOf(sub),
+  const message = collectionParentNow(sub, {
     collection: card.collection,
     previousCount: card.previousCount,
-    sessions: [],
-    screenshotsExpiresAt: null,
+    evidence: cardEvidence(sub),
     regression: card.regression,
-    growthStep: sub.growth,
-    acknowledgedBy: sub.acknowledgedBy,
-    snooze: sub.snooze,
-    mutedBy,
+    unmutedBy,
     appUrl,
     now,
   });

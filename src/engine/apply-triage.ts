@@ -1,11 +1,14 @@
+import { vendorErrorSentence } from "../messages/vendor-error-message.ts";
 import { triageRefusal } from "../model/admins.ts";
 import type { Subscription } from "../model/subscription.ts";
-import type { Acknowledgement, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
+import type { Acknowledgement, Muted, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
 import { openParent } from "./alert-parents.ts";
+import { baselineCollection } from "./baseline.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 
-export type TriageResult = { next: Subscription | null; outcome: TriageOutcome; mute: boolean };
+/** `next`: the state to store, or null when nothing changes. */
+export type TriageResult = { next: Subscription | null; outcome: TriageOutcome };
 
 const MAX_ACKS = 10;
 const MAX_SNOOZE_HOURS = 24 * 7;
@@ -27,33 +30,81 @@ export async function applyTriage(
   deps: EngineDeps,
   now: Date,
 ): Promise<TriageResult> {
-  const result = decideTriage(sub, action, deps, now);
-  // The open alert shows the change: who is looking, the snooze, or who muted it and how to undo.
-  const shown = result.mute ? sub : result.next;
-  const mutedBy = result.mute ? { userId: action.userId, at: now.toISOString() } : null;
-  const parent = shown ? openParent(shown, deps.config.decipherAppUrl, now, mutedBy) : null;
+  const refusal = triageRefusal(deps.config.adminUserIds, action);
+  const refused: TriageResult | null = refusal
+    ? { next: null, outcome: { ok: false, reason: "invalid", note: refusal } }
+    : null;
+  if (refused) return refused;
+  if (action.type === "unmute") return unmute(sub, action.userId, deps, now);
+  const result = decideTriage(sub, action, now);
+  // The open alert shows the change (who is looking, the snooze, who muted it), and keeps
+  // everything else it showed when it was posted.
+  const parent = result.next ? openParent(result.next, deps.config.decipherAppUrl, now) : null;
   if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
   return result;
 }
 
-function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps, now: Date): TriageResult {
+/**
+ * Unmute clears the mute: the ledger kept counting every run while muted (as `counted`,
+ * reason `muted`), so nothing is replayed and nothing is lost. The alert that was muted says
+ * who unmuted it and offers no controls: its streak is over.
+ */
+async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: Date): Promise<TriageResult> {
+  if (!sub.muted) return { next: null, outcome: { ok: true, note: "This subscription was not muted." } };
+  const name = `${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`;
+  const unmutedBy: Muted = { by: userId, at: now.toISOString() };
+  const parent = openParent({ ...sub, muted: null }, deps.config.decipherAppUrl, now, unmutedBy);
+  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  let next: Subscription;
+  if (sub.kind === "test") {
+    next = { ...sub, muted: null, streak: null, quietFailures: 0, lastChangeAt: now.toISOString() };
+  } else {
+    // A collection was not polled while muted: its growth is measured from now on.
+    try {
+      const fresh = await baselineCollection(deps.vendor, sub.collectionId, sub.growth, {
+        channelId: sub.channelId,
+        userId,
+        now,
+      });
+      next = { ...fresh, ...(sub.teamId ? { teamId: sub.teamId } : {}) };
+    } catch (error) {
+      return {
+        next: null,
+        outcome: {
+          ok: false,
+          reason: "invalid",
+          note: `Could not unmute ${name}: ${vendorErrorSentence(error, name)} It stays muted.`,
+        },
+      };
+    }
+  }
+  return {
+    next,
+    outcome: {
+      ok: true,
+      note: `Unmuted ${name}: this channel gets its alerts again, from now on (what failed while it was muted is counted in status and the digest, not posted).`,
+    },
+  };
+}
+
+function decideTriage(
+  sub: Subscription,
+  action: Exclude<TriageAction, { type: "unmute" }>,
+  now: Date,
+): TriageResult {
   const at = now.toISOString();
-  const refusal = triageRefusal(deps.config.adminUserIds, action);
-  if (refusal) return { next: null, mute: false, outcome: { ok: false, reason: "invalid", note: refusal } };
   switch (action.type) {
     case "acknowledge": {
       const acks = sub.acknowledgedBy ?? [];
       if (acks.some((a) => a.userId === action.userId)) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: true, note: "You had already acknowledged this alert." },
         };
       }
       const ack: Acknowledgement = { userId: action.userId, at };
       return {
         next: { ...sub, acknowledgedBy: [...acks, ack].slice(-MAX_ACKS), lastChangeAt: at },
-        mute: false,
         outcome: { ok: true, note: "Acknowledged: the alert now shows you are looking." },
       };
     }
@@ -62,14 +113,12 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       if (choice.kind === "for" && !(choice.hours > 0 && choice.hours <= MAX_SNOOZE_HOURS)) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: false, reason: "invalid", note: "That snooze length is not one the bot offers." },
         };
       }
       if (choice.kind === "until-pass" && sub.kind !== "test") {
         return {
           next: null,
-          mute: false,
           outcome: {
             ok: false,
             reason: "invalid",
@@ -80,7 +129,6 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       if (choice.kind === "until-growth" && (sub.kind !== "collection" || !(choice.sessions > 0))) {
         return {
           next: null,
-          mute: false,
           outcome: { ok: false, reason: "invalid", note: "“Until more sessions” is for collections." },
         };
       }
@@ -94,7 +142,6 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       };
       return {
         next: { ...sub, snooze, lastChangeAt: at },
-        mute: false,
         outcome: {
           ok: true,
           note: "Snoozed: nothing is posted for this item until the snooze ends; then one message sums up.",
@@ -102,28 +149,22 @@ function decideTriage(sub: Subscription, action: TriageAction, deps: EngineDeps,
       };
     }
     case "unsnooze":
-      if (!sub.snooze)
-        return { next: null, mute: false, outcome: { ok: true, note: "This alert was not snoozed." } };
+      if (!sub.snooze) return { next: null, outcome: { ok: true, note: "This alert was not snoozed." } };
       return {
         next: { ...sub, snooze: null, lastChangeAt: at },
-        mute: false,
         outcome: { ok: true, note: "Snooze ended." },
       };
-    case "mute":
+    case "mute": {
+      const id = sub.kind === "test" ? sub.testId : sub.collectionId;
+      if (sub.muted) return { next: null, outcome: { ok: true, note: "This alert was already muted." } };
       return {
-        next: null,
-        mute: true,
+        // Kept, not deleted: status, list, Home and the digest show it muted, with Unmute.
+        next: { ...sub, muted: { by: action.userId, at }, snooze: null, lastChangeAt: at },
         outcome: {
           ok: true,
-          note: `Muted: this channel no longer gets alerts for this ${sub.kind}. Undo with \`/decipher subscribe ${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}\`.`,
+          note: `Muted: this channel gets no alerts for this ${sub.kind} until someone clicks Unmute (on the alert, in \`/decipher status\` or the app's Home) or types \`/decipher subscribe ${sub.kind} ${id}\`.`,
         },
       };
+    }
   }
-}
-
-/** Whether a snooze holds at `now` (a timed one ends by itself; the others end on an event). */
-export function isSnoozed(sub: Subscription, now: Date): boolean {
-  const snooze = sub.snooze;
-  if (!snooze) return false;
-  return snooze.until === null || Date.parse(snooze.until) > now.getTime();
 }

@@ -1,15 +1,15 @@
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
-import { withGuardingTests } from "../messages/failure-meaning.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
+import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
-import { collectionParentNow } from "./alert-parents.ts";
-import { isSnoozed } from "./apply-triage.ts";
+import { cardEvidence, collectionParentNow } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
+import { isSnoozed } from "./snooze.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;
@@ -127,11 +127,20 @@ export async function pollCollectionSubscription(
   const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
   const guards = guardingTests(current.shortenedPath || sub.path, channel);
   const regression = decision === "regression";
+  // What the card shows besides the counts, stored with it: every later edit shows it again.
+  const shown = collectionAlertEvidence({ ...input, since: sub.alertedAt, guards });
   const result = threadTs
     ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)
     : await ctx.outbox.send(
         what,
-        withGuardingTests(collectionParentNow(sub, { ...input, regression }), guards, input.appUrl),
+        collectionParentNow(sub, {
+          collection: current,
+          previousCount: sub.alertedCount,
+          evidence: shown,
+          regression,
+          appUrl: input.appUrl,
+          now,
+        }),
       );
   if (!result.ok) {
     // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
@@ -160,10 +169,12 @@ export async function pollCollectionSubscription(
   if (threadTs && card) {
     // The first card keeps its own growth; only the current count and state change.
     const parent = collectionParentNow(sub, {
-      ...input,
+      collection: current,
       previousCount: card.previousCount,
-      sessions: [],
+      evidence: cardEvidence(sub),
       regression: card.regression,
+      appUrl: input.appUrl,
+      now,
     });
     await update(deps.slack, sub.channelId, threadTs, parent);
   }
@@ -171,6 +182,6 @@ export async function pollCollectionSubscription(
   const posts = 1;
   const nextCard = threadTs
     ? card && { ...card, collection: current }
-    : { previousCount: sub.alertedCount, regression, collection: current };
+    : { previousCount: sub.alertedCount, regression, collection: current, evidence: shown };
   return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
 }

@@ -155,36 +155,31 @@ export async function sendDigest(
   ledgerLines?: ReadonlyMap<number, LedgerDigestLine>,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
+  const tests = active.filter((s): s is TestSubscription => s.kind === "test");
+  const watched = active.filter((s): s is CollectionSubscription => s.kind === "collection");
   const appUrl = deps.config.decipherAppUrl;
   let failed = 0;
   const [testLines, collectionLines] = await Promise.all([
-    mapLimit(
-      active.filter((s): s is TestSubscription => s.kind === "test"),
-      CONCURRENCY,
-      async (s) => {
-        if (ledgerLines) {
-          const line = ledgerLines.get(s.testId);
-          if (!line) {
-            failed++;
-            return unknownTestLine(s, appUrl);
-          }
-          const { counted: _counted, ...figures } = line;
-          return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
-        }
-        return testLine(deps, s, now).catch(() => {
+    mapLimit(tests, CONCURRENCY, async (s) => {
+      if (ledgerLines) {
+        const line = ledgerLines.get(s.testId);
+        if (!line) {
           failed++;
           return unknownTestLine(s, appUrl);
-        });
-      },
-    ),
-    mapLimit(
-      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
-      CONCURRENCY,
-      (s) =>
-        collectionLine(deps, s, now).catch(() => {
-          failed++;
-          return null;
-        }),
+        }
+        const { counted: _counted, ...figures } = line;
+        return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
+      }
+      return testLine(deps, s, now).catch(() => {
+        failed++;
+        return unknownTestLine(s, appUrl);
+      });
+    }),
+    mapLimit(watched, CONCURRENCY, (s) =>
+      collectionLine(deps, s, now).catch(() => {
+        failed++;
+        return null;
+      }),
     ),
   ]);
   // Decipher is down altogether: wait a while for it rather than send a digest of unknowns.
@@ -192,9 +187,12 @@ export async function sendDigest(
   if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
+  // A muted item still gets its line, saying who muted it: the digest is where it is not forgotten.
   const lines = {
-    tests: testLines,
-    collections: collectionLines.filter((line) => line !== null),
+    tests: testLines.map((line, i) => ({ ...line, muted: tests[i]?.muted ?? null })),
+    collections: collectionLines.flatMap((line, i) =>
+      line === null ? [] : [{ ...line, muted: watched[i]?.muted ?? null }],
+    ),
   };
   const message = withProductionLines(
     digestMessage({

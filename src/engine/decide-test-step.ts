@@ -1,7 +1,8 @@
 import { failedRunThreadReply, failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
-import { flakyThreadParent, flakyThreadReply, withMeaning } from "../messages/failure-meaning.ts";
+import { flakyThreadParent, flakyThreadReply } from "../messages/failure-meaning.ts";
 import { withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
+import { testAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import {
   byRowTime,
@@ -14,8 +15,8 @@ import {
 import { type FailureStreak, resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { testParent } from "./alert-parents.ts";
-import { isSnoozed } from "./apply-triage.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
+import { isSnoozed } from "./snooze.ts";
 
 export type TestPollInput = {
   sub: TestSubscription;
@@ -283,16 +284,10 @@ export function decideTestStep(input: TestPollInput): TestStep {
       lastRunId: run.id,
       firstRun: run,
       lastFailedAt: new Date(rowTime(row)).toISOString(),
+      evidence: testAlertEvidence(input.meaning),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
-    const parent = testParent(sub, opening, {
-      test,
-      appUrl,
-      now,
-      recoveredBy: recovered,
-      ...(input.meaning ? { recentRuns: input.meaning.history } : {}),
-    }) as SlackMessage;
-    const card = withMeaning(parent, input.meaning, appUrl, now, false);
+    const card = testParent(sub, opening, { test, appUrl, now, recoveredBy: recovered }) as SlackMessage;
     const message = passedNext ? failedThenPassed(card, test) : card;
     return {
       kind: "post",

@@ -5,7 +5,6 @@ import type { TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 import type { RejectedRun, TestRun } from "../vendor/types.ts";
-import { isSnoozed } from "./apply-triage.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
 import { type Change, decideTestStep, type TestStep } from "./decide-test-step.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -19,6 +18,7 @@ import {
 import { readFailureContext } from "./read-failure-context.ts";
 import { readLateFailures, readRunWindow, SINCE_MARGIN_MS } from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
+import { isSnoozed } from "./snooze.ts";
 
 /** The ledger as the engine sees it; the object keeps it in SQLite (src/objects/sql-run-ledger.ts). */
 export type RunLedger = {

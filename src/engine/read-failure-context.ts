@@ -1,3 +1,4 @@
+import { STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
@@ -8,6 +9,8 @@ import type { PollContext } from "./poll-context.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Wider windows read, one after the other, until the strip has its 10 runs. */
+const STRIP_WINDOWS_MS = [7 * DAY_MS, 30 * DAY_MS];
 /** A post and a parent edit stay affordable after the context is read. */
 const KEEP_FOR_ALERT = 2;
 
@@ -36,6 +39,7 @@ export async function readFailureContext(
   }
   const counted = runsForOptions(history, sub.options);
   const classification = classifyTest(counted, now);
+  const recent = counted.length < STRIP_RUNS ? await readRecentRuns(ctx, sub, counted) : null;
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
   if (page) {
@@ -49,5 +53,34 @@ export async function readFailureContext(
       keep: KEEP_FOR_ALERT,
     });
   }
-  return { history: counted, classification, impact };
+  return { history: counted, classification, impact, ...(recent ? { recent } : {}) };
+}
+
+/**
+ * The strip promises the last 10 runs: a test that ran fewer times in 24 h gets its last week
+ * read, and if that still holds fewer, its last month. Each wider window is read only when the
+ * narrower one had under 10 runs, so it fits one page whatever order the vendor lists it in.
+ * Skipped when the budget is short; a failed read keeps what was read.
+ */
+async function readRecentRuns(
+  ctx: PollContext,
+  sub: TestSubscription,
+  day: readonly TestRun[],
+): Promise<TestRun[] | null> {
+  const { deps, now, budget } = ctx;
+  const byId = new Map(day.map((r) => [r.id, r]));
+  for (const windowMs of STRIP_WINDOWS_MS) {
+    if (byId.size >= STRIP_RUNS || !budget.has(KEEP_FOR_ALERT + 2)) break;
+    try {
+      const page = await deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since: new Date(now.getTime() - windowMs),
+      });
+      for (const run of runsForOptions(page.data, sub.options)) byId.set(run.id, run);
+    } catch {
+      break;
+    }
+  }
+  return byId.size > day.length ? [...byId.values()] : null;
 }

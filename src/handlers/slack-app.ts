@@ -3,6 +3,7 @@ import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
 import { noAck } from "./actions/action-requests.ts";
+import { collectionSessionsAction } from "./actions/collection-sessions.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionTimelineAction } from "./actions/session-detail.ts";
 import { sessionShareAction } from "./actions/session-share.ts";
@@ -62,6 +63,8 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
     [ACTION_IDS.triageAcknowledge, triageButtonAction("acknowledge")(deps)],
     [ACTION_IDS.triageUnsnooze, triageButtonAction("unsnooze")(deps)],
     [ACTION_IDS.triageMute, triageButtonAction("mute")(deps)],
+    [ACTION_IDS.triageUnmute, triageButtonAction("unmute")(deps)],
+    [ACTION_IDS.collectionSessions, collectionSessionsAction(deps)],
   ] as const;
   for (const [actionId, listener] of buttons) app.action(button(actionId), listener.ack, listener.lazy);
   const snooze = triageSnoozeAction(deps);

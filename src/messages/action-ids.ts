@@ -22,6 +22,10 @@ export const ACTION_IDS = {
   triageSnooze: "triage_snooze",
   triageUnsnooze: "triage_unsnooze",
   triageMute: "triage_mute",
+  /** On a muted alert, in `/decipher status` and on the app's Home. */
+  triageUnmute: "triage_unmute",
+  /** A collection alert's "…and 2 more new sessions": lists them, just to the clicker. */
+  collectionSessions: "collection_sessions",
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
@@ -132,14 +136,19 @@ const SHARE_STRING_CAPS = {
   device: 64,
   countryCode: 8,
 };
-type ShareTuple = [1, string, string, number | null, ...(string | null)[], 0 | 1];
+type ShareTuple = [1, string, string, number | null, ...(string | null | number)[]];
 
 /**
  * The **Share** button's value: a JSON tuple (compact, so it fits 2000 chars). Display
  * strings are capped first; a session whose id is not a UUID cannot be shared (null).
+ * `collectionId`, on a collection's session, lets **Screenshots** find its error screenshot.
  */
-export function encodeShareValue(session: SharedSessionCard): string | null {
+export function encodeShareValue(session: SharedSessionCard, collectionId?: number): string | null {
   if (!isSessionId(session.id)) return null;
+  const collection =
+    collectionId !== undefined && Number.isSafeInteger(collectionId) && collectionId > 0
+      ? [collectionId]
+      : [];
   const caps = { ...SHARE_STRING_CAPS };
   const cap = (s: string | null, n: number) => (s === null ? null : cutCodePoints(s, n));
   for (;;) {
@@ -154,6 +163,7 @@ export function encodeShareValue(session: SharedSessionCard): string | null {
       cap(session.device, caps.device),
       cap(session.countryCode, caps.countryCode),
       session.hasTimeline ? 1 : 0,
+      ...collection,
     ];
     const value = JSON.stringify(tuple);
     if (value.length <= SLACK_LIMITS.buttonValue) return value;
@@ -166,14 +176,31 @@ const isNullableString = (v: unknown): v is string | null => v === null || typeo
 
 /** The shared card back, or null when the value is not one this bot wrote. */
 export function decodeShareValue(value: unknown): SharedSessionCard | null {
+  return decodeCardValue(value)?.card ?? null;
+}
+
+function decodeCardValue(value: unknown): { card: SharedSessionCard; collectionId: number | null } | null {
   const data = parseJson(value);
-  if (!Array.isArray(data) || data.length !== 10 || data[0] !== 1) return null;
-  const [, id, createdAt, duration, userEmail, userId, browser, device, countryCode, hasTimeline] = data;
+  if (!Array.isArray(data) || (data.length !== 10 && data.length !== 11) || data[0] !== 1) return null;
+  const [
+    ,
+    id,
+    createdAt,
+    duration,
+    userEmail,
+    userId,
+    browser,
+    device,
+    countryCode,
+    hasTimeline,
+    collection,
+  ] = data;
+  if (collection !== undefined && !(Number.isSafeInteger(collection) && collection > 0)) return null;
   if (!isSessionId(id) || typeof createdAt !== "string") return null;
   if (duration !== null && (typeof duration !== "number" || !Number.isFinite(duration))) return null;
   const strings = [userEmail, userId, browser, device, countryCode];
   if (!strings.every(isNullableString) || (hasTimeline !== 0 && hasTimeline !== 1)) return null;
-  return {
+  const card = {
     id,
     createdAt,
     duration,
@@ -184,6 +211,7 @@ export function decodeShareValue(value: unknown): SharedSessionCard | null {
     countryCode,
     hasTimeline: hasTimeline === 1,
   } as SharedSessionCard;
+  return { card, collectionId: collection ?? null };
 }
 
 /**
@@ -192,10 +220,10 @@ export function decodeShareValue(value: unknown): SharedSessionCard | null {
  */
 export function decodeSessionButtonValue(
   value: unknown,
-): { id: string; card: SharedSessionCard | null } | null {
-  if (isSessionId(value)) return { id: value, card: null };
-  const card = decodeShareValue(value);
-  return card ? { id: card.id, card } : null;
+): { id: string; card: SharedSessionCard | null; collectionId: number | null } | null {
+  if (isSessionId(value)) return { id: value, card: null, collectionId: null };
+  const decoded = decodeCardValue(value);
+  return decoded ? { id: decoded.card.id, ...decoded } : null;
 }
 
 /** The bare session UUID (values written before buttons carried the card). */

@@ -1,4 +1,4 @@
-import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { code, dateToken, mention, plural } from "./mrkdwn.ts";
 
 /**
@@ -9,7 +9,9 @@ import { code, dateToken, mention, plural } from "./mrkdwn.ts";
 export type TriageState = {
   acknowledgedBy?: readonly Acknowledgement[] | undefined;
   snooze?: Snooze | null | undefined;
-  mutedBy?: Acknowledgement | null | undefined;
+  muted?: Muted | null | undefined;
+  /** Set on an alert whose subscription was unmuted since: it says so and offers no controls. */
+  unmutedBy?: Muted | null | undefined;
 };
 
 /** "<@U1> is looking", "<@U1> and <@U2> are looking", "<@U1>, <@U2> and <@U3> are looking". */
@@ -41,14 +43,24 @@ export function snoozeLine(snooze: Snooze | null | undefined, now: Date): string
   return `:sleeping: snoozed by ${mention(snooze.by)} ${snoozeEnd(snooze)}${missed}`;
 }
 
-/** `resubscribe`: the command that undoes the mute, e.g. `/decipher subscribe test 101`. */
-export function mutedLine(mutedBy: Acknowledgement | null | undefined, resubscribe: string): string {
-  return mutedBy ? `:no_bell: muted by ${mention(mutedBy.userId)} — undo with ${code(resubscribe)}` : "";
+/** `resubscribe`: the command that also undoes the mute, e.g. `/decipher subscribe test 101`. */
+export function mutedLine(muted: Muted | null | undefined, resubscribe: string): string {
+  return muted
+    ? `:no_bell: muted by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone clicks *Unmute* (here, in \`/decipher status\` or the app's Home) or types ${code(resubscribe)}`
+    : "";
+}
+
+/** After Unmute the subscription starts over: this alert's streak is no longer followed. */
+export function unmutedLine(unmutedBy: Muted | null | undefined): string {
+  return unmutedBy
+    ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts start again from then, in new messages`
+    : "";
 }
 
 export function triageLines(state: TriageState, now: Date, resubscribe: string): string[] {
   return [
-    mutedLine(state.mutedBy, resubscribe),
+    unmutedLine(state.unmutedBy),
+    state.unmutedBy ? "" : mutedLine(state.muted, resubscribe),
     snoozeLine(state.snooze, now),
     lookingLine(state.acknowledgedBy),
   ].filter(Boolean);

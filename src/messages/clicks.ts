@@ -4,7 +4,7 @@ import type { SharedSessionCard } from "./action-ids.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn, truncatePlain } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
-import { code, dateToken, link, oneLine, plural, relativeTime, safeUrl, toDate } from "./mrkdwn.ts";
+import { code, dateToken, link, oneLine, plural, safeUrl, toDate } from "./mrkdwn.ts";
 import { sessionHeading } from "./session-card.ts";
 
 export type ClicksMessageInput = {
@@ -25,7 +25,7 @@ export function screenshotExpiry(expiresAt: string | null, now: Date): string {
   const date = toDate(expiresAt);
   if (!date) return "No screenshots";
   if (date.getTime() <= now.getTime()) return `:warning: Screenshot links expired ${dateToken(date)}`;
-  return `Screenshot links expire ${dateToken(date)} (${relativeTime(date, now)})`;
+  return `Screenshot links expire ${dateToken(date)}`;
 }
 
 function screenshotLinks(click: Click): string {
@@ -68,7 +68,7 @@ export function clicksMessage(input: ClicksMessageInput): SlackMessage {
     text: `${plural(clicks.data.length, "click")} in session ${oneLine(sessionId)}`,
     blocks: [
       header(`Clicks (${clicks.data.length})`),
-      context(sessionHeading(sessionId, session, appUrl, now)),
+      context(sessionHeading(sessionId, session, appUrl)),
       context(screenshotExpiry(clicks.screenshotsExpiresAt, now), open),
       ...list,
     ],

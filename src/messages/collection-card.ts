@@ -1,21 +1,24 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import { aiSummaryOf, type CollectionAlertEvidence, type GuardMark } from "../model/alert-evidence.ts";
 import type { AiSummary, CollectionSession, IssueCollection } from "../vendor/types.ts";
 import { type DurationUnit, inferDurationUnit } from "../vendor/units.ts";
-import { toSharedSessionCard } from "./action-ids.ts";
+import { ACTION_IDS, toSharedSessionCard } from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
-import { actions, context, image, section } from "./elements.ts";
+import { actions, button, context, header, image, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
-import { sessionUrl } from "./links.ts";
-import { bold, code, dateToken, link, oneLine, plural, relativeTime, toDate } from "./mrkdwn.ts";
+import { collectionUrl, runUrl, sessionUrl, testUrl } from "./links.ts";
+import { bold, code, dateToken, link, oneLine, plural, toDate } from "./mrkdwn.ts";
+import { overviewText } from "./overview.ts";
 import { sessionButtons } from "./session-buttons.ts";
 import { sessionFacts, sessionUser } from "./session-card.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
 
 /**
- * A growing issue collection, compact: the parent says what, how much (one line), the one most
- * useful line of the AI summary and at most one new session; the full summary and the other
- * sessions go in a thread reply. Later growth replies in the same thread; the parent is
- * re-rendered with the current count and triage state.
+ * A growing issue collection, compact: the parent says what (linked to the collection in
+ * Decipher), how much and since when (one line), the one most useful line of the AI summary
+ * and at most one new session; a button lists the other new sessions with the full summary.
+ * Later growth replies in the same thread; the parent is re-rendered from what it showed when
+ * it was posted (its evidence), with the current count and triage state.
  */
 
 export type CollectionParentInput = TriageState & {
@@ -24,9 +27,8 @@ export type CollectionParentInput = TriageState & {
   collection: IssueCollection;
   /** `sessionCount` before this card's first alert: the parent shows growth since then. */
   previousCount: number;
-  /** New sessions (newest first); the first is shown inline, the rest belong in the thread. */
-  sessions: readonly CollectionSession[];
-  screenshotsExpiresAt: string | null;
+  /** What the card showed when it was posted (src/model/alert-evidence.ts). */
+  evidence: CollectionAlertEvidence;
   /** A resolved collection that got new sessions. */
   regression: boolean;
   /** The subscription's growth threshold: what "Snooze until +N more sessions" offers. */
@@ -97,70 +99,144 @@ function fullSummary(summary: AiSummary): string {
     .join("\n");
 }
 
-const aiSummaryOf = (sessions: readonly CollectionSession[]) =>
-  sessions.find((s) => s.representativeIssue?.aiSummary)?.representativeIssue?.aiSummary ?? null;
-
 function screenshotsUsable(expiresAt: string | null, now: Date): boolean {
   const at = toDate(expiresAt);
   // No expiry given: the vendor documents ~3 h, so a fresh fetch is taken as usable.
   return !at || at.getTime() - now.getTime() > IMAGE_MARGIN_MS;
 }
 
-/** One new session: who and when (linked), facts, overview, its error screenshot, its buttons. */
+/** The collection's name, linked to its page in Decipher. */
+const collectionLink = (c: IssueCollection, appUrl: string) =>
+  `*${link(collectionUrl(appUrl, c.id), rootCause(c))}*`;
+
+type SessionView = {
+  appUrl: string;
+  now: Date;
+  screenshotsExpiresAt: string | null;
+  collectionId: number;
+};
+
+/**
+ * One new session: who and when (its start, as every answer about it says), facts, overview,
+ * its error screenshot while the link lives (else a sentence saying so), and its buttons.
+ */
 function sessionBlocks(
   session: CollectionSession,
-  input: Pick<CollectionReplyInput, "appUrl" | "now" | "screenshotsExpiresAt">,
+  view: SessionView,
   overviewMax: number,
   durationUnit: DurationUnit | undefined,
 ): MessageBlock[] {
-  const { appUrl, now } = input;
-  const at = session.representativeIssue?.latestIssueAt ?? session.createdAt;
-  const overview = session.timeline ? truncateMrkdwn(oneLine(session.timeline.overview), overviewMax) : "";
+  const { appUrl, now } = view;
+  const url = sessionUrl(appUrl, session.id);
+  const overview = session.timeline
+    ? overviewText(session.timeline.overview, overviewMax, { url, label: "the rest in Decipher" })
+    : "";
   const shot = session.errorScreenshots?.main ?? session.errorScreenshots?.after ?? null;
-  const embed = shot && screenshotsUsable(input.screenshotsExpiresAt, now);
+  const usable = shot !== null && screenshotsUsable(view.screenshotsExpiresAt, now);
+  const expired =
+    shot !== null && !usable
+      ? context(
+          `:frame_with_picture: The error screenshot's link expired ${dateToken(view.screenshotsExpiresAt)}; *Screenshots* asks Decipher for a fresh one.`,
+        )
+      : null;
   return [
     section(
       [
-        `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${[relativeTime(at, now), dateToken(at)].filter(Boolean).join(" · ")}`,
+        `*${link(url, sessionUser(session))}* · ${dateToken(session.createdAt)}`,
         sessionFacts(session, durationUnit),
         overview,
       ]
         .filter(Boolean)
         .join("\n"),
     ),
-    ...(embed ? image(shot, `Error screenshot of ${sessionUser(session)}'s session`) : []),
-    ...actions(...sessionButtons(toSharedSessionCard(session), appUrl, { screenshots: Boolean(shot) })),
+    ...(usable ? image(shot, `Error screenshot of ${sessionUser(session)}'s session`) : []),
+    ...(expired ? [expired] : []),
+    ...actions(
+      ...sessionButtons(toSharedSessionCard(session), appUrl, {
+        screenshots: shot !== null,
+        collectionId: view.collectionId,
+      }),
+    ),
   ];
 }
 
-/** The parent alert of a growing (or regressed) collection. */
+/** "Tests on this page: Checkout flow (last run #10069 failed)": a collection alert names the tests of its page. */
+function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
+  if (guards.length === 0) return "";
+  const parts = guards.slice(0, 5).map((t) => {
+    const test = link(testUrl(appUrl, t.testId), t.testName.trim() || `Test ${t.testId}`);
+    const run =
+      t.lastRunId > 0 ? link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`) : "no run yet";
+    return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
+  });
+  return `:test_tube: Tests on this page: ${parts.join(", ")}`;
+}
+
+/** The value of the "…and N more new sessions" button: the collection and since when (epoch seconds). */
+export function encodeCollectionSessionsValue(collectionId: number, since: string | null): string | null {
+  const at = toDate(since);
+  if (!Number.isSafeInteger(collectionId) || collectionId <= 0 || !at) return null;
+  return `${collectionId}|${Math.floor(at.getTime() / 1000)}`;
+}
+
+export function decodeCollectionSessionsValue(value: unknown): { collectionId: number; since: Date } | null {
+  if (typeof value !== "string") return null;
+  const match = /^(\d{1,15})\|(\d{1,12})$/.exec(value);
+  if (!match) return null;
+  const collectionId = Number(match[1]);
+  const since = new Date(Number(match[2]) * 1000);
+  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since } : null;
+}
+
+function moreSessionsBlock(input: CollectionParentInput): MessageBlock[] {
+  const { evidence, collection } = input;
+  if (evidence.moreSessions <= 0) return [];
+  const line = `…and ${plural(evidence.moreSessions, "more new session")} since ${evidence.since ? dateToken(evidence.since) : "the last alert"}`;
+  const value = encodeCollectionSessionsValue(collection.id, evidence.since);
+  const show = value
+    ? button({ text: "Show new sessions", actionId: ACTION_IDS.collectionSessions, value })
+    : null;
+  const block = section(
+    show ? line : `${line}: ${link(collectionUrl(input.appUrl, collection.id), "see them in Decipher")}`,
+  );
+  return [show ? { ...block, accessory: show } : block];
+}
+
+/** The parent alert of a growing (or regressed) collection, from what it showed when posted. */
 export function collectionParent(input: CollectionParentInput): SlackMessage {
-  const { collection, previousCount, sessions, regression, ref, now } = input;
+  const { collection, previousCount, evidence, regression, ref, now, appUrl } = input;
   const cause = rootCause(collection);
-  const headline = summaryHeadline(aiSummaryOf(sessions));
-  const first = sessions[0];
-  const later = sessions.length - 1;
+  const headline = summaryHeadline(evidence.aiSummary);
+  const since = evidence.since ? ` since ${dateToken(evidence.since)}` : "";
   const status = triageLines(input, now, resubscribeCommand({ kind: "collection", id: collection.id }));
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
+  const guards = guardsLine(evidence.guards, appUrl);
+  const session = evidence.session;
   const blocks: MessageBlock[] = [
-    section(`${icon} ${bold(cause)}`),
+    section(`${icon} ${collectionLink(collection, appUrl)}`),
     context(
-      [countsLine(collection, previousCount), regression ? "was resolved, has new sessions" : ""]
+      [`${countsLine(collection, previousCount)}${since}`, regression ? "was resolved, has new sessions" : ""]
         .filter(Boolean)
         .join(" · "),
     ),
     ...(headline ? [section(`:robot_face: ${headline}`)] : []),
-    ...(first
-      ? sessionBlocks(first, input, INLINE_OVERVIEW, inferDurationUnit(sessions.map((s) => s.duration)))
+    ...(session
+      ? sessionBlocks(
+          session,
+          { appUrl, now, screenshotsExpiresAt: evidence.screenshotsExpiresAt, collectionId: collection.id },
+          INLINE_OVERVIEW,
+          inferDurationUnit([session.duration]),
+        )
       : []),
-    ...(later > 0 ? [context(`…and ${plural(later, "more new session")} since the last alert`)] : []),
+    ...moreSessionsBlock(input),
+    ...(guards ? [context(guards)] : []),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
       ...triageControls({
         ref,
         growthStep: input.growthStep ?? null,
         snoozed: Boolean(input.snooze),
-        muted: Boolean(input.mutedBy),
+        muted: Boolean(input.muted),
       }),
     ),
   ];
@@ -174,25 +250,49 @@ function threadSessions(input: CollectionReplyInput, sessions: readonly Collecti
   const durationUnit = inferDurationUnit(input.sessions.map((s) => s.duration));
   const shown = sessions.slice(0, MAX_THREAD_SESSIONS);
   const hidden = sessions.length - shown.length;
+  const view = {
+    appUrl: input.appUrl,
+    now: input.now,
+    screenshotsExpiresAt: input.screenshotsExpiresAt,
+    collectionId: input.collection.id,
+  };
   return [
-    ...shown.flatMap((s) => sessionBlocks(s, input, THREAD_OVERVIEW, durationUnit)),
-    ...(hidden > 0 ? [context(`…and ${plural(hidden, "more new session")} in Decipher`)] : []),
+    ...shown.flatMap((s) => sessionBlocks(s, view, THREAD_OVERVIEW, durationUnit)),
+    ...(hidden > 0
+      ? [
+          context(
+            `…and ${plural(hidden, "more new session")}: ${link(collectionUrl(input.appUrl, input.collection.id), "see them in Decipher")}`,
+          ),
+        ]
+      : []),
   ];
 }
 
-/** The reply right under a new parent: the full AI summary and the new sessions it did not show. */
-export function collectionDetailsReply(input: CollectionReplyInput): SlackMessage | null {
+/**
+ * The answer to "Show new sessions" (just to the clicker): the full AI summary of the
+ * representative issue and the collection's sessions since the alert's starting point, read
+ * when the person asked, so their screenshots are fresh.
+ */
+export function collectionSessionsMessage(
+  input: CollectionReplyInput & { since: Date /** Decipher has more than these. */; more: boolean },
+): SlackMessage {
   const summary = aiSummaryOf(input.sessions);
-  const rest = input.sessions.slice(1);
-  if (!summary && rest.length === 0) return null;
+  const { collection, appUrl } = input;
+  const rest = link(collectionUrl(appUrl, collection.id), "the others are in Decipher");
   return fitMessage({
-    text: `Details: ${oneLine(rootCause(input.collection))}`,
+    text: `New sessions of ${oneLine(rootCause(collection))}`,
     blocks: [
+      header(`New sessions: ${rootCause(collection)}`),
+      context(
+        `${collectionLink(collection, appUrl)} · ${plural(input.sessions.length, "session")}${input.more ? " (of more)" : ""} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
+      ),
       ...(summary
         ? [section(`:robot_face: ${bold("AI summary of the representative issue")}\n${fullSummary(summary)}`)]
         : []),
-      ...(rest.length > 0 ? [section(bold(plural(rest.length, "more new session")))] : []),
-      ...threadSessions(input, rest),
+      ...(input.sessions.length > 0
+        ? threadSessions(input, input.sessions)
+        : [section("_No new sessions since then: they may have been resolved or merged in Decipher._")]),
+      ...(input.more && input.sessions.length <= MAX_THREAD_SESSIONS ? [context(`…and more: ${rest}`)] : []),
     ],
   });
 }

@@ -1,25 +1,27 @@
-import type { EngineHealth } from "../model/alert-control.ts";
+import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
-import { context, header, packLines, section } from "./elements.ts";
-import { fitMessage, type SlackMessage } from "./limits.ts";
-import { testUrl } from "./links.ts";
-import { bold, code, dateToken, escapeMrkdwn, link } from "./mrkdwn.ts";
+import { actions, context, header, packLines, section } from "./elements.ts";
+import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
+import { collectionUrl, testUrl } from "./links.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
 import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
+import { unmuteButton } from "./triage-controls.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
 export function subscriptionLabel(subscription: Subscription, appUrl: string): string {
   return subscription.kind === "test"
     ? `test ${link(testUrl(appUrl, subscription.testId), `${subscription.testName} (#${subscription.testId})`)}`
-    : // The app has no documented collection URL, so collections are named, not linked.
-      `collection #${subscription.collectionId} — ${escapeMrkdwn(subscription.rootCause)}`;
+    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(subscription.rootCause)}`;
 }
 
 /** A subscription's options as the command that would set them: what `list` and `status` show. */
 export function optionsLine(subscription: Subscription): string {
   if (subscription.kind === "collection") {
-    return `options: ${code(subscription.growth === null ? "growth:default" : `growth:${subscription.growth}`)}`;
+    return subscription.growth === null
+      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)`
+      : `options: ${code(`growth:${subscription.growth}`)}`;
   }
   const o = resolveTestOptions(subscription.options);
   const parts = [
@@ -32,9 +34,15 @@ export function optionsLine(subscription: Subscription): string {
 }
 
 function growthRule(growth: number | null): string {
-  return growth === null
-    ? "grows by 5 sessions or 50 %, whichever is smaller"
-    : `grows by ${growth} sessions`;
+  return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
+}
+
+/** One **Unmute** button per muted subscription (a row holds 25). */
+export function unmuteButtons(subscriptions: readonly Subscription[]): MessageBlock[] {
+  const buttons = subscriptions
+    .filter((s) => s.muted)
+    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`));
+  return actions(...buttons.slice(0, 25));
 }
 
 export function plain(text: string): SlackMessage {
@@ -45,13 +53,19 @@ export function subscribedMessage(
   subscription: Subscription,
   appUrl: string,
   already: boolean,
+  /** It was muted: subscribing again unmuted it (from a fresh baseline). */
+  unmuted = false,
 ): SlackMessage {
   const what = subscriptionLabel(subscription, appUrl);
   const rule =
     subscription.kind === "test"
       ? "I'll post here when a new run fails, and thread follow-ups until it passes again."
-      : `I'll post here when its unresolved sessions ${growthRule(subscription.growth)}, or when it comes back after being resolved.`;
-  const lead = already ? `This channel already watches ${what}.` : `Subscribed this channel to ${what}.`;
+      : `I'll post here when its unresolved sessions grow ${growthRule(subscription.growth)} or when it comes back after being resolved.`;
+  const lead = unmuted
+    ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
+    : already
+      ? `This channel already watches ${what}.`
+      : `Subscribed this channel to ${what}.`;
   return fitMessage({
     text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
     blocks: [section(`${lead}\n${rule}`), context(optionsLine(subscription))],
@@ -66,7 +80,7 @@ export function listMessage(
 ): SlackMessage {
   const lines = subscriptions.map((s) =>
     [
-      `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}`,
+      `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}${s.muted ? ` — ${bold("muted")}` : ""}`,
       `   ${optionsLine(s)}`,
       ...triageStateLines(s, now).map((line) => `   ${line}`),
     ].join("\n"),
@@ -79,8 +93,13 @@ export function listMessage(
       ? lines.join("\n")
       : "This channel watches nothing yet. Try `/decipher subscribe test <id>` or `/decipher subscribe collection <id>`.";
   return fitMessage({
-    text: `This channel watches ${subscriptions.length} item(s).`,
-    blocks: [header("What this channel watches"), section(body), context(digestLine)],
+    text: `This channel watches ${plural(subscriptions.length, "item")}.`,
+    blocks: [
+      header("What this channel watches"),
+      section(body),
+      ...unmuteButtons(subscriptions),
+      context(digestLine),
+    ],
   });
 }
 
@@ -96,7 +115,7 @@ export function statusMessage(
   health: EngineHealth | null = null,
 ): SlackMessage {
   const poll = lastPoll
-    ? `Last poll ${dateToken(lastPoll.at)} (${lastPoll.subscriptions} subscription(s) checked).`
+    ? `Last poll ${dateToken(lastPoll.at)} (${plural(lastPoll.subscriptions, "subscription")} checked).`
     : "No poll has run yet since the bot started; polls run every minute.";
   const entries = subscriptions.map((s) =>
     [
@@ -115,12 +134,13 @@ export function statusMessage(
     ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
     : null;
   return fitMessage({
-    text: `Status of ${subscriptions.length} subscription(s).`,
+    text: `Status of ${plural(subscriptions.length, "subscription")}.`,
     blocks: [
       header("Decipher alerts status"),
       ...(entries.length > 0
         ? packLines(entries, 40, (n) => `_…and ${n} more_`)
         : [section("This channel watches nothing yet.")]),
+      ...unmuteButtons(subscriptions),
       ...(workspace ? [section(workspace)] : []),
       context(poll),
     ],

@@ -1,8 +1,9 @@
+import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
-import { testUrl } from "./links.ts";
-import { bold, code, escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
+import { collectionUrl, testUrl } from "./links.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
 
 export type DigestTestState = "passing" | "failing" | "running" | "unknown";
 
@@ -19,6 +20,8 @@ export type DigestCollection = {
    * sessions with `since` = now − 24 h, counted); null when Decipher could not say.
    */
   newSessions24h?: Count24h | null;
+  /** Muted in this channel: its line says so (who, when), since it posts nothing. */
+  muted?: Muted | null;
 };
 
 export type DigestInput = {
@@ -36,6 +39,8 @@ export type DigestInput = {
     /** 0…1, null without runs. */
     passRate: number | null;
     state: DigestTestState;
+    /** Muted in this channel: its line says so (who, when), since it posts nothing. */
+    muted?: Muted | null;
   }[];
   appUrl: string;
   now: Date;
@@ -62,10 +67,13 @@ export function collectionChange(line: DigestCollection): string {
 /** What sorts a collection up the list: its 24-hour growth. */
 const growthOf = (line: DigestCollection) => line.newSessions24h?.count ?? 0;
 
-function collectionLine(line: DigestCollection): string {
+const mutedPart = (muted: Muted | null | undefined) =>
+  muted ? ` · :no_bell: muted by ${mention(muted.by)} ${dateToken(muted.at)}` : "";
+
+function collectionLine(line: DigestCollection, appUrl: string): string {
   const c = line.collection;
   const path = c.shortenedPath ? ` ${code(c.shortenedPath)}` : "";
-  return `• ${bold(c.rootCause || `Issue collection #${c.id}`)}${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}`;
+  return `• *${link(collectionUrl(appUrl, c.id), c.rootCause.trim() || `Issue collection #${c.id}`)}*${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}${mutedPart(line.muted)}`;
 }
 
 function testLine(t: DigestInput["tests"][number], appUrl: string): string {
@@ -73,7 +81,7 @@ function testLine(t: DigestInput["tests"][number], appUrl: string): string {
     t.passRate === null || !Number.isFinite(t.passRate)
       ? "no runs"
       : `${Math.round(t.passRate * 100)} % passed`;
-  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}`;
+  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
 }
 
 /** The daily digest: collections by 24 h growth, then tests; empty sections say so. */
@@ -90,7 +98,11 @@ export function digestMessage(input: DigestInput): SlackMessage {
       context(`Last 24 hours · ${oneLine(zone)}`),
       section(bold("Issue collections")),
       ...(collections.length > 0
-        ? packLines(collections.map(collectionLine), SECTIONS_PER_LIST, more("more collection"))
+        ? packLines(
+            collections.map((c) => collectionLine(c, appUrl)),
+            SECTIONS_PER_LIST,
+            more("more collection"),
+          )
         : [section("_No issue collections watched in this channel._")]),
       section(bold("Tests")),
       ...(input.tests.length > 0

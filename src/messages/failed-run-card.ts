@@ -1,13 +1,16 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import type { TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { ACTION_IDS } from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";
+import { classLine } from "./failure-meaning.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
 import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
-import { runStrip, type StripRun } from "./run-strip.ts";
+import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
+import { runStrip } from "./run-strip.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
 
 /**
@@ -30,8 +33,11 @@ export type FailedRunParentInput = TriageState & {
   streak: { failedRuns: number; lastRun: RunMark };
   /** The run that passed after the streak. */
   recoveredBy?: RunMark | null | undefined;
-  /** The test's latest runs (any order, any number): the last 10 become the strip. */
-  recentRuns?: readonly StripRun[] | undefined;
+  /**
+   * What the alert showed when it was posted (the strip of the last 10 runs, the failure's
+   * class, the production impact), stored with the streak: every re-render shows it again.
+   */
+  evidence?: TestAlertEvidence | null | undefined;
   appUrl: string;
   now: Date;
 };
@@ -118,16 +124,18 @@ export function failedThenPassed(card: SlackMessage, test: TestInfo): SlackMessa
   return { ...card, text: `Test failed, then passed on the next run: ${testName(test)}` };
 }
 
-/** The parent alert of a failure streak. */
+/** The parent alert of a failure streak: the first failure and its evidence, then status and controls. */
 export function failedRunParent(input: FailedRunParentInput): SlackMessage {
-  const { test, firstRun, streak, recoveredBy, appUrl, recentRuns, ref } = input;
+  const { test, firstRun, streak, recoveredBy, appUrl, evidence, ref } = input;
   const summary = summaryLine(firstRun);
-  // Red says what happened; green is the same card, and its status line says it recovered.
-  const leadIn = recoveredBy ? ":white_check_mark:" : ":x: Test failed:";
+  // Red says what happened; green is the same card, and says in words that it recovered.
+  const leadIn = recoveredBy ? ":white_check_mark: Recovered:" : ":x: Test failed:";
   const status = testStatusLines(input);
-  const strip = recentRuns && recentRuns.length > 0 ? runStrip(recentRuns) : "";
+  const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
+  const meaning = evidence?.classification ? classLine(evidence.classification) : "";
+  const impact = evidence?.impact ? productionImpactBlocks({ impact: evidence.impact, appUrl }) : [];
   const lead = recoveredBy
-    ? `${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
+    ? `Recovered: ${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
     : streak.failedRuns > 1
       ? `${testName(test)} is failing for ${plural(streak.failedRuns, "run")}`
       : `Test failed: ${testName(test)}`;
@@ -135,7 +143,10 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
     section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
-    ...(strip ? [context(`Last runs ${strip}`)] : []),
+    ...(strip || meaning
+      ? [context([strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "))]
+      : []),
+    ...impact,
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
       button({
@@ -146,10 +157,16 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
       }),
       ...(recoveredBy
         ? []
-        : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.mutedBy) })),
+        : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
     ),
   ];
-  return fitMessage({ text: `${lead}${summary ? ` — ${summary}` : ""}`, blocks });
+  const text = [
+    `${lead}${summary ? ` — ${summary}` : ""}`,
+    evidence?.impact ? productionImpactLine(evidence.impact) : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return fitMessage({ text, blocks });
 }
 
 /** A later failure of the same streak, in the parent's thread: one compact block. */

@@ -5,7 +5,7 @@ import { context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
 import { escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
-import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
+import { productionImpactLine } from "./production-impact-blocks.ts";
 import { runStrip } from "./run-strip.ts";
 
 const LABEL: Record<string, string> = {
@@ -15,43 +15,22 @@ const LABEL: Record<string, string> = {
   failing: ":x: failing",
 };
 
-/** "🟨 flaky — failed 3 of the last 12 runs, passing in between · 🟩🟥🟩🟩🟥": what a failure means. */
-export function meaningLine(meaning: FailureContext, withStrip = true): string {
-  const { classification, history } = meaning;
+/** "🆕 new failure — failed after 6 runs passed": the failure's class, in words. */
+export function classLine(classification: { kind: string; reason: string }): string {
   const label = LABEL[classification.kind] ?? "";
-  const strip = withStrip ? runStrip(history) : "";
-  return [label && `${label} — ${escapeMrkdwn(classification.reason)}`, strip && `last runs ${strip}`]
-    .filter(Boolean)
-    .join(" · ");
+  return label ? `${label} — ${escapeMrkdwn(classification.reason)}` : "";
 }
 
-/**
- * A failure alert with what the failure means added under it: its class and the strip of
- * the last 10 runs, and the production impact when the test names its page.
- */
-export function withMeaning(
-  message: SlackMessage,
-  meaning: FailureContext | null,
-  appUrl: string,
-  now: Date,
-  /** False when the message shows the run strip already. */
-  withStrip = true,
-): SlackMessage {
-  if (!meaning) return message;
-  const line = meaningLine(meaning, withStrip);
-  const impact = meaning.impact ? productionImpactBlocks({ impact: meaning.impact, appUrl, now }) : [];
-  // Before the buttons, if the alert ends with them: the meaning belongs with the facts.
-  const blocks = [...message.blocks];
-  const at =
-    blocks.length > 0 && blocks[blocks.length - 1]?.type === "actions" ? blocks.length - 1 : blocks.length;
-  blocks.splice(at, 0, ...(line ? [context(line)] : []), ...impact);
-  const text = [message.text, meaning.impact ? productionImpactLine(meaning.impact) : ""]
-    .filter(Boolean)
-    .join("\n");
-  return fitMessage({ text, blocks });
+/** "🟨 flaky — failed 3 of the last 12 runs, passing in between · last runs 🟩🟥🟩🟩🟥". */
+export function meaningLine(meaning: FailureContext): string {
+  const strip = runStrip(meaning.recent ?? meaning.history);
+  return [classLine(meaning.classification), strip && `last runs ${strip}`].filter(Boolean).join(" · ");
 }
 
-const name = (test: TestInfo) => oneLine(test.name) || `Test ${test.id}`;
+/** Raw: `link` escapes its label. */
+const rawName = (test: TestInfo) => test.name.trim() || `Test ${test.id}`;
+/** Escaped once, for text outside a link. */
+const name = (test: TestInfo) => oneLine(rawName(test));
 
 /**
  * A flaky test's failures of one day share one thread (`flaky:thread`): this opens it, once
@@ -63,7 +42,7 @@ export function flakyThreadParent(
   meaning: FailureContext,
   appUrl: string,
 ): SlackMessage {
-  const title = `:large_yellow_circle: ${link(testUrl(appUrl, test.id), name(test))} is flaky`;
+  const title = `:large_yellow_circle: ${link(testUrl(appUrl, test.id), rawName(test))} is flaky`;
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
   return fitMessage({
     text: `${name(test)} is flaky: ${meaning.classification.reason}`,
@@ -86,31 +65,11 @@ export function flakyThreadReply(
   appUrl: string,
 ): SlackMessage {
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
-  const line = `${link(runUrl(appUrl, run.testId, run.id), `Run #${run.id}`)} of ${escapeMrkdwn(name(test))} failed${summary ? `: ${summary}` : ""}`;
+  const line = `${link(runUrl(appUrl, run.testId, run.id), `Run #${run.id}`)} of ${name(test)} failed${summary ? `: ${summary}` : ""}`;
   return fitMessage({
     text: `${name(test)}: run #${run.id} failed (flaky)`,
     blocks: [section(line), ...(meaning ? [context(meaningLine(meaning))] : [])],
   });
-}
-
-/** "Guarded by Checkout flow: last run #10069 failed": a collection alert names the tests of its page. */
-export function withGuardingTests(
-  message: SlackMessage,
-  tests: readonly { testId: number; testName: string; lastRunId: number; failing: boolean }[],
-  appUrl: string,
-): SlackMessage {
-  if (tests.length === 0) return message;
-  const parts = tests.slice(0, 5).map((t) => {
-    const test = link(testUrl(appUrl, t.testId), oneLine(t.testName) || `Test ${t.testId}`);
-    const run =
-      t.lastRunId > 0 ? link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`) : "no run yet";
-    return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
-  });
-  const blocks = [...message.blocks];
-  const at =
-    blocks.length > 0 && blocks[blocks.length - 1]?.type === "actions" ? blocks.length - 1 : blocks.length;
-  blocks.splice(at, 0, context(`:test_tube: Tests on this page: ${parts.join(", ")}`));
-  return fitMessage({ text: message.text, blocks });
 }
 
 /** The digest's "tests vs production" lines, one per test that names its page. */
@@ -119,9 +78,7 @@ export function withProductionLines(
   lines: readonly { testName: string; impact: ImpactResult }[],
 ): SlackMessage {
   if (lines.length === 0) return message;
-  const text = lines
-    .map((l) => `• ${escapeMrkdwn(oneLine(l.testName))}: ${productionImpactLine(l.impact)}`)
-    .join("\n");
+  const text = lines.map((l) => `• ${oneLine(l.testName)}: ${productionImpactLine(l.impact)}`).join("\n");
   return fitMessage({
     text: message.text,
     blocks: [...message.blocks, section(`*Tests vs production*\n${text}`)],

@@ -1,10 +1,12 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
 import type { Subscription } from "../model/subscription.ts";
-import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
+import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock } from "./limits.ts";
-import { testUrl } from "./links.ts";
-import { dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { collectionUrl, testUrl } from "./links.ts";
+import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { mutedStateLine } from "./subscription-state-lines.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -22,7 +24,12 @@ export type HomeInput = {
 };
 
 /** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
-type Triage = { acknowledgedBy?: unknown; snooze?: unknown };
+type Triage = { acknowledgedBy?: unknown; snooze?: unknown; muted?: unknown };
+
+function mutedOf(sub: Subscription): Muted | null {
+  const value = (sub as Triage).muted as Partial<Muted> | null | undefined;
+  return value && typeof value.by === "string" && typeof value.at === "string" ? (value as Muted) : null;
+}
 
 const isAck = (value: unknown): value is Acknowledgement =>
   !!value &&
@@ -65,12 +72,14 @@ function lastAlert(sub: Subscription, teamUrl: string | null): string {
     if (!sub.streak) return "no failure streak on record";
     const url = permalink(teamUrl, sub.channelId, sub.streak.threadTs);
     const what = `failing for ${plural(sub.streak.failedRuns, "run")}`;
-    return `:rotating_light: ${url ? link(url, what) : what}`;
+    const since = sub.streak.firstRun ? ` since ${dateToken(sub.streak.firstRun.createdAt)}` : "";
+    return `:rotating_light: ${url ? link(url, what) : what}${since}`;
   }
   if (!sub.threadTs) return "no alert yet";
   const url = permalink(teamUrl, sub.channelId, sub.threadTs);
-  const what = `last alert ${dateToken(sub.alertedAt)} at ${plural(sub.alertedCount, "session")}`;
-  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}`;
+  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
+  const what = "last alert";
+  return `:chart_with_upwards_trend: ${url ? link(url, what) : what} ${dateToken(sub.alertedAt)} at ${plural(sub.alertedCount, "session")}`;
 }
 
 /** One line per subscription: what it is, its health, triage, and its last alert. */
@@ -78,12 +87,15 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const name =
     sub.kind === "test"
       ? `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`
-      : `Collection ${sub.collectionId} · ${escapeMrkdwn(oneLine(sub.rootCause).slice(0, 120))}`;
+      : `Collection ${link(collectionUrl(appUrl, sub.collectionId), String(sub.collectionId))} · ${oneLine(sub.rootCause.slice(0, 120))}`;
+  const muted = mutedOf(sub);
   const health = sub.paused
-    ? `:double_vertical_bar: paused: ${escapeMrkdwn(oneLine(sub.paused.reason).slice(0, 200))}`
-    : sub.lastError
-      ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${escapeMrkdwn(oneLine(sub.lastError.message).slice(0, 200))}`
-      : ":white_check_mark: polling OK";
+    ? `:double_vertical_bar: paused: ${oneLine(sub.paused.reason.slice(0, 200))}`
+    : muted
+      ? mutedStateLine(muted)
+      : sub.lastError
+        ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
+        : ":white_check_mark: polling OK";
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
   const last = acks[acks.length - 1];
@@ -159,11 +171,14 @@ export function homeView(input: HomeInput): HomeTabView {
   let left = channels.size;
   for (const [channelId, subs] of channels) {
     const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl));
-    const sections = packLines(
-      [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],
-      SECTIONS_PER_CHANNEL,
-      (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
-    );
+    const sections = [
+      ...packLines(
+        [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],
+        SECTIONS_PER_CHANNEL,
+        (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
+      ),
+      ...unmuteButtons(subs.filter((s) => mutedOf(s) !== null)),
+    ];
     if (body.length + sections.length > room) break;
     body.push(...sections);
     left--;

@@ -12,3 +12,7 @@ export const testUrl = (appUrl: string, testId: number) => `${base(appUrl)}/test
 
 export const runUrl = (appUrl: string, testId: number, runId: number) =>
   `${base(appUrl)}/tests/${seg(testId)}/runs/${seg(runId)}`;
+
+/** The web app's page of an issue collection, after the API's own path (docs/decipher-api.md). */
+export const collectionUrl = (appUrl: string, collectionId: number) =>
+  `${base(appUrl)}/monitoring/issue-collections/${seg(collectionId)}`;

@@ -6,6 +6,7 @@ const MENTION_HELP = escapeMrkdwn(
   [
     "*Mention me with:*",
     "• `@Decipher sessions jane@acme.com` — her recorded sessions, here in the thread (also `user:<id>`, `url:<text>`, `since:7d`, `until:24h`)",
+    "• `@Decipher what is broken right now?` — this channel's failing tests, from the last poll",
     "• `@Decipher help` — this message",
   ].join("\n"),
 );

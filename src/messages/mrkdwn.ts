@@ -109,30 +109,6 @@ export function dateToken(
   return `<!date^${epoch}^${format}|${isoUtc(date)}>`;
 }
 
-const UNITS: [limitSeconds: number, divisor: number, unit: string][] = [
-  [3600, 60, "min"],
-  [86_400, 3600, "h"],
-  [30 * 86_400, 86_400, "d"],
-  [365 * 86_400, 30 * 86_400, "mo"],
-  [Number.POSITIVE_INFINITY, 365 * 86_400, "y"],
-];
-
-/** "3 h ago", "in 5 min", "just now"; "" for an invalid date. `now` is explicit for tests. */
-export function relativeTime(at: Date | string | number | null | undefined, now: Date): string {
-  const date = toDate(at);
-  if (!date) return "";
-  const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 60) return "just now";
-  for (const [limit, divisor, unit] of UNITS) {
-    if (abs < limit) {
-      const n = Math.floor(abs / divisor);
-      return seconds > 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
-    }
-  }
-  return "";
-}
-
 /** "🇩🇪" from "de"/"DE" via regional indicators; "" when the code is not two letters. */
 export function flag(countryCode: string | null | undefined): string {
   if (!countryCode || !/^[A-Za-z]{2}$/.test(countryCode)) return "";

@@ -1,13 +1,13 @@
 import type { Subscription } from "../model/subscription.ts";
 import { context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
-import { code } from "./mrkdwn.ts";
+import { code, escapeMrkdwn, oneLine } from "./mrkdwn.ts";
 
 export type NoticeInput = { sub: Subscription; kind: "paused" | "failing" | "recovered"; appUrl: string };
 
 const itemName = (sub: Subscription) =>
   sub.kind === "test"
-    ? `test ${sub.testName ? `“${sub.testName}” ` : ""}(${sub.testId})`
+    ? `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`
     : `collection ${sub.collectionId}`;
 
 const resubscribe = (sub: Subscription) =>
@@ -16,7 +16,7 @@ const resubscribe = (sub: Subscription) =>
 /** The channel's own word that its alerts stopped, or started again: never silent. */
 export function noticeMessage({ sub, kind }: NoticeInput): SlackMessage {
   const name = itemName(sub);
-  const reason = sub.paused?.reason ?? sub.lastError?.message ?? "unknown error";
+  const reason = escapeMrkdwn(sub.paused?.reason ?? sub.lastError?.message ?? "unknown error");
   const text =
     kind === "paused"
       ? `:double_vertical_bar: Alerts for ${name} are paused: ${reason} Fix it, then ${resubscribe(sub)} to resume.`

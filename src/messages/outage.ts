@@ -1,7 +1,7 @@
 import { context, header, section } from "./elements.ts";
 import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
-import { escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
+import { link, oneLine, plural } from "./mrkdwn.ts";
 
 export type OutageItem = { testId: number; testName: string; runId: number; summary: string | null };
 
@@ -16,10 +16,11 @@ const SECTIONS_PER_MESSAGE = 20;
 const SUMMARY_CHARS = 160;
 
 function itemLine(item: OutageItem, appUrl: string): string {
-  const name = oneLine(item.testName) || `Test ${item.testId}`;
-  const summary = item.summary ? oneLine(item.summary) : "";
+  // Raw here: `link` escapes its label and `oneLine` the summary, each once.
+  const name = item.testName.trim() || `Test ${item.testId}`;
+  const summary = (item.summary ?? "").replace(/\s+/g, " ").trim();
   const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
-  return `• ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${escapeMrkdwn(cut)}` : ""}`;
+  return `• ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}`;
 }
 
 /** Lines packed into sections of at most Slack's section size, each line whole. */

@@ -2,7 +2,7 @@ import type { ImpactCollection, ImpactExample, ImpactResult } from "../model/pro
 import { button, context, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
-import { code, oneLine, relativeTime } from "./mrkdwn.ts";
+import { code, dateToken, oneLine, toDate } from "./mrkdwn.ts";
 
 /**
  * A failing test's production impact as a few blocks for its alert (or a reply in its
@@ -29,7 +29,6 @@ export type ImpactBlocksInput = {
   impact: ImpactResult;
   /** Web-app base for the replay link, e.g. `https://app.getdecipher.com`. */
   appUrl: string;
-  now: Date;
 };
 
 /** Raw text on one line, cut to `max`, then escaped: the cut never lands inside an entity. */
@@ -55,9 +54,10 @@ export function productionImpactLine(impact: ImpactResult): string {
   ].join("; ");
 }
 
-function exampleBlock(example: ImpactExample, appUrl: string, now: Date): MessageBlock[] {
+function exampleBlock(example: ImpactExample, appUrl: string): MessageBlock[] {
   const who = example.userEmail ? short(example.userEmail, 100) : "a visitor";
-  const when = relativeTime(example.createdAt, now);
+  // A date token, never "5 min ago": the alert is read (and re-rendered) long after.
+  const when = toDate(example.createdAt) ? dateToken(example.createdAt) : "";
   const about = example.overview
     ? `“${short(example.overview, IMPACT_OVERVIEW_MAX)}”`
     : example.hasTimeline
@@ -73,11 +73,11 @@ function exampleBlock(example: ImpactExample, appUrl: string, now: Date): Messag
 }
 
 /** One to two blocks to append to an alert; never empty. */
-export function productionImpactBlocks({ impact, appUrl, now }: ImpactBlocksInput): MessageBlock[] {
+export function productionImpactBlocks({ impact, appUrl }: ImpactBlocksInput): MessageBlock[] {
   if (impact.unavailable) return [context(`:grey_question: ${productionImpactLine(impact)}`)];
   return [
     section(productionImpactLine(impact)),
-    ...(impact.example ? exampleBlock(impact.example, appUrl, now) : []),
+    ...(impact.example ? exampleBlock(impact.example, appUrl) : []),
   ];
 }
 

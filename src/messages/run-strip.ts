@@ -1,3 +1,5 @@
+import { STRIP_RUNS } from "../model/alert-evidence.ts";
+
 /**
  * The last runs of a test as coloured squares, oldest first and newest last, so the eye reads
  * it like a timeline: "🟩🟩🟥🟩🟥🟥". Running runs are white; anything else the vendor may
@@ -6,11 +8,9 @@
 
 export type StripRun = { id: number; status: string };
 
-export const RUN_STRIP_LENGTH = 10;
-
 const SQUARE: Record<string, string> = { passed: "🟩", failed: "🟥", running: "⬜" };
 
-export function runStrip(runs: readonly StripRun[], length = RUN_STRIP_LENGTH): string {
+export function runStrip(runs: readonly StripRun[], length = STRIP_RUNS): string {
   return [...runs]
     .filter((r) => Number.isFinite(r.id))
     .sort((a, b) => a.id - b.id)

@@ -12,10 +12,16 @@ import { sessionUrl } from "./links.ts";
 export function sessionButtons(
   session: SharedSessionCard,
   appUrl: string,
-  options: { screenshots?: boolean } = {},
+  options: {
+    screenshots?: boolean;
+    /** A collection's session: Screenshots then also shows its error screenshot, fetched fresh. */
+    collectionId?: number;
+  } = {},
 ): (Button | null)[] {
   // The card, not just the id: the answer then names whose session it is and when.
   const idValue = encodeShareValue(session);
+  const shotsValue =
+    options.collectionId === undefined ? idValue : encodeShareValue(session, options.collectionId);
   return [
     button({
       text: "▶ Watch replay",
@@ -27,8 +33,8 @@ export function sessionButtons(
       ? button({ text: "Timeline", actionId: ACTION_IDS.sessionTimeline, value: idValue })
       : null,
     idValue ? button({ text: "Clicks", actionId: ACTION_IDS.sessionClicks, value: idValue }) : null,
-    options.screenshots && idValue
-      ? button({ text: "Screenshots", actionId: ACTION_IDS.sessionScreenshots, value: idValue })
+    options.screenshots && shotsValue
+      ? button({ text: "Screenshots", actionId: ACTION_IDS.sessionScreenshots, value: shotsValue })
       : null,
   ];
 }

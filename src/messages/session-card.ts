@@ -3,9 +3,9 @@ import { type DurationUnit, formatSessionDuration } from "../vendor/units.ts";
 import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
 import { actions, button, section } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
-import { truncateMrkdwn } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
-import { code, countryLabel, dateToken, escapeMrkdwn, link, relativeTime } from "./mrkdwn.ts";
+import { code, countryLabel, dateToken, escapeMrkdwn, link } from "./mrkdwn.ts";
+import { overviewText } from "./overview.ts";
 import { sessionButtons } from "./session-buttons.ts";
 
 /** What a card needs: the shared minimum, so a shared card looks like the original. */
@@ -44,13 +44,17 @@ export function sessionFacts(session: CardSession, durationUnit?: DurationUnit):
 }
 
 export function timelineSummary(
-  session: Pick<CardSession, "hasTimeline">,
+  session: Pick<CardSession, "hasTimeline" | "id">,
   timeline: TimelineBody | null | undefined,
+  appUrl: string,
   max = OVERVIEW_MAX,
 ): string {
   if (!session.hasTimeline) return "_No AI timeline for this session._";
   if (!timeline) return "_AI timeline not available right now._";
-  const overview = truncateMrkdwn(escapeMrkdwn(timeline.overview).trim(), max);
+  const overview = overviewText(timeline.overview, max, {
+    url: sessionUrl(appUrl, session.id),
+    label: "the rest in Decipher",
+  });
   const tags = timeline.tags
     .slice(0, MAX_TAGS)
     .map((t) => code(t.tag))
@@ -65,14 +69,11 @@ export function sessionCard(
   timeline: TimelineBody | null | undefined,
   options: CardOptions,
 ): MessageBlock[] {
-  const { appUrl, now } = options;
-  const when = [relativeTime(session.createdAt, now), dateToken(session.createdAt)]
-    .filter(Boolean)
-    .join(" · ");
+  const { appUrl } = options;
   const text = [
-    `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${when}`,
+    `*${link(sessionUrl(appUrl, session.id), sessionUser(session))}* · ${dateToken(session.createdAt)}`,
     sessionFacts(session, options.durationUnit),
-    timelineSummary(session, timeline, options.overviewMax),
+    timelineSummary(session, timeline, appUrl, options.overviewMax),
   ].join("\n");
   return [
     section(text),
@@ -94,12 +95,8 @@ export function sessionHeading(
   sessionId: string,
   card: CardSession | null | undefined,
   appUrl: string,
-  now?: Date,
 ): string {
   const url = sessionUrl(appUrl, sessionId);
   if (!card) return `Session ${link(url, sessionId.slice(0, 8))}`;
-  const when = [now ? relativeTime(card.createdAt, now) : "", dateToken(card.createdAt)]
-    .filter(Boolean)
-    .join(" · ");
-  return `*${link(url, sessionUser(card))}*'s session · ${when}`;
+  return `*${link(url, sessionUser(card))}*'s session · ${dateToken(card.createdAt)}`;
 }

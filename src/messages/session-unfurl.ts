@@ -3,8 +3,8 @@ import type { SharedSessionCard } from "./action-ids.ts";
 import { ACTION_IDS, encodeSessionIdValue } from "./action-ids.ts";
 import { screenshotExpiry } from "./clicks.ts";
 import { actions, button, context, section } from "./elements.ts";
-import { truncateMrkdwn } from "./limits.ts";
-import { code, dateToken, escapeMrkdwn, link } from "./mrkdwn.ts";
+import { code, dateToken, link } from "./mrkdwn.ts";
+import { overviewText } from "./overview.ts";
 import { sessionFacts, sessionUser } from "./session-card.ts";
 import { imageBlock, UNFURL_LINK_ACTION_ID, type UnfurlBlock, unfurlBlocks } from "./unfurl-blocks.ts";
 
@@ -43,7 +43,7 @@ export function sessionUnfurl({ url, sessionId, lookup, now }: SessionUnfurlInpu
   const tags = lookup.tags.slice(0, MAX_TAGS).map(code).filter(Boolean);
   const overview = lookup.overview
     ? [
-        truncateMrkdwn(escapeMrkdwn(lookup.overview).trim(), OVERVIEW_MAX),
+        overviewText(lookup.overview, OVERVIEW_MAX, { url, label: "the whole overview in Decipher" }),
         tags.length > 0 ? `:label: ${tags.join(" ")}` : "",
       ]
         .filter(Boolean)

@@ -28,13 +28,28 @@ export type SessionsMessageInput = {
   page?: number;
   /** Value of the First page button (`encodeMoreValue` without a cursor). */
   first?: string | null;
+  /** Where the search was typed: its hints speak that place's language (`since:` or the form's Since). */
+  askedIn?: AskedIn;
+};
+
+/** A `/sessions` command (or a mention), or the Home tab's Find sessions form. */
+export type AskedIn = "command" | "form";
+
+const NARROW: Record<AskedIn, string> = {
+  command: "narrow the search with since:/until:",
+  form: "narrow the search with a later Since in Find sessions",
+};
+const WIDEN: Record<AskedIn, string> = {
+  command: "Try a longer range, e.g. `since:30d`, or check the spelling.",
+  form: "Try an earlier Since in Find sessions (e.g. 30d), or check the spelling.",
 };
 
 /** The ephemeral `/sessions` reply: one card per session, then the More button. */
 export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
   const { sessions, timelines, subject, appUrl, now, more, first } = input;
   const page = input.page && input.page > 1 ? input.page : 1;
-  if (sessions.length === 0) return noSessionsMessage(subject);
+  const askedIn = input.askedIn ?? "command";
+  if (sessions.length === 0) return noSessionsMessage(subject, askedIn);
   const shown = sessions.slice(0, MAX_CARDS);
   const hidden = sessions.length - shown.length;
   const durationUnit = inferDurationUnit(sessions.map((s) => s.duration));
@@ -44,7 +59,7 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
   const footer = [
     page > 1 ? `Page ${page}` : "",
     `Showing ${plural(shown.length, "session")}`,
-    hidden > 0 ? `${hidden} more not shown here: narrow the search with since:/until:` : "",
+    hidden > 0 ? `${hidden} more not shown here: ${NARROW[askedIn]}` : "",
     more ? "*More* loads the next page" : "",
   ]
     .filter(Boolean)
@@ -64,10 +79,7 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
 }
 
 /** The plain answer when a search finds nothing. */
-export function noSessionsMessage(subject: string): SlackMessage {
+export function noSessionsMessage(subject: string, askedIn: AskedIn = "command"): SlackMessage {
   const text = `No sessions for ${oneLine(subject)}.`;
-  return fitMessage({
-    text,
-    blocks: [section(text), context("Try a longer range, e.g. `since:30d`, or check the spelling.")],
-  });
+  return fitMessage({ text, blocks: [section(text), context(WIDEN[askedIn])] });
 }

@@ -1,5 +1,5 @@
 import type { Subscription } from "../model/subscription.ts";
-import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
+import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
 import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
 import { resubscribeCommand } from "./triage-controls.ts";
@@ -11,17 +11,22 @@ import { resubscribeCommand } from "./triage-controls.ts";
 type StoredTriage = {
   acknowledgedBy?: Acknowledgement[] | null;
   snooze?: Snooze | null;
-  /** A mute ends the subscription, so the engine writes none; a stored copy that has one shows it. */
-  mutedBy?: Acknowledgement | null;
+  muted?: Muted | null;
 };
 
 const triageOf = (s: Subscription): StoredTriage =>
   s as Omit<Subscription, keyof StoredTriage> & StoredTriage;
 
+/** "🔕 muted by @ana on Feb 16 at 9:00: nothing is posted for it": what `status`, `list` and Home say. */
+export function mutedStateLine(muted: Muted): string {
+  return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
+}
+
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
 export function pollingLine(s: Subscription): string {
   if (s.paused)
     return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
+  if (triageOf(s).muted) return ":zzz: not polled while muted";
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";
@@ -48,13 +53,13 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
   const snooze =
     t.snooze && (!t.snooze.until || Date.parse(t.snooze.until) > now.getTime()) ? t.snooze : null;
   return [
+    t.muted
+      ? `${mutedStateLine(t.muted)} (the *Unmute* button below, or ${code(resubscribeCommand({ kind: s.kind, id }))})`
+      : "",
     acks.length > 0
       ? `:eyes: ${acks.map((a) => `${mention(a.userId)} since ${dateToken(a.at)}`).join(", ")}`
       : "",
     snooze ? `:sleeping: snoozed by ${mention(snooze.by)} ${dateToken(snooze.at)}, ${snoozeEnd(snooze)}` : "",
-    t.mutedBy
-      ? `:no_bell: muted by ${mention(t.mutedBy.userId)} ${dateToken(t.mutedBy.at)} — undo with ${code(resubscribeCommand({ kind: s.kind, id }))}`
-      : "",
   ].filter(Boolean);
 }
 

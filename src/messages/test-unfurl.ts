@@ -1,7 +1,7 @@
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { actions, button, section } from "./elements.ts";
-import { dateToken, escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
+import { dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { runStrip } from "./run-strip.ts";
 import { UNFURL_LINK_ACTION_ID, type UnfurlBlock, unfurlBlocks } from "./unfurl-blocks.ts";
 
@@ -33,7 +33,7 @@ const STATUS = {
 };
 
 function summaryLine(run: RunFacts): string {
-  return run.summary?.oneLineSummary ? `“${escapeMrkdwn(oneLine(run.summary.oneLineSummary))}”` : "";
+  return run.summary?.oneLineSummary ? `“${oneLine(run.summary.oneLineSummary)}”` : "";
 }
 
 function runLine(run: RunFacts): string {

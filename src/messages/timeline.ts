@@ -4,7 +4,8 @@ import type { SharedSessionCard } from "./action-ids.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
-import { bold, code, escapeMrkdwn, italic, link, oneLine, plural } from "./mrkdwn.ts";
+import { bold, code, italic, link, oneLine, plural } from "./mrkdwn.ts";
+import { overviewText } from "./overview.ts";
 import { sessionHeading } from "./session-card.ts";
 
 export type TimelineMessageInput = {
@@ -22,6 +23,8 @@ export type TimelineMessageInput = {
 const MAX_PAGES = 40;
 const MAX_ACTIVITIES = 12;
 const MAX_FEATURES = 10;
+/** About two screens of a phone; the rest is in Decipher. */
+const OVERVIEW_MAX = 1200;
 
 function pageSection(page: TimelinePage, index: number, sessionStart: TimelineMessageInput["sessionStart"]) {
   const heading = [
@@ -62,11 +65,15 @@ export function timelineMessage(input: TimelineMessageInput): SlackMessage {
   const pages = timeline.pages.slice(0, MAX_PAGES);
   const hiddenPages = timeline.pages.length - pages.length;
   const tags = timeline.tags.map((t) => code(t.tag)).filter(Boolean);
-  const overview = escapeMrkdwn(timeline.overview).trim();
+  // Paragraphs, capped: the whole overview (up to ~2,500 characters) is one link away.
+  const overview = overviewText(timeline.overview, OVERVIEW_MAX, {
+    url: sessionUrl(appUrl, sessionId),
+    label: "Read the whole overview in Decipher",
+  });
   const blocks: MessageBlock[] = [
     header("Session timeline"),
-    context(sessionHeading(sessionId, session, appUrl, input.now)),
-    section(`${overview ? truncateMrkdwn(overview, 2500) : "_No overview._"}\n${fullLink}`),
+    context(sessionHeading(sessionId, session, appUrl)),
+    section(overview || "_No overview._"),
     ...(tags.length > 0 ? [context(`:label: ${tags.join(" ")}`)] : []),
     ...pages.map((p, i) => pageSection(p, i, sessionStart)),
     ...(timeline.loadingIssues.length > 0

@@ -13,7 +13,7 @@ export type TriageControlsInput = {
   growthStep?: number | null;
   /** A snoozed alert offers "Unsnooze" in place of the snooze menu. */
   snoozed?: boolean;
-  /** A muted alert offers nothing: unmuting is `/decipher subscribe …`, named in its status line. */
+  /** A muted alert offers only Unmute. */
   muted?: boolean;
 };
 
@@ -46,7 +46,8 @@ function snoozeOptions(ref: SubscriptionRef, growthStep: number | null | undefin
  */
 export function triageControls(input: TriageControlsInput): (Button | StaticSelect | null)[] {
   const { ref } = input;
-  if (!ref || input.muted) return [];
+  if (!ref) return [];
+  if (input.muted) return [unmuteButton(ref)];
   const value = encodeTriageRef(ref);
   if (!value) return [];
   return [
@@ -69,4 +70,10 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
       }),
     }),
   ];
+}
+
+/** **Unmute**: the subscription polls again from a fresh baseline (nothing it missed is replayed). */
+export function unmuteButton(ref: SubscriptionRef, text = ":bell: Unmute"): Button | null {
+  const value = encodeTriageRef(ref);
+  return value ? button({ text, actionId: ACTION_IDS.triageUnmute, value }) : null;
 }

@@ -1,4 +1,4 @@
-import type { SubscriptionKind } from "../store/keys.ts";
+import { DEFAULT_TEAM, type SubscriptionKind } from "../store/keys.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import type { Subscription } from "./subscription.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
@@ -11,6 +11,16 @@ import type { TriageAction, TriageOutcome } from "./triage-state.ts";
 
 /** Names one subscription; the team id is part of it so several workspaces fit later. */
 export type SubscriptionRef = { teamId: string; channelId: string; kind: SubscriptionKind; id: number };
+
+/** The subscription as its buttons name it. */
+export function refOf(sub: Subscription): SubscriptionRef {
+  return {
+    teamId: sub.teamId ?? DEFAULT_TEAM,
+    channelId: sub.channelId,
+    kind: sub.kind,
+    id: sub.kind === "test" ? sub.testId : sub.collectionId,
+  };
+}
 
 /** The engine's health, for `/health` and `/decipher status`. */
 export type EngineHealth = {

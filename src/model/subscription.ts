@@ -1,5 +1,6 @@
 import type { IssueCollection, TestRun } from "../vendor/types.ts";
-import type { Acknowledgement, Snooze } from "./triage-state.ts";
+import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
+import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
 /**
  * What a channel watches. The subscription's Durable Object (src/objects/) holds the
@@ -45,8 +46,11 @@ type SubscriptionBase = {
   quarantined?: Quarantined[];
   acknowledgedBy?: Acknowledgement[];
   snooze?: Snooze | null;
-  /** Muted from an alert: nothing is posted, every failure is counted, and status says who muted it. */
-  muted?: { by: string; at: string } | null;
+  /**
+   * Muted from an alert: kept, and shown in status, list, Home and the digest (who, when).
+   * Nothing is posted; every failure is still recorded in the ledger, counted as muted.
+   */
+  muted?: Muted | null;
 };
 
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
@@ -61,6 +65,8 @@ export type FailureStreak = {
   lastFailedAt?: string;
   /** The parent is a channel's outage message (shared by several tests): never edited by one. */
   grouped?: boolean;
+  /** What the parent showed besides the run when it was posted: every edit shows it again. */
+  evidence?: TestAlertEvidence | null;
 };
 
 /** How a test subscription speaks up (`/decipher subscribe test 101 after:3 …`). */
@@ -145,7 +151,13 @@ export type CollectionSubscription = SubscriptionBase & {
   /** Thread of the last alert; later growth replies there. */
   threadTs: string | null;
   /** What that alert's card showed first: it keeps its growth while later growth replies. */
-  card?: { previousCount: number; regression: boolean; collection?: IssueCollection } | null;
+  card?: {
+    previousCount: number;
+    regression: boolean;
+    collection?: IssueCollection;
+    /** What the card showed when it was posted: every edit shows it again. */
+    evidence?: CollectionAlertEvidence;
+  } | null;
   /**
    * The collection's page (the vendor's `shortenedPath`), so a failing test's production
    * impact can name the collections on its page without asking Decipher. Absent on copies

@@ -11,7 +11,8 @@ export type TriageAction =
   | { type: "acknowledge"; userId: string }
   | { type: "snooze"; userId: string; choice: SnoozeChoice }
   | { type: "unsnooze"; userId: string }
-  | { type: "mute"; userId: string };
+  | { type: "mute"; userId: string }
+  | { type: "unmute"; userId: string };
 
 export type TriageOutcome =
   /** `note`: one sentence for the person who clicked (ephemeral). */
@@ -20,6 +21,9 @@ export type TriageOutcome =
   | { ok: false; reason: "gone" | "invalid"; note: string };
 
 export type Acknowledgement = { userId: string; at: string };
+
+/** Who muted a subscription, and when. */
+export type Muted = { by: string; at: string };
 
 export type Snooze = {
   by: string;

@@ -76,7 +76,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   ): Promise<{ subscription: Subscription; created: boolean }> {
     return this.#serial(async () => {
       const existing = await this.#read();
-      if (existing && !existing.paused) {
+      // Paused or muted: subscribing again starts over from the fresh baseline.
+      if (existing && !existing.paused && !existing.muted) {
         if (
           existing.kind === "collection" &&
           fresh.kind === "collection" &&
@@ -132,7 +133,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.#read().then((sub) => sub ?? null);
   }
 
-  triage(ref: SubscriptionRef, action: TriageAction, at: string, config: Config): Promise<TriageOutcome> {
+  triage(_ref: SubscriptionRef, action: TriageAction, at: string, config: Config): Promise<TriageOutcome> {
     return this.#serial(async () => {
       const sub = await this.#read();
       if (!sub) {
@@ -145,11 +146,6 @@ export class SubscriptionObject extends DurableObject<Env> {
       const deps = this.#deps(config, new Date(at));
       const result = await applyTriage(sub, action, deps, new Date(at));
       if (result.next) await this.#store(sub, result.next);
-      if (result.mute) {
-        await this.ctx.storage.deleteAll();
-        await this.env.STATE.delete(copyKey(ref));
-        await registry(this.env).remove(objectNames.subscription(ref));
-      }
       return result.outcome;
     });
   }
@@ -170,6 +166,9 @@ export class SubscriptionObject extends DurableObject<Env> {
       return await this.#serial(async () => {
         const sub = await this.#read();
         if (!sub) return idle("gone");
+        // A muted collection is not polled (its growth is measured again from unmute); a muted
+        // test is, so its ledger counts every failure (as muted) and status and the digest show them.
+        if (sub.muted && sub.kind === "collection") return idle("waiting");
         const now = new Date(at);
         this.#writes = { storage: 0, kv: 0 };
         const deps = this.#deps(config, now);

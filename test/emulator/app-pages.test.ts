@@ -24,6 +24,15 @@ describe("web-app pages", () => {
     expect(await run.text()).toMatch(/run #\d+/);
   });
 
+  it("a collection page (where collection alerts link) lists its sessions, each linking to a session page", async () => {
+    const res = await fetch(`${baseUrl()}/monitoring/issue-collections/501`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Issue collection 501");
+    expect(html).toMatch(/href="\/sessions\/[0-9a-f-]{36}"/);
+    expect((await fetch(`${baseUrl()}/monitoring/issue-collections/999999`)).status).toBe(404);
+  });
+
   it("answers 404 pages for ids it does not know, and escapes what it shows", async () => {
     const res = await fetch(`${baseUrl()}/sessions/%3Cscript%3E`);
     expect(res.status).toBe(404);

@@ -1,7 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import {
+  emulatorUrl,
+  type StoredMessage,
+  signingSecret,
+  standInUrl,
+  visibleText,
+} from "../../dev/in-workerd/bot.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -17,10 +22,45 @@ async function chooseSnooze(
   hours: number | "pass",
   userId = "U0ALICE",
 ) {
-  const ref = { teamId: await bot.team(), channelId: "C0ALERTS", kind: "test" as const, id: 101 };
+  const team = await bot.team();
+  const ref = { teamId: team, channelId: "C0ALERTS", kind: "test" as const, id: 101 };
   const value = encodeSnoozeValue(ref, hours === "pass" ? { kind: "until-pass" } : { kind: "for", hours });
-  if (!value) throw new Error(`the menu offers no snooze of ${hours}`);
-  return bot.choose(message, ACTION_IDS.triageSnooze, value, { userId });
+  const responseUrl = (
+    (await (
+      await fetch(`${standInUrl}/__slack/response-urls`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          botToken: bot.botToken,
+          channelId: "C0ALERTS",
+          userId,
+          messageTs: message.ts,
+        }),
+      })
+    ).json()) as { responseUrl: string }
+  ).responseUrl;
+  const payload = {
+    type: "block_actions",
+    user: { id: userId, username: "alice", name: "alice", team_id: team },
+    api_app_id: "A0TEST",
+    token: "legacy-verification-token",
+    container: { type: "message", message_ts: message.ts, channel_id: "C0ALERTS", is_ephemeral: false },
+    trigger_id: "1.2.3",
+    team: { id: team, domain: "test" },
+    channel: { id: "C0ALERTS", name: "alerts" },
+    response_url: responseUrl,
+    actions: [
+      {
+        type: "static_select",
+        action_id: "triage_snooze",
+        block_id: "b",
+        selected_option: { text: { type: "plain_text", text: "x" }, value },
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  };
+  expect(signingSecret).toBeTruthy();
+  return bot.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
 }
 
 async function failingAlert() {
@@ -32,8 +72,78 @@ async function failingAlert() {
   return { bot, org, first, t0, parent };
 }
 
+const buttonIds = (message: StoredMessage) =>
+  (message.blocks ?? []).flatMap((b) =>
+    b.type === "actions" ? ((b.elements as { action_id: string }[]) ?? []).map((e) => e.action_id) : [],
+  );
+
 const parentNow = async (bot: Awaited<ReturnType<typeof subscribedBot>>["bot"], ts: string) =>
   (await bot.messages()).find((m) => m.ts === ts) as StoredMessage;
+
+/** The alert without its status line and controls: what triage must leave as it was. */
+function evidenceOf(message: StoredMessage) {
+  return (message.blocks ?? [])
+    .filter((b) => b.type !== "actions")
+    .filter((b) => !(b.type === "context" && /looking|snoozed|muted/.test(JSON.stringify(b))))
+    .map(({ block_id: _id, ...b }) => b);
+}
+
+describe("an alert keeps what it showed when it was posted", () => {
+  it("Acknowledge, Snooze and Mute change only the status line and the controls: the strip, the class, the Production line and the example session stay", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout flaky:alert");
+    const scenario = await fetch(`${emulatorUrl}/__emulator/scenario`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: org.apiKey, name: "noisy" }),
+    });
+    expect(scenario.ok).toBe(true);
+    await org.addRun(101, "passed");
+    await org.addRun(101, "failed");
+    const t0 = Date.now() + MINUTE;
+    await bot.cron(new Date(t0));
+    const parent = topLevel(await bot.posted()).at(-1) as StoredMessage;
+    const posted = visibleText(parent);
+    expect(posted).toMatch(/Last runs [🟩🟥⬜]+/u);
+    expect(posted).toMatch(/:(new|red_circle|large_yellow_circle|x): (new failure|broken|flaky|failing) — /);
+    expect(posted).toMatch(/\*Production:\*/);
+    expect(posted).toMatch(/\*Example:\*/);
+    expect(JSON.stringify(parent.blocks)).toContain("impact_watch_replay");
+    const before = evidenceOf(parent);
+
+    await bot.click(parent, "triage_acknowledge");
+    const acked = await parentNow(bot, parent.ts);
+    expect(visibleText(acked)).toMatch(/<@U0ALICE> is looking/);
+    expect(evidenceOf(acked)).toEqual(before);
+
+    await chooseSnooze(bot, acked, 4);
+    const snoozed = await parentNow(bot, parent.ts);
+    expect(visibleText(snoozed)).toMatch(/snoozed by <@U0ALICE>/);
+    expect(evidenceOf(snoozed)).toEqual(before);
+
+    await bot.click(snoozed, "triage_mute");
+    const muted = await parentNow(bot, parent.ts);
+    expect(visibleText(muted)).toMatch(/muted by <@U0ALICE>/);
+    expect(evidenceOf(muted)).toEqual(before);
+  });
+
+  it("a collection alert keeps its session, its screenshot and its counts' start through Acknowledge and Mute", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    await org.grow(501, 3);
+    await bot.cron();
+    const parent = topLevel(await bot.posted()).at(-1) as StoredMessage;
+    const posted = visibleText(parent);
+    expect(posted).toMatch(/sessions \(\+3\) .* since <!date\^/s);
+    expect(posted).toMatch(/…and 2 more new sessions since <!date\^/);
+    expect(JSON.stringify(parent.blocks)).toContain('"action_id":"session_screenshots"');
+    const before = evidenceOf(parent);
+    await bot.click(parent, "triage_acknowledge");
+    expect(evidenceOf(await parentNow(bot, parent.ts))).toEqual(before);
+    await bot.click(await parentNow(bot, parent.ts), "triage_mute");
+    const muted = await parentNow(bot, parent.ts);
+    expect(visibleText(muted)).toMatch(/muted by <@U0ALICE>/);
+    expect(evidenceOf(muted)).toEqual(before);
+  });
+});
 
 describe("triage through the subscription's single writer", () => {
   it("Acknowledge shows who is looking on the parent; a second person is added, a second click changes nothing", async () => {
@@ -74,16 +184,54 @@ describe("triage through the subscription's single writer", () => {
     expect((await stored())?.snooze ?? null).toBeNull();
   });
 
-  it("Mute unsubscribes the channel, and the parent says who and how to undo it", async () => {
+  it("Mute keeps the subscription, muted: polls post nothing, status and list show who muted it and offer Unmute", async () => {
     const { bot, org, t0, parent } = await failingAlert();
     await bot.click(parent, "triage_mute");
-    expect(await stored()).toBeNull();
+    const muted = await stored();
+    expect(muted?.muted?.by).toBe("U0ALICE");
     const text = visibleText(await parentNow(bot, parent.ts));
-    expect(text).toMatch(/muted by <@U0ALICE>/i);
+    expect(text).toMatch(/muted by <@U0ALICE> <!date\^\d+\^/);
     expect(text).toContain("/decipher subscribe test 101");
+    expect(buttonIds(await parentNow(bot, parent.ts))).toContain("triage_unmute");
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
     expect(await bot.posted()).toHaveLength(1);
+    const status = JSON.parse((await bot.command("/decipher", "status")).body);
+    expect(visibleText(status)).toMatch(/\*muted\* by <@U0ALICE> <!date\^/);
+    expect(JSON.stringify(status.blocks)).toContain('"action_id":"triage_unmute"');
+    const list = JSON.parse((await bot.command("/decipher", "list")).body);
+    expect(visibleText(list)).toMatch(/\*muted\* by <@U0ALICE>/);
+  });
+
+  it("Unmute on the alert starts over from a fresh baseline: the old alert says who unmuted it, new failures alert again", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await bot.click(parent, "triage_mute");
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.click(await parentNow(bot, parent.ts), "triage_unmute", { userId: "U0BOB" });
+    expect((await stored())?.muted ?? null).toBeNull();
+    const old = await parentNow(bot, parent.ts);
+    expect(visibleText(old)).toMatch(/unmuted by <@U0BOB>/);
+    expect(buttonIds(old)).toEqual(["run_open"]);
+    // The failure seen while muted is not replayed; the next one is a new alert.
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(2);
+  });
+
+  it("/decipher subscribe test 101 unmutes a muted subscription too", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await bot.click(parent, "triage_mute");
+    await bot.command("/decipher", "subscribe test 101");
+    const replies = (await bot.messages()).filter((m) => m.ephemeral);
+    expect(visibleText(replies.at(-1) as StoredMessage)).toMatch(/Unmuted test/);
+    expect((await stored())?.muted ?? null).toBeNull();
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(2);
   });
 
   it("a button on an old alert whose subscription is gone answers so, and changes nothing", async () => {

@@ -76,6 +76,18 @@ describe("/sessions", () => {
     }
   });
 
+  it("a refused Share says how to make sharing work, not how to subscribe", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/sessions", "jane@acme.com");
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "not_in_channel" });
+    await bot.click(await lastEphemeral(bot), "session_share");
+    const answer = visibleText(await lastEphemeral(bot));
+    expect(answer).toMatch(
+      /Could not share: I am not in this channel\. Invite me with `\/invite @Decipher`, then click Share again\./,
+    );
+    expect(answer).not.toMatch(/subscrib/i);
+  });
+
   it("shares a card into the channel, attributed to who shared it", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/sessions", "jane@acme.com");

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import { ACTION_IDS, decodeSessionButtonValue } from "../../src/messages/action-ids.ts";
 import {
-  collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
+  collectionSessionsMessage,
+  decodeCollectionSessionsValue,
 } from "../../src/messages/collection-card.ts";
 import {
   type FailedRunParentInput,
@@ -15,6 +16,7 @@ import {
 import { runStrip } from "../../src/messages/run-strip.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
+import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
 import { assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
 import { APP, aCollection, aCollectionSession, aRun, aTest, NOW } from "./fixtures.ts";
 
@@ -61,10 +63,14 @@ describe("run strip", () => {
 describe("failed-run parent", () => {
   const first = failedRunParent(
     parentInput({
-      recentRuns: [
-        { id: 1233, status: "passed" },
-        { id: 1234, status: "failed" },
-      ],
+      evidence: {
+        recentRuns: [
+          { id: 1233, status: "passed" },
+          { id: 1234, status: "failed" },
+        ],
+        classification: null,
+        impact: null,
+      },
     }),
   );
   const text = visibleText(first);
@@ -146,13 +152,10 @@ describe("failed-run parent", () => {
     );
     expect(triaged).toContain(":eyes: <@U0ALICE> and <@U0BOB> are looking");
     expect(triaged).toContain(":sleeping: snoozed by <@U0ALICE> until <!date^1771250400^{time}|");
-    const muted = failedRunParent(
-      parentInput({ mutedBy: { userId: "U0BOB", at: "2026-02-16T11:59:00.000Z" } }),
-    );
-    expect(visibleText(muted)).toContain(
-      ":no_bell: muted by <@U0BOB> — undo with `/decipher subscribe test 7`",
-    );
-    expect(elementsOf(muted).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
+    const muted = failedRunParent(parentInput({ muted: { by: "U0BOB", at: "2026-02-16T11:59:00.000Z" } }));
+    expect(visibleText(muted)).toContain(":no_bell: muted by <@U0BOB> <!date^1771243140^");
+    expect(visibleText(muted)).toContain("`/decipher subscribe test 7`");
+    expect(elementsOf(muted).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen, ACTION_IDS.triageUnmute]);
   });
 
   it("offers Unsnooze instead of the menu while snoozed 'until it passes'", () => {
@@ -172,7 +175,7 @@ describe("failed-run parent", () => {
     expect(elementsOf(m).map((e) => e.action_id)).toContain(ACTION_IDS.triageUnsnooze);
   });
 
-  it("turns green on recovery, without triage controls", () => {
+  it('says "Recovered" in words on recovery, without triage controls', () => {
     const m = failedRunParent(
       parentInput({
         streak: { failedRuns: 3, lastRun: { id: 1240, at: NOW.toISOString() } },
@@ -181,7 +184,10 @@ describe("failed-run parent", () => {
     );
     expect(visibleText(m)).toMatch(/passed again after 3 failed runs/);
     expect(visibleText(m)).not.toMatch(/failing for/);
-    expect(m.blocks[0]).toMatchObject({ text: { text: expect.stringMatching(/^:white_check_mark: /) } });
+    expect(m.blocks[0]).toMatchObject({
+      text: { text: expect.stringMatching(/^:white_check_mark: Recovered: /) },
+    });
+    expect(m.text).toMatch(/^Recovered: Checkout works passed again after 3 failed runs/);
     expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
   });
 
@@ -232,12 +238,17 @@ describe("failed-run thread replies", () => {
 });
 
 describe("collection parent", () => {
+  const sessions = [aCollectionSession(), aCollectionSession(), aCollectionSession()];
+  const evidence = collectionAlertEvidence({
+    sessions,
+    screenshotsExpiresAt: "2026-02-16T15:00:00.000Z",
+    since: "2026-02-16T09:00:00.000Z",
+  });
   const input = {
     ref: collectionRef,
     collection: aCollection({ sessionCount: 25 }),
     previousCount: 18,
-    sessions: [aCollectionSession(), aCollectionSession(), aCollectionSession()],
-    screenshotsExpiresAt: "2026-02-16T15:00:00.000Z",
+    evidence,
     regression: false,
     growthStep: 5,
     appUrl: APP,
@@ -246,11 +257,15 @@ describe("collection parent", () => {
   const m = collectionParent(input);
   const text = visibleText(m);
 
-  it("names the collection once, then one line of counts", () => {
+  it("names the collection once, linked to it in Decipher, then one line of counts and since when it grows", () => {
     expect(m.blocks[0]).toMatchObject({
-      text: { text: ":chart_with_upwards_trend: *Stripe iframe fails to load*" },
+      text: {
+        text: `:chart_with_upwards_trend: *<${APP}/monitoring/issue-collections/${aCollection().id}|Stripe iframe fails to load>*`,
+      },
     });
-    expect(text).toContain("18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout`");
+    expect(text).toContain(
+      "18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout` since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>",
+    );
     expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(2); // the block and the fallback
   });
 
@@ -272,12 +287,34 @@ describe("collection parent", () => {
       ACTION_IDS.sessionScreenshots,
     ]);
     expect(sessionButtons[0]?.url).toMatch(new RegExp(`^${APP}/sessions/[0-9a-f-]{36}$`));
-    expect(text).toContain("2 more new sessions since the last alert");
   });
 
-  it("leaves the screenshot out when its URL is about to expire (Slack would refuse the message)", () => {
-    const late = collectionParent({ ...input, screenshotsExpiresAt: "2026-02-16T12:05:00.000Z" });
+  it("'…and 2 more new sessions' leads somewhere: a button that lists them since the alert's start", () => {
+    expect(text).toContain("…and 2 more new sessions since <!date^1771232400^");
+    const more = m.blocks
+      .map((b) => (b as { accessory?: { action_id?: string; value?: string } }).accessory)
+      .find((a) => a?.action_id === ACTION_IDS.collectionSessions);
+    expect(decodeCollectionSessionsValue(more?.value)).toEqual({
+      collectionId: aCollection().id,
+      since: new Date("2026-02-16T09:00:00.000Z"),
+    });
+  });
+
+  it("the Screenshots button of the shown session names the collection, so it can show that error screenshot", () => {
+    const shots = buttonsOf(m).find((b) => b.action_id === ACTION_IDS.sessionScreenshots);
+    expect(decodeSessionButtonValue(shots?.value)).toMatchObject({
+      id: sessions[0]?.id,
+      collectionId: aCollection().id,
+    });
+  });
+
+  it("says so in words, with no image, when the screenshot's link has expired or is about to", () => {
+    const late = collectionParent({
+      ...input,
+      evidence: { ...evidence, screenshotsExpiresAt: "2026-02-16T12:05:00.000Z" },
+    });
     expect(late.blocks.some((b) => b.type === "image")).toBe(false);
+    expect(visibleText(late)).toContain("The error screenshot's link expired <!date^");
     expect(buttonsOf(late).map((b) => b.action_id)).toContain(ACTION_IDS.sessionScreenshots);
   });
 
@@ -295,7 +332,11 @@ describe("collection parent", () => {
   it("titles a regression as such", () => {
     const r = collectionParent({ ...input, collection: aCollection({ isResolved: true }), regression: true });
     expect(r.blocks[0]).toMatchObject({
-      text: { text: ":rotating_light: *Regression:* *Stripe iframe fails to load*" },
+      text: {
+        text: expect.stringMatching(
+          /^:rotating_light: \*Regression:\* \*<.*\|Stripe iframe fails to load>\*$/,
+        ),
+      },
     });
     expect(r.text.startsWith("Regression")).toBe(true);
   });
@@ -313,20 +354,18 @@ describe("collection thread replies", () => {
     now: NOW,
   };
 
-  it("the details reply holds the full AI summary and the sessions the parent left out", () => {
-    const d = collectionDetailsReply(input);
-    expect(d).not.toBeNull();
-    const text = visibleText(d ?? { text: "", blocks: [] });
+  it("the 'Show new sessions' answer holds the full AI summary and the sessions, read fresh", () => {
+    const d = collectionSessionsMessage({
+      ...input,
+      since: new Date("2026-02-16T09:00:00.000Z"),
+      more: false,
+    });
+    const text = visibleText(d);
     expect(text).toContain("*Error*: Failed to load Stripe.js");
     expect(text).toContain("*Why*: The iframe request timed out");
-    expect(text.match(/stuck on the payment step/g)).toHaveLength(1);
-    assertWithinSlackLimits(d ?? { text: "", blocks: [] });
-  });
-
-  it("there is no details reply when the parent already showed everything", () => {
-    expect(
-      collectionDetailsReply({ ...input, sessions: [aCollectionSession({ representativeIssue: null })] }),
-    ).toBeNull();
+    expect(text.match(/stuck on the payment step/g)).toHaveLength(2);
+    expect(text).toContain("2 sessions since <!date^1771232400^");
+    assertWithinSlackLimits(d);
   });
 
   it("later growth replies with its own counts and sessions", () => {

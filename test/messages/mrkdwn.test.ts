@@ -8,7 +8,6 @@ import {
   flag,
   link,
   mention,
-  relativeTime,
   safeUrl,
 } from "../../src/messages/mrkdwn.ts";
 
@@ -73,25 +72,6 @@ describe("dateToken", () => {
   it("says 'unknown time' for an invalid date instead of a broken token", () => {
     expect(dateToken("yesterday-ish")).toBe("unknown time");
     expect(dateToken(null)).toBe("unknown time");
-  });
-});
-
-describe("relativeTime", () => {
-  const now = new Date("2026-02-16T12:00:00Z");
-  it.each([
-    ["2026-02-16T11:59:30Z", "just now"],
-    ["2026-02-16T11:55:00Z", "5 min ago"],
-    ["2026-02-16T09:00:00Z", "3 h ago"],
-    ["2026-02-13T12:00:00Z", "3 d ago"],
-    ["2025-11-16T12:00:00Z", "3 mo ago"],
-    ["2023-02-16T12:00:00Z", "3 y ago"],
-    ["2026-02-16T15:00:00Z", "in 3 h"],
-  ])("%s is %s", (at, expected) => {
-    expect(relativeTime(at, now)).toBe(expected);
-  });
-
-  it("is empty for an invalid date", () => {
-    expect(relativeTime("garbage", now)).toBe("");
   });
 });
 

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import { clicksMessage } from "../../src/messages/clicks.ts";
 import {
-  collectionDetailsReply,
   collectionGrowthThreadReply,
   collectionParent,
+  collectionSessionsMessage,
 } from "../../src/messages/collection-card.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import {
@@ -17,6 +17,7 @@ import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
+import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import {
   anyCard,
@@ -59,7 +60,7 @@ const anyTriage = fc.record(
   {
     acknowledgedBy: fc.array(anyAck, { maxLength: 30 }),
     snooze: fc.option(anySnooze, { nil: null }),
-    mutedBy: fc.option(anyAck, { nil: null }),
+    muted: fc.option(fc.record({ by: anyUserId, at: anyDate }), { nil: null }),
   },
   { requiredKeys: [] },
 );
@@ -183,7 +184,7 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
               firstRun: run,
               streak,
               recoveredBy,
-              recentRuns,
+              evidence: { recentRuns, classification: null, impact: null },
               appUrl: app,
               now: at,
             }),
@@ -222,9 +223,15 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
             appUrl: app,
             now: at,
           };
-          assertWithinSlackLimits(collectionParent({ ...input, ...triage, ref, regression, growthStep }));
-          const details = collectionDetailsReply(input);
-          if (details) assertWithinSlackLimits(details);
+          const evidence = collectionAlertEvidence({
+            sessions,
+            screenshotsExpiresAt: expires,
+            since: expires,
+          });
+          assertWithinSlackLimits(
+            collectionParent({ ...input, evidence, ...triage, ref, regression, growthStep }),
+          );
+          assertWithinSlackLimits(collectionSessionsMessage({ ...input, since: at, more: regression }));
           assertWithinSlackLimits(collectionGrowthThreadReply(input));
         },
       ),
@@ -232,19 +239,37 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     );
   });
 
-  it("screenshotsMessage", () => {
-    fc.assert(
-      fc.property(anyClicks, fc.option(anyCard, { nil: null }), appUrl, now, (clicks, session, app, at) => {
-        assertWithinSlackLimits(
-          screenshotsMessage({
-            sessionId: "3f2b8c1e-5d4a-4c7b-9e2f-1a2b3c4d5e6f",
-            session,
-            clicks,
-            appUrl: app,
-            now: at,
-          }),
-        );
+  it("screenshotsMessage, with a collection's error screenshot or not, as images or as links", () => {
+    const anyError = fc.option(
+      fc.record({
+        main: fc.option(anyUrl, { nil: null }),
+        after: fc.option(anyUrl, { nil: null }),
+        expiresAt: fc.option(anyDate, { nil: null }),
       }),
+      { nil: null },
+    );
+    fc.assert(
+      fc.property(
+        anyClicks,
+        fc.option(anyCard, { nil: null }),
+        fc.option(anyError, { nil: undefined }),
+        fc.boolean(),
+        appUrl,
+        now,
+        (clicks, session, error, asLinks, app, at) => {
+          assertWithinSlackLimits(
+            screenshotsMessage({
+              sessionId: "3f2b8c1e-5d4a-4c7b-9e2f-1a2b3c4d5e6f",
+              session,
+              clicks,
+              ...(error === undefined ? {} : { error }),
+              asLinks,
+              appUrl: app,
+              now: at,
+            }),
+          );
+        },
+      ),
       RUNS,
     );
   });
@@ -271,6 +296,7 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         {
           collection: anyCollection,
           newSessions24h: fc.option(fc.record({ count: anyNumber, atLeast: fc.boolean() }), { nil: null }),
+          change24h: anyNumber,
         },
         { requiredKeys: ["collection"] },
       ),

@@ -106,12 +106,16 @@ describe("/decipher status and list", () => {
     expect(status).not.toContain("looking");
   });
 
-  it("shows a mute with the way to undo it", async () => {
+  it("shows a mute (who, when) with an Unmute button and the command that also undoes it", async () => {
     const app = await slackApp();
-    await stored(aTestSubscription({ mutedBy: { userId: "U0ALICE", at: "2026-02-16T11:45:00.000Z" } }));
-    const status = visibleText(JSON.parse((await app.command("/decipher", "status")).body));
-    expect(status).toContain("muted by <@U0ALICE>");
+    await stored(aTestSubscription({ muted: { by: "U0ALICE", at: "2026-02-16T11:45:00.000Z" } }));
+    const reply = JSON.parse((await app.command("/decipher", "status")).body);
+    const status = visibleText(reply);
+    expect(status).toContain("*muted* by <@U0ALICE> <!date^1771242300^");
     expect(status).toContain("`/decipher subscribe test 101`");
+    expect(JSON.stringify(reply.blocks)).toContain('"action_id":"triage_unmute"');
+    const list = visibleText(JSON.parse((await app.command("/decipher", "list")).body));
+    expect(list).toContain("*muted* by <@U0ALICE>");
   });
 });
 

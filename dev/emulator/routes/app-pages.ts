@@ -1,11 +1,12 @@
 import { Hono } from "hono";
-import type { Org, RunRecord, SessionRecord, TestRecord } from "../model.ts";
+import type { CollectionRecord, Org, RunRecord, SessionRecord, TestRecord } from "../model.ts";
 import type { Store } from "../store.ts";
 
 /**
  * A tiny stand-in for Decipher's web app, so links and "▶ Watch replay" buttons in the
  * sandbox open a page that exists: `/sessions/<id>` (who, when, the AI timeline),
- * `/tests/<id>` (recent runs) and `/tests/<id>/runs/<runId>`. Plain HTML, no scripts; only the
+ * `/tests/<id>` (recent runs), `/tests/<id>/runs/<runId>` and
+ * `/monitoring/issue-collections/<id>` (the collection's latest sessions). Plain HTML, no scripts; only the
  * demo organizations are shown (the web app has no API key to pick an org by).
  */
 
@@ -75,6 +76,21 @@ function runPage(test: TestRecord, run: RunRecord): Response {
   );
 }
 
+function collectionPage(c: CollectionRecord, sessions: SessionRecord[]): Response {
+  const members = [...c.members].sort((a, b) => b.latestIssueAt - a.latestIssueAt).slice(0, 30);
+  const rows = members
+    .map((m) => {
+      const s = sessions.find((x) => x.id === m.sessionId);
+      return `<tr><td><a href="/sessions/${esc(m.sessionId)}">${esc(s?.userEmail ?? m.sessionId)}</a></td><td>${esc(iso(m.latestIssueAt))}</td><td>${m.errorCount}</td><td>${esc(m.aiSummary.behavior)}</td></tr>`;
+    })
+    .join("");
+  return page(
+    c.rootCause,
+    `<h1>${esc(c.rootCause)}</h1><p class="muted">Issue collection ${c.id} · <code>${esc(c.shortenedPath)}</code> · ${c.isResolved ? "resolved" : "unresolved"} · ${c.members.length} sessions · since ${esc(iso(c.createdAt))} UTC</p>
+<table><tr><th>Session</th><th>Latest issue (UTC)</th><th>Errors</th><th>What the user saw</th></tr>${rows}</table>`,
+  );
+}
+
 const notFound = (what: string) => {
   const res = page("Not found", `<h1>Not found</h1><p>No ${esc(what)} in the demo organizations.</p>`);
   return new Response(res.body, { status: 404, headers: res.headers });
@@ -86,6 +102,14 @@ export function appPageRoutes(store: Store): Hono {
     const id = c.req.param("id");
     const s = find(store.demoOrgs(), (org) => org.sessions.find((x) => x.id === id));
     return s ? sessionPage(s) : notFound(`session ${id}`);
+  });
+  app.get("/monitoring/issue-collections/:id", (c) => {
+    const id = Number(c.req.param("id"));
+    const hit = find(store.demoOrgs(), (org) => {
+      const collection = org.collections.find((x) => x.id === id);
+      return collection ? { collection, sessions: org.sessions } : undefined;
+    });
+    return hit ? collectionPage(hit.collection, hit.sessions) : notFound(`collection ${c.req.param("id")}`);
   });
   app.get("/tests/:id", (c) => {
     const id = Number(c.req.param("id"));

@@ -7,6 +7,7 @@ import type { TriageAction, TriageOutcome } from "../../model/triage-state.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
+import { refreshHome } from "../home/app-home.ts";
 import {
   type ButtonRequest,
   clickedValue,
@@ -17,13 +18,23 @@ import {
 } from "./action-requests.ts";
 
 type Request = ButtonRequest | SelectRequest;
-type ButtonTriage = "acknowledge" | "unsnooze" | "mute";
+type ButtonTriage = "acknowledge" | "unsnooze" | "mute" | "unmute";
 
 const TAMPERED = "That control no longer works, so nothing changed. Use the buttons on the alert itself.";
 
-/** A value naming another workspace or channel than the click came from is not this alert's. */
+/** The click came from the app's Home tab, which lists every channel's subscriptions. */
+export function fromHome(req: Request): boolean {
+  const payload = req.payload as { container?: { type?: string }; view?: { type?: string } };
+  return payload.container?.type === "view" && payload.view?.type === "home";
+}
+
+/**
+ * A value naming another workspace, or another channel than the click came from, is not this
+ * control's. The Home tab has no channel: there the workspace must match.
+ */
 function belongsHere(ref: SubscriptionRef, req: Request): boolean {
-  return ref.teamId === req.context.teamId && ref.channelId === req.context.channelId;
+  if (ref.teamId !== req.context.teamId) return false;
+  return fromHome(req) || ref.channelId === req.context.channelId;
 }
 
 /** Runs one triage action and answers the clicker alone; never changes anything on a bad value. */
@@ -56,9 +67,12 @@ async function triage(
     return;
   }
   await reply(respond, outcome.ok ? plain(outcome.note) : errorMessage(outcome.note));
+  // The Home tab has no response_url: it shows the change by being published again.
+  if (fromHome(req))
+    await refreshHome(deps, req.payload.user.id, req.context.teamId, req.context.authorizeResult.url ?? null);
 }
 
-/** **Acknowledge**, **Unsnooze**, **Mute** (Mute is behind Slack's confirm dialog). */
+/** **Acknowledge**, **Unsnooze**, **Mute** (behind Slack's confirm dialog) and **Unmute**. */
 export function triageButtonAction(type: ButtonTriage) {
   return (deps: Deps): Listener<ButtonRequest> => ({
     ack: noAck,

@@ -58,6 +58,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   const unchanged =
     existing &&
     !existing.paused &&
+    !existing.muted &&
     !(
       existing.kind === "collection" &&
       command.kind === "collection" &&
@@ -72,7 +73,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   const postable = await channelPostable(deps.slack, channel.channelId);
   if (!postable.ok) return errorMessage(postable.reason);
   const who = { channelId: channel.channelId, userId, now: deps.now() };
-  // A paused subscription starts over from now: alerts it missed while paused are not replayed.
+  // A paused or muted subscription starts over from now: what it missed is not replayed.
   const fresh: Subscription =
     command.kind === "test"
       ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
@@ -82,6 +83,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
     subscription,
     deps.config.decipherAppUrl,
     !created && subscription === existing,
+    Boolean(existing?.muted) && created,
   );
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }

@@ -1,6 +1,7 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { encodeMoreValue } from "../../messages/action-ids.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
+import type { AskedIn } from "../../messages/sessions-reply.ts";
 import { noSessionsMessage, sessionsMessage } from "../../messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
@@ -39,6 +40,7 @@ export async function renderSessionsPage(
   deps: Deps,
   search: SessionSearch,
   at: PagePosition = { cursor: null, page: 1 },
+  askedIn: AskedIn = "command",
 ) {
   const page = await deps.vendor.listSessions({
     ...search.filter,
@@ -48,7 +50,7 @@ export async function renderSessionsPage(
     ...(at.cursor ? { cursor: at.cursor } : {}),
   });
   const subject = describeSessionSearch(search);
-  if (page.data.length === 0) return noSessionsMessage(subject);
+  if (page.data.length === 0) return noSessionsMessage(subject, askedIn);
   const timelines = await fetchTimelines(deps, page.data);
   const query = toSearchValue(search);
   const more =
@@ -62,6 +64,7 @@ export async function renderSessionsPage(
     appUrl: deps.config.decipherAppUrl,
     now: deps.now(),
     page: at.page,
+    askedIn,
     first: at.page > 1 ? encodeMoreValue({ query, cursor: null, page: 1 }) : null,
     ...(more ? { more } : {}),
   });

@@ -13,6 +13,9 @@ export type SessionSearch = {
 
 const EMAIL = /^[^\s@<>|]+@[^\s@<>|]+\.[^\s@<>|]+$/;
 
+/** An email address as `/sessions` and the Find sessions form accept it. */
+export const isEmail = (text: string) => EMAIL.test(text);
+
 /** Slack may hand over `<mailto:a@b.c|a@b.c>` or `<https://x|x>` when it auto-links text. */
 function unwrapSlackLink(token: string): string {
   const match = /^<(?:mailto:)?([^|>]+)(?:\|[^>]*)?>$/.exec(token);

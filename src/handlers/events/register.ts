@@ -22,7 +22,7 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
   link_shared: (req, deps, gate) => handleLinkShared(req.payload, deps, gate),
   app_home_opened: (req, deps, gate) =>
     handleAppHomeOpened(req.payload, deps, gate, req.context.authorizeResult.url ?? null),
-  app_mention: (req, deps) => handleAppMention(req.payload, deps),
+  app_mention: (req, deps) => handleAppMention(req.payload, deps, req.context.authorizeResult.url ?? null),
 };
 
 /** Without the Durable Object binding: dedup per isolate only (see objects/event-gate-client.ts). */

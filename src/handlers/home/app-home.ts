@@ -1,7 +1,7 @@
 import type { AppHomeOpenedEvent } from "slack-edge";
 import { homeView } from "../../messages/home-view.ts";
 import type { Subscription } from "../../model/subscription.ts";
-import type { EventGate } from "../../objects/event-gate-client.ts";
+import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
@@ -38,13 +38,34 @@ export async function handleAppHomeOpened(
   teamUrl: string | null,
 ): Promise<void> {
   if (event.tab !== "home") return;
+  await publishHome(deps, gate, event.user, teamUrl, false);
+}
+
+/** After a change made from the Home tab (Unmute): the person sees it at once. */
+export async function refreshHome(
+  deps: Deps,
+  userId: string,
+  teamId: string | undefined,
+  teamUrl: string | null,
+): Promise<void> {
+  const gate = deps.eventGate && teamId ? eventGate(deps.eventGate, teamId, deps.budget) : null;
+  await publishHome(deps, gate, userId, teamUrl, true);
+}
+
+async function publishHome(
+  deps: Deps,
+  gate: EventGate | null,
+  userId: string,
+  teamUrl: string | null,
+  always: boolean,
+): Promise<void> {
   const { subscriptions, unreadable } = await readSubscriptions(deps);
   const view = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
   const hash = await sha256(JSON.stringify(view));
-  if (await gate.homeUnchanged(event.user, hash)) return;
+  if (!always && gate && (await gate.homeUnchanged(userId, hash))) return;
   try {
-    await deps.slack.views.publish({ user_id: event.user, view });
-    await gate.homePublished(event.user, hash);
+    await deps.slack.views.publish({ user_id: userId, view });
+    await gate?.homePublished(userId, hash);
   } catch (error) {
     console.warn(`views.publish failed (${classifySlackFailure(error).code})`);
   }

@@ -6,7 +6,8 @@ import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
 import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
-import { parseSessionSearch, type SessionSearch } from "../commands/sessions-query.ts";
+import { isEmail, type SessionSearch, type SessionsFilter } from "../commands/sessions-query.ts";
+import { parseTimeBound } from "../commands/time-bound.ts";
 
 type Values = Record<string, Record<string, { value?: string | null }>>;
 type Field = keyof typeof FIND_FIELDS;
@@ -15,43 +16,45 @@ function fieldValue(values: Values, field: Field): string {
   return (values[FIND_FIELDS[field]]?.value?.value ?? "").trim();
 }
 
-/** The form as `/sessions` text, so both share one parser and one set of error sentences. */
-export function findSessionsText(values: Values): string {
-  const email = fieldValue(values, "email");
-  const user = fieldValue(values, "user");
-  const url = fieldValue(values, "url");
-  const since = fieldValue(values, "since");
-  return [
-    email,
-    user ? `user:${user.replace(/\s+/g, "")}` : "",
-    url ? `url:${url.replace(/\s+/g, "")}` : "",
-    since ? `since:${since.replace(/\s+/g, "")}` : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
-}
-
-/** Which field an error sentence belongs under in the modal. */
-function fieldOf(message: string, values: Values): string {
-  if (/since|until/i.test(message)) return FIND_FIELDS.since;
-  for (const field of ["email", "user", "url"] as const) {
-    if (fieldValue(values, field)) return FIND_FIELDS[field];
-  }
-  return FIND_FIELDS.email;
-}
-
 export type FindSessionsCheck =
   | { ok: true; query: SessionSearch }
   | { ok: false; errors: Record<string, string> };
 
-export function checkFindSessions(values: Values, now: Date): FindSessionsCheck {
-  try {
-    return { ok: true, query: parseSessionSearch(findSessionsText(values), now) };
-  } catch (error) {
-    if (!(error instanceof CommandInputError)) throw error;
-    // Modal errors are plain text; the parser writes `code` marks.
-    return { ok: false, errors: { [fieldOf(error.message, values)]: error.message.replace(/`/g, "") } };
+const ONE_OF = "Fill in one of email, user id or visited URL.";
+
+/** "7d", "7 d", "2026-11-01" or "2026-11-01 10:00"; null when it is none of those. */
+function readSince(text: string, now: Date): Date | null {
+  for (const candidate of [text, text.replace(/\s+/g, "")]) {
+    try {
+      return parseTimeBound("since", candidate, now);
+    } catch (error) {
+      if (!(error instanceof CommandInputError)) throw error;
+    }
   }
+  return null;
+}
+
+/**
+ * The form read field by field (not as `/sessions` text), so each problem is answered under
+ * its own field in the form's words, never in slash-command syntax.
+ */
+export function checkFindSessions(values: Values, now: Date): FindSessionsCheck {
+  const email = fieldValue(values, "email");
+  const user = fieldValue(values, "user").replace(/\s+/g, "");
+  const url = fieldValue(values, "url");
+  const since = fieldValue(values, "since").replace(/\s+/g, " ");
+  const errors: Record<string, string> = {};
+  const filled = (["email", "user", "url"] as const).filter((f) => fieldValue(values, f) !== "");
+  if (filled.length === 0) errors[FIND_FIELDS.email] = ONE_OF;
+  for (const extra of filled.slice(1))
+    errors[FIND_FIELDS[extra]] = `${ONE_OF} Clear this one or the ${filled[0]}.`;
+  if (email && !isEmail(email))
+    errors[FIND_FIELDS.email] = "This is not an email address, e.g. jane@acme.com.";
+  const from = since ? readSince(since, now) : undefined;
+  if (from === null) errors[FIND_FIELDS.since] = "Use a span like 24h, 7d or 2w, or a date like 2026-11-01.";
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const filter: SessionsFilter = email ? { userEmail: email } : user ? { userId: user } : { url };
+  return { ok: true, query: { filter, ...(from ? { since: from } : {}) } };
 }
 
 type Submission = SlackRequest<SlackEdgeAppEnv, ViewSubmission>;
@@ -77,7 +80,7 @@ export const findSessions = {
   lazy: async (req: Submission, deps: Deps) => {
     const check = checkFindSessions(req.payload.view.state.values as Values, deps.now());
     if (!check.ok) return;
-    const message = await renderSessionsPage(deps, check.query).catch((error: unknown) =>
+    const message = await renderSessionsPage(deps, check.query, undefined, "form").catch((error: unknown) =>
       errorMessage(vendorErrorSentence(error)),
     );
     try {

@@ -1,4 +1,5 @@
 import type { AppMentionEvent } from "slack-edge";
+import { brokenNowMessage } from "../../messages/broken-now.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { mentionHelpMessage } from "../../messages/mention-help.ts";
@@ -19,7 +20,26 @@ export function mentionCommand(text: string): { verb: string; rest: string } {
   return { verb: (words[0] ?? "").toLowerCase(), rest: words.slice(1).join(" ") };
 }
 
-async function answerFor(text: string, deps: Deps): Promise<SlackMessage> {
+/** "what is broken right now?", "anything failing?", "status": a question about the channel's state. */
+const ASKS_WHAT_IS_BROKEN =
+  /\b(broken|break(ing|s)?|fail(ing|ed|s|ures?)?|red|down|wrong|status|health|outage)\b/i;
+
+/** The channel's failing tests, from the state the engine stored (no vendor request). */
+async function brokenNow(channelId: string, deps: Deps, teamUrl: string | null): Promise<SlackMessage> {
+  const [subscriptions, health] = await Promise.all([
+    deps.subscriptions.listForChannel(channelId),
+    deps.control.health().catch(() => null),
+  ]);
+  return brokenNowMessage({
+    subscriptions,
+    appUrl: deps.config.decipherAppUrl,
+    teamUrl,
+    lastPollAt: health?.lastCycleAt ?? null,
+  });
+}
+
+async function answerFor(event: AppMentionEvent, deps: Deps, teamUrl: string | null): Promise<SlackMessage> {
+  const text = event.text ?? "";
   const { verb, rest } = mentionCommand(text);
   if (verb === "sessions" || verb === "session") {
     try {
@@ -31,15 +51,20 @@ async function answerFor(text: string, deps: Deps): Promise<SlackMessage> {
     }
   }
   if (verb === "help" || verb === "") return mentionHelpMessage();
+  if (ASKS_WHAT_IS_BROKEN.test(`${verb} ${rest}`)) return brokenNow(event.channel, deps, teamUrl);
   return mentionHelpMessage(verb);
 }
 
 /**
- * `@Decipher sessions …` and `@Decipher help`, answered in the thread of the mention (a
+ * `@Decipher sessions …`, `@Decipher what is broken right now?` and `@Decipher help`, answered in the thread of the mention (a
  * mention at the top level starts one), with the same parser and cards as `/sessions`.
  */
-export async function handleAppMention(event: AppMentionEvent, deps: Deps): Promise<void> {
-  const message = await answerFor(event.text ?? "", deps);
+export async function handleAppMention(
+  event: AppMentionEvent,
+  deps: Deps,
+  teamUrl: string | null = null,
+): Promise<void> {
+  const message = await answerFor(event, deps, teamUrl);
   try {
     await deps.slack.chat.postMessage({
       channel: event.channel,

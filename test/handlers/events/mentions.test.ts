@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
+
 import { eventsOf } from "../../helpers/events.ts";
 
 async function setup() {
@@ -41,6 +42,31 @@ describe("app_mention", () => {
     expect(replies).toHaveLength(2);
     expect(visibleText(replies[0] ?? {})).toContain("I don't know");
     expect(visibleText(replies[1] ?? {})).toContain("Usage:");
+  });
+
+  it("answers 'what is broken right now?' with the channel's failing tests, from the state the bot stored", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const events = eventsOf(bot);
+    await bot.command("/decipher", "subscribe test 101");
+    await bot.command("/decipher", "subscribe test 102");
+    await events.say("C0ALERTS", "@Decipher what is broken right now?");
+    const green = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
+    expect(visibleText(green ?? {})).toContain("Nothing is failing here: 2 watched tests");
+
+    const org = emulator.org(apiKey);
+    await org.addRun(101, "failed");
+    await bot.cron();
+    const before = await org.requestTotal();
+    await events.say("C0ALERTS", "@Decipher what is broken right now?");
+    const red = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
+    const text = visibleText(red ?? {});
+    expect(text).toMatch(/1 test failing in this channel/);
+    expect(text).toMatch(/tests\/101\|[^>]+>\* failing for 1 run since <!date\^/);
+    expect(text).not.toContain("tests/102|");
+    expect(text).not.toContain("I don't know");
+    // It asks Decipher nothing: the engine's stored state is the answer.
+    expect(await org.requestTotal()).toBe(before);
   });
 
   it("tells the person when Decipher fails, without details", async () => {

@@ -1,0 +1,121 @@
+import type { AiSummary, CollectionSession } from "../vendor/types.ts";
+import type { FailureContext } from "./failure-context.ts";
+import type { ImpactResult } from "./production-impact.ts";
+import type { TestKind } from "./test-classification.ts";
+
+/**
+ * What an alert showed when it was posted, stored with its streak (tests) or card
+ * (collections). Every later edit of the alert (a new failure in the streak, a recovery,
+ * Acknowledge, Snooze, Mute) renders from it, so only the status line and the controls
+ * change. Bounded: long vendor text is cut when stored.
+ */
+
+/** How many runs the strip shows. */
+export const STRIP_RUNS = 10;
+/** Enough of an AI overview for any place an alert shows it (the inline cut is shorter). */
+const STORED_OVERVIEW = 600;
+const STORED_TEXT = 1000;
+
+export type StripMark = { id: number; status: string };
+
+export type TestAlertEvidence = {
+  /** The last runs the strip showed, oldest first. */
+  recentRuns: StripMark[];
+  /** The failure's class when it was announced, e.g. "new failure — failed after 6 runs passed". */
+  classification: { kind: TestKind; reason: string } | null;
+  /** Production sessions on the test's `page:`, when it names one. */
+  impact: ImpactResult | null;
+};
+
+/** A test the collection's page is guarded by, as the alert named it. */
+export type GuardMark = { testId: number; testName: string; lastRunId: number; failing: boolean };
+
+export type CollectionAlertEvidence = {
+  /** The new session the card showed, its timeline cut to the overview; null when none was read. */
+  session: CollectionSession | null;
+  /** The representative issue's AI summary, for the card's headline and the details answer. */
+  aiSummary: AiSummary | null;
+  /** New sessions read that the card did not show (the "…and 2 more" line). */
+  moreSessions: number;
+  screenshotsExpiresAt: string | null;
+  /** Growth is counted from here: the previous alert, or subscribing. */
+  since: string | null;
+  guards: GuardMark[];
+};
+
+const cut = (text: string | null | undefined, max: number): string | null =>
+  typeof text === "string" ? text.slice(0, max) : null;
+
+/** The newest `STRIP_RUNS` runs by id, oldest first (the vendor's list order is undocumented). */
+export function stripMarks(runs: readonly StripMark[]): StripMark[] {
+  const byId = new Map<number, StripMark>();
+  for (const run of runs) if (Number.isFinite(run.id)) byId.set(run.id, { id: run.id, status: run.status });
+  return [...byId.values()].sort((a, b) => a.id - b.id).slice(-STRIP_RUNS);
+}
+
+/** What a new failure's alert shows besides the run itself; null when nothing was read. */
+export function testAlertEvidence(meaning: FailureContext | null | undefined): TestAlertEvidence | null {
+  if (!meaning) return null;
+  const { classification, impact } = meaning;
+  const example = impact && !impact.unavailable ? impact.example : null;
+  return {
+    recentRuns: stripMarks(meaning.recent ?? meaning.history),
+    classification: { kind: classification.kind, reason: classification.reason },
+    impact:
+      impact && !impact.unavailable && example
+        ? { ...impact, example: { ...example, overview: cut(example.overview, STORED_OVERVIEW) } }
+        : impact,
+  };
+}
+
+function storedSession(session: CollectionSession): CollectionSession {
+  const { timeline, representativeIssue, clicks: _clicks, ...rest } = session;
+  return {
+    ...rest,
+    ...(timeline
+      ? {
+          timeline: {
+            overview: cut(timeline.overview, STORED_OVERVIEW) ?? "",
+            tags: [],
+            pages: [],
+            loadingIssues: [],
+          },
+        }
+      : {}),
+    representativeIssue: representativeIssue ? { ...representativeIssue, aiSummary: null } : null,
+  };
+}
+
+function storedSummary(summary: AiSummary | null | undefined): AiSummary | null {
+  if (!summary) return null;
+  const text = (value: string) => cut(value, STORED_TEXT) ?? "";
+  return {
+    category: text(summary.category),
+    behavior: text(summary.behavior),
+    productFeature: text(summary.productFeature),
+    errorText: text(summary.errorText),
+    reasoning: text(summary.reasoning),
+  };
+}
+
+/** The first session that carries an AI summary of the representative issue. */
+export const aiSummaryOf = (sessions: readonly CollectionSession[]): AiSummary | null =>
+  sessions.find((s) => s.representativeIssue?.aiSummary)?.representativeIssue?.aiSummary ?? null;
+
+/** What a collection alert shows: the first new session, the AI summary and what it leaves out. */
+export function collectionAlertEvidence(input: {
+  sessions: readonly CollectionSession[];
+  screenshotsExpiresAt: string | null;
+  since: string | null;
+  guards?: readonly GuardMark[];
+}): CollectionAlertEvidence {
+  const first = input.sessions[0];
+  return {
+    session: first ? storedSession(first) : null,
+    aiSummary: storedSummary(aiSummaryOf(input.sessions)),
+    moreSessions: Math.max(0, input.sessions.length - 1),
+    screenshotsExpiresAt: input.screenshotsExpiresAt,
+    since: input.since,
+    guards: (input.guards ?? []).slice(0, 5).map((g) => ({ ...g })),
+  };
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
+
+const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+
+async function collectionAlert() {
+  const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+  await org.grow(501, 3);
+  await bot.cron();
+  const alert = topLevel(await bot.posted()).at(-1) as StoredMessage;
+  const lastEphemeral = async () => (await bot.messages()).filter((m) => m.ephemeral).at(-1) as StoredMessage;
+  return { bot, org, alert, lastEphemeral };
+}
+
+const imagesOf = (message: StoredMessage) =>
+  (message.blocks ?? []).filter((b) => b.type === "image").map((b) => String(b.image_url));
+/** The path of a screenshot URL without its signature: the same picture, fetched again. */
+const picture = (url: string) => new URL(url).pathname;
+
+describe("a collection alert's buttons lead somewhere", () => {
+  it("'…and 2 more new sessions' has a button that lists them with the full AI summary, just to the clicker", async () => {
+    const { bot, alert, lastEphemeral } = await collectionAlert();
+    expect(visibleText(alert)).toMatch(/…and 2 more new sessions since <!date\^/);
+    expect((await bot.click(alert, "collection_sessions")).status).toBe(200);
+    const answer = await lastEphemeral();
+    const text = visibleText(answer);
+    expect(text).toMatch(/3 sessions since <!date\^/);
+    expect(text).toContain("AI summary of the representative issue");
+    expect(new Set(text.match(/\/sessions\/[0-9a-f-]{36}/g)).size).toBe(3);
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+  });
+
+  it("links the collection in Decipher", async () => {
+    const { alert } = await collectionAlert();
+    expect(visibleText(alert)).toMatch(
+      /<https:\/\/app\.decipher\.test\/monitoring\/issue-collections\/501\|/,
+    );
+  });
+
+  it("Screenshots of the session the alert shows answers with that error screenshot, fetched fresh, at the same session time", async () => {
+    const { bot, alert, lastEphemeral } = await collectionAlert();
+    const shown = imagesOf(alert);
+    expect(shown).toHaveLength(1);
+    await bot.click(alert, "session_screenshots");
+    const answer = await lastEphemeral();
+    expect(visibleText(answer)).toContain("Error screenshot");
+    expect(imagesOf(answer).map(picture)).toContain(picture(shown[0] as string));
+    // The session's time reads the same in the alert and in the answer.
+    const when = (m: StoredMessage) =>
+      visibleText(m).match(/\/sessions\/[0-9a-f-]{36}\|[^>]+>\*[^<]*(<!date\^\d+)/)?.[1];
+    expect(when(answer)).toBeDefined();
+    expect(when(answer)).toBe(when(alert));
+  });
+});
