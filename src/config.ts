@@ -1,3 +1,4 @@
+import type { PollChunk } from "./model/poll-chunk.ts";
 import { parseHttpUrl } from "./util/checks.ts";
 
 /**
@@ -12,7 +13,7 @@ export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
   SLACK_TIMEOUT_MS?: string;
   /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
   SLACK_LOOKUP_AFTER_MS?: string;
-  POLL_QUEUE?: Queue<{ names: string[]; at: string }>;
+  POLL_QUEUE?: Queue<PollChunk>;
 };
 
 /** Configuration after checking: every value present and well formed. */

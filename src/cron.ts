@@ -1,6 +1,7 @@
 import type { Config, Env } from "./config.ts";
 import type { PollMode } from "./engine/poll-context.ts";
 import { OUTAGE } from "./model/noise-rules.ts";
+import type { PollChunk } from "./model/poll-chunk.ts";
 import { channelObject, objectNames, registry, subscriptionObjectByName } from "./objects/addresses.ts";
 import { type PollReport, quietReport } from "./objects/subscription-object.ts";
 import { describeError } from "./util/describe-error.ts";
@@ -18,8 +19,6 @@ export const CHUNK_SIZE = 200;
 const CONCURRENCY = 8;
 /** A queue batch holds at most 100 messages. */
 const MAX_BATCH = 100;
-
-export type PollChunk = { names: string[]; at: string };
 
 export type CycleReport = {
   subscriptions: number;

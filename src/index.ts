@@ -1,6 +1,7 @@
 import { app } from "./app.ts";
 import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
-import { type PollChunk, pollNames, runPollCycle } from "./cron.ts";
+import { pollNames, runPollCycle } from "./cron.ts";
+import type { PollChunk } from "./model/poll-chunk.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
 export { RegistryObject } from "./objects/registry-object.ts";

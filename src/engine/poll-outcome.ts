@@ -14,6 +14,10 @@ export type PollOutcome = {
   slackFailure?: SlackFailure;
   /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
   held?: HeldFailure | null;
+  /** Paused, or waiting out a Slack backoff: nothing was asked of anyone. */
+  skipped?: boolean;
+  /** A token or scope refusal (workspace-wide), to tell the registry. */
+  workspaceFailure?: string | null;
 };
 
 /** A test's new failure, held back for one cycle to see whether other tests failed with it. */

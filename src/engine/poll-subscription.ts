@@ -8,17 +8,6 @@ import { pollTest, type RunLedger } from "./poll-test.ts";
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
 export const FAILING_NOTICE_AFTER_MS = 15 * 60 * 1000;
 
-export type PollResult = {
-  next: Subscription | null;
-  posts: number;
-  error: string | null;
-  /** Paused, or waiting out a Slack backoff: nothing was asked of anyone. */
-  skipped: boolean;
-  /** A token or scope refusal (workspace-wide), to tell the registry. */
-  workspaceFailure: string | null;
-  held: HeldFailure | null;
-};
-
 /** Which notice the channel is owed now, if any. */
 function noticeDue(sub: Subscription, now: Date): "paused" | "failing" | "recovered" | null {
   const told = sub.notice ?? "none";
@@ -46,7 +35,7 @@ async function sendNotice(sub: Subscription, ctx: PollContext): Promise<Subscrip
 export async function pollSubscription(
   sub: Subscription,
   ctx: PollContext & { ledger: RunLedger },
-): Promise<PollResult> {
+): Promise<PollOutcome> {
   if (sub.paused || !slackRetryDue(sub, ctx.now)) {
     return { next: null, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
   }

@@ -9,6 +9,7 @@ import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
+import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
@@ -41,12 +42,10 @@ export type OutagePost = { ts: string; named: number[] } | { ts: null; unknown: 
  * overlap. The schedule is mirrored to KV for `/decipher list`.
  */
 export class ChannelObject extends DurableObject<Env> {
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(work, work);
-    this.#tail = run.catch(() => {});
-    return run;
+    return this.#queue.run(work);
   }
 
   async #save(state: Stored): Promise<void> {

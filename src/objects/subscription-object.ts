@@ -11,6 +11,7 @@ import { type LedgerRow, plausibleTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
+import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
@@ -39,7 +40,7 @@ export type PollReport = PollSummary & {
  * skipped, never run beside it.
  */
 export class SubscriptionObject extends DurableObject<Env> {
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #polling = false;
   #writes = { storage: 0, kv: 0 };
 
@@ -50,9 +51,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(work, work);
-    this.#tail = run.catch(() => {});
-    return run;
+    return this.#queue.run(work);
   }
 
   #read(): Promise<Subscription | undefined> {
@@ -204,9 +203,9 @@ export class SubscriptionObject extends DurableObject<Env> {
           failingSince: after.failingSince ?? null,
           posts: result.posts,
           error: result.error,
-          workspaceFailure: result.workspaceFailure,
+          workspaceFailure: result.workspaceFailure ?? null,
           writes: { ...this.#writes },
-          held: result.held,
+          held: result.held ?? null,
           overdue: after.kind === "test" ? (after.overdue ?? 0) : 0,
         };
       });

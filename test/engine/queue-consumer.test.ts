@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
-import type { PollChunk } from "../../src/cron.ts";
 import worker from "../../src/index.ts";
+import type { PollChunk } from "../../src/model/poll-chunk.ts";
 
 describe("queue consumer", () => {
   it("polls the chunk it is handed, acks it, and is idempotent on redelivery", async () => {
