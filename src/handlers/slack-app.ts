@@ -12,6 +12,7 @@ import { cachedAuthorize } from "./authorize.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
+import { registerFallbacks } from "./fallbacks.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -30,7 +31,16 @@ const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ r
   );
 };
 
-/** Wiring only: which handler answers which command or control. */
+/**
+ * Wiring only: which handler answers which command or control. Built once per isolate (see
+ * src/app.ts), so handlers close over the isolate's deps; what is per request reaches them in
+ * the request (slack-edge's `req`) and through `inRequest` (src/wiring.ts).
+ *
+ * The app is handed only requests whose signature, age and size src/handlers/slack-edge.ts
+ * has already checked, so slack-edge's own check is switched off: `socketMode` is its only
+ * switch for that (no Socket Mode connection is ever opened; that would take `connect()` and
+ * an app-level token). Its path check is off too: Hono routed the request.
+ */
 export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   const app = new SlackApp<SlackEdgeAppEnv>({
     env: {
@@ -38,9 +48,9 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
       SLACK_BOT_TOKEN: deps.config.slackBotToken,
       SLACK_LOGGING_LEVEL: "ERROR",
     },
+    socketMode: true,
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
-    routes: { events: SLACK_EVENTS_PATH },
     // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,
     // and a progress ack is always shown before the answer that replaces it.
     startLazyListenerAfterAck: true,
@@ -70,5 +80,6 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay, IMPACT_REPLAY_ACTION_ID])
     app.action(actionId, noAck);
   registerEvents(app, deps);
+  registerFallbacks(app);
   return app;
 }

@@ -1,7 +1,7 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
-import { decipherHelpMessage, errorMessage } from "../../messages/index.ts";
+import { errorMessage } from "../../messages/index.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code } from "../../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
@@ -10,6 +10,7 @@ import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { DEFAULT_TEAM } from "../../store/keys.ts";
 import type { Deps } from "../../wiring.ts";
+import { helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
 import {
   changesSubscriptions,
@@ -100,7 +101,7 @@ async function answer(
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
-      return decipherHelpMessage();
+      return helpMessage();
     case "list":
       return listMessage(
         await deps.subscriptions.listForChannel(channelId),

@@ -1,0 +1,53 @@
+import type { ExecutionContext, SlackApp, SlackEdgeAppEnv } from "slack-edge";
+import { inRequest } from "../wiring.ts";
+import { routeEnvelope } from "./events/event-envelope.ts";
+import { routeForm } from "./interactions.ts";
+import { isSslCheck, readSignedRequest, type SignedBody } from "./signed-request.ts";
+
+/** The bot's one Request URL, for commands, interactivity and events alike. */
+export type SlackEdge = { handle(req: Request, ctx: ExecutionContext): Promise<Response> };
+
+/** slack-edge's own test for a JSON body (its request parser): the content type, or a leading `{`. */
+const isJson = (req: Request, text: string) =>
+  (req.headers.get("content-type") ?? "").startsWith("application/json") || text.startsWith("{");
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every request Slack sends, end to end: Slack's certificate check; then the one signature
+ * check (src/handlers/signed-request.ts), which reads the body once; then what slack-edge has
+ * no listener for is answered here (events the bot ignores, legacy interactions, malformed
+ * bodies), and the rest goes to the isolate's `SlackApp` (src/handlers/slack-app.ts) as a new
+ * Request over the bytes already read, inside `inRequest` so its handlers draw from a budget
+ * of their own. Built once per isolate, by src/app.ts.
+ */
+export function createSlackEdge(app: SlackApp<SlackEdgeAppEnv>, key: Promise<CryptoKey>): SlackEdge {
+  async function route(req: Request, body: SignedBody, ctx: ExecutionContext): Promise<Response> {
+    if (isJson(req, body.text)) {
+      const envelope = routeEnvelope(parseJson(body.text));
+      if ("answer" in envelope) return envelope.answer;
+    } else {
+      const form = routeForm(new URLSearchParams(body.text));
+      if ("answer" in form) {
+        if (form.later) ctx.waitUntil(form.later());
+        return form.answer;
+      }
+    }
+    return app.run(new Request(req.url, { method: "POST", headers: req.headers, body: body.bytes }), ctx);
+  }
+
+  return {
+    async handle(req, ctx) {
+      if (await isSslCheck(req)) return new Response(null, { status: 200 });
+      const body = await readSignedRequest(req, key);
+      if (body instanceof Response) return body;
+      return inRequest(() => route(req, body, ctx));
+    },
+  };
+}
