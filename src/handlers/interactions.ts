@@ -8,17 +8,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 const isString = (v: unknown): v is string => typeof v === "string";
 
 /** What to do with a signed form body: answer it here, or hand it to slack-edge. */
-export type FormRoute = { dispatch: true } | { answer: Response; later?: () => Promise<unknown> };
+export type FormRoute =
+  | { dispatch: Record<string, unknown> }
+  | { answer: Response; later?: () => Promise<unknown> };
 
 const empty = (): FormRoute => ({ answer: new Response(null, { status: 200 }) });
 const noOptions = (): FormRoute => ({ answer: Response.json({ options: [] }) });
 
 /**
- * Whether slack-edge has a listener for this payload: the types it dispatches, in the shapes
- * its matchers read (src/handlers/fallbacks.ts catches every such payload no real listener
- * takes). A shape they cannot read would make slack-edge throw or answer 404.
+ * Whether the Slack app has a listener for this payload: the types it dispatches, in the
+ * shapes its matchers read (src/handlers/fallbacks.ts catches every such payload no real
+ * listener takes). Any other shape would find no listener.
  */
-function slackEdgeTakes(payload: Record<string, unknown>): boolean {
+function appTakes(payload: Record<string, unknown>): boolean {
   switch (payload.type) {
     case "block_actions": {
       const first = Array.isArray(payload.actions) ? payload.actions[0] : undefined;
@@ -62,7 +64,7 @@ function answerUnhandled(payload: Record<string, unknown>): FormRoute {
 
 /**
  * Runs after the signature check (src/handlers/slack-edge.ts) on a form body: a slash command
- * or an interaction payload goes on to slack-edge when it has a listener for it; Slack's
+ * or an interaction payload goes on, parsed, to the Slack app when it has a listener for it; Slack's
  * signed certificate check gets an empty 200; an unparsable `payload` or a form that is
  * neither gets 400 (Slack sends no such thing).
  */
@@ -70,7 +72,8 @@ export function routeForm(form: URLSearchParams): FormRoute {
   const raw = form.get("payload");
   if (raw === null) {
     // slack-edge reads a form with a `type` field, or with no command, as no command at all.
-    if (form.get("command")?.startsWith("/") && !form.has("type")) return { dispatch: true };
+    if (form.get("command")?.startsWith("/") && !form.has("type"))
+      return { dispatch: Object.fromEntries(form) };
     if (form.get("ssl_check") === "1") return empty();
     return { answer: new Response("malformed request", { status: 400 }) };
   }
@@ -81,5 +84,5 @@ export function routeForm(form: URLSearchParams): FormRoute {
     payload = null;
   }
   if (!isRecord(payload)) return { answer: new Response("malformed payload", { status: 400 }) };
-  return slackEdgeTakes(payload) ? { dispatch: true } : answerUnhandled(payload);
+  return appTakes(payload) ? { dispatch: payload } : answerUnhandled(payload);
 }

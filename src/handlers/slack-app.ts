@@ -1,4 +1,4 @@
-import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
+import type { AuthorizeErrorHandler, SlackEdgeAppEnv } from "slack-edge";
 import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
@@ -13,6 +13,7 @@ import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
 import { registerFallbacks } from "./fallbacks.ts";
+import { LeanSlackApp } from "./lean-slack-app.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -37,18 +38,15 @@ const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ r
  * the request (slack-edge's `req`) and through `inRequest` (src/wiring.ts).
  *
  * The app is handed only requests whose signature, age and size src/handlers/slack-edge.ts
- * has already checked, so slack-edge's own check is switched off: `socketMode` is its only
- * switch for that (no Socket Mode connection is ever opened; that would take `connect()` and
- * an app-level token). Its path check is off too: Hono routed the request.
+ * has already checked, and dispatches them without checking again (src/handlers/lean-slack-app.ts).
  */
-export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
-  const app = new SlackApp<SlackEdgeAppEnv>({
+export function createSlackApp(deps: Deps): LeanSlackApp {
+  const app = new LeanSlackApp({
     env: {
       SLACK_SIGNING_SECRET: deps.config.slackSigningSecret,
       SLACK_BOT_TOKEN: deps.config.slackBotToken,
       SLACK_LOGGING_LEVEL: "ERROR",
     },
-    socketMode: true,
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
     // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,

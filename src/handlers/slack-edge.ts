@@ -1,7 +1,8 @@
-import type { ExecutionContext, SlackApp, SlackEdgeAppEnv } from "slack-edge";
+import type { ExecutionContext } from "slack-edge";
 import { inRequest } from "../wiring.ts";
 import { routeEnvelope } from "./events/event-envelope.ts";
 import { routeForm } from "./interactions.ts";
+import type { LeanSlackApp } from "./lean-slack-app.ts";
 import { isSslCheck, readSignedRequest, type SignedBody } from "./signed-request.ts";
 
 /** The bot's one Request URL, for commands, interactivity and events alike. */
@@ -23,23 +24,25 @@ function parseJson(text: string): unknown {
  * Every request Slack sends, end to end: Slack's certificate check; then the one signature
  * check (src/handlers/signed-request.ts), which reads the body once; then what slack-edge has
  * no listener for is answered here (events the bot ignores, legacy interactions, malformed
- * bodies), and the rest goes to the isolate's `SlackApp` (src/handlers/slack-app.ts) as a new
- * Request over the bytes already read, inside `inRequest` so its handlers draw from a budget
- * of their own. Built once per isolate, by src/app.ts.
+ * bodies), and the rest goes, parsed once, to the isolate's Slack app (src/handlers/slack-app.ts)
+ * inside `inRequest`, so its handlers draw from a budget of their own. Built once per isolate,
+ * by src/app.ts.
  */
-export function createSlackEdge(app: SlackApp<SlackEdgeAppEnv>, key: Promise<CryptoKey>): SlackEdge {
-  async function route(req: Request, body: SignedBody, ctx: ExecutionContext): Promise<Response> {
-    if (isJson(req, body.text)) {
-      const envelope = routeEnvelope(parseJson(body.text));
+export function createSlackEdge(app: LeanSlackApp, key: Promise<CryptoKey>): SlackEdge {
+  async function route(req: Request, signed: SignedBody, ctx: ExecutionContext): Promise<Response> {
+    const { headers } = req;
+    if (isJson(req, signed.text)) {
+      const body = parseJson(signed.text);
+      const envelope = routeEnvelope(body);
       if ("answer" in envelope) return envelope.answer;
-    } else {
-      const form = routeForm(new URLSearchParams(body.text));
-      if ("answer" in form) {
-        if (form.later) ctx.waitUntil(form.later());
-        return form.answer;
-      }
+      return app.dispatch({ body: body as Record<string, unknown>, rawBody: signed.text, headers }, ctx);
     }
-    return app.run(new Request(req.url, { method: "POST", headers: req.headers, body: body.bytes }), ctx);
+    const form = routeForm(new URLSearchParams(signed.text));
+    if ("answer" in form) {
+      if (form.later) ctx.waitUntil(form.later());
+      return form.answer;
+    }
+    return app.dispatch({ body: form.dispatch, rawBody: signed.text, headers }, ctx);
   }
 
   return {

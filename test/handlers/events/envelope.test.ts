@@ -91,19 +91,22 @@ describe("Events API envelope", () => {
     ["tokens_revoked", { tokens: { oauth: ["UXXXXXXXX"], bot: ["UXXXXXXXX"] } }],
     ["team_access_granted", { team_ids: ["T0000000A", "T0000000B"] }],
     ["app_uninstalled", {}],
-  ])("acknowledges an org-level %s without a team_id with an empty 200 and does nothing", async (type, event) => {
-    const { bot, events, team } = await setup();
-    const res = await events.send({
-      ...envelope(team, { type, ...event }),
-      team_id: undefined,
-      enterprise_id: "E0000000A",
-      is_enterprise_install: true,
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toBe("");
-    expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
-    expect(bot.kv.reads + bot.kv.writes).toBe(0);
-  });
+  ])(
+    "acknowledges an org-level %s without a team_id with an empty 200 and does nothing",
+    async (type, event) => {
+      const { bot, events, team } = await setup();
+      const res = await events.send({
+        ...envelope(team, { type, ...event }),
+        team_id: undefined,
+        enterprise_id: "E0000000A",
+        is_enterprise_install: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toBe("");
+      expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+      expect(bot.kv.reads + bot.kv.writes).toBe(0);
+    },
+  );
 
   it("ignores an event it handles when the envelope names no workspace at all (200, no work)", async () => {
     const { bot, events, team } = await setup();
