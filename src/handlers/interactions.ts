@@ -39,10 +39,9 @@ function appTakes(payload: Record<string, unknown>): boolean {
   }
 }
 
-/** Slack's `response_url`s are https; anything else is not posted to. */
 function responseUrlOf(payload: Record<string, unknown>): string | null {
   const url = payload.response_url;
-  return isString(url) && url.startsWith("https://") ? url : null;
+  return isString(url) && /^https?:\/\//.test(url) ? url : null;
 }
 
 /**

@@ -36,9 +36,10 @@ export function eventTeam(body: Record<string, unknown>): string | null {
  * - `url_verification` gets its challenge back;
  * - an event type the bot does not handle (whatever else the envelope lacks, a team_id
  *   included), and any other envelope (`app_rate_limited`), gets an empty 200 and no work;
- * - a body that is no Events API envelope (no type, an event without a type) gets 400, and
- *   so does an event the bot handles without an event_id to deduplicate it by;
- * - a handled event goes on to slack-edge, with its ids.
+ * - so does an event it handles without an event_id to deduplicate it by or a workspace to
+ *   act in: run, its retries could run it twice; refused, Slack would retry it in vain;
+ * - a body that is no Events API envelope (no type, an event without a type) gets 400;
+ * - a handled event goes on to the Slack app, with its ids.
  */
 export function routeEnvelope(body: unknown): EnvelopeRoute {
   if (!isRecord(body)) return malformed();
@@ -51,9 +52,8 @@ export function routeEnvelope(body: unknown): EnvelopeRoute {
     if (!isRecord(event) || typeof event.type !== "string") return malformed();
     if (!isEventType(event.type)) return empty();
     const eventId = id(body.event_id);
-    if (!eventId) return malformed();
     const teamId = eventTeam(body);
-    if (!teamId) return empty();
+    if (!eventId || !teamId) return empty();
     return { dispatch: { eventId, teamId } };
   }
   if (typeof body.type === "string") return empty();
