@@ -30,7 +30,8 @@ export const EDGE_PLAN: EdgePlan = {
     { kind: "help", concurrency: 1, requests: QUICK ? 30 : 100 },
     { kind: "help", concurrency: 10, requests: QUICK ? 50 : 200 },
     { kind: "help", concurrency: 50, requests: QUICK ? 50 : 200 },
-    { kind: "command", concurrency: 50 },
+    // Sustained: enough commands per round that the lazy halves' CPU backs up behind the acks.
+    { kind: "command", concurrency: 50, requests: QUICK ? 30 : 200 },
   ],
   rounds: QUICK ? 2 : 5,
   requestsPerRound: QUICK ? 30 : 50,

@@ -47,7 +47,8 @@ export function createSlackEdge(app: LeanSlackApp, key: Promise<CryptoKey>): Sla
 
   return {
     async handle(req, ctx) {
-      if (await isSslCheck(req)) return new Response(null, { status: 200 });
+      if (!req.headers.has("x-slack-signature") && (await isSslCheck(req)))
+        return new Response(null, { status: 200 });
       const body = await readSignedRequest(req, key);
       if (body instanceof Response) return body;
       return inRequest(() => route(req, body, ctx));
