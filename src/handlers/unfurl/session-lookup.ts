@@ -1,6 +1,6 @@
-import { type SharedSessionCard, toSharedSessionCard } from "../../messages/action-ids.ts";
+import { toSharedSessionCard } from "../../messages/action-ids.ts";
 import type { SessionLookup } from "../../messages/session-unfurl.ts";
-import type { SessionClicks, SessionTimeline, TimelineTag } from "../../vendor/types.ts";
+import type { SessionClicks, SessionTimeline } from "../../vendor/types.ts";
 import type { VendorClient } from "../../vendor/vendor-client.ts";
 import { isVendorApiError } from "../../vendor/vendor-errors.ts";
 

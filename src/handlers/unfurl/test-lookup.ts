@@ -1,5 +1,5 @@
 import type { RunFacts, TestLookup } from "../../messages/test-unfurl.ts";
-import type { TestInfo, TestRun } from "../../vendor/types.ts";
+import type { TestRun } from "../../vendor/types.ts";
 import type { VendorClient } from "../../vendor/vendor-client.ts";
 
 /** Every link costs at most this many vendor calls. */
