@@ -27,15 +27,15 @@ const QUICK = process.env.BENCH_QUICK === "1";
 /** BENCH_QUICK=1: two rounds of fewer requests, two cold starts, no profile (a smoke run). */
 export const EDGE_PLAN: EdgePlan = {
   cells: [
-    { kind: "help", concurrency: 1, requests: QUICK ? 30 : 100 },
+    { kind: "help", concurrency: 1, requests: QUICK ? 30 : 200 },
     { kind: "help", concurrency: 10, requests: QUICK ? 50 : 200 },
     { kind: "help", concurrency: 50, requests: QUICK ? 50 : 200 },
     // Sustained: enough commands per round that the lazy halves' CPU backs up behind the acks.
     { kind: "command", concurrency: 50, requests: QUICK ? 30 : 200 },
   ],
-  rounds: QUICK ? 2 : 5,
+  rounds: QUICK ? 2 : 7,
   requestsPerRound: QUICK ? 30 : 50,
-  coldStarts: QUICK ? 2 : 5,
+  coldStarts: QUICK ? 2 : 7,
   baseline: process.env.BENCH_BASELINE || null,
   profile: QUICK ? null : { concurrency: 50, requests: 300 },
 };
