@@ -51,13 +51,13 @@ const shortcutNote: MessageShortcutLazyHandler<SlackEdgeAppEnv> = async (req) =>
 };
 
 /**
- * Slack shows the person an error for anything but a 2xx within 3 s, and slack-edge answers a
- * payload no listener takes with a 404 (and logs the whole payload). These listeners, last in
- * line, take whatever the others did not: an unknown command gets the help, a control from an
- * older message a note through its `response_url`, a suggestion request no options, a modal
- * an empty ack (it closes), a shortcut an empty ack and, where Slack gave a `response_url`,
- * a note. The shapes they cannot match (no `actions`, no `view`, …) never reach slack-edge:
- * src/handlers/slack-edge.ts answers those first.
+ * Slack shows the person an error for anything but a 2xx within 3 s, and a payload no listener
+ * takes would get a 404. These listeners, last in line, take whatever the others did not: an
+ * unknown command gets the help, a control from an older message a note through its
+ * `response_url`, a suggestion request no options, a modal an empty ack (it closes), a
+ * shortcut an empty ack and, where Slack gave a `response_url`, a note. The shapes they cannot
+ * match (no `actions`, no `view`, …) never reach the Slack app: src/handlers/slack-edge.ts
+ * answers those first.
  */
 export function registerFallbacks(app: SlackApp<SlackEdgeAppEnv>): void {
   app.command(ANY, unknownCommand);

@@ -7,7 +7,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === "string";
 
-/** What to do with a signed form body: answer it here, or hand it to slack-edge. */
+/** What to do with a signed form body: answer it here, or hand it, parsed, to the Slack app. */
 export type FormRoute =
   | { dispatch: Record<string, unknown> }
   | { answer: Response; later?: () => Promise<unknown> };
@@ -45,7 +45,7 @@ function responseUrlOf(payload: Record<string, unknown>): string | null {
 }
 
 /**
- * Interaction payloads slack-edge has no listener type for (legacy `interactive_message`
+ * Interaction payloads the Slack app has no listener type for (legacy `interactive_message`
  * buttons, the old dialogs, workflow step edits, …) or in a shape it cannot read. Every one
  * gets a 2xx inside Slack's 3 s: a dialog's option request an empty list, a cancelled dialog
  * nothing, anything else an empty ack and, where Slack gave a `response_url`, a short note to
@@ -70,7 +70,7 @@ function answerUnhandled(payload: Record<string, unknown>): FormRoute {
 export function routeForm(form: URLSearchParams): FormRoute {
   const raw = form.get("payload");
   if (raw === null) {
-    // slack-edge reads a form with a `type` field, or with no command, as no command at all.
+    // Like slack-edge, the Slack app reads a form with a `type` field as no command at all.
     if (form.get("command")?.startsWith("/") && !form.has("type"))
       return { dispatch: Object.fromEntries(form) };
     if (form.get("ssl_check") === "1") return empty();

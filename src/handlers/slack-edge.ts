@@ -22,8 +22,8 @@ function parseJson(text: string): unknown {
 
 /**
  * Every request Slack sends, end to end: Slack's certificate check; then the one signature
- * check (src/handlers/signed-request.ts), which reads the body once; then what slack-edge has
- * no listener for is answered here (events the bot ignores, legacy interactions, malformed
+ * check (src/handlers/signed-request.ts), which reads the body once; then what the Slack app
+ * has no listener for is answered here (events the bot ignores, legacy interactions, malformed
  * bodies), and the rest goes, parsed once, to the isolate's Slack app (src/handlers/slack-app.ts)
  * inside `inRequest`, so its handlers draw from a budget of their own. Built once per isolate,
  * by src/app.ts.

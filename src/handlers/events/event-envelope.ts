@@ -8,7 +8,7 @@ const id = (v: unknown): string | null => (typeof v === "string" && ID.test(v) ?
 /** An envelope the bot acts on: its event, and the ids the event gate keys on. */
 export type HandledEnvelope = { eventId: string; teamId: string };
 
-/** What to do with a signed JSON body (the Events API): answer it here, or hand it to slack-edge. */
+/** What to do with a signed JSON body (the Events API): answer it here, or hand it to the Slack app. */
 export type EnvelopeRoute = { answer: Response } | { dispatch: HandledEnvelope };
 
 const empty = () => ({ answer: new Response(null, { status: 200 }) });
@@ -31,8 +31,7 @@ export function eventTeam(body: Record<string, unknown>): string | null {
 
 /**
  * Runs after the signature check (src/handlers/slack-edge.ts), on the parsed body. Slack
- * retries anything but a 2xx, and slack-edge would answer an event nobody listens to with a
- * 404 (logging the whole body), so here:
+ * retries anything but a 2xx, and an event nobody listens to would find no listener, so here:
  * - `url_verification` gets its challenge back;
  * - an event type the bot does not handle (whatever else the envelope lacks, a team_id
  *   included), and any other envelope (`app_rate_limited`), gets an empty 200 and no work;
