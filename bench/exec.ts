@@ -1,11 +1,17 @@
-/** Runs a command from the repo root, collecting its output; bounded by a timeout. */
+/** Runs a command from the repo root (or `cwd`), collecting its output; bounded by a timeout. */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "../dev/stack.ts";
 
-export function run(cmd: string, args: string[], env: Record<string, string> = {}, timeoutMs = 900_000) {
+export function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 900_000,
+  cwd = ROOT,
+) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

@@ -3,7 +3,9 @@
  * poll cycle vs subscriptions, the bundle, alert latency, and the same `/sessions` load against
  * a Bolt for JavaScript app (bench/peer/); prints a table and rewrites BENCHMARKS.md.
  * Options (env): BENCH_QUICK=1 (fewer requests, sizes 1,10,100), BENCH_SIZES=1,20,100 (the engine cost sizes),
- * BENCH_NO_WRITE=1 (print only), BENCH_PEERS_ONLY=1 (only the Bolt comparison; print only).
+ * BENCH_NO_WRITE=1 (print only), BENCH_PEERS_ONLY=1 (only the Bolt comparison; print only),
+ * BENCH_EDGE_ONLY=1 (only the Slack edge against Bolt and the floor, bench/peer/edge.ts; writes its
+ * section), BENCH_BASELINE=<git rev> (the edge comparison also measures the Worker built from it).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -16,6 +18,8 @@ import { cpuOf, tickMs } from "./cpu.ts";
 import { bin, run } from "./exec.ts";
 import { median, runLoad, sleep, summarize } from "./load.ts";
 import type { PeerPlan } from "./peer/compare.ts";
+import { EDGE_PLAN, edgeBenchmark, writeEdgeSection } from "./peer/edge.ts";
+import { renderEdgeSection } from "./peer/edge-report.ts";
 import { peerBenchmark } from "./peer/peers.ts";
 import { renderPeerTable } from "./peer/report.ts";
 import { wranglerProcesses } from "./peer/wrangler-dev.ts";
@@ -236,7 +240,16 @@ function machine(): Facts["machine"] {
   };
 }
 
+/** The Slack edge (bench/peer/edge.ts): its own section, written to bench/sections/ and BENCHMARKS.md. */
+async function edge() {
+  step("the Slack edge: ours, the baseline, Bolt and the Hono floor (bench/peer/edge.ts) …");
+  const section = renderEdgeSection(await edgeBenchmark(EDGE_PLAN, console.log, startLoad));
+  console.log(section);
+  if (process.env.BENCH_NO_WRITE !== "1") writeEdgeSection(section);
+}
+
 async function main() {
+  if (process.env.BENCH_EDGE_ONLY === "1") return edge();
   const started = Date.now();
   step("bundle (wrangler deploy --dry-run) …");
   const build = await buildWorker();
@@ -276,6 +289,8 @@ async function main() {
       elapsedS: Math.round((Date.now() - started) / 1000),
     };
     console.log(renderTable(facts));
+    // Before the rewrite below, which takes the sections in bench/sections/ (this one included).
+    await edge();
     if (process.env.BENCH_NO_WRITE !== "1") {
       writeFileSync(join(ROOT, "BENCHMARKS.md"), renderMarkdown(facts));
       step("BENCHMARKS.md rewritten");

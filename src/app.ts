@@ -1,15 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json" with { type: "json" };
 import { ConfigError, type Env, readConfig } from "./config.ts";
-import { screenEventEnvelope } from "./handlers/events/event-envelope.ts";
-import {
-  MAX_BODY_BYTES,
-  screenSlackBody,
-  screenSlackHeaders,
-  screenSlackSignature,
-} from "./handlers/signed-request.ts";
+import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
+import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
 import { registry } from "./objects/addresses.ts";
 import { createDeps } from "./wiring.ts";
 
@@ -52,9 +46,6 @@ app.get("/health", async (c) => {
     ...(health.slackWorkspace
       ? [`Slack refuses the bot (${health.slackWorkspace.code}) since ${health.slackWorkspace.since}`]
       : []),
-    ...(health.overdue > 0
-      ? [`${health.overdue} failed run(s) seen over 5 minutes ago have not been told`]
-      : []),
   ];
   return c.json({
     ok: problems.length === 0,
@@ -65,23 +56,30 @@ app.get("/health", async (c) => {
     subscriptions: health.subscriptions,
     failingSubscriptions: health.failing + health.paused,
     pausedSubscriptions: health.paused,
-    overdue: health.overdue,
     ...(problems.length > 0 ? { problems } : {}),
   });
 });
 
-app.post(
-  SLACK_EVENTS_PATH,
-  screenSlackHeaders(),
-  bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.text("request too large", 413) }),
-  screenSlackSignature((c) => readConfig(c.env).slackSigningSecret),
-  screenSlackBody(),
-  screenEventEnvelope(),
-  (c) => {
-    const deps = createDeps(readConfig(c.env), c.env, { interactive: true });
-    return createSlackApp(deps).run(c.req.raw, c.executionCtx);
-  },
-);
+/**
+ * The Slack side of the Worker, built on an isolate's first Slack request and kept for the
+ * next ones: the checked configuration, the deps (clients, stores, objects), the `SlackApp`
+ * and the HMAC key depend on the bindings alone, and workerd hands every request of an
+ * isolate the same `env` object. A configuration problem is not kept: the next request reads
+ * the configuration again, and /health names the problem.
+ */
+const edges = new WeakMap<Env, SlackEdge>();
+
+function slackEdge(env: Env): SlackEdge {
+  let edge = edges.get(env);
+  if (!edge) {
+    const config = readConfig(env);
+    edge = createSlackEdge(createSlackApp(createDeps(config, env)), signingKey(config.slackSigningSecret));
+    edges.set(env, edge);
+  }
+  return edge;
+}
+
+app.post(SLACK_EVENTS_PATH, (c) => slackEdge(c.env).handle(c.req.raw, c.executionCtx));
 
 app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
 

@@ -1,12 +1,15 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Config, Env } from "./config.ts";
 import { createEngineDeps, type EngineDeps, type EngineDepsOptions } from "./engine/engine-deps.ts";
 import type { AlertControl } from "./model/alert-control.ts";
 import type { EventGateNamespace } from "./objects/event-gate-client.ts";
 import { objectControl } from "./objects/object-control.ts";
+import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "./util/subrequest-budget.ts";
 
 /**
- * The composition root for HTTP: everything a handler may touch, built once per request so
- * tests can swap any part.
+ * The composition root for HTTP: everything a handler may touch. Built once per isolate (see
+ * src/app.ts): the clients hold no per-request state, so the one thing that is per request,
+ * the subrequest budget, is found through the request that is running (`inRequest`).
  */
 export type Deps = EngineDeps & {
   /** The single writers (Durable Objects) behind every change of alert state. */
@@ -15,9 +18,46 @@ export type Deps = EngineDeps & {
   eventGate?: EventGateNamespace;
 };
 
+const running = new AsyncLocalStorage<SubrequestBudget>();
+
+/**
+ * The budget of the request being handled, whichever of the isolate's concurrent requests
+ * that is: an `AsyncLocalStorage` follows each request through its awaits and its `waitUntil`
+ * work, which a field of the shared clients could not. Work outside any request (a test
+ * calling a client directly) draws from `outside`, which is as big as one request's.
+ */
+class RequestBudget extends SubrequestBudget {
+  readonly #outside = new SubrequestBudget(SUBREQUESTS_PER_INVOCATION);
+
+  #current(): SubrequestBudget {
+    return running.getStore() ?? this.#outside;
+  }
+  override get remaining(): number {
+    return this.#current().remaining;
+  }
+  override get used(): number {
+    return this.#current().used;
+  }
+  override has(count = 1): boolean {
+    return this.#current().has(count);
+  }
+  override take(what: string): void {
+    this.#current().take(what);
+  }
+}
+
+/** Runs one request's handling (ack and lazy half) with a budget of its own. */
+export function inRequest<T>(handle: () => T): T {
+  return running.run(new SubrequestBudget(SUBREQUESTS_PER_INVOCATION), handle);
+}
+
+/**
+ * Interactive: a person is waiting and `waitUntil` work ends 30 s after the ack, so vendor
+ * calls make two attempts, not three (EngineDepsOptions.interactive).
+ */
 export function createDeps(config: Config, env: Env, options: EngineDepsOptions = {}): Deps {
   return {
-    ...createEngineDeps(config, env, options),
+    ...createEngineDeps(config, env, { interactive: true, budget: new RequestBudget(0), ...options }),
     control: objectControl(env, config),
     ...(env.SLACK_EVENT_GATE ? { eventGate: env.SLACK_EVENT_GATE } : {}),
   };

@@ -1,18 +1,21 @@
 /**
- * The peer for `npm run bench`: `/sessions` as a Bolt for JavaScript app on Node, with Bolt's
- * default HTTPReceiver and its signature check. It answers as the Worker does: ack with the
- * same ephemeral text, then the same vendor calls (one search, the timelines of the sessions
- * that have one) through the project's vendor client, then the same Block Kit reply through
- * `response_url` (Bolt's `respond`). Only pure modules of src/ are imported, so what differs
+ * The peer for `npm run bench`: `/sessions` and `/decipher help` as a Bolt for JavaScript app on
+ * Node, with Bolt's default HTTPReceiver and its signature check. `/sessions` answers as the
+ * Worker does: ack with the same ephemeral text, then the same vendor calls (one search, the
+ * timelines of the sessions that have one) through the project's vendor client, then the same
+ * Block Kit reply through `response_url` (Bolt's `respond`). `/decipher` parses its text with the
+ * project's parser and acks `help` with the project's help message, all inside the ack, as the
+ * Worker does. Only pure modules of src/ are imported, so what differs
  * is the framework and the runtime. Env: PORT, SLACK_SIGNING_SECRET, SLACK_BOT_TOKEN,
  * SLACK_API_URL, DECIPHER_API_URL, DECIPHER_API_KEY. Prints `listening <port>` when ready.
  * The bench runs the esbuild bundle of this file (bench/peer/bolt-bundle.ts), as one would deploy it.
  */
 import { App, LogLevel } from "@slack/bolt";
+import { parseDecipherCommand } from "../../src/handlers/commands/decipher-command.ts";
 import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
 import { encodeMoreValue } from "../../src/messages/action-ids.ts";
-import { errorMessage, usageMessage } from "../../src/messages/help.ts";
+import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
@@ -74,6 +77,22 @@ app.command("/sessions", async ({ command, ack, respond }) => {
     errorMessage(vendorErrorSentence(error)),
   );
   await respond({ response_type: "ephemeral", replace_original: true, ...message });
+});
+
+app.command("/decipher", async ({ command, ack }) => {
+  try {
+    const parsed = parseDecipherCommand(command.text);
+    // Only `help` is benchmarked; the rest would need the Worker's Durable Objects.
+    if (parsed.action === "help") return ack({ response_type: "ephemeral", ...decipherHelpMessage() });
+    return ack({
+      response_type: "ephemeral",
+      text: "Only `/decipher help` is served by this benchmark app.",
+    });
+  } catch (error) {
+    if (error instanceof CommandInputError)
+      return ack({ response_type: "ephemeral", ...errorMessage(error.message) });
+    throw error;
+  }
 });
 
 const port = Number(env("PORT"));

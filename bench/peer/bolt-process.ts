@@ -12,7 +12,8 @@ export type BoltConfig = {
   apiKey: string;
 };
 
-export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30_000): Promise<Served> {
+/** Starts the process without waiting for it to listen. */
+export async function spawnBolt(file: string, config: BoltConfig) {
   const port = await freePort();
   const child = spawn(process.execPath, [file], {
     cwd: ROOT,
@@ -27,7 +28,12 @@ export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30
       DECIPHER_API_KEY: config.apiKey,
     },
   });
-  const served = servedChild("bolt", `http://127.0.0.1:${port}`, child);
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startBolt(file: string, config: BoltConfig, timeoutMs = 30_000): Promise<Served> {
+  const { child, url } = await spawnBolt(file, config);
+  const served = servedChild("bolt", url, child);
   let output = "";
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Bolt app not ready:\n${output}`)), timeoutMs);

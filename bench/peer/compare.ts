@@ -5,8 +5,6 @@
  * and delivered its reply. Each cell is measured in several rounds, the targets taking turns,
  * so that noise from the shared machine falls on all of them; the spread is kept.
  */
-import { emulatorControl } from "../../dev/emulator/control-client.ts";
-import { slackAdmin } from "../../dev/slack/admin-client.ts";
 import type { Stack } from "../../dev/stack.ts";
 import { cpuMs, settle } from "../cpu.ts";
 import { percentile, type Sample, sleep } from "../load.ts";
@@ -55,34 +53,57 @@ const IDLE_WINDOW_MS = 2000;
 const WARMUP = 20;
 const CHANNEL = "C0ALERTS";
 
-const vendorTotal = (stack: Stack) => emulatorControl(stack.emulatorUrl).org(stack.apiKey).requestTotal();
-
-/** Ephemeral replies posted through response_url since the stand-in's workspace was last reset. */
-async function replyCount(stack: Stack): Promise<number> {
-  const messages = await slackAdmin(stack.slackUrl).messages<{ via?: string }>(stack.botToken, CHANNEL);
-  return messages.filter((m) => m.via === "response_url").length;
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  return (await res.json()) as T;
 }
 
-const resetSlack = (stack: Stack) => slackAdmin(stack.slackUrl).reset(stack.botToken);
+const vendorTotal = (stack: Services) =>
+  json<{ total: number }>(
+    `${stack.emulatorUrl}/__emulator/requests?apiKey=${encodeURIComponent(stack.apiKey)}`,
+  ).then((b) => b.total);
 
-/** What each cell sends: the full command, the same command answered in the ack alone, or the HTTP floor. */
-export type PeerKind = "command" | "ack-only" | "floor";
+/** Ephemeral replies posted through response_url since the stand-in's workspace was last reset. */
+async function replyCount(stack: Services): Promise<number> {
+  const q = new URLSearchParams({ botToken: stack.botToken, channel: CHANNEL });
+  const body = await json<{ messages: Array<{ via?: string }> }>(`${stack.slackUrl}/__slack/messages?${q}`);
+  return body.messages.filter((m) => m.via === "response_url").length;
+}
+
+const resetSlack = (stack: Services) =>
+  json(`${stack.slackUrl}/__slack/reset`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ botToken: stack.botToken }),
+  });
+
+/**
+ * What each cell sends: the full command, the same command answered in the ack alone, the
+ * HTTP floor, or `/decipher help` (answered in the ack, no vendor call, no lazy half).
+ */
+export type PeerKind = "command" | "ack-only" | "floor" | "help";
 
 export const KIND_LABELS: Record<PeerKind, string> = {
   command: "`/sessions jane@acme.com` (ack, 4 vendor calls, reply)",
   "ack-only": "`/sessions` with no text (usage in the ack, no vendor call)",
   floor: "`GET /no-such-path` → 404 (no Slack code: the HTTP stack's floor)",
+  help: "`/decipher help` (the help in the ack, no vendor call)",
 };
 
-const EXPECTED_STATUS: Record<PeerKind, number> = { command: 200, "ack-only": 200, floor: 404 };
+const EXPECTED_STATUS: Record<PeerKind, number> = { command: 200, "ack-only": 200, floor: 404, help: 200 };
 
-function requestsFor(stack: Stack, target: Served, kind: PeerKind, n: number): Promise<Request[]> {
+/** What the comparison needs of the local services: the emulator, the Slack stand-in and the secrets. */
+export type Services = Pick<Stack, "emulatorUrl" | "slackUrl" | "signingSecret" | "botToken" | "apiKey">;
+
+function requestsFor(stack: Services, target: Served, kind: PeerKind, n: number): Promise<Request[]> {
   const t = { ...stack, botUrl: target.url };
   return Promise.all(
     Array.from({ length: n }, () =>
       kind === "floor"
         ? new Request(`${target.url}/no-such-path`)
-        : commandRequest(t, "/sessions", kind === "command" ? "jane@acme.com" : ""),
+        : kind === "help"
+          ? commandRequest(t, "/decipher", "help")
+          : commandRequest(t, "/sessions", kind === "command" ? "jane@acme.com" : ""),
     ),
   );
 }
@@ -96,7 +117,7 @@ async function idleRate(target: Served): Promise<number> {
 }
 
 async function measure(
-  stack: Stack,
+  stack: Services,
   target: Served,
   cell: PeerCell,
   n: number,
@@ -136,7 +157,8 @@ function combine(target: PeerId, cell: PeerCell, rounds: Round[]): PeerRow {
   const cpus = rounds.map((r) => r.cpuMs);
   return {
     target,
-    ...cell,
+    kind: cell.kind,
+    concurrency: cell.concurrency,
     requests: samples.length,
     unexpected: samples.filter((s) => s.status !== EXPECTED_STATUS[cell.kind]).length,
     p50: percentile(ms, 50),
@@ -155,11 +177,12 @@ function combine(target: PeerId, cell: PeerCell, rounds: Round[]): PeerRow {
   };
 }
 
-export type PeerCell = { kind: PeerKind; concurrency: number };
+/** `requests` overrides the plan's requests per round (more for cheap acks, so CPU ticks add up). */
+export type PeerCell = { kind: PeerKind; concurrency: number; requests?: number };
 export type PeerPlan = { cells: PeerCell[]; rounds: number; requestsPerRound: number };
 
 export async function comparePeers(
-  stack: Stack,
+  stack: Services,
   targets: Served[],
   plan: PeerPlan,
   log: (line: string) => void,
@@ -176,7 +199,9 @@ export async function comparePeers(
       for (const target of targets)
         rounds
           .get(target)
-          ?.push(await measure(stack, target, cell, plan.requestsPerRound, idle.get(target) ?? 0));
+          ?.push(
+            await measure(stack, target, cell, cell.requests ?? plan.requestsPerRound, idle.get(target) ?? 0),
+          );
     for (const target of targets) {
       const row = combine(target.id, cell, rounds.get(target) ?? []);
       log(

@@ -26,6 +26,13 @@ export function compatibilityDate(): string {
   return date;
 }
 
+/** wrangler.toml's `compatibility_flags`, for the Worker wherever the bench serves it. */
+export function compatibilityFlags(): string[] {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const list = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  return [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
+}
+
 /** Serves `<buildDir>/index.js` with the KV binding and vars the Worker reads. */
 /** `inspectorPort` only for bench/peer/profile.ts: an attached inspector costs CPU. */
 export async function startWorkerd(
@@ -40,6 +47,7 @@ export async function startWorkerd(
     scriptPath: join(buildDir, "index.js"),
     modulesRoot: buildDir,
     compatibilityDate: compatibilityDate(),
+    compatibilityFlags: compatibilityFlags(),
     kvNamespaces: ["STATE"],
     bindings: { DECIPHER_APP_URL: "https://app.getdecipher.com", ADMIN_USER_IDS: "", ...vars },
     host: "127.0.0.1",

@@ -1,7 +1,37 @@
-import { sameText, slackSignature } from "../../src/handlers/signed-request.ts";
-
 // The sender's half of Slack's request signing. Web Crypto only, so the same module runs in
 // Node (the stand-in) and in workerd (tests that build signed requests to the bot).
+
+const encoder = new TextEncoder();
+
+function hex(bytes: ArrayBuffer): string {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Compares without an early exit, so timing says nothing about how much matched. */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** Slack's signature of a request: `v0=` and the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`. */
+export async function slackSignature(
+  secret: string,
+  timestamp: string,
+  body: ArrayBuffer | string,
+): Promise<string> {
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const bytes = typeof body === "string" ? encoder.encode(body) : new Uint8Array(body);
+  const base = new Uint8Array([...encoder.encode(`v0:${timestamp}:`), ...bytes]);
+  return `v0=${hex(await crypto.subtle.sign("HMAC", hmac, base))}`;
+}
 
 export type SlackSignatureHeaders = {
   "X-Slack-Request-Timestamp": string;

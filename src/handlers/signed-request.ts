@@ -1,144 +1,111 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { isRecord } from "../util/checks.ts";
-
-/**
- * The screens: Hono middleware on `/slack/events` that turns a request away before any other
- * work, in this order: headers (here), size (Hono's bodyLimit), signature, body, and for the
- * Events API the envelope (events/event-envelope.ts).
- */
-
 /** Slack's own rule: a request more than five minutes off, either way, may be a replay. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
 /** Slash commands and interaction payloads are small; anything near this is not from Slack. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/**
- * Runs before slack-edge's signature check, which accepts future timestamps and any size.
- * Rejections do no other work and say nothing about why beyond the status.
- */
-export function screenSlackHeaders(now: () => number = Date.now): MiddlewareHandler {
-  return async (c, next) => {
-    const timestamp = c.req.header("x-slack-request-timestamp");
-    const signature = c.req.header("x-slack-signature");
-    if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp) || !/^v0=[0-9a-f]{64}$/.test(signature)) {
-      return c.text("invalid request signature", 401);
-    }
-    if (Math.abs(now() / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_SECONDS) {
-      return c.text("stale request", 401);
-    }
-    const length = Number(c.req.header("content-length") ?? "0");
-    if (length > MAX_BODY_BYTES) return c.text("request too large", 413);
-    await next();
-  };
-}
+/** A request whose signature held: its body as bytes and as text, each read once. */
+export type SignedBody = { bytes: Uint8Array<ArrayBuffer>; text: string };
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const SIGNATURE = /^v0=([0-9a-f]{64})$/;
+const TIMESTAMP = /^\d{1,12}$/;
 
-const bodies = new WeakMap<Request, Promise<ArrayBuffer>>();
-const texts = new WeakMap<Request, Promise<string>>();
+/** Imported once per isolate and secret: importing is a large part of a verification's cost. */
+const keys = new Map<string, Promise<CryptoKey>>();
 
-/**
- * The request's body, read once for every screen (a copy: slack-edge reads the original). Each
- * clone and decode sits on the ack path, which is what Slack's 3 s clock waits on.
- */
-export function rawBody(req: Request): Promise<ArrayBuffer> {
-  let body = bodies.get(req);
-  if (!body) {
-    body = req.clone().arrayBuffer();
-    bodies.set(req, body);
+export function signingKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "verify",
+    ]);
+    keys.set(secret, key);
   }
-  return body;
+  return key;
 }
 
-/** The body as text, decoded by hand once: workerd warns when `.text()` reads a form body. */
-export function rawText(req: Request): Promise<string> {
-  let text = texts.get(req);
-  if (!text) {
-    text = rawBody(req).then((bytes) => new TextDecoder().decode(bytes));
-    texts.set(req, text);
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** The body, or null past `max` bytes (counted as it streams in when no length was declared). */
+async function readWithin(req: Request, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (req.headers.has("content-length")) return new Uint8Array(await req.arrayBuffer());
+  if (!req.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
   }
-  return text;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
 
-function hex(bytes: ArrayBuffer): string {
-  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Compares without an early exit, so timing says nothing about how much matched. */
-export function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
+const refuse = (status: 401 | 413, text: string) => new Response(text, { status });
 
 /**
- * Slack's signature of a request: `v0=` and the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`.
- * Web Crypto only, so the stand-in and the tests sign with it too (dev/slack/sign.ts).
+ * Slack's signature check, stricter than slack-edge's, and the only one a request gets:
+ * headers of the right shape, a timestamp at most five minutes off either way (slack-edge
+ * accepts any future one), a body within MAX_BODY_BYTES (slack-edge reads any size), then
+ * HMAC-SHA256 over `v0:<timestamp>:<raw body>` with `crypto.subtle.verify` (constant time).
+ * A refusal is decided before anything parses the body, does no other work and says nothing
+ * about why beyond its status; the body is not even read when the headers already fail.
  */
-export async function slackSignature(
-  secret: string,
-  timestamp: string,
-  body: ArrayBuffer | string,
-): Promise<string> {
-  const hmac = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const bytes = typeof body === "string" ? encoder.encode(body) : new Uint8Array(body);
-  const base = new Uint8Array([...encoder.encode(`v0:${timestamp}:`), ...bytes]);
-  return `v0=${hex(await crypto.subtle.sign("HMAC", hmac, base))}`;
+export async function readSignedRequest(
+  req: Request,
+  key: Promise<CryptoKey>,
+  now: () => number = Date.now,
+): Promise<SignedBody | Response> {
+  const timestamp = req.headers.get("x-slack-request-timestamp") ?? "";
+  const signature = SIGNATURE.exec(req.headers.get("x-slack-signature") ?? "")?.[1];
+  if (!signature || !TIMESTAMP.test(timestamp)) return refuse(401, "invalid request signature");
+  if (Math.abs(now() / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_SECONDS)
+    return refuse(401, "stale request");
+  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES)
+    return refuse(413, "request too large");
+  const bytes = await readWithin(req, MAX_BODY_BYTES);
+  if (!bytes) return refuse(413, "request too large");
+  const prefix = encoder.encode(`v0:${timestamp}:`);
+  const signed = new Uint8Array(prefix.byteLength + bytes.byteLength);
+  signed.set(prefix);
+  signed.set(bytes, prefix.byteLength);
+  if (!(await crypto.subtle.verify("HMAC", await key, hexBytes(signature), signed)))
+    return refuse(401, "invalid request signature");
+  return { bytes, text: decoder.decode(bytes) };
 }
 
-/**
- * Checks Slack's signature over the raw bytes before anything reads the body as a form or
- * JSON: an unsigned or badly signed request gets 401 whatever its body is, and causes no
- * other work. (slack-edge checks again; this one decides first.)
- */
-export function screenSlackSignature(secret: (c: Context) => string): MiddlewareHandler {
-  return async (c, next) => {
-    const timestamp = c.req.header("x-slack-request-timestamp") ?? "";
-    const signature = c.req.header("x-slack-signature") ?? "";
-    let key: string;
-    try {
-      key = secret(c);
-    } catch {
-      // Configuration trouble is reported by the handler (and /health), not as a bad signature.
-      await next();
-      return;
-    }
-    const expected = await slackSignature(key, timestamp, await rawBody(c.req.raw));
-    if (!sameText(expected, signature)) return c.text("invalid request signature", 401);
-    await next();
-  };
-}
+/** Slack's certificate check names nothing but these two fields (see isSslCheck). */
+const SSL_CHECK = /^(?:ssl_check=1&token=[\w-]{1,200}|token=[\w-]{1,200}&ssl_check=1)$/;
 
 /**
- * slack-edge throws on a body it cannot parse (a `payload` field that is not a JSON object),
- * which would surface as a 500. Such a body is the sender's mistake: 400, and no other work.
- * Runs after the size and timestamp checks, so it reads at most MAX_BODY_BYTES.
+ * Slack's certificate check of a slash command's Request URL. Slack's documentation (the
+ * slash command guide, "SSL") says Slack now and then sends the URL a request with
+ * `ssl_check=1` to verify the certificate, which may be ignored but must get a 200. It comes
+ * without Slack's signature headers, so it is recognised before the signature check, narrowly:
+ * no Slack headers at all, a form body of at most 256 bytes (by its declared length, so an
+ * unsigned body of unknown length is never read), holding exactly `ssl_check=1` and a token.
+ * It gets an empty 200 and causes no other work; anything else unsigned still gets 401.
  */
-export function screenSlackBody(): MiddlewareHandler {
-  return async (c, next) => {
-    // Decoded by hand: workerd warns when .text() reads a form body.
-    const raw = await rawText(c.req.raw);
-    const type = c.req.header("content-type") ?? "";
-    const isObject = (text: string) => {
-      try {
-        return isRecord(JSON.parse(text));
-      } catch {
-        return false;
-      }
-    };
-    if (type.includes("application/json")) {
-      if (!isObject(raw)) return c.text("malformed body", 400);
-    } else {
-      const payload = new URLSearchParams(raw).get("payload");
-      if (payload !== null && !isObject(payload)) return c.text("malformed payload", 400);
-    }
-    await next();
-  };
+export async function isSslCheck(req: Request): Promise<boolean> {
+  if (req.headers.has("x-slack-signature") || req.headers.has("x-slack-request-timestamp")) return false;
+  if (!(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return false;
+  const length = Number(req.headers.get("content-length") ?? "-1");
+  if (!(length > 0 && length <= 256)) return false;
+  return SSL_CHECK.test(decoder.decode(await req.arrayBuffer()));
 }

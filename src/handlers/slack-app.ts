@@ -1,4 +1,4 @@
-import { type AuthorizeErrorHandler, SlackApp, type SlackEdgeAppEnv } from "slack-edge";
+import type { AuthorizeErrorHandler, SlackEdgeAppEnv } from "slack-edge";
 import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
@@ -13,6 +13,8 @@ import { cachedAuthorize } from "./authorize.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
+import { registerFallbacks } from "./fallbacks.ts";
+import { LeanSlackApp } from "./lean-slack-app.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -31,9 +33,16 @@ const authorizeErrorHandler: AuthorizeErrorHandler<SlackEdgeAppEnv> = async ({ r
   );
 };
 
-/** Wiring only: which handler answers which command or control. */
-export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
-  const app = new SlackApp<SlackEdgeAppEnv>({
+/**
+ * Wiring only: which handler answers which command or control. Built once per isolate (see
+ * src/app.ts), so handlers close over the isolate's deps; what is per request reaches them in
+ * the request (slack-edge's `req`) and through `inRequest` (src/wiring.ts).
+ *
+ * The app is handed only requests whose signature, age and size src/handlers/slack-edge.ts
+ * has already checked, and dispatches them without checking again (src/handlers/lean-slack-app.ts).
+ */
+export function createSlackApp(deps: Deps): LeanSlackApp {
+  const app = new LeanSlackApp({
     env: {
       SLACK_SIGNING_SECRET: deps.config.slackSigningSecret,
       SLACK_BOT_TOKEN: deps.config.slackBotToken,
@@ -41,7 +50,6 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
     },
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
-    routes: { events: SLACK_EVENTS_PATH },
     // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,
     // and a progress ack is always shown before the answer that replaces it.
     startLazyListenerAfterAck: true,
@@ -73,5 +81,6 @@ export function createSlackApp(deps: Deps): SlackApp<SlackEdgeAppEnv> {
   for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay, IMPACT_REPLAY_ACTION_ID])
     app.action(actionId, noAck);
   registerEvents(app, deps);
+  registerFallbacks(app);
   return app;
 }

@@ -6,7 +6,7 @@ import { type Env, readConfig } from "../../src/config.ts";
 import { createSlackApp } from "../../src/handlers/slack-app.ts";
 import type { AlertControl, SubscriptionRef } from "../../src/model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../src/model/triage-state.ts";
-import { createDeps } from "../../src/wiring.ts";
+import { createDeps, inRequest } from "../../src/wiring.ts";
 
 /**
  * The Slack app alone, with deps the test chooses (a fake AlertControl), driven by signed
@@ -71,17 +71,20 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
   const alertControl = options.alertControl ?? new FakeAlertControl();
   alertControl.delegate = real.control;
   const deps = { ...real, control: alertControl };
+  const app = createSlackApp(deps);
 
   async function send(body: string) {
     const headers = await signSlackRequest(signingSecret, body, Math.floor(Date.now() / 1000));
     const ctx = createExecutionContext();
-    const res = await createSlackApp(deps).run(
-      new Request("http://bot.test/slack/events", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-        body,
-      }),
-      ctx,
+    const res = await inRequest(() =>
+      app.run(
+        new Request("http://bot.test/slack/events", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          body,
+        }),
+        ctx,
+      ),
     );
     const text = await res.text();
     await waitOnExecutionContext(ctx);

@@ -11,6 +11,7 @@ import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { DEFAULT_TEAM } from "../../store/keys.ts";
 import type { Deps } from "../../wiring.ts";
+import { helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
 import {
   changesSubscriptions,
@@ -97,7 +98,7 @@ async function answer(
   const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
-      return decipherHelpMessage();
+      return helpMessage();
     case "list":
       return listMessage(
         await deps.subscriptions.listForChannel(channelId),

@@ -1,47 +1,60 @@
-import type { MiddlewareHandler } from "hono";
-import { isRecord } from "../../util/checks.ts";
-import { rawText } from "../signed-request.ts";
 import { isEventType } from "./event-types.ts";
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const ID = /^[A-Za-z0-9._-]{1,100}$/;
+const id = (v: unknown): string | null => (typeof v === "string" && ID.test(v) ? v : null);
+
+/** An envelope the bot acts on: its event, and the ids the event gate keys on. */
+export type HandledEnvelope = { eventId: string; teamId: string };
+
+/** What to do with a signed JSON body (the Events API): answer it here, or hand it to the Slack app. */
+export type EnvelopeRoute = { answer: Response } | { dispatch: HandledEnvelope };
+
+const empty = () => ({ answer: new Response(null, { status: 200 }) });
+const malformed = () => ({ answer: new Response("malformed event", { status: 400 }) });
 
 /**
- * Runs before slack-edge for JSON bodies (the Events API), after the timestamp, size and
- * signature screens (../signed-request.ts), so an unsigned request has already had its 401.
- * slack-edge would answer an event nobody listens to with a 404 (and log the whole body), and
- * an `event_callback` without an event the same way. Here, once the signature holds:
- * - `url_verification` gets its challenge back;
- * - a malformed envelope (no event, event type or event_id) gets 400;
- * - an event type the bot does not handle, or another envelope (`app_rate_limited`), gets an
- *   empty 200 and no other work.
+ * The workspace an event belongs to. An org-wide install may send `context_team_id` or only
+ * the enterprise; events of an org-level install itself (`tokens_revoked`, `app_uninstalled`,
+ * `team_access_granted`) carry no team at all, which is fine: the bot does not act on those.
  */
-export function screenEventEnvelope(): MiddlewareHandler {
-  return async (c, next) => {
-    if (!(c.req.header("content-type") ?? "").includes("application/json")) return next();
-    const raw = await rawText(c.req.raw);
-    // An object: screenSlackBody refused anything else.
-    const body = JSON.parse(raw) as Record<string, unknown>;
-    if (body.type === "url_verification") {
-      if (typeof body.challenge !== "string" || body.challenge.length > 500)
-        return c.text("malformed event", 400);
-      return c.json({ challenge: body.challenge });
-    }
-    if (body.type === "event_callback") {
-      const event = body.event;
-      if (
-        !isRecord(event) ||
-        typeof event.type !== "string" ||
-        typeof body.event_id !== "string" ||
-        !ID.test(body.event_id) ||
-        typeof body.team_id !== "string" ||
-        !ID.test(body.team_id)
-      ) {
-        return c.text("malformed event", 400);
-      }
-      if (!isEventType(event.type)) return c.body(null, 200);
-      return next();
-    }
-    if (typeof body.type === "string") return c.body(null, 200);
-    return c.text("malformed event", 400);
-  };
+export function eventTeam(body: Record<string, unknown>): string | null {
+  const authorization = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
+  return (
+    id(body.team_id) ??
+    id(body.context_team_id) ??
+    (isRecord(authorization) ? id(authorization.team_id) : null) ??
+    id(body.enterprise_id)
+  );
+}
+
+/**
+ * Runs after the signature check (src/handlers/slack-edge.ts), on the parsed body. Slack
+ * retries anything but a 2xx, and an event nobody listens to would find no listener, so here:
+ * - `url_verification` gets its challenge back;
+ * - an event type the bot does not handle (whatever else the envelope lacks, a team_id
+ *   included), and any other envelope (`app_rate_limited`), gets an empty 200 and no work;
+ * - so does an event it handles without an event_id to deduplicate it by or a workspace to
+ *   act in: run, its retries could run it twice; refused, Slack would retry it in vain;
+ * - a body that is no Events API envelope (no type, an event without a type) gets 400;
+ * - a handled event goes on to the Slack app, with its ids.
+ */
+export function routeEnvelope(body: unknown): EnvelopeRoute {
+  if (!isRecord(body)) return malformed();
+  if (body.type === "url_verification") {
+    if (typeof body.challenge !== "string" || body.challenge.length > 500) return malformed();
+    return { answer: Response.json({ challenge: body.challenge }) };
+  }
+  if (body.type === "event_callback") {
+    const event = body.event;
+    if (!isRecord(event) || typeof event.type !== "string") return malformed();
+    if (!isEventType(event.type)) return empty();
+    const eventId = id(body.event_id);
+    const teamId = eventTeam(body);
+    if (!eventId || !teamId) return empty();
+    return { dispatch: { eventId, teamId } };
+  }
+  if (typeof body.type === "string") return empty();
+  return malformed();
 }

@@ -9,6 +9,7 @@ import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
 import { handleAppMention } from "../mentions/app-mention.ts";
 import { handleLinkShared } from "../unfurl/link-shared.ts";
+import { eventTeam } from "./event-envelope.ts";
 import type { EventType } from "./event-types.ts";
 
 type EventRequest<T extends EventType> = Parameters<Parameters<SlackApp<SlackEdgeAppEnv>["event"]>[1]>[0] & {
@@ -35,8 +36,10 @@ const fallbackGate = isolateGate();
  */
 function once<T extends EventType>(type: T, deps: Deps) {
   return async (req: EventRequest<T>) => {
-    const envelope = req.body as { event_id: string; team_id: string };
-    const gate = deps.eventGate ? eventGate(deps.eventGate, envelope.team_id, deps.budget) : fallbackGate;
+    // src/handlers/events/event-envelope.ts let the event through only with both ids.
+    const envelope = req.body as { event_id: string };
+    const teamId = eventTeam(req.body) ?? "";
+    const gate = deps.eventGate ? eventGate(deps.eventGate, teamId, deps.budget) : fallbackGate;
     if (!(await gate.firstTime(envelope.event_id))) return;
     try {
       await HANDLERS[type](req, deps, gate);

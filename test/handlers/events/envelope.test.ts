@@ -75,18 +75,48 @@ describe("Events API envelope", () => {
   it.each([
     ["no event", (t: string) => ({ ...envelope(t, { type: "app_mention" }), event: undefined })],
     ["an event without a type", (t: string) => ({ ...envelope(t, { type: "x" }), event: { text: "hi" } })],
-    ["no event_id", (t: string) => ({ ...envelope(t, { type: "app_mention" }), event_id: undefined })],
-    [
-      "an event_id that is not a string",
-      (t: string) => ({ ...envelope(t, { type: "app_mention" }), event_id: 42 }),
-    ],
-    ["no team_id", (t: string) => ({ ...envelope(t, { type: "app_mention" }), team_id: undefined })],
     ["no envelope type", (t: string) => ({ ...envelope(t, { type: "app_mention" }), type: undefined })],
   ])("answers a malformed event (%s) with 400, never a 5xx", async (_name, make) => {
     const { events, team } = await setup();
     const res = await events.send(make(team));
     expect(res.status).toBe(400);
   });
+
+  it.each([
+    ["tokens_revoked", { tokens: { oauth: ["UXXXXXXXX"], bot: ["UXXXXXXXX"] } }],
+    ["team_access_granted", { team_ids: ["T0000000A", "T0000000B"] }],
+    ["app_uninstalled", {}],
+  ])(
+    "acknowledges an org-level %s without a team_id with an empty 200 and does nothing",
+    async (type, event) => {
+      const { bot, events, team } = await setup();
+      const res = await events.send({
+        ...envelope(team, { type, ...event }),
+        team_id: undefined,
+        enterprise_id: "E0000000A",
+        is_enterprise_install: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toBe("");
+      expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+      expect(bot.kv.reads + bot.kv.writes).toBe(0);
+    },
+  );
+
+  it.each([
+    ["names no workspace at all", { team_id: undefined }],
+    ["has no event_id to deduplicate it by", { event_id: undefined }],
+    ["has an event_id that is not a string", { event_id: 42 }],
+  ])(
+    "ignores an event it handles when the envelope %s (200, no work, no retry from Slack)",
+    async (_, change) => {
+      const { bot, events, team } = await setup();
+      const mention = { type: "app_mention", user: "U0ALICE", text: "<@U0BOT> help", channel: "C0ALERTS" };
+      const res = await events.send({ ...envelope(team, mention), ...change });
+      expect(res.status).toBe(200);
+      expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+    },
+  );
 
   it("answers a body that is not a JSON object with 400", async () => {
     const { events } = await setup();

@@ -1,0 +1,70 @@
+import type {
+  BlockSuggestionAckHandler,
+  GlobalShortcutAckHandler,
+  MessageShortcutAckHandler,
+  MessageShortcutLazyHandler,
+  SlackApp,
+  SlackEdgeAppEnv,
+  SlashCommandAckHandler,
+  SourceSpecifiedBlockActionLazyHandler,
+  ViewClosedAckHandler,
+  ViewSubmissionAckHandler,
+} from "slack-edge";
+import { errorMessage } from "../messages/help.ts";
+import { reply } from "../slack-api/respond.ts";
+import { helpMessage } from "./help.ts";
+
+/**
+ * What the person sees when a control from an older message of the bot is used: its
+ * `action_id` is one this version no longer has (an upgrade renamed it), so nothing happens
+ * but this note, and the note says what to do instead.
+ */
+export const OLDER_MESSAGE_NOTE =
+  "That button belongs to an older message from this app and no longer works, so nothing changed. Run `/decipher help` to see what the app can do now, or `/sessions <email>` to look someone's sessions up again.";
+
+/** A shortcut or a legacy interactive message this app has no handler for. */
+export const NO_HANDLER_NOTE =
+  "This app has no action for that here, so nothing changed. Run `/decipher help` to see what it can do.";
+
+/** Anything: registered after the real listeners, so only what none of them took reaches these. */
+const ANY = /^/;
+
+const unknownCommand: SlashCommandAckHandler<SlackEdgeAppEnv> = async () => ({
+  response_type: "ephemeral",
+  ...helpMessage(),
+});
+
+const olderButton: SourceSpecifiedBlockActionLazyHandler<SlackEdgeAppEnv> = async (req) => {
+  // A link button also sends an interaction, and one without an action_id gets a random one
+  // from Slack: it did its job by opening its link.
+  if ("url" in (req.payload.actions[0] ?? {})) return;
+  await reply(req.context.respond, errorMessage(OLDER_MESSAGE_NOTE));
+};
+
+const noOptions: BlockSuggestionAckHandler<SlackEdgeAppEnv> = async () => ({ options: [] });
+const closeView: ViewSubmissionAckHandler<SlackEdgeAppEnv> = async () => {};
+const viewClosed: ViewClosedAckHandler<SlackEdgeAppEnv> = async () => {};
+const quietAck: GlobalShortcutAckHandler<SlackEdgeAppEnv> & MessageShortcutAckHandler<SlackEdgeAppEnv> =
+  async () => {};
+const shortcutNote: MessageShortcutLazyHandler<SlackEdgeAppEnv> = async (req) => {
+  await reply(req.context.respond, errorMessage(NO_HANDLER_NOTE));
+};
+
+/**
+ * Slack shows the person an error for anything but a 2xx within 3 s, and a payload no listener
+ * takes would get a 404. These listeners, last in line, take whatever the others did not: an
+ * unknown command gets the help, a control from an older message a note through its
+ * `response_url`, a suggestion request no options, a modal an empty ack (it closes), a
+ * shortcut an empty ack and, where Slack gave a `response_url`, a note. The shapes they cannot
+ * match (no `actions`, no `view`, …) never reach the Slack app: src/handlers/slack-edge.ts
+ * answers those first.
+ */
+export function registerFallbacks(app: SlackApp<SlackEdgeAppEnv>): void {
+  app.command(ANY, unknownCommand);
+  app.action(ANY, async () => {}, olderButton);
+  app.options(ANY, noOptions);
+  app.viewSubmission(ANY, closeView);
+  app.viewClosed(ANY, viewClosed);
+  app.globalShortcut(ANY, quietAck);
+  app.messageShortcut(ANY, quietAck, shortcutNote);
+}

@@ -1,0 +1,87 @@
+import { ResponseUrlSender } from "slack-edge";
+import { errorMessage } from "../messages/help.ts";
+import { reply } from "../slack-api/respond.ts";
+import { NO_HANDLER_NOTE } from "./fallbacks.ts";
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === "string";
+
+/** What to do with a signed form body: answer it here, or hand it, parsed, to the Slack app. */
+export type FormRoute =
+  | { dispatch: Record<string, unknown> }
+  | { answer: Response; later?: () => Promise<unknown> };
+
+const empty = (): FormRoute => ({ answer: new Response(null, { status: 200 }) });
+const noOptions = (): FormRoute => ({ answer: Response.json({ options: [] }) });
+
+/**
+ * Whether the Slack app has a listener for this payload: the types it dispatches, in the
+ * shapes its matchers read (src/handlers/fallbacks.ts catches every such payload no real
+ * listener takes). Any other shape would find no listener.
+ */
+function appTakes(payload: Record<string, unknown>): boolean {
+  switch (payload.type) {
+    case "block_actions": {
+      const first = Array.isArray(payload.actions) ? payload.actions[0] : undefined;
+      return isRecord(first) && isString(first.action_id) && isString(first.type);
+    }
+    case "block_suggestion":
+      return isString(payload.action_id) && payload.action_id !== "";
+    case "view_submission":
+    case "view_closed":
+      return isRecord(payload.view) && isString(payload.view.callback_id);
+    case "shortcut":
+    case "message_action":
+      return isString(payload.callback_id) && payload.callback_id !== "";
+    default:
+      return false;
+  }
+}
+
+function responseUrlOf(payload: Record<string, unknown>): string | null {
+  const url = payload.response_url;
+  return isString(url) && /^https?:\/\//.test(url) ? url : null;
+}
+
+/**
+ * Interaction payloads the Slack app has no listener type for (legacy `interactive_message`
+ * buttons, the old dialogs, workflow step edits, …) or in a shape it cannot read. Every one
+ * gets a 2xx inside Slack's 3 s: a dialog's option request an empty list, a cancelled dialog
+ * nothing, anything else an empty ack and, where Slack gave a `response_url`, a short note to
+ * the person after it. Never logged: the payload may hold what someone typed.
+ */
+function answerUnhandled(payload: Record<string, unknown>): FormRoute {
+  if (payload.type === "dialog_suggestion" || payload.type === "block_suggestion") return noOptions();
+  const url = responseUrlOf(payload);
+  if (payload.type === "dialog_cancellation" || payload.type === "view_closed" || !url) return empty();
+  return {
+    answer: new Response(null, { status: 200 }),
+    later: () => reply((params) => new ResponseUrlSender(url).call(params), errorMessage(NO_HANDLER_NOTE)),
+  };
+}
+
+/**
+ * Runs after the signature check (src/handlers/slack-edge.ts) on a form body: a slash command
+ * or an interaction payload goes on, parsed, to the Slack app when it has a listener for it; Slack's
+ * signed certificate check gets an empty 200; an unparsable `payload` or a form that is
+ * neither gets 400 (Slack sends no such thing).
+ */
+export function routeForm(form: URLSearchParams): FormRoute {
+  const raw = form.get("payload");
+  if (raw === null) {
+    // Like slack-edge, the Slack app reads a form with a `type` field as no command at all.
+    if (form.get("command")?.startsWith("/") && !form.has("type"))
+      return { dispatch: Object.fromEntries(form) };
+    if (form.get("ssl_check") === "1") return empty();
+    return { answer: new Response("malformed request", { status: 400 }) };
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    payload = null;
+  }
+  if (!isRecord(payload)) return { answer: new Response("malformed payload", { status: 400 }) };
+  return appTakes(payload) ? { dispatch: payload } : answerUnhandled(payload);
+}

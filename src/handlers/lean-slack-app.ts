@@ -1,0 +1,319 @@
+import {
+  type AuthorizeResult,
+  type BlockAction,
+  type BlockActionAckHandler,
+  type BlockActionLazyHandler,
+  type BlockElementActions,
+  type BlockElementTypes,
+  type BlockSuggestionAckHandler,
+  builtBaseContext,
+  type EventLazyHandler,
+  type ExecutionContext,
+  type GlobalShortcutAckHandler,
+  type GlobalShortcutLazyHandler,
+  type MessageShortcutAckHandler,
+  type MessageShortcutLazyHandler,
+  type PreAuthorizeSlackMiddlewareRequest,
+  ResponseUrlSender,
+  SlackAPIClient,
+  SlackApp,
+  type SlackEdgeAppEnv,
+  type SlashCommandAckHandler,
+  type SlashCommandLazyHandler,
+  type SourceSpecifiedBlockActionAckHandler,
+  type SourceSpecifiedBlockActionLazyHandler,
+  type StringOrRegExp,
+  type SupportedEventType,
+  toCompleteResponse,
+  type ViewClosedAckHandler,
+  type ViewClosedLazyHandler,
+  type ViewSubmissionAckHandler,
+  type ViewSubmissionLazyHandler,
+} from "slack-edge";
+
+type Env = SlackEdgeAppEnv;
+/** slack-edge's own type for a parsed request body (any JSON object). */
+type Body = PreAuthorizeSlackMiddlewareRequest<Env>["body"];
+/** A request as the listeners receive it; each listener's own type narrows the payload. */
+type Request = PreAuthorizeSlackMiddlewareRequest<Env> & { payload: unknown };
+type Ack = (req: never) => Promise<unknown>;
+type Lazy = (req: never) => Promise<void>;
+type Listener = { matches: (body: Body) => boolean; ack: Ack; lazy?: Lazy | undefined };
+type Kind =
+  | "command"
+  | "event"
+  | "shortcut"
+  | "message_action"
+  | "block_actions"
+  | "block_suggestion"
+  | "view";
+
+/** A parsed signed request, as src/handlers/slack-edge.ts hands it over (it parsed the body already). */
+export type ParsedRequest = { body: Body; rawBody: string; headers: Headers };
+
+const named = (pattern: StringOrRegExp, name: unknown) =>
+  typeof name === "string" && (typeof pattern === "string" ? name === pattern : pattern.test(name));
+
+/**
+ * slack-edge's `SlackApp`, with its own registration API and handler types, dispatching the
+ * way slack-edge 1.3 does (first matching listener; every matching one for events; the ack
+ * first, then the lazy half through `waitUntil`; block_suggestion without a lazy half) but
+ * without the two Web API clients slack-edge builds for every request's context: here
+ * `context.client` and `context.say` build theirs only when a listener touches them (the
+ * bot's listeners use the isolate's own client, src/wiring.ts). Each client binds some 200
+ * methods, and building two was a third of an ack's CPU (BENCHMARKS.md, "The Slack edge").
+ * It also takes the body already parsed, and logs nothing: slack-edge logs a payload no
+ * listener takes, which may hold a `response_url` or what someone typed. Only the listener
+ * kinds the bot uses are dispatched; registering another kind throws.
+ */
+export class LeanSlackApp extends SlackApp<Env> {
+  readonly #listeners: Record<Kind, Listener[]> = {
+    command: [],
+    event: [],
+    shortcut: [],
+    message_action: [],
+    block_actions: [],
+    block_suggestion: [],
+    view: [],
+  };
+
+  #add(kind: Kind, listener: Listener): this {
+    this.#listeners[kind].push(listener);
+    return this;
+  }
+
+  override command(
+    pattern: StringOrRegExp,
+    ack: SlashCommandAckHandler<Env>,
+    lazy?: SlashCommandLazyHandler<Env>,
+  ) {
+    return this.#add("command", { matches: (b) => !b.type && named(pattern, b.command), ack, lazy });
+  }
+
+  override event<Type extends SupportedEventType>(event: Type, lazy: EventLazyHandler<Type, Env>) {
+    return this.#add("event", { matches: (b) => b.event?.type === event, ack: async () => "", lazy });
+  }
+
+  override globalShortcut(
+    callbackId: StringOrRegExp,
+    ack: GlobalShortcutAckHandler<Env>,
+    lazy?: GlobalShortcutLazyHandler<Env>,
+  ) {
+    return this.#add("shortcut", { matches: (b) => named(callbackId, b.callback_id), ack, lazy });
+  }
+
+  override messageShortcut(
+    callbackId: StringOrRegExp,
+    ack: MessageShortcutAckHandler<Env>,
+    lazy?: MessageShortcutLazyHandler<Env>,
+  ) {
+    return this.#add("message_action", { matches: (b) => named(callbackId, b.callback_id), ack, lazy });
+  }
+
+  override action<
+    T extends BlockElementTypes,
+    A extends BlockAction<Extract<BlockElementActions, { type: T }>> = BlockAction<
+      Extract<BlockElementActions, { type: T }>
+    >,
+  >(
+    constraints: StringOrRegExp | { type: T; block_id?: string; action_id: string },
+    ack: BlockActionAckHandler<T, Env, A> | SourceSpecifiedBlockActionAckHandler<Env, A>,
+    lazy?: BlockActionLazyHandler<T, Env, A> | SourceSpecifiedBlockActionLazyHandler<Env, A>,
+  ) {
+    const matches = (b: Body) => {
+      const action = b.actions?.[0];
+      if (!action) return false;
+      if (typeof constraints === "string" || constraints instanceof RegExp)
+        return named(constraints, action.action_id);
+      return (
+        action.type === constraints.type &&
+        action.action_id === constraints.action_id &&
+        (!constraints.block_id || action.block_id === constraints.block_id)
+      );
+    };
+    return this.#add("block_actions", { matches, ack, lazy });
+  }
+
+  override options(
+    constraints: StringOrRegExp | { block_id?: string; action_id: string },
+    ack: BlockSuggestionAckHandler<Env>,
+  ) {
+    const matches = (b: Body) =>
+      typeof constraints === "string" || constraints instanceof RegExp
+        ? named(constraints, b.action_id)
+        : b.action_id === constraints.action_id && (!b.block_id || b.block_id === constraints.block_id);
+    return this.#add("block_suggestion", { matches, ack });
+  }
+
+  override viewSubmission(
+    callbackId: StringOrRegExp,
+    ack: ViewSubmissionAckHandler<Env>,
+    lazy?: ViewSubmissionLazyHandler<Env>,
+  ) {
+    const matches = (b: Body) => b.type === "view_submission" && named(callbackId, b.view?.callback_id);
+    return this.#add("view", { matches, ack, lazy });
+  }
+
+  override viewClosed(
+    callbackId: StringOrRegExp,
+    ack: ViewClosedAckHandler<Env>,
+    lazy?: ViewClosedLazyHandler<Env>,
+  ) {
+    const matches = (b: Body) => b.type === "view_closed" && named(callbackId, b.view?.callback_id);
+    return this.#add("view", { matches, ack, lazy });
+  }
+
+  override function(): never {
+    throw new Error("LeanSlackApp dispatches no workflow functions");
+  }
+  override message(): never {
+    throw new Error("LeanSlackApp dispatches no message events");
+  }
+  override assistant(): never {
+    throw new Error("LeanSlackApp dispatches no assistant threads");
+  }
+  override appRateLimited(): never {
+    throw new Error("LeanSlackApp dispatches no app_rate_limited envelopes");
+  }
+
+  /** For callers that hold a Request (slack-edge's `run`): parsed as slack-edge parses it. */
+  override async handleEventRequest(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
+    const rawBody = new TextDecoder().decode(await request.arrayBuffer());
+    const json =
+      (request.headers.get("content-type") ?? "").startsWith("application/json") || rawBody.startsWith("{");
+    const form = json ? null : new URLSearchParams(rawBody);
+    const payload = form?.get("payload");
+    const body: Body = form && payload == null ? Object.fromEntries(form) : JSON.parse(payload ?? rawBody);
+    return this.dispatch({ body, rawBody, headers: request.headers }, ctx);
+  }
+
+  /** One request, signed and parsed: middleware, authorize, then the first matching listener. */
+  async dispatch({ body, rawBody, headers }: ParsedRequest, ctx: ExecutionContext): Promise<Response> {
+    const retry = headers.get("x-slack-retry-num");
+    const pre: PreAuthorizeSlackMiddlewareRequest<Env> = {
+      body,
+      rawBody,
+      ...(retry ? { retryNum: Number.parseInt(retry, 10) } : {}),
+      retryReason: headers.get("x-slack-retry-reason") ?? body.retry_reason,
+      context: builtBaseContext(body),
+      env: this.env,
+      headers,
+    };
+    for (const middleware of this.preAuthorizeMiddleware) {
+      const response = await middleware(pre);
+      if (response) return toCompleteResponse(response);
+    }
+    let authorizeResult: AuthorizeResult;
+    try {
+      authorizeResult = await this.#authorize(pre);
+    } catch (error) {
+      if (!(error instanceof Error && error.name === "AuthorizeError")) throw error;
+      const answer = await this.authorizeErrorHandler({ request: pre, error: error as never });
+      if (answer instanceof Response) return answer;
+      throw answer;
+    }
+    const req = { ...pre, context: this.#context(pre, authorizeResult) };
+    for (const middleware of this.postAuthorizeMiddleware) {
+      const response = await middleware(req);
+      if (response) return toCompleteResponse(response);
+    }
+    return this.#run(body, req, ctx);
+  }
+
+  async #run(body: Body, base: PreAuthorizeSlackMiddlewareRequest<Env>, ctx: ExecutionContext) {
+    const kind = kindOf(body);
+    const listeners = kind ? this.#listeners[kind].filter((l) => l.matches(body)) : [];
+    if (kind === "event") {
+      const req = { ...base, payload: body.event } as Request;
+      for (const l of listeners) await l.ack(req as never);
+      for (const l of listeners) if (l.lazy) ctx.waitUntil(l.lazy(req as never));
+      return toCompleteResponse("");
+    }
+    const listener = listeners[0];
+    if (!listener) return new Response("No listener found", { status: 404 });
+    const req = { ...base, payload: body } as Request;
+    const answer = await listener.ack(req as never);
+    if (listener.lazy) ctx.waitUntil(listener.lazy(req as never));
+    return toCompleteResponse(answer as Parameters<typeof toCompleteResponse>[0]);
+  }
+
+  /** slack-edge's rule: token revocations and uninstalls need no token to be handled. */
+  async #authorize(req: PreAuthorizeSlackMiddlewareRequest<Env>): Promise<AuthorizeResult> {
+    if (req.body.type === "event_callback" && this.eventsToSkipAuthorize.includes(req.body.event?.type)) {
+      const c = req.context;
+      return {
+        enterpriseId: c.actorEnterpriseId,
+        teamId: c.actorTeamId,
+        team: c.actorTeamId,
+        botId: c.botId || "N/A",
+        botUserId: c.botUserId || "N/A",
+        botToken: "N/A",
+        botScopes: [],
+        userId: c.actorUserId,
+        user: c.actorUserId,
+        userToken: "N/A",
+        userScopes: [],
+      };
+    }
+    return this.authorize(req);
+  }
+
+  /** slack-edge's context, with its Web API client (and `say`'s) built on first use only. */
+  #context(pre: PreAuthorizeSlackMiddlewareRequest<Env>, authorizeResult: AuthorizeResult) {
+    const token = pre.context.functionBotAccessToken || authorizeResult.botToken;
+    const logLevel = this.env.SLACK_LOGGING_LEVEL;
+    let client: SlackAPIClient | undefined;
+    const context = {
+      ...pre.context,
+      authorizeResult,
+      botToken: authorizeResult.botToken,
+      botId: authorizeResult.botId,
+      botUserId: authorizeResult.botUserId,
+      userToken: authorizeResult.userToken,
+      get client(): SlackAPIClient {
+        client ??= new SlackAPIClient(token, { logLevel });
+        return client;
+      },
+    };
+    const { channelId, threadTs, responseUrl } = pre.context;
+    return Object.assign(
+      context,
+      channelId
+        ? {
+            say: (params: object) =>
+              context.client.chat.postMessage({
+                channel: channelId,
+                thread_ts: threadTs,
+                ...params,
+              } as never),
+          }
+        : {},
+      responseUrl
+        ? { respond: (params: object) => new ResponseUrlSender(responseUrl).call(params as never) }
+        : {},
+    );
+  }
+}
+
+/** Which listeners a body is for, by slack-edge's reading of it (none: no listener). */
+function kindOf(body: Body): Kind | null {
+  switch (body.type) {
+    case "event_callback":
+      return body.event ? "event" : null;
+    case "shortcut":
+      return body.callback_id ? "shortcut" : null;
+    case "message_action":
+      return body.callback_id ? "message_action" : null;
+    case "block_actions":
+      return body.actions?.[0] ? "block_actions" : null;
+    case "block_suggestion":
+      return body.action_id ? "block_suggestion" : null;
+    case "view_submission":
+    case "view_closed":
+      return body.view ? "view" : null;
+    case undefined:
+      return body.command ? "command" : null;
+    default:
+      return null;
+  }
+}
