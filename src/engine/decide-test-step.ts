@@ -33,7 +33,12 @@ export type TestPollInput = {
   hold: boolean;
   /** The channel's outage message named these runs: they adopt it as their thread. */
   group: { ts: string; runIds: readonly number[] } | null;
+  /** The cron cycle this poll belongs to: a failure held by one cycle is that cycle's to settle. */
+  cycle: string;
 };
+
+/** How long a failure held for one cycle's outage check waits for that cycle's answer. */
+export const HOLD_FOR_MS = 60_000;
 
 /** What the state becomes: fates to record and the subscription to store. */
 export type Change = { sub: TestSubscription; rows: LedgerRow[] };
@@ -180,7 +185,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         grouped: true,
       };
       rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = { ...sub, streak: opened, quietFailures: 0 };
+      sub = { ...sub, streak: opened, quietFailures: 0, heldFor: null };
       continue;
     }
     if (sub.muted) {
@@ -260,6 +265,11 @@ export function decideTestStep(input: TestPollInput): TestStep {
       continue;
     }
     if (input.hold && !late) {
+      // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
+      sub = {
+        ...sub,
+        heldFor: { cycle: input.cycle, until: new Date(now.getTime() + HOLD_FOR_MS).toISOString() },
+      };
       return {
         kind: "hold",
         change: change(),
@@ -271,6 +281,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
         },
       };
     }
+    const heldElsewhere =
+      sub.heldFor && sub.heldFor.cycle !== input.cycle && Date.parse(sub.heldFor.until) > now.getTime();
+    if (heldElsewhere && !late) return { kind: "done", change: change() };
     // A failure and the pass right after it, seen in one look, are one message that is true as posted.
     const nextRow = pending[i + 1];
     const passedNext =
@@ -295,7 +308,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
       key: `run:${run.id}`,
       message: late ? withLateNote(message, row.firstSeen) : message,
       delivered: (ts) => ({
-        sub: { ...sub, streak: recovered ? null : { ...opening, threadTs: ts }, quietFailures: 0 },
+        sub: {
+          ...sub,
+          streak: recovered ? null : { ...opening, threadTs: ts },
+          quietFailures: 0,
+          heldFor: null,
+        },
         rows: [
           ...rows,
           fate(row, "announced", { ts }),

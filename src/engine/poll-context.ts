@@ -15,6 +15,8 @@ export type PollContext = {
    * channel decided, the failures its outage message named adopt it as their thread (`group`).
    */
   mode?: PollMode;
+  /** The cron cycle (its time) this poll belongs to. */
+  cycle?: string;
 };
 
 export type PollMode = {

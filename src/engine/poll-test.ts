@@ -250,6 +250,7 @@ export async function pollTest(
       now,
       hold: ctx.mode?.hold === true,
       group: ctx.mode?.group ?? null,
+      cycle: ctx.cycle ?? now.toISOString(),
     });
     apply(step.change);
     if (step.kind === "done") break;
@@ -275,6 +276,7 @@ export async function pollTest(
         now,
         hold: false,
         group: null,
+        cycle: ctx.cycle ?? now.toISOString(),
       });
       if (last.kind === "edit" && budget.has(1)) {
         await update(deps.slack, sub.channelId, last.ts, last.message);

@@ -126,6 +126,8 @@ export type TestSubscription = SubscriptionBase & {
   flakyThread?: { ts: string; day: string } | null;
   /** A capped read left runs older than this unread: their failures are read on their own for an hour after it. */
   unreadSince?: string | null;
+  /** A failure held for a cycle's outage check: another cycle leaves it alone until `until`. */
+  heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
   /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should always be 0. */

@@ -181,7 +181,15 @@ export class SubscriptionObject extends DurableObject<Env> {
           config.slackLookupAfterMs,
         );
         const ledger = new SqlRunLedger(sql, this.#writes);
-        const result = await pollSubscription(sub, { deps, now, budget: deps.budget, mode, outbox, ledger });
+        const result = await pollSubscription(sub, {
+          deps,
+          now,
+          budget: deps.budget,
+          mode,
+          outbox,
+          ledger,
+          cycle: at,
+        });
         // Lost answers no decision asked about again are settled here, a few per poll.
         if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
         if (result.next) await this.#store(sub, result.next);

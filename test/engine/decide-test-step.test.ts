@@ -143,6 +143,7 @@ function simulate(plans: RunPlan[], opts: TestOptions, answers: SlackAnswer[], s
         now,
         hold: false,
         group: null,
+        cycle: now.toISOString(),
       });
       apply(step.change);
       if (step.kind === "done" || step.kind === "hold") break;
