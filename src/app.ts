@@ -46,6 +46,9 @@ app.get("/health", async (c) => {
     ...(health.slackWorkspace
       ? [`Slack refuses the bot (${health.slackWorkspace.code}) since ${health.slackWorkspace.since}`]
       : []),
+    ...(health.overdue > 0
+      ? [`${health.overdue} failed run(s) seen over 5 minutes ago have not been told`]
+      : []),
   ];
   return c.json({
     ok: problems.length === 0,
@@ -56,6 +59,7 @@ app.get("/health", async (c) => {
     subscriptions: health.subscriptions,
     failingSubscriptions: health.failing + health.paused,
     pausedSubscriptions: health.paused,
+    overdue: health.overdue,
     ...(problems.length > 0 ? { problems } : {}),
   });
 });

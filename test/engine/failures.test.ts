@@ -131,8 +131,11 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(after.problems ?? []).not.toContainEqual(expect.stringContaining("invalid_auth"));
   });
 
-  it("refuses to subscribe a channel the bot is not in, with the fix, and stores nothing", async () => {
+  it("refuses to subscribe a channel the bot cannot join, with the fix, and stores nothing", async () => {
     const bot = createBot({ apiKey: await newOrg() });
+    await bot.slackFault("conversations.join", "error", 1, {
+      error: "method_not_supported_for_channel_type",
+    });
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
     const replies = (await bot.messages("C0NOTIN")).filter((m) => m.ephemeral);
     expect(visibleText(replies.at(-1) ?? {})).toMatch(/\/invite @Decipher/);
