@@ -20,6 +20,8 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 120_000,
     provide,
+    // Its figures are the BENCH_JSON lines the passing test prints.
+    silent: false,
     onConsoleLog: (log) => !log.startsWith("poll cycle "),
   },
 });
