@@ -42,6 +42,8 @@ export function testParent(
     recoveredBy?: TestRun | null;
     recentRuns?: readonly TestRun[];
     mutedBy?: Acknowledgement | null;
+    /** The streak's first post: the only one that carries the subscription's `mention:`. */
+    ping?: boolean;
   },
 ): SlackMessage | null {
   const first = streak.firstRun;
@@ -59,6 +61,7 @@ export function testParent(
     snooze: sub.snooze,
     mutedBy: input.mutedBy ?? null,
     ...(input.recentRuns ? { recentRuns: input.recentRuns } : {}),
+    mention: input.ping ? (sub.options?.mention ?? null) : null,
     appUrl: input.appUrl,
     now: input.now,
   });
@@ -106,6 +109,7 @@ export function openParent(
     acknowledgedBy: sub.acknowledgedBy,
     snooze: sub.snooze,
     mutedBy,
+    growthMarks: sub.counts ?? [],
     appUrl,
     now,
   });

@@ -3,6 +3,7 @@ import type { Acknowledgement, Snooze, TriageAction, TriageOutcome } from "../mo
 import { update } from "../slack-api/post-message.ts";
 import { openParent } from "./alert-parents.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 
 export type TriageResult = { next: Subscription | null; outcome: TriageOutcome; mute: boolean };
 
@@ -34,7 +35,8 @@ export async function applyTriage(
   const shown = result.mute ? sub : result.next;
   const mutedBy = result.mute ? { userId: action.userId, at: now.toISOString() } : null;
   const parent = shown ? openParent(shown, deps.config.decipherAppUrl, now, mutedBy) : null;
-  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  if (parent && deps.budget.has(1))
+    await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   return result;
 }
 

@@ -1,6 +1,7 @@
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { withGuardingTests } from "../messages/failure-meaning.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
+import { withCountMark } from "../model/count-marks.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { post, update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
@@ -16,6 +17,7 @@ import {
   pollFailed,
   unchanged,
 } from "./poll-outcome.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;
@@ -133,12 +135,20 @@ export async function pollCollectionSubscription(
   const guards = guardingTests(current.shortenedPath || sub.path, channel);
   await ctx.journal.intend(what);
   const regression = decision === "regression";
+  const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
+  const rich = richBlockGate(deps, sub.teamId);
   const result = threadTs
     ? await post(deps.slack, sub.channelId, collectionGrowthThreadReply(input), threadTs)
     : await post(
         deps.slack,
         sub.channelId,
-        withGuardingTests(collectionParentNow(sub, { ...input, regression }), guards, input.appUrl),
+        withGuardingTests(
+          collectionParentNow(sub, { ...input, regression, growthMarks: counts }),
+          guards,
+          input.appUrl,
+        ),
+        undefined,
+        rich,
       );
   const moved = {
     ...sub,
@@ -147,6 +157,7 @@ export async function pollCollectionSubscription(
     wasResolved: current.isResolved,
     regressed: sub.regressed || decision === "regression",
     rootCause: current.rootCause || sub.rootCause,
+    counts,
     lastError: null,
     failingSince: null,
     lastChangeAt: now.toISOString(),
@@ -181,8 +192,9 @@ export async function pollCollectionSubscription(
       previousCount: card.previousCount,
       sessions: [],
       regression: card.regression,
+      growthMarks: counts,
     });
-    await update(deps.slack, sub.channelId, threadTs, parent);
+    await update(deps.slack, sub.channelId, threadTs, parent, rich);
   }
   // One message per alert: the card holds the headline and one session; growth replies later.
   const posts = 1;

@@ -1,8 +1,10 @@
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { type DigestTestState, digestMessage } from "../messages/index.ts";
 import { testUrl } from "../messages/links.ts";
+import { recordDay } from "../model/digest-history.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import { classifyTest, type TestKind } from "../model/test-classification.ts";
 import { post } from "../slack-api/post-message.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
@@ -11,6 +13,7 @@ import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
+import { richBlockGate, teamOf } from "./rich-block-gate.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Runs read per test for the 24 h figures (pages of 100). */
@@ -48,23 +51,30 @@ async function testLine(deps: EngineDeps, sub: TestSubscription, now: Date) {
   }
   const finished = runs.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;
-  const latest = runs.reduce<TestRun | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
-  const state: DigestTestState = !latest
-    ? sub.streak
-      ? "failing"
-      : "unknown"
-    : latest.status === "passed"
-      ? "passing"
-      : latest.status === "failed"
-        ? "failing"
-        : "running";
   return {
     test: test as TestInfo,
     runs24h: runs.length,
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
-    state,
+    state: digestState(classifyTest(runs, now).kind, runs.length > 0, sub),
+    settled: finished.length,
   };
+}
+
+/** The alerts' classification in the digest's words; without a settled run, what is known. */
+export function digestState(kind: TestKind, anyRun: boolean, sub: TestSubscription): DigestTestState {
+  switch (kind) {
+    case "passing":
+      return "passing";
+    case "flaky":
+      return "flaky";
+    case "new-failure":
+    case "broken":
+    case "failing":
+      return "failing";
+    case "unknown":
+      return anyRun ? "running" : sub.streak ? "failing" : "unknown";
+  }
 }
 
 /** A test Decipher could not answer for still gets its line, marked unknown. */
@@ -75,6 +85,7 @@ function unknownTestLine(sub: TestSubscription, appUrl: string) {
     failures24h: 0,
     passRate: null,
     state: "unknown" as const,
+    settled: 0,
   };
 }
 
@@ -115,7 +126,7 @@ const MAX_PRODUCTION_LINES = 5;
  * "Tests vs production": for each test that names its page, the sessions real users had
  * there in 24 h. Skipped line by line when the budget runs short; never holds the digest.
  */
-async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
+export async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
   const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
   const linked = subscriptions
     .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
@@ -145,6 +156,7 @@ export async function sendDigest(
   schedule: DigestSchedule,
   subscriptions: Subscription[],
   now: Date,
+  teamId?: string,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const appUrl = deps.config.decipherAppUrl;
@@ -178,18 +190,36 @@ export async function sendDigest(
     tests: testLines,
     collections: collectionLines.filter((line) => line !== null),
   };
+  const date = localDate(now, schedule.zone);
+  const history = recordDay(schedule.history, {
+    date,
+    tests: {
+      settled: testLines.reduce((n, t) => n + t.settled, 0),
+      failures: testLines.reduce((n, t) => n + (t.settled > 0 ? t.failures24h : 0), 0),
+    },
+    collections: Object.fromEntries(
+      lines.collections.map((c) => [String(c.collection.id), c.newSessions24h.count]),
+    ),
+  });
   const message = withProductionLines(
     digestMessage({
-      date: localDate(now, schedule.zone),
+      date,
       zone: schedule.zone,
       collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
       tests: lines.tests,
+      history,
       appUrl,
       now,
     }),
     await productionLines(deps, active, now),
   );
-  const result = await post(deps.slack, channelId, message);
+  const result = await post(
+    deps.slack,
+    channelId,
+    message,
+    undefined,
+    richBlockGate(deps, teamId ?? teamOf(active)),
+  );
   const next: DigestSchedule = {
     ...schedule,
     nextDueAt: nextOccurrence(schedule.time, schedule.zone, now).toISOString(),
@@ -203,6 +233,7 @@ export async function sendDigest(
         collectionCounts: Object.fromEntries(
           lines.collections.map((c) => [String(c.collection.id), c.collection.sessionCount]),
         ),
+        history,
       },
     };
   }

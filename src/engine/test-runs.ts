@@ -21,6 +21,7 @@ import {
   unchanged,
 } from "./poll-outcome.ts";
 import { readFailureContext } from "./read-failure-context.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 import { passable, type RunWindow, readLateFailures, readRunWindow } from "./run-reader.ts";
 import { advanceWatermark, isSettled } from "./run-window.ts";
 
@@ -117,6 +118,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           testName: test.name || sub.testName,
           runId: run.id,
           summary: run.summary?.oneLineSummary ?? null,
+          mention: sub.options?.mention ?? null,
         };
         stoppedAt = run.id;
         break;
@@ -211,6 +213,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
           appUrl,
           now,
           ...(meaning ? { recentRuns: meaning.history } : {}),
+          ping: true,
         }) as SlackMessage;
         message = withMeaning(parent, meaning, appUrl, now, false);
       }
@@ -220,7 +223,7 @@ export async function pollTestSubscription(sub: TestSubscription, ctx: PollConte
       threadTs = streak?.threadTs;
     }
     await journal.intend(runKey(run));
-    const result = await post(deps.slack, sub.channelId, message, threadTs);
+    const result = await post(deps.slack, sub.channelId, message, threadTs, richBlockGate(deps, sub.teamId));
     if (!result.ok && result.failure.kind !== "unknown") {
       await journal.cancel();
       failure = result.failure;

@@ -1,9 +1,11 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import type { CountMark } from "../model/subscription.ts";
 import type { AiSummary, CollectionSession, IssueCollection } from "../vendor/types.ts";
 import { type DurationUnit, inferDurationUnit } from "../vendor/units.ts";
 import { toSharedSessionCard } from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, image, section } from "./elements.ts";
+import { growthChartBlocks } from "./growth-chart.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
 import { bold, code, dateToken, link, oneLine, plural, relativeTime, toDate } from "./mrkdwn.ts";
@@ -31,6 +33,8 @@ export type CollectionParentInput = TriageState & {
   regression: boolean;
   /** The subscription's growth threshold: what "Snooze until +N more sessions" offers. */
   growthStep?: number | null | undefined;
+  /** The count at each alert so far, this one included: the growth chart (src/messages/growth-chart.ts). */
+  growthMarks?: readonly CountMark[] | undefined;
   appUrl: string;
   now: Date;
 };
@@ -149,6 +153,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
         .filter(Boolean)
         .join(" · "),
     ),
+    ...growthChartBlocks(input.growthMarks),
     ...(headline ? [section(`:robot_face: ${headline}`)] : []),
     ...(first
       ? sessionBlocks(first, input, INLINE_OVERVIEW, inferDurationUnit(sessions.map((s) => s.duration)))

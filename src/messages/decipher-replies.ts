@@ -1,4 +1,5 @@
 import type { EngineHealth } from "../model/alert-control.ts";
+import { mentionToken } from "../model/mention.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { context, header, packLines, section } from "./elements.ts";
@@ -28,7 +29,9 @@ export function optionsLine(subscription: Subscription): string {
     ...(o.trigger ? [`trigger:${o.trigger}`] : []),
     ...(o.page ? [`page:${o.page}`] : []),
   ];
-  return `options: ${parts.map((p) => code(p)).join(" ")}`;
+  // Shown as a name, not as the option's token: these replies are ephemeral, so nobody is pinged.
+  const ping = mentionToken(o.mention);
+  return `options: ${parts.map((p) => code(p)).join(" ")}${ping ? ` · new failures ping ${ping}` : ""}`;
 }
 
 function growthRule(growth: number | null): string {

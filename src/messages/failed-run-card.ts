@@ -1,4 +1,5 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import { mentionToken } from "../model/mention.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { ACTION_IDS } from "./action-ids.ts";
@@ -7,7 +8,7 @@ import { actions, button, context, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
 import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
-import { runStrip, type StripRun } from "./run-strip.ts";
+import { type ChartRun, runHistoryBlocks } from "./run-chart.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
 
 /**
@@ -30,8 +31,16 @@ export type FailedRunParentInput = TriageState & {
   streak: { failedRuns: number; lastRun: RunMark };
   /** The run that passed after the streak. */
   recoveredBy?: RunMark | null | undefined;
-  /** The test's latest runs (any order, any number): the last 10 become the strip. */
-  recentRuns?: readonly StripRun[] | undefined;
+  /**
+   * The test's latest runs (any order, any number): the last 20 become a chart of their
+   * durations, or, with too few timed ones, the last 10 a strip (src/messages/run-chart.ts).
+   */
+  recentRuns?: readonly ChartRun[] | undefined;
+  /**
+   * Who this alert pings (src/model/mention.ts). Given for the streak's first post only: a
+   * re-rendered parent (an edit) leaves it out, so nobody is pinged twice for one failure.
+   */
+  mention?: string | null | undefined;
   appUrl: string;
   now: Date;
 };
@@ -115,7 +124,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
   // Red says what happened; green is the same card, and its status line says it recovered.
   const leadIn = recoveredBy ? ":white_check_mark:" : ":x: Test failed:";
   const status = testStatusLines(input);
-  const strip = recentRuns && recentRuns.length > 0 ? runStrip(recentRuns) : "";
+  const ping = mentionToken(input.mention);
   const lead = recoveredBy
     ? `${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
     : streak.failedRuns > 1
@@ -123,9 +132,10 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
       : `Test failed: ${testName(test)}`;
   const blocks: MessageBlock[] = [
     section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
+    ...(ping ? [context(`:bell: ${ping}`)] : []),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
-    ...(strip ? [context(`Last runs ${strip}`)] : []),
+    ...runHistoryBlocks(recentRuns),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
       button({
@@ -139,7 +149,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
         : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.mutedBy) })),
     ),
   ];
-  return fitMessage({ text: `${lead}${summary ? ` — ${summary}` : ""}`, blocks });
+  return fitMessage({ text: `${lead}${summary ? ` — ${summary}` : ""}${ping ? ` ${ping}` : ""}`, blocks });
 }
 
 /** A later failure of the same streak, in the parent's thread: one compact block. */

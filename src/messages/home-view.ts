@@ -1,10 +1,12 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
+import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Snooze } from "../model/triage-state.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock } from "./limits.ts";
 import { testUrl } from "./links.ts";
 import { dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -87,8 +89,11 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
   const last = acks[acks.length - 1];
+  // A view never notifies anyone: the mention shows as the person's or group's name.
+  const ping = sub.kind === "test" ? mentionToken(sub.options?.mention) : null;
   return [
     `• ${name}`,
+    ...(ping ? [`:bell: pings ${ping}`] : []),
     health,
     s ? snoozeText(s) : "",
     last
@@ -170,8 +175,9 @@ export function homeView(input: HomeInput): HomeTabView {
   if (input.unreadable)
     body.push(context(`${plural(input.unreadable, "subscription")} could not be read right now.`));
   // Fitted one by one: fitMessage caps a message at 50 blocks, a Home view may have 100.
-  const blocks = [...top, ...body, ...footer].flatMap(
-    (b) => fitMessage({ text: "Decipher", blocks: [b] }).blocks,
-  );
+  // A Home view has no charts or tables (Slack allows them in messages only).
+  const blocks = [...top, ...body, ...footer]
+    .flatMap((b) => fitMessage({ text: "Decipher", blocks: [b] }).blocks)
+    .filter((b): b is Exclude<MessageBlock, RichBlock> => !isRichBlock(b));
   return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
 }

@@ -30,6 +30,7 @@ export {
   collectionChange,
   type DigestCollection,
   type DigestInput,
+  type DigestTestLine,
   type DigestTestState,
   digestMessage,
 } from "./digest-message.ts";

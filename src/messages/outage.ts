@@ -1,9 +1,17 @@
+import { distinctMentions } from "../model/mention.ts";
 import { context, header, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
 import { escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
 
-export type OutageItem = { testId: number; testName: string; runId: number; summary: string | null };
+export type OutageItem = {
+  testId: number;
+  testName: string;
+  runId: number;
+  summary: string | null;
+  /** The test's `mention:`: the message pings each distinct one once. */
+  mention?: string | null;
+};
 
 export type OutageInput = { items: OutageItem[]; appUrl: string; subscribed: number };
 
@@ -19,10 +27,12 @@ export function outageMessage({ items, appUrl, subscribed }: OutageInput): Slack
     const summary = item.summary ? ` — ${escapeMrkdwn(oneLine(item.summary))}` : "";
     return `• ${link(runUrl(appUrl, item.testId, item.runId), `${escapeMrkdwn(name)} · run #${item.runId}`)}${summary}`;
   });
+  const pings = distinctMentions(items.map((i) => i.mention));
   return fitMessage({
-    text: `:rotating_light: ${title}`,
+    text: `:rotating_light: ${title}${pings.length > 0 ? ` ${pings.join(" ")}` : ""}`,
     blocks: [
       header(`🚨 ${title}`),
+      ...(pings.length > 0 ? [context(`:bell: ${pings.join(" ")}`)] : []),
       section(lines.join("\n")),
       context(
         `${items.length} of ${plural(subscribed, "watched test")} in this channel. Later failures and recoveries of each test reply in this thread.`,

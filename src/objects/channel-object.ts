@@ -62,6 +62,7 @@ export class ChannelObject extends DurableObject<Env> {
             nextDueAt: nextOccurrence(when.time, when.zone, new Date(at)).toISOString(),
             lastSentAt: previous?.lastSentAt ?? null,
             collectionCounts: previous?.collectionCounts ?? {},
+            ...(previous?.history ? { history: previous.history } : {}),
           }
         : null;
       await this.#save({ channelId, teamId, schedule, failedAt: null });
@@ -125,7 +126,14 @@ export class ChannelObject extends DurableObject<Env> {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
       const subscriptions = await new SubscriptionStore(this.env.STATE).listForChannel(stored.channelId);
-      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now);
+      const outcome = await sendDigest(
+        deps,
+        stored.channelId,
+        stored.schedule,
+        subscriptions,
+        now,
+        stored.teamId,
+      );
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };
