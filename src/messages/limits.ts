@@ -137,6 +137,24 @@ export function dropOverlongLinks(mrkdwn: string): string {
   );
 }
 
+/**
+ * An http(s) URL ready for a button or a link, or null. `|`, `<`, `>` and whitespace are
+ * percent-encoded (they would end a mrkdwn link early); anything else (javascript:, mailto:,
+ * garbage, over 3000 chars) is rejected.
+ */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  const href = parsed.href.replace(/[|<>\s]/g, (c) => encodeURIComponent(c));
+  return href.length <= SLACK_LIMITS.url ? href : null;
+}
+
 const isHttpUrl = (url: string) => /^https?:\/\//i.test(url) && url.length <= SLACK_LIMITS.url;
 
 type TextObject = { type: "plain_text"; text: string; emoji?: boolean } | { type: "mrkdwn"; text: string };
@@ -192,7 +210,7 @@ function fitStaticSelect(select: StaticSelect): StaticSelect | null {
 
 /** A label Slack accepts: one line, trimmed, at most `max` characters, not empty. */
 function chartText(text: unknown, max: number): string {
-  return typeof text === "string" ? truncatePlain(text.replace(/\s+/g, " ").trim(), max) : "";
+  return typeof text === "string" ? truncatePlain(wellFormedText(text).replace(/\s+/g, " ").trim(), max) : "";
 }
 
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -245,17 +263,32 @@ function fitChart(block: DataVisualizationBlock): DataVisualizationBlock | null 
   return fitted ? { ...block, title, chart: fitted } : null;
 }
 
+function fitLink(link: { type: "link"; url: string; text: string }) {
+  const url = safeUrl(link.url);
+  return url ? { ...link, url } : { type: "text" as const, text: link.text };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Text that is valid UTF-16: a lone surrogate (a cut emoji from the vendor) becomes U+FFFD. */
+const wellFormedText = (text: string) => text.replace(LONE_SURROGATE, "\uFFFD");
+
 /** A cell with text in it (Slack refuses an empty one); a link Slack could not use becomes text. */
 function fitCell(cell: TableCell): TableCell {
-  if (cell.type === "raw_text") return { type: "raw_text", text: cell.text.trim() === "" ? "–" : cell.text };
-  const elements: TableRichCell["elements"] = cell.elements.map((section) => ({
-    type: "rich_text_section",
-    elements: section.elements.map((el) =>
-      el.type === "link" && !isHttpUrl(el.url) ? { type: "text", text: el.text || "–" } : el,
-    ),
-  }));
-  const empty = elements.every((s) => s.elements.every((el) => el.text.trim() === ""));
-  return empty ? { type: "raw_text", text: "–" } : { type: "rich_text", elements };
+  const dash: TableCell = { type: "raw_text", text: "–" };
+  if (cell.type === "raw_text") {
+    const text = wellFormedText(cell.text);
+    return text.trim() === "" ? dash : { type: "raw_text", text };
+  }
+  const elements: TableRichCell["elements"] = cell.elements
+    .map((section) => ({
+      type: "rich_text_section" as const,
+      elements: section.elements
+        .map((el) => ({ ...el, text: wellFormedText(el.text ?? "") }))
+        .filter((el) => el.text.trim() !== "")
+        .map((el) => (el.type === "link" ? fitLink(el) : el)),
+    }))
+    .filter((section) => section.elements.length > 0);
+  return elements.length === 0 ? dash : { type: "rich_text", elements };
 }
 
 function fitTable(block: TableBlock): TableBlock | null {

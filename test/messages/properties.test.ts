@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { withAlternative } from "../../src/messages/charts.ts";
+import { section } from "../../src/messages/elements.ts";
 import {
   clicksMessage,
   collectionDetailsReply,
@@ -16,6 +18,9 @@ import {
   timelineMessage,
   usageMessage,
 } from "../../src/messages/index.ts";
+import { fitMessage } from "../../src/messages/limits.ts";
+import { outageMessage } from "../../src/messages/outage.ts";
+import { forRichClients, withoutRichBlocks } from "../../src/messages/rich-blocks.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import {
   anyCard,
@@ -23,7 +28,10 @@ import {
   anyCollection,
   anyCollectionSession,
   anyDate,
+  anyHistory,
+  anyMention,
   anyNumber,
+  anyRichBlock,
   anyRun,
   anySession,
   anyTest,
@@ -32,7 +40,7 @@ import {
   nasty,
   RUNS,
 } from "./arbitraries.ts";
-import { assertWithinSlackLimits } from "./slack-limits.ts";
+import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
 const slackId = fc.stringMatching(/^[A-Z0-9]{2,32}$/);
 const anyRef = fc.record({
@@ -171,10 +179,18 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         fc.record({ failedRuns: anyNumber, lastRun: anyMark }),
         fc.option(anyMark, { nil: null }),
         anyTriage,
-        fc.array(fc.record({ id: fc.integer(), status: nasty }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            id: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 2 ** 40 })),
+            status: fc.oneof(fc.constantFrom("passed", "failed", "running"), nasty),
+            durationMs: fc.option(anyNumber, { nil: null }),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.option(anyMention, { nil: null }),
         appUrl,
         now,
-        (test, run, ref, streak, recoveredBy, triage, recentRuns, app, at) => {
+        (test, run, ref, streak, recoveredBy, triage, recentRuns, mention, app, at) => {
           assertWithinSlackLimits(
             failedRunParent({
               ...triage,
@@ -184,6 +200,7 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
               streak,
               recoveredBy,
               recentRuns,
+              mention,
               appUrl: app,
               now: at,
             }),
@@ -211,9 +228,22 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         fc.option(anyRef, { nil: null }),
         anyTriage,
         fc.option(anyNumber, { nil: null }),
+        fc.array(fc.record({ at: anyDate, count: anyNumber }), { maxLength: 30 }),
         appUrl,
         now,
-        (collection, previousCount, sessions, expires, regression, ref, triage, growthStep, app, at) => {
+        (
+          collection,
+          previousCount,
+          sessions,
+          expires,
+          regression,
+          ref,
+          triage,
+          growthStep,
+          marks,
+          app,
+          at,
+        ) => {
           const input = {
             collection,
             previousCount,
@@ -222,7 +252,9 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
             appUrl: app,
             now: at,
           };
-          assertWithinSlackLimits(collectionParent({ ...input, ...triage, ref, regression, growthStep }));
+          assertWithinSlackLimits(
+            collectionParent({ ...input, ...triage, ref, regression, growthStep, growthMarks: marks }),
+          );
           const details = collectionDetailsReply(input);
           if (details) assertWithinSlackLimits(details);
           assertWithinSlackLimits(collectionGrowthThreadReply(input));
@@ -249,10 +281,11 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     );
   });
 
-  it("digestMessage, up to 200 collections and tests", () => {
+  it("digestMessage, up to 200 collections and tests, with up to 14 days of charted figures", () => {
     const state = fc.constantFrom(
       "passing" as const,
       "failing" as const,
+      "flaky" as const,
       "running" as const,
       "unknown" as const,
     );
@@ -284,15 +317,78 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         nasty,
         collections,
         tests,
+        anyHistory,
         appUrl,
         now,
-        (title, date, zone, cs, ts, app, at) => {
-          assertWithinSlackLimits(
-            digestMessage({ title, date, zone, collections: cs, tests: ts, appUrl: app, now: at }),
-          );
+        (title, date, zone, cs, ts, history, app, at) => {
+          const message = digestMessage({
+            title,
+            date,
+            zone,
+            collections: cs,
+            tests: ts,
+            history,
+            appUrl: app,
+            now: at,
+          });
+          // As built, as sent where charts show, and as sent where Slack refuses them.
+          assertWithinSlackLimits(message);
+          assertWithinSlackLimits(forRichClients(message));
+          assertWithinSlackLimits(withoutRichBlocks(message));
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("outageMessage, with any mentions", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            testId: fc.integer(),
+            testName: nasty,
+            runId: fc.integer(),
+            summary: fc.option(nasty, { nil: null }),
+            mention: fc.option(anyMention, { nil: null }),
+          }),
+          { minLength: 1, maxLength: 60 },
+        ),
+        fc.integer({ min: 0, max: 500 }),
+        appUrl,
+        (items, subscribed, app) => {
+          assertWithinSlackLimits(outageMessage({ items, subscribed, appUrl: app }));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("fitMessage makes any chart or table Slack's limits allow, or drops it and keeps its alternative", () => {
+    fc.assert(
+      fc.property(fc.array(anyRichBlock, { maxLength: 6 }), (richBlocks) => {
+        const alternatives = richBlocks.flatMap((b, i) =>
+          withAlternative({ ...b, block_id: `rich_${i}` }, [section(`alternative ${i}`)]),
+        );
+        const message = fitMessage({ text: "x", blocks: alternatives });
+        assertWithinSlackLimits(message);
+        const sent = forRichClients(message);
+        const refused = withoutRichBlocks(message);
+        assertWithinSlackLimits(sent);
+        assertWithinSlackLimits(refused);
+        // Nothing is lost: each rich block reaches a reader as itself or as its alternative.
+        for (let i = 0; i < richBlocks.length; i++) {
+          const shownRich = sent.blocks.some((b) => b.block_id === `rich_${i}`);
+          const shownAlt = sent.blocks.some((b) =>
+            allText({ text: "", blocks: [b] }).includes(`alternative ${i}`),
+          );
+          expect(shownRich !== shownAlt, `rich block ${i}: chart ${shownRich}, alternative ${shownAlt}`).toBe(
+            true,
+          );
+          expect(allText(refused)).toContain(`alternative ${i}`);
+        }
+      }),
+      RUNS,
     );
   });
 });

@@ -28,7 +28,106 @@ const LIMIT = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  // Charts and tables (Slack's Block Kit reference: data-visualization-block, table-block).
+  chartsPerMessage: 2,
+  chartTitle: 50,
+  chartSeries: 6,
+  chartPoints: 20,
+  chartLabel: 20,
+  chartAxisLabel: 50,
+  pieSegments: 6,
+  tablesPerMessage: 1,
+  tableRows: 100,
+  tableCells: 20,
+  tableColumnSettings: 20,
 };
+
+type Chart =
+  | { type: "pie"; segments: { label: string; value: number }[] }
+  | {
+      type: "bar" | "line" | "area";
+      series: { name: string; data: { label: string; value: number }[] }[];
+      axis_config: { categories: string[]; x_label?: string; y_label?: string };
+    };
+
+const label = (text: unknown, max: number) =>
+  typeof text === "string" && text.trim() !== "" && text.length <= max;
+
+/** A chart as Slack's reference describes it: every limit, and every series covering every category. */
+function chartProblems(block: { title?: unknown; chart?: Chart }, where: string): string[] {
+  const problems: string[] = [];
+  if (!label(block.title, LIMIT.chartTitle)) problems.push(`${where}.title: invalid`);
+  const chart = block.chart;
+  if (!chart) return [...problems, `${where}.chart: missing`];
+  if (chart.type === "pie") {
+    if (chart.segments.length === 0 || chart.segments.length > LIMIT.pieSegments)
+      problems.push(`${where}.segments count ${chart.segments.length}`);
+    chart.segments.forEach((s, i) => {
+      if (!label(s.label, LIMIT.chartLabel)) problems.push(`${where}.segments[${i}].label`);
+      if (!(Number.isFinite(s.value) && s.value > 0)) problems.push(`${where}.segments[${i}].value`);
+    });
+    return problems;
+  }
+  if (!["bar", "line", "area"].includes(chart.type)) problems.push(`${where}.chart.type`);
+  const categories = chart.axis_config?.categories ?? [];
+  if (categories.length === 0 || categories.length > LIMIT.chartPoints)
+    problems.push(`${where}.categories count ${categories.length}`);
+  if (new Set(categories).size !== categories.length) problems.push(`${where}.categories: duplicates`);
+  categories.forEach((c, i) => {
+    if (!label(c, LIMIT.chartLabel)) problems.push(`${where}.categories[${i}]`);
+  });
+  for (const axis of ["x_label", "y_label"] as const) {
+    const text = chart.axis_config?.[axis];
+    if (text !== undefined && !label(text, LIMIT.chartAxisLabel)) problems.push(`${where}.${axis}`);
+  }
+  if (chart.series.length === 0 || chart.series.length > LIMIT.chartSeries)
+    problems.push(`${where}.series count ${chart.series.length}`);
+  if (new Set(chart.series.map((s) => s.name)).size !== chart.series.length)
+    problems.push(`${where}.series: duplicate names`);
+  chart.series.forEach((s, i) => {
+    if (!label(s.name, LIMIT.chartLabel)) problems.push(`${where}.series[${i}].name`);
+    if (s.data.length === 0 || s.data.length > LIMIT.chartPoints)
+      problems.push(`${where}.series[${i}] points`);
+    if (s.data.map((p) => p.label).join("\u0000") !== categories.join("\u0000"))
+      problems.push(`${where}.series[${i}]: labels do not match the categories`);
+    if (!s.data.every((p) => Number.isFinite(p.value)))
+      problems.push(`${where}.series[${i}]: a value is not finite`);
+  });
+  return problems;
+}
+
+type Cell =
+  | { type: "raw_text"; text: string }
+  | { type: "rich_text"; elements: { elements: { type: string; text?: string; url?: string }[] }[] };
+
+function tableProblems(block: { rows?: Cell[][]; column_settings?: unknown[] }, where: string): string[] {
+  const problems: string[] = [];
+  const rows = block.rows ?? [];
+  if (rows.length === 0 || rows.length > LIMIT.tableRows) problems.push(`${where}.rows count ${rows.length}`);
+  if ((block.column_settings?.length ?? 0) > LIMIT.tableColumnSettings)
+    problems.push(`${where}.column_settings`);
+  rows.forEach((row, r) => {
+    if (row.length === 0 || row.length > LIMIT.tableCells)
+      problems.push(`${where}.rows[${r}] cells ${row.length}`);
+    row.forEach((cell, c) => {
+      const at = `${where}.rows[${r}][${c}]`;
+      if (cell.type === "raw_text") {
+        if (cell.text.trim() === "" || LONE_SURROGATE.test(cell.text))
+          problems.push(`${at}: empty or broken text`);
+      } else if (cell.type === "rich_text") {
+        for (const el of cell.elements.flatMap((s) => s.elements)) {
+          if (
+            el.type === "link" &&
+            (!el.url || el.url.length > LIMIT.url || !/^https?:\/\/\S+$/.test(el.url))
+          )
+            problems.push(`${at}: link url`);
+          if (!el.text || el.text.trim() === "") problems.push(`${at}: empty text`);
+        }
+      } else problems.push(`${at}: unexpected cell type`);
+    });
+  });
+  return problems;
+}
 
 type Confirm = { title?: TextObject; text: TextObject; confirm?: TextObject; deny?: TextObject };
 
@@ -66,7 +165,8 @@ function selectProblems(el: Select, where: string): string[] {
 }
 
 // What a `<` may open in mrkdwn this bot writes: a link with a label, a date token, a mention.
-const TOKEN = /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+)>/;
+const TOKEN =
+  /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|!subteam\^S[A-Z0-9]+)>/;
 const ENTITY = /^&(?:amp|lt|gt);/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -204,10 +304,19 @@ export function slackLimitViolations(message: SlackMessage): string[] {
         break;
       case "divider":
         break;
+      case "data_visualization":
+        problems.push(...chartProblems(block, at));
+        break;
+      case "table":
+        problems.push(...tableProblems(block as { rows?: Cell[][] }, at));
+        break;
       default:
         problems.push(`${at}: unexpected block type`);
     }
   });
+  const count = (type: string) => message.blocks.filter((b) => b.type === type).length;
+  if (count("data_visualization") > LIMIT.chartsPerMessage) problems.push("more than 2 charts");
+  if (count("table") > LIMIT.tablesPerMessage) problems.push("more than 1 table");
   return problems;
 }
 
@@ -228,6 +337,18 @@ export function visibleTexts(message: SlackMessage): string[] {
     if (block.type === "context") for (const el of block.elements) if ("text" in el) out.push(el.text);
     if (block.type === "actions")
       for (const el of block.elements) if (el.type === "button") out.push(el.text.text);
+    if (block.type === "data_visualization") out.push(block.title);
+    if (block.type === "table")
+      for (const row of block.rows)
+        out.push(
+          row
+            .map((cell) =>
+              cell.type === "raw_text"
+                ? cell.text
+                : cell.elements.flatMap((s) => s.elements.map((e) => e.text)).join(""),
+            )
+            .join(" | "),
+        );
   }
   return out;
 }

@@ -1,0 +1,376 @@
+import { describe, expect, it } from "vitest";
+import { withAlternative } from "../../src/messages/charts.ts";
+import { collectionParent } from "../../src/messages/collection-card.ts";
+import { digestMessage } from "../../src/messages/digest-message.ts";
+import { context, section } from "../../src/messages/elements.ts";
+import { failedRunParent } from "../../src/messages/failed-run-card.ts";
+import { fitMessage, type MessageBlock, type SlackMessage } from "../../src/messages/limits.ts";
+import { outageMessage } from "../../src/messages/outage.ts";
+import {
+  type DataVisualizationBlock,
+  forRichClients,
+  type TableBlock,
+  withoutRichBlocks,
+} from "../../src/messages/rich-blocks.ts";
+import type { DigestDay } from "../../src/model/digest-history.ts";
+import { APP, aCollection, aRun, aTest, NOW } from "./fixtures.ts";
+import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
+
+const charts = (m: SlackMessage) =>
+  m.blocks.filter((b): b is DataVisualizationBlock => b.type === "data_visualization");
+const tables = (m: SlackMessage) => m.blocks.filter((b): b is TableBlock => b.type === "table");
+const cellText = (t: TableBlock, row: number, col: number) => {
+  const cell = t.rows[row]?.[col];
+  if (!cell) return undefined;
+  return cell.type === "raw_text" ? cell.text : cell.elements[0]?.elements[0]?.text;
+};
+
+const day = (
+  date: string,
+  settled: number,
+  failures: number,
+  collections: Record<string, number>,
+): DigestDay => ({
+  date,
+  tests: { settled, failures },
+  collections,
+});
+
+describe("the digest's charts and table", () => {
+  const base = { date: "2026-02-16", zone: "Europe/Berlin", appUrl: APP, now: NOW };
+  const collections = [
+    {
+      collection: aCollection({ id: 501, rootCause: "PaymentForm crash" }),
+      newSessions24h: { count: 7, atLeast: false },
+    },
+    {
+      collection: aCollection({ id: 502, rootCause: "Slow search" }),
+      newSessions24h: { count: 2, atLeast: false },
+    },
+  ];
+  const tests = [
+    {
+      test: { ...aTest, id: 1, name: "Login" },
+      runs24h: 20,
+      failures24h: 0,
+      passRate: 1,
+      state: "passing" as const,
+    },
+    {
+      test: { ...aTest, id: 2, name: "Checkout" },
+      runs24h: 20,
+      failures24h: 5,
+      passRate: 0.75,
+      state: "flaky" as const,
+    },
+    {
+      test: { ...aTest, id: 3, name: "Search" },
+      runs24h: 10,
+      failures24h: 10,
+      passRate: 0,
+      state: "failing" as const,
+    },
+  ];
+  const history = [
+    day("2026-02-14", 40, 2, { "501": 1, "502": 3 }),
+    day("2026-02-15", 50, 10, { "501": 4 }),
+    day("2026-02-16", 50, 15, { "501": 7, "502": 2 }),
+  ];
+
+  it("charts each collection's new sessions per day and the tests' pass rate per day", () => {
+    const m = digestMessage({ ...base, collections, tests, history });
+    assertWithinSlackLimits(m);
+    const [sessions, passRate] = charts(m);
+    expect(sessions?.chart).toEqual({
+      type: "line",
+      // 502 missed a day: it is left out of the chart rather than drawn as 0.
+      series: [
+        {
+          name: "#501 PaymentForm cra",
+          data: [
+            { label: "Feb 14", value: 1 },
+            { label: "Feb 15", value: 4 },
+            { label: "Feb 16", value: 7 },
+          ],
+        },
+      ],
+      axis_config: { categories: ["Feb 14", "Feb 15", "Feb 16"], y_label: "sessions" },
+    });
+    expect(passRate?.title).toBe("Pass rate of this channel's tests, last 3 days");
+    expect(passRate?.chart.type === "line" && passRate.chart.series[0]?.data.map((p) => p.value)).toEqual([
+      95, 80, 70,
+    ]);
+  });
+
+  it("draws no chart before it has two days of figures", () => {
+    const m = digestMessage({ ...base, collections, tests, history: history.slice(-1) });
+    expect(charts(m)).toEqual([]);
+    expect(tables(m)).toHaveLength(1);
+  });
+
+  it("shows the tests as a table: name, state as the alerts call it, runs, failures, pass rate; failing first", () => {
+    const [t] = tables(digestMessage({ ...base, collections, tests, history }));
+    if (!t) throw new Error("no table");
+    expect(t.rows.map((_, r) => [0, 1, 2, 3, 4].map((c) => cellText(t, r, c)))).toEqual([
+      ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"],
+      ["Search", "🔴 failing", "10", "10", "0 %"],
+      ["Checkout", "🟡 flaky", "20", "5", "75 %"],
+      ["Login", "🟢 passing", "20", "0", "100 %"],
+    ]);
+    const name = t.rows[1]?.[0];
+    expect(name?.type === "rich_text" && name.elements[0]?.elements[0]).toEqual({
+      type: "link",
+      url: `${APP}/tests/3`,
+      text: "Search",
+    });
+  });
+
+  it("keeps a table within 100 rows and says how many tests it left out", () => {
+    const many = Array.from({ length: 150 }, (_, i) => ({
+      ...tests[0],
+      test: { ...aTest, id: i + 1, name: `T${i}` },
+    }));
+    const [t] = tables(digestMessage({ ...base, collections: [], tests: many as typeof tests }));
+    expect(t?.rows).toHaveLength(100);
+    expect(t && cellText(t, 99, 0)).toBe("…and 52 more tests");
+  });
+
+  it("where Slack shows charts, sends them without their text; where it refuses them, the text without them", () => {
+    const m = digestMessage({ ...base, collections, tests, history });
+    const rich = forRichClients(m);
+    expect(charts(rich)).toHaveLength(2);
+    expect(tables(rich)).toHaveLength(1);
+    expect(allText(rich)).not.toContain("Pass rate per day");
+    expect(allText(rich)).not.toContain(":large_yellow_circle: flaky");
+
+    const plain = withoutRichBlocks(m);
+    expect(plain.blocks.some((b) => b.type === "data_visualization" || b.type === "table")).toBe(false);
+    // Every figure of the charts and the table is still there, in words.
+    expect(allText(plain)).toContain("Pass rate per day");
+    expect(allText(plain)).toContain("95 % → 70 %");
+    expect(allText(plain)).toContain("`#501` PaymentForm crash ▂▅█ 7 today");
+    expect(allText(plain)).toContain(
+      `<${APP}/tests/2|Checkout> · :large_yellow_circle: flaky · 20 runs, 5 failures · 75 % passed`,
+    );
+    assertWithinSlackLimits(rich);
+    assertWithinSlackLimits(plain);
+  });
+});
+
+describe("a test alert's last runs", () => {
+  const streak = { failedRuns: 1, lastRun: { id: 130, at: "2026-02-16T11:58:00.000Z" } };
+  const input = {
+    ref: null,
+    test: aTest,
+    firstRun: aRun({ id: 130, status: "failed" }),
+    streak,
+    appUrl: APP,
+    now: NOW,
+  };
+  const timed = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: 100 + i,
+      status: i % 4 === 3 ? "failed" : "passed",
+      durationMs: 60_000 + i * 1000,
+    }));
+
+  it("charts duration and outcome of the last 20 runs, oldest first, in place of the strip", () => {
+    const m = failedRunParent({ ...input, recentRuns: [...timed(25)].reverse() });
+    const [chart] = charts(m);
+    if (chart?.chart.type !== "bar") throw new Error("no bar chart");
+    expect(chart.chart.axis_config.categories).toEqual(Array.from({ length: 20 }, (_, i) => `#${105 + i}`));
+    const [passed, failed] = chart.chart.series;
+    expect(passed?.name).toBe("Passed");
+    expect(failed?.data[2]).toEqual({ label: "#107", value: 67 });
+    expect(passed?.data[2]).toEqual({ label: "#107", value: 0 });
+    expect(allText(forRichClients(m))).not.toContain("Last runs");
+    expect(allText(withoutRichBlocks(m))).toContain("Last runs 🟩🟩🟥🟩🟩🟩🟥🟩🟩🟩");
+  });
+
+  it("keeps the strip alone when fewer than 5 runs have a duration", () => {
+    const m = failedRunParent({
+      ...input,
+      recentRuns: [...timed(4), { id: 200, status: "running", durationMs: null }],
+    });
+    expect(charts(m)).toEqual([]);
+    expect(allText(m)).toContain("Last runs 🟩🟩🟩🟥⬜");
+  });
+});
+
+describe("a collection alert's growth", () => {
+  const input = {
+    ref: null,
+    collection: aCollection({ sessionCount: 30 }),
+    previousCount: 18,
+    sessions: [],
+    screenshotsExpiresAt: null,
+    regression: false,
+    appUrl: APP,
+    now: NOW,
+  };
+
+  it("charts the session count at each alert", () => {
+    const m = collectionParent({
+      ...input,
+      growthMarks: [
+        { at: "2026-02-16T09:00:00.000Z", count: 18 },
+        { at: "2026-02-16T10:30:00.000Z", count: 24 },
+        { at: "2026-02-16T10:30:40.000Z", count: 25 },
+        { at: "2026-02-16T11:59:00.000Z", count: 30 },
+      ],
+    });
+    const [chart] = charts(m);
+    if (chart?.chart.type !== "line") throw new Error("no line chart");
+    // Two alerts in one minute are one point: the later count.
+    expect(chart.chart.series[0]?.data).toEqual([
+      { label: "Feb 16 09:00", value: 18 },
+      { label: "Feb 16 10:30", value: 25 },
+      { label: "Feb 16 11:59", value: 30 },
+    ]);
+    expect(allText(withoutRichBlocks(m))).toContain("Sessions at each alert*: 18 → 25 → 30");
+  });
+
+  it("has no chart with one count", () => {
+    expect(
+      charts(collectionParent({ ...input, growthMarks: [{ at: NOW.toISOString(), count: 30 }] })),
+    ).toEqual([]);
+  });
+});
+
+describe("fitMessage and Slack's chart and table limits", () => {
+  const chart = (id: string, over: Partial<DataVisualizationBlock> = {}): DataVisualizationBlock => ({
+    type: "data_visualization",
+    block_id: id,
+    title: "Sessions",
+    chart: {
+      type: "bar",
+      series: [{ name: "a", data: [{ label: "x", value: 1 }] }],
+      axis_config: { categories: ["x"] },
+    },
+    ...over,
+  });
+
+  it("keeps at most two charts and one table, and the alternatives of those it drops", () => {
+    const tableBlock: TableBlock = {
+      type: "table",
+      block_id: "t",
+      rows: [[{ type: "raw_text", text: "a" }]],
+    };
+    const blocks: MessageBlock[] = [
+      ...withAlternative(chart("c1"), [section("one")]),
+      ...withAlternative(chart("c2"), [section("two")]),
+      ...withAlternative(chart("c3"), [section("three")]),
+      ...withAlternative(tableBlock, [section("table one")]),
+      ...withAlternative({ ...tableBlock, block_id: "t2" }, [section("table two")]),
+    ];
+    const sent = forRichClients(fitMessage({ text: "x", blocks }));
+    expect(sent.blocks.map((b) => b.block_id)).toEqual(["c1", "c2", "c3~alt0", "t", "t2~alt0"]);
+  });
+
+  it("cuts the title to 50, labels to 20, series to 6 and categories to the last 20", () => {
+    const categories = Array.from({ length: 25 }, (_, i) => `Day ${i} of the long month`);
+    const [fitted] = fitMessage({
+      text: "x",
+      blocks: [
+        chart("c", {
+          title: "T".repeat(80),
+          chart: {
+            type: "line",
+            series: Array.from({ length: 8 }, (_, s) => ({
+              name: `Series ${s} with a long name`,
+              data: categories.map((label, i) => ({ label, value: i })),
+            })),
+            axis_config: { categories, x_label: "X".repeat(60) },
+          },
+        }),
+      ],
+    }).blocks as DataVisualizationBlock[];
+    if (fitted?.chart.type !== "line") throw new Error("dropped");
+    expect(fitted.title).toHaveLength(50);
+    expect(fitted.chart.series).toHaveLength(6);
+    expect(fitted.chart.axis_config.categories).toHaveLength(20);
+    expect(fitted.chart.axis_config.categories[0]).toBe("Day 5 of the long m…");
+    expect(fitted.chart.series[0]?.data[0]).toEqual({ label: "Day 5 of the long m…", value: 5 });
+    expect(fitted.chart.axis_config.x_label).toHaveLength(50);
+  });
+
+  it("drops a series that misses a category or a value, and a chart left without series", () => {
+    const out = fitMessage({
+      text: "x",
+      blocks: [
+        chart("c", {
+          chart: {
+            type: "bar",
+            series: [
+              {
+                name: "whole",
+                data: [
+                  { label: "x", value: 1 },
+                  { label: "y", value: 2 },
+                ],
+              },
+              { name: "gap", data: [{ label: "x", value: 1 }] },
+              {
+                name: "nan",
+                data: [
+                  { label: "x", value: Number.NaN },
+                  { label: "y", value: 2 },
+                ],
+              },
+            ],
+            axis_config: { categories: ["x", "y"] },
+          },
+        }),
+        chart("d", {
+          chart: { type: "bar", series: [{ name: "gap", data: [] }], axis_config: { categories: ["x"] } },
+        }),
+      ],
+    });
+    expect(out.blocks).toHaveLength(1);
+    const [c] = out.blocks as DataVisualizationBlock[];
+    expect(c?.chart.type === "bar" && c.chart.series.map((s) => s.name)).toEqual(["whole"]);
+  });
+});
+
+describe("mentions in alerts", () => {
+  const streak = { failedRuns: 1, lastRun: { id: 130, at: "2026-02-16T11:58:00.000Z" } };
+  const input = {
+    ref: null,
+    test: aTest,
+    firstRun: aRun({ id: 130, status: "failed" }),
+    streak,
+    appUrl: APP,
+    now: NOW,
+  };
+
+  it("pings in the first post of a failure, in its text and its blocks", () => {
+    const m = failedRunParent({ ...input, mention: "<!subteam^S0ONCALL>" });
+    expect(m.text).toContain("<!subteam^S0ONCALL>");
+    expect(m.blocks).toContainEqual(context(":bell: <!subteam^S0ONCALL>"));
+    assertWithinSlackLimits(m);
+  });
+
+  it("never writes a value that is not a stored mention", () => {
+    const m = failedRunParent({ ...input, mention: "<!channel>" });
+    expect(allText(m)).not.toContain("<!channel>");
+  });
+
+  it("pings each distinct mention of an outage once", () => {
+    const item = (testId: number, mention: string | null) => ({
+      testId,
+      testName: `T${testId}`,
+      runId: testId,
+      summary: null,
+      mention,
+    });
+    const m = outageMessage({
+      items: [item(1, "<@U0ALICE>"), item(2, "<!subteam^S0ONCALL>"), item(3, "<@U0ALICE>"), item(4, null)],
+      subscribed: 4,
+      appUrl: APP,
+    });
+    const text = JSON.stringify(m.blocks);
+    expect(text.split("<@U0ALICE>")).toHaveLength(2);
+    expect(text.split("<!subteam^S0ONCALL>")).toHaveLength(2);
+    expect(m.text).toContain("<@U0ALICE> <!subteam^S0ONCALL>");
+  });
+});
