@@ -23,6 +23,18 @@ export const LIMITS = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  // data_visualization and table, from Slack's Block Kit reference.
+  chartTitle: 50,
+  chartsPerMessage: 2,
+  chartSeries: 6,
+  chartPoints: 20,
+  chartLabel: 20,
+  chartAxisLabel: 50,
+  pieSegments: 6,
+  tablesPerMessage: 1,
+  tableRows: 100,
+  tableCells: 20,
+  tableColumnSettings: 20,
 } as const;
 
 const KNOWN_BLOCK_TYPES = new Set([
@@ -37,7 +49,12 @@ const KNOWN_BLOCK_TYPES = new Set([
   "file",
   "video",
   "markdown",
+  "data_visualization",
+  "table",
 ]);
+
+/** Blocks Slack takes in messages only (not in a Home tab or a modal). */
+export const MESSAGE_ONLY_BLOCKS: ReadonlySet<string> = new Set(["data_visualization", "table"]);
 
 type Problems = string[];
 
@@ -141,12 +158,116 @@ function element(p: Problems, el: unknown, pointer: string) {
   }
 }
 
-function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>) {
+function minItems(p: Problems, value: unknown, min: number, pointer: string) {
+  if (!Array.isArray(value) || value.length < min) {
+    p.push(`[ERROR] must provide at least ${min} item${min === 1 ? "" : "s"} [json-pointer:${pointer}]`);
+  }
+}
+
+function chartLabel(p: Problems, value: unknown, limit: number, pointer: string) {
+  if (typeof value !== "string" || value.trim() === "") {
+    p.push(`[ERROR] must be more than 0 characters [json-pointer:${pointer}]`);
+    return;
+  }
+  maxChars(p, value, limit, pointer);
+}
+
+/** A pie's segments, or a bar/line/area chart's series, each with one point per category. */
+function chart(p: Problems, c: unknown, pointer: string) {
+  if (!isObject(c)) {
+    p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
+    return;
+  }
+  if (c.type === "pie") {
+    minItems(p, c.segments, 1, `${pointer}/segments`);
+    maxItems(p, c.segments, LIMITS.pieSegments, `${pointer}/segments`);
+    (Array.isArray(c.segments) ? c.segments : []).forEach((s, i) => {
+      const at = `${pointer}/segments/${i}`;
+      chartLabel(p, isObject(s) ? s.label : undefined, LIMITS.chartLabel, `${at}/label`);
+      const value = isObject(s) ? s.value : undefined;
+      if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+        p.push(`[ERROR] must be greater than 0 [json-pointer:${at}/value]`);
+    });
+    return;
+  }
+  if (c.type !== "bar" && c.type !== "line" && c.type !== "area") {
+    p.push(`[ERROR] must be one of pie, bar, area, line [json-pointer:${pointer}/type]`);
+    return;
+  }
+  const axis = isObject(c.axis_config) ? c.axis_config : null;
+  if (!axis) {
+    p.push(`[ERROR] must provide axis_config [json-pointer:${pointer}/axis_config]`);
+    return;
+  }
+  const categories = Array.isArray(axis.categories) ? axis.categories : [];
+  minItems(p, axis.categories, 1, `${pointer}/axis_config/categories`);
+  maxItems(p, categories, LIMITS.chartPoints, `${pointer}/axis_config/categories`);
+  categories.forEach((cat, i) => {
+    chartLabel(p, cat, LIMITS.chartLabel, `${pointer}/axis_config/categories/${i}`);
+  });
+  if (new Set(categories).size !== categories.length)
+    p.push(`[ERROR] categories must be unique [json-pointer:${pointer}/axis_config/categories]`);
+  for (const key of ["x_label", "y_label"]) {
+    if (axis[key] !== undefined)
+      chartLabel(p, axis[key], LIMITS.chartAxisLabel, `${pointer}/axis_config/${key}`);
+  }
+  minItems(p, c.series, 1, `${pointer}/series`);
+  maxItems(p, c.series, LIMITS.chartSeries, `${pointer}/series`);
+  const names = new Set<unknown>();
+  (Array.isArray(c.series) ? c.series : []).forEach((s, i) => {
+    const at = `${pointer}/series/${i}`;
+    if (!isObject(s)) {
+      p.push(`[ERROR] must be an object [json-pointer:${at}]`);
+      return;
+    }
+    chartLabel(p, s.name, LIMITS.chartLabel, `${at}/name`);
+    if (names.has(s.name)) p.push(`[ERROR] series names must be unique [json-pointer:${at}/name]`);
+    names.add(s.name);
+    const data = Array.isArray(s.data) ? s.data : [];
+    minItems(p, s.data, 1, `${at}/data`);
+    maxItems(p, data, LIMITS.chartPoints, `${at}/data`);
+    const labels = data.map((d) => (isObject(d) ? d.label : undefined));
+    if (labels.length !== categories.length || labels.some((l, j) => l !== categories[j]))
+      p.push(`[ERROR] data labels must match axis_config.categories [json-pointer:${at}/data]`);
+    data.forEach((d, j) => {
+      const value = isObject(d) ? d.value : undefined;
+      if (typeof value !== "number" || !Number.isFinite(value))
+        p.push(`[ERROR] must be a number [json-pointer:${at}/data/${j}/value]`);
+    });
+  });
+}
+
+/** Rows of raw_text or rich_text cells, none empty; at most 100 rows of 20 cells. */
+function table(p: Problems, b: Record<string, unknown>, pointer: string) {
+  minItems(p, b.rows, 1, `${pointer}/rows`);
+  maxItems(p, b.rows, LIMITS.tableRows, `${pointer}/rows`);
+  maxItems(p, b.column_settings, LIMITS.tableColumnSettings, `${pointer}/column_settings`);
+  (Array.isArray(b.rows) ? b.rows : []).forEach((row, r) => {
+    const at = `${pointer}/rows/${r}`;
+    if (!Array.isArray(row)) {
+      p.push(`[ERROR] must be an array [json-pointer:${at}]`);
+      return;
+    }
+    minItems(p, row, 1, at);
+    maxItems(p, row, LIMITS.tableCells, at);
+    row.forEach((cell, c) => {
+      const where = `${at}/${c}`;
+      if (!isObject(cell)) p.push(`[ERROR] must be an object [json-pointer:${where}]`);
+      else if (cell.type === "raw_text") {
+        if (typeof cell.text !== "string" || cell.text === "")
+          p.push(`[ERROR] must be more than 0 characters [json-pointer:${where}/text]`);
+      } else if (cell.type !== "rich_text" || !Array.isArray(cell.elements))
+        p.push(`[ERROR] must be one of raw_text, rich_text [json-pointer:${where}/type]`);
+    });
+  });
+}
+
+function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>, refused: ReadonlySet<string>) {
   if (!isObject(b)) {
     p.push(`[ERROR] must be an object [json-pointer:${pointer}]`);
     return;
   }
-  if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type)) {
+  if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type) || refused.has(b.type)) {
     p.push(`[ERROR] unsupported type: ${String(b.type)} [json-pointer:${pointer}/type]`);
     return;
   }
@@ -212,23 +333,40 @@ function block(p: Problems, b: unknown, pointer: string, seenIds: Set<string>) {
       maxChars(p, b.image_url, LIMITS.url, `${pointer}/image_url`);
       maxChars(p, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
       break;
+    case "data_visualization":
+      chartLabel(p, b.title, LIMITS.chartTitle, `${pointer}/title`);
+      chart(p, b.chart, `${pointer}/chart`);
+      break;
+    case "table":
+      table(p, b, pointer);
+      break;
   }
 }
 
 /**
  * Every limit the message breaks, in Slack's wording; empty when Slack would accept it.
- * Views allow 100 blocks and point their errors under `/view/blocks`.
+ * Views allow 100 blocks and point their errors under `/view/blocks`. `refused`: block types
+ * this workspace does not have yet (Slack rolls new blocks out in phases), answered like an
+ * unknown type.
  */
 export function validateBlocks(
   blocks: unknown[],
   maxBlocks: number = LIMITS.blocks,
   base = "/blocks",
+  refused: ReadonlySet<string> = new Set(),
 ): string[] {
   const problems: Problems = [];
   maxItems(problems, blocks, maxBlocks, base);
   const seenIds = new Set<string>();
   blocks.forEach((b, i) => {
-    block(problems, b, `${base}/${i}`, seenIds);
+    block(problems, b, `${base}/${i}`, seenIds, refused);
   });
+  const count = (type: string) => blocks.filter((b) => isObject(b) && b.type === type).length;
+  if (count("data_visualization") > LIMITS.chartsPerMessage)
+    problems.push(
+      `[ERROR] no more than ${LIMITS.chartsPerMessage} data_visualization blocks allowed [json-pointer:${base}]`,
+    );
+  if (count("table") > LIMITS.tablesPerMessage)
+    problems.push(`[ERROR] only one table block allowed [json-pointer:${base}]`);
   return problems;
 }

@@ -1,4 +1,4 @@
-import { validateBlocks } from "./block-limits.ts";
+import { MESSAGE_ONLY_BLOCKS, validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
 import { type Params, stringParam } from "./params.ts";
@@ -53,7 +53,8 @@ function viewProblems(view: Record<string, unknown>, type: "home" | "modal"): st
     problems.push("[ERROR] must provide an array [json-pointer:/view/blocks]");
     return problems;
   }
-  problems.push(...validateBlocks(view.blocks, VIEW_LIMITS.blocks, "/view/blocks"));
+  // Charts and tables are message blocks: a Home tab or a modal refuses them.
+  problems.push(...validateBlocks(view.blocks, VIEW_LIMITS.blocks, "/view/blocks", MESSAGE_ONLY_BLOCKS));
   if (typeof view.callback_id === "string" && view.callback_id.length > VIEW_LIMITS.callbackId) {
     problems.push(`[ERROR] must be less than 256 characters [json-pointer:/view/callback_id]`);
   }
