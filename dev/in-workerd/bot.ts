@@ -247,6 +247,15 @@ export function createBot(options: {
     ) {
       await postJson(`${standInUrl}/__slack/faults`, { botToken, method, kind, count, ...extra });
     },
+    /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
+    async blockRollout(refuse: string[]) {
+      await postJson(`${standInUrl}/__slack/block-rollout`, { botToken, refuse });
+    },
+    /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
+    async pings(): Promise<Array<{ target: string; channel: string; ts: string; threadTs?: string }>> {
+      const res = await fetch(`${standInUrl}/__slack/pings?botToken=${encodeURIComponent(botToken)}`);
+      return ((await res.json()) as { pings: Array<{ target: string; channel: string; ts: string }> }).pings;
+    },
   };
   createdBots.push(bot);
   return bot;
@@ -304,7 +313,8 @@ export function visibleText(message: { text?: string; blocks?: unknown[] }): str
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === "object") {
       for (const [key, value] of Object.entries(node)) {
-        if (key === "text" && typeof value === "string") out.push(value);
+        // `text` of text objects and table cells, `title` of charts.
+        if ((key === "text" || key === "title") && typeof value === "string") out.push(value);
         else walk(value);
       }
     }

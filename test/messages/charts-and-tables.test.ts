@@ -184,7 +184,7 @@ describe("a test alert's last runs", () => {
     expect(failed?.data[2]).toEqual({ label: "#107", value: 67 });
     expect(passed?.data[2]).toEqual({ label: "#107", value: 0 });
     expect(allText(forRichClients(m))).not.toContain("Last runs");
-    expect(allText(withoutRichBlocks(m))).toContain("Last runs 🟩🟩🟥🟩🟩🟩🟥🟩🟩🟩");
+    expect(allText(withoutRichBlocks(m))).toContain("Last runs 🟥🟩🟩🟩🟥🟩🟩🟩🟥🟩");
   });
 
   it("keeps the strip alone when fewer than 5 runs have a duration", () => {
@@ -221,13 +221,30 @@ describe("a collection alert's growth", () => {
     });
     const [chart] = charts(m);
     if (chart?.chart.type !== "line") throw new Error("no line chart");
-    // Two alerts in one minute are one point: the later count.
+    // Two alerts in one minute: every point is labelled to the second.
     expect(chart.chart.series[0]?.data).toEqual([
-      { label: "Feb 16 09:00", value: 18 },
-      { label: "Feb 16 10:30", value: 25 },
-      { label: "Feb 16 11:59", value: 30 },
+      { label: "Feb 16 09:00:00", value: 18 },
+      { label: "Feb 16 10:30:00", value: 24 },
+      { label: "Feb 16 10:30:40", value: 25 },
+      { label: "Feb 16 11:59:00", value: 30 },
     ]);
-    expect(allText(withoutRichBlocks(m))).toContain("Sessions at each alert*: 18 → 25 → 30");
+    expect(allText(withoutRichBlocks(m))).toContain("Sessions at each alert*: 18 → 24 → 25 → 30");
+  });
+
+  it("labels its points by the minute when no two share one", () => {
+    const [chart] = charts(
+      collectionParent({
+        ...input,
+        growthMarks: [
+          { at: "2026-02-16T09:00:10.000Z", count: 18 },
+          { at: "2026-02-16T11:59:00.000Z", count: 30 },
+        ],
+      }),
+    );
+    expect(chart?.chart.type === "line" && chart.chart.axis_config.categories).toEqual([
+      "Feb 16 09:00",
+      "Feb 16 11:59",
+    ]);
   });
 
   it("has no chart with one count", () => {
