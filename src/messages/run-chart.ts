@@ -1,4 +1,5 @@
-import { seriesChart, withAlternative } from "./charts.ts";
+import { formatDurationMs } from "../vendor/units.ts";
+import { seriesChart, sparkline, withAlternative } from "./charts.ts";
 import { context } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
 import { runStrip, type StripRun } from "./run-strip.ts";
@@ -8,21 +9,30 @@ export type ChartRun = StripRun & { durationMs?: number | null };
 
 /** Runs the chart shows at most: the last 20 settled ones, as many as Slack draws in a series. */
 export const RUN_CHART_LENGTH = 20;
-/** Below this many settled runs with a known duration, the strip says as much as a chart. */
+/** Below this many settled runs with a known duration there is no trend to see. */
 const MIN_CHARTED = 5;
+/** The slowest run at least this much slower than the median: a timeout or a hang shows. */
+const SPREAD = 1.5;
+
+type Timed = ChartRun & { durationMs: number };
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
 
 /**
- * A test's last runs: a bar per run, its height the duration, its colour whether it passed
- * or failed — a run that failed fast (a crash) or slow (a timeout) stands out, which the
- * strip cannot show. With too few timed runs, the strip alone; the strip is also the
- * chart's text alternative.
+ * A test's last runs. The strip (the last 10, 🟩🟥) is on every test alert; when the
+ * durations say more — a run far slower (a timeout) than the usual one — a chart of the last
+ * 20 follows it: a bar per run, its height the duration, its series passed or failed. Its text
+ * alternative is a sparkline of the durations with their range.
  */
 export function runHistoryBlocks(runs: readonly ChartRun[] | undefined): MessageBlock[] {
   const strip = runs && runs.length > 0 ? runStrip(runs) : "";
   const stripBlock = strip ? [context(`Last runs ${strip}`)] : [];
   const timed = [...(runs ?? [])]
     .filter(
-      (r): r is ChartRun & { durationMs: number } =>
+      (r): r is Timed =>
         Number.isFinite(r.id) &&
         (r.status === "passed" || r.status === "failed") &&
         typeof r.durationMs === "number" &&
@@ -32,8 +42,10 @@ export function runHistoryBlocks(runs: readonly ChartRun[] | undefined): Message
     .sort((a, b) => a.id - b.id)
     .filter((r, i, all) => all[i + 1]?.id !== r.id)
     .slice(-RUN_CHART_LENGTH);
-  if (timed.length < MIN_CHARTED) return stripBlock;
-  const seconds = (r: ChartRun & { durationMs: number }, status: string) =>
+  const durations = timed.map((r) => r.durationMs);
+  const helps = timed.length >= MIN_CHARTED && Math.max(...durations) >= SPREAD * median(durations);
+  if (!helps) return stripBlock;
+  const seconds = (r: Timed, status: string) =>
     r.status === status ? Math.round(r.durationMs / 100) / 10 : 0;
   const chart = seriesChart({
     id: "chart_last_runs",
@@ -47,5 +59,11 @@ export function runHistoryBlocks(runs: readonly ChartRun[] | undefined): Message
     xLabel: "run",
     yLabel: "seconds",
   });
-  return withAlternative(chart, stripBlock);
+  const range = `${formatDurationMs(Math.min(...durations))}–${formatDurationMs(Math.max(...durations))}`;
+  return [
+    ...stripBlock,
+    ...withAlternative(chart, [
+      context(`Durations of the last ${timed.length} runs ${sparkline(durations)} ${range}`),
+    ]),
+  ];
 }

@@ -167,33 +167,38 @@ describe("a test alert's last runs", () => {
     appUrl: APP,
     now: NOW,
   };
-  const timed = (n: number) =>
+  // Every fourth run fails, and the failures time out: three times as long.
+  const runs = (n: number, slowFailures = true) =>
     Array.from({ length: n }, (_, i) => ({
       id: 100 + i,
       status: i % 4 === 3 ? "failed" : "passed",
-      durationMs: 60_000 + i * 1000,
+      durationMs: (60 + i) * 1000 * (slowFailures && i % 4 === 3 ? 3 : 1),
     }));
 
-  it("charts duration and outcome of the last 20 runs, oldest first, in place of the strip", () => {
-    const m = failedRunParent({ ...input, recentRuns: [...timed(25)].reverse() });
+  it("charts duration and outcome of the last 20 runs, oldest first, under the strip, when durations differ", () => {
+    const m = failedRunParent({ ...input, recentRuns: [...runs(25)].reverse() });
     const [chart] = charts(m);
     if (chart?.chart.type !== "bar") throw new Error("no bar chart");
     expect(chart.chart.axis_config.categories).toEqual(Array.from({ length: 20 }, (_, i) => `#${105 + i}`));
     const [passed, failed] = chart.chart.series;
     expect(passed?.name).toBe("Passed");
-    expect(failed?.data[2]).toEqual({ label: "#107", value: 67 });
+    expect(failed?.data[2]).toEqual({ label: "#107", value: 201 });
     expect(passed?.data[2]).toEqual({ label: "#107", value: 0 });
-    expect(allText(forRichClients(m))).not.toContain("Last runs");
-    expect(allText(withoutRichBlocks(m))).toContain("Last runs 🟥🟩🟩🟩🟥🟩🟩🟩🟥🟩");
+    // The strip is on every alert, the chart or not.
+    expect(allText(forRichClients(m))).toContain("Last runs 🟥🟩🟩🟩🟥🟩🟩🟩🟥🟩");
+    expect(allText(forRichClients(m))).not.toContain("Durations of the last");
+    expect(allText(withoutRichBlocks(m))).toMatch(/Durations of the last 20 runs \S+ 1 m 05 s–4 m 09 s/u);
   });
 
-  it("keeps the strip alone when fewer than 5 runs have a duration", () => {
-    const m = failedRunParent({
+  it("keeps the strip alone when the durations are alike, or fewer than 5 runs have one", () => {
+    const alike = failedRunParent({ ...input, recentRuns: runs(25, false) });
+    expect(charts(alike)).toEqual([]);
+    const few = failedRunParent({
       ...input,
-      recentRuns: [...timed(4), { id: 200, status: "running", durationMs: null }],
+      recentRuns: [...runs(4), { id: 200, status: "running", durationMs: null }],
     });
-    expect(charts(m)).toEqual([]);
-    expect(allText(m)).toContain("Last runs 🟩🟩🟩🟥⬜");
+    expect(charts(few)).toEqual([]);
+    expect(allText(few)).toContain("Last runs 🟩🟩🟩🟥⬜");
   });
 });
 
