@@ -1,6 +1,7 @@
 import type { EngineHealth } from "../model/alert-control.ts";
 import { mentionToken } from "../model/mention.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
+import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
@@ -66,6 +67,7 @@ export function listMessage(
   digest: DigestSchedule | null,
   appUrl: string,
   now: Date,
+  weekly: WeeklySchedule | null = null,
 ): SlackMessage {
   const lines = subscriptions.map((s) =>
     [
@@ -77,13 +79,16 @@ export function listMessage(
   const digestLine = digest
     ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt)}.`
     : "No daily digest (set one with `/decipher digest 09:00 Europe/Berlin`).";
+  const weeklyLine = weekly
+    ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt)}.`
+    : "No weekly report (set one with `/decipher weekly mon 09:00 Europe/Berlin`).";
   const body =
     lines.length > 0
       ? lines.join("\n")
       : "This channel watches nothing yet. Try `/decipher subscribe test <id>` or `/decipher subscribe collection <id>`.";
   return fitMessage({
     text: `This channel watches ${subscriptions.length} item(s).`,
-    blocks: [header("What this channel watches"), section(body), context(digestLine)],
+    blocks: [header("What this channel watches"), section(body), context(digestLine, weeklyLine)],
   });
 }
 

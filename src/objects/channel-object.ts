@@ -9,6 +9,7 @@ import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { objectNames, registry } from "./addresses.ts";
+import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 
@@ -106,6 +107,14 @@ export class ChannelObject extends DurableObject<Env> {
       await this.ctx.storage.put("outage", { key, ts: result.ts } satisfies LastOutage);
       return { ts: result.ts };
     });
+  }
+
+  // The weekly report (src/objects/channel-weekly.ts), in this object's one-at-a-time queue.
+  setWeekly(teamId: string, channelId: string, when: WeeklyWhen | null, at: string) {
+    return this.#serial(() => setWeekly(this.ctx.storage, this.env, teamId, channelId, when, at));
+  }
+  sendDueWeekly(at: string, config: Config) {
+    return this.#serial(() => sendDueWeekly(this.ctx.storage, this.env, at, config));
   }
 
   /**
