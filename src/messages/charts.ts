@@ -1,4 +1,4 @@
-import type { MessageBlock } from "./limits.ts";
+import { type MessageBlock, truncatePlain } from "./limits.ts";
 import {
   altBlockId,
   type DataVisualizationBlock,
@@ -110,6 +110,6 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** `2026-03-04` → `Mar 4`: a short category label for a local date. */
 export function dayLabel(date: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return date.slice(0, 20);
+  if (!m) return truncatePlain(date, 20);
   return `${MONTHS[Number(m[2]) - 1] ?? m[2]} ${Number(m[3])}`;
 }

@@ -160,7 +160,8 @@ function testsTable(input: WeeklyInput): MessageBlock[] {
 export function weeklyMessage(input: WeeklyInput): SlackMessage {
   const first = input.days[0] ?? "";
   const last = input.days.at(-1) ?? "";
-  const period = `${dayLabel(first)} – ${dayLabel(last)}`;
+  // The engine's own local dates; escaped all the same, as every text this builder is handed.
+  const period = oneLine(`${dayLabel(first)} – ${dayLabel(last)}`);
   const known = input.tests.filter((t) => !t.unknown);
   const failures = known.reduce((n, t) => n + t.figures.failures, 0);
   const recoveries = known.reduce((n, t) => n + t.figures.recoveries, 0);

@@ -22,6 +22,7 @@ import { fitMessage } from "../../src/messages/limits.ts";
 import { outageMessage } from "../../src/messages/outage.ts";
 import { forRichClients, withoutRichBlocks } from "../../src/messages/rich-blocks.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
+import { weeklyMessage } from "../../src/messages/weekly-message.ts";
 import {
   anyCard,
   anyClicks,
@@ -332,6 +333,60 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
             now: at,
           });
           // As built, as sent where charts show, and as sent where Slack refuses them.
+          assertWithinSlackLimits(message);
+          assertWithinSlackLimits(forRichClients(message));
+          assertWithinSlackLimits(withoutRichBlocks(message));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("weeklyMessage, up to 120 tests and 30 collections, charts and table as built, sent or refused", () => {
+    const figures = fc.record({
+      runs: fc.nat(400),
+      settled: fc.nat(400),
+      failures: fc.nat(400),
+      recoveries: fc.nat(200),
+      flips: fc.nat(400),
+      perDay: fc.dictionary(
+        fc.constantFrom("2026-03-02", "2026-03-03", "2026-03-08", "bad"),
+        fc.record({ passed: anyNumber, failed: anyNumber }),
+      ),
+    });
+    const testLine = fc.record(
+      {
+        test: anyTest,
+        state: fc.constantFrom("passing" as const, "failing" as const, "flaky" as const, "unknown" as const),
+        figures,
+        capped: fc.boolean(),
+        unknown: fc.boolean(),
+      },
+      { requiredKeys: ["test", "state", "figures", "capped"] },
+    );
+    const collectionLine = fc.record({
+      collection: anyCollection,
+      newSessions: fc.record({ count: anyNumber, atLeast: fc.boolean() }),
+      regressed: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(nasty, fc.constantFrom("2026-03-02", "2026-03-03", "2026-03-08")), {
+          maxLength: 8,
+        }),
+        nasty,
+        fc.array(testLine, { maxLength: 120 }),
+        fc.array(collectionLine, { maxLength: 30 }),
+        appUrl,
+        (days, zone, tests, collections, app) => {
+          const message = weeklyMessage({
+            days,
+            zone,
+            tests,
+            collections,
+            flakiest: tests.slice(0, 3),
+            appUrl: app,
+          });
           assertWithinSlackLimits(message);
           assertWithinSlackLimits(forRichClients(message));
           assertWithinSlackLimits(withoutRichBlocks(message));
