@@ -1,8 +1,8 @@
 import type { DigestDay } from "../model/digest-history.ts";
 import { dayLabel, seriesChart, sparkline, withAlternative } from "./charts.ts";
 import { context } from "./elements.ts";
-import type { MessageBlock } from "./limits.ts";
-import { bold, code, escapeMrkdwn, oneLine } from "./mrkdwn.ts";
+import { type MessageBlock, truncateMrkdwn } from "./limits.ts";
+import { bold, code, oneLine } from "./mrkdwn.ts";
 
 /**
  * The digest's two charts, from the daily figures the channel's digests already read
@@ -14,15 +14,23 @@ import { bold, code, escapeMrkdwn, oneLine } from "./mrkdwn.ts";
 const MIN_DAYS = 2;
 const MAX_SERIES = 6;
 
-export type ChartedCollection = { id: number; name: string };
+export type ChartedCollection = { id: number; name: string; path?: string | null };
 
-/** "#501 PaymentForm…": a legend name that stays within Slack's 20 characters and stays unique. */
-function seriesName(c: ChartedCollection): string {
-  const id = `#${c.id}`;
-  const rest = oneLine(c.name)
-    .slice(0, 19 - id.length)
-    .trim();
-  return rest ? `${id} ${rest}` : id;
+/**
+ * Legend names within Slack's 20 characters: the collection's page as the digest's lines
+ * show it (`/checkout/payment`, its end when longer), else `#501`; `#id` again where two
+ * would read the same.
+ */
+function seriesNames(collections: readonly ChartedCollection[]): string[] {
+  const path = (c: ChartedCollection) => {
+    const p = (c.path ?? "").trim();
+    if (!p) return `#${c.id}`;
+    return p.length <= 20 ? p : `…${p.slice(-19)}`;
+  };
+  const names = collections.map(path);
+  return names.map((n, i) =>
+    names.indexOf(n) !== i || names.lastIndexOf(n) !== i ? `#${collections[i]?.id}` : n,
+  );
 }
 
 /**
@@ -53,7 +61,7 @@ export function sessionsPerDayChart(
         const series = days
           .filter((d) => String(c.id) in d.collections)
           .map((d) => d.collections[String(c.id)] ?? 0);
-        return `${code(`#${c.id}`)} ${escapeMrkdwn(oneLine(c.name).slice(0, 40))} ${sparkline(series)} ${series.at(-1) ?? 0} today`;
+        return `${truncateMrkdwn(oneLine(c.name), 60)} ${code(c.path || `#${c.id}`)} ${sparkline(series)} ${series.at(-1) ?? 0} today`;
       })
       .join("\n")}`,
   );
@@ -63,7 +71,10 @@ export function sessionsPerDayChart(
     title: `New sessions per day, last ${dated.length} days`,
     type: "line",
     categories: dated.map((d) => dayLabel(d.date)),
-    series: covered.map((c) => ({ name: seriesName(c), values: values(c) })),
+    series: seriesNames(covered).map((name, i) => ({
+      name,
+      values: values(covered[i] as ChartedCollection),
+    })),
     yLabel: "sessions",
   });
   return withAlternative(chart, [alternative]);

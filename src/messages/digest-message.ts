@@ -177,7 +177,11 @@ export function digestMessage(input: DigestInput): SlackMessage {
             ...packLines(collections.map(collectionLine), SECTIONS_PER_LIST, more("more collection")),
             ...sessionsPerDayChart(
               history,
-              collections.map((c) => ({ id: c.collection.id, name: c.collection.rootCause })),
+              collections.map((c) => ({
+                id: c.collection.id,
+                name: c.collection.rootCause,
+                path: c.collection.shortenedPath,
+              })),
             ),
           ]
         : [section("_No issue collections watched in this channel._")]),

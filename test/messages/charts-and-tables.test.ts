@@ -86,7 +86,7 @@ describe("the digest's charts and table", () => {
       // 502 missed a day: it is left out of the chart rather than drawn as 0.
       series: [
         {
-          name: "#501 PaymentForm cra",
+          name: "/checkout",
           data: [
             { label: "Feb 14", value: 1 },
             { label: "Feb 15", value: 4 },
@@ -148,7 +148,7 @@ describe("the digest's charts and table", () => {
     // Every figure of the charts and the table is still there, in words.
     expect(allText(plain)).toContain("Pass rate per day");
     expect(allText(plain)).toContain("95 % → 70 %");
-    expect(allText(plain)).toContain("`#501` PaymentForm crash ▂▅█ 7 today");
+    expect(allText(plain)).toContain("PaymentForm crash `/checkout` ▂▅█ 7 today");
     expect(allText(plain)).toContain(
       `<${APP}/tests/2|Checkout> · :large_yellow_circle: flaky · 20 runs, 5 failures · 75 % passed`,
     );
