@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type Stack, startStack } from "../dev/stack.ts";
+import { clock, cronAt, twoMinutesAhead } from "./cron-at.ts";
 import { findBrowser } from "./find-browser.ts";
 
 const RESULTS = new URL("../test-results/", import.meta.url);
@@ -233,31 +234,18 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
   });
 });
 
-/** `HH:MM` of an instant in a zone. */
-const clock = (at: Date, zone: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at);
-
 /**
  * Sets the channel's digest two minutes ahead in `zone` and runs the bot's cron just after
- * that minute, so nobody waits for it. Two zones 26 hours
- * apart give two local dates minutes apart: the second digest has two days of figures.
+ * that minute. Two zones 26 hours apart give two local dates minutes apart: the second digest
+ * has two days of figures.
  */
 async function digestIn(zone: string) {
-  const due = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 2 * 60_000);
+  const due = twoMinutesAhead();
   await command(`/decipher digest ${clock(due, zone)} ${zone}`);
   await messages()
     .filter({ hasText: `Daily digest set for ${clock(due, zone)} ${zone}` })
     .waitFor();
-  // Miniflare's scheduled trigger takes the cron's time (`wrangler dev`'s `/__scheduled` does not).
-  const cron = new URL("/cdn-cgi/local/scheduled", stack.botUrl);
-  cron.search = new URLSearchParams({ cron: "* * * * *", time: String(due.getTime() + 5_000) }).toString();
-  const res = await fetch(cron);
-  assert.equal(res.status, 200, await res.text());
+  await cronAt(stack.botUrl, new Date(due.getTime() + 5_000));
 }
 
 test("the sandbox page: a digest with its charts and its table, laid out like Slack's", async () => {

@@ -106,8 +106,9 @@ function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
     return `• ${bold(c.collection.rootCause || `Issue collection #${c.collection.id}`)}${path} · ${what} · +${floor(c.newSessions.count, c.newSessions.atLeast)} sessions this week (${plural(c.collection.sessionCount, "session")} in all)`;
   });
   const grown = sorted.filter((c) => c.newSessions.count > 0).slice(0, SLACK_LIMITS.chartPoints);
+  // One collection's bar says no more than its line: a chart compares two or more.
   const chart =
-    grown.length > 0
+    grown.length > 1
       ? seriesChart({
           id: "chart_week_collections",
           title: "New sessions this week, per collection",

@@ -12,6 +12,7 @@ import {
   type TableBlock,
   withoutRichBlocks,
 } from "../../src/messages/rich-blocks.ts";
+import { type WeeklyCollectionLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
 import type { DigestDay } from "../../src/model/digest-history.ts";
 import { APP, aCollection, aRun, aTest, NOW } from "./fixtures.ts";
 import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
@@ -394,5 +395,92 @@ describe("mentions in alerts", () => {
     expect(text.split("<@U0ALICE>")).toHaveLength(2);
     expect(text.split("<!subteam^S0ONCALL>")).toHaveLength(2);
     expect(m.text).toContain("<@U0ALICE> <!subteam^S0ONCALL>");
+  });
+});
+
+describe("the weekly report's charts", () => {
+  const figures = (perDay: Record<string, { passed: number; failed: number }>) => ({
+    runs: 10,
+    settled: 10,
+    failures: 3,
+    recoveries: 2,
+    flips: 4,
+    perDay,
+  });
+  const days = [
+    "2026-03-03",
+    "2026-03-04",
+    "2026-03-05",
+    "2026-03-06",
+    "2026-03-07",
+    "2026-03-08",
+    "2026-03-09",
+  ];
+  const tests = [
+    {
+      test: aTest,
+      state: "flaky" as const,
+      figures: figures({ "2026-03-04": { passed: 4, failed: 2 } }),
+      capped: false,
+    },
+    {
+      test: { ...aTest, id: 8, name: "Login" },
+      state: "passing" as const,
+      figures: figures({ "2026-03-04": { passed: 1, failed: 0 }, "2026-03-09": { passed: 3, failed: 1 } }),
+      capped: true,
+    },
+  ];
+  const grew = (id: number, count: number): WeeklyCollectionLine => ({
+    collection: aCollection({ id }),
+    newSessions: { count, atLeast: false },
+    regressed: false,
+  });
+
+  it("charts the channel's passed and failed runs per day, and compares collections that grew", () => {
+    const m = weeklyMessage({
+      days,
+      zone: "UTC",
+      tests,
+      collections: [grew(1, 5), grew(2, 9)],
+      flakiest: [],
+      appUrl: APP,
+    });
+    const [runs, sessions] = charts(m);
+    if (runs?.chart.type !== "bar" || sessions?.chart.type !== "bar") throw new Error("no bar charts");
+    expect(runs.chart.axis_config.categories).toEqual([
+      "Mar 3",
+      "Mar 4",
+      "Mar 5",
+      "Mar 6",
+      "Mar 7",
+      "Mar 8",
+      "Mar 9",
+    ]);
+    expect(runs.chart.series.map((s) => s.data.map((p) => p.value))).toEqual([
+      [0, 5, 0, 0, 0, 0, 3],
+      [0, 2, 0, 0, 0, 0, 1],
+    ]);
+    expect(sessions.chart.series[0]?.data).toEqual([
+      { label: "#2", value: 9 },
+      { label: "#1", value: 5 },
+    ]);
+    // The read that stopped at its cap says so: "10+" runs.
+    expect(tables(m)[0]?.rows.map((r) => r.map((c) => (c.type === "raw_text" ? c.text : "link")))).toEqual([
+      ["Test", "State", "Runs", "Failures", "Recoveries", "Pass rate"],
+      ["link", "🟡 flaky", "10", "3", "2", "70 %"],
+      ["link", "🟢 passing", "10+", "3", "2", "70 %"],
+    ]);
+  });
+
+  it("draws no chart for one collection: its line says as much", () => {
+    const m = weeklyMessage({
+      days,
+      zone: "UTC",
+      tests,
+      collections: [grew(1, 5)],
+      flakiest: [],
+      appUrl: APP,
+    });
+    expect(charts(m).map((c) => c.title)).toEqual(["Runs per day this week"]);
   });
 });

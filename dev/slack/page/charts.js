@@ -86,7 +86,8 @@ function seriesPlot(chart) {
     );
   });
   if (chart.type === "bar") {
-    const group = step * 0.72;
+    // Bars as wide as a category allows, but not wider than Slack draws them.
+    const group = Math.min(step * 0.72, 36 * Math.max(1, series.length));
     const bar = group / Math.max(1, series.length);
     values.forEach((vs, s) => {
       vs.forEach((v, i) => {
