@@ -4,6 +4,7 @@ import { collectionParent } from "../../src/messages/collection-card.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import { context, section } from "../../src/messages/elements.ts";
 import { failedRunParent } from "../../src/messages/failed-run-card.ts";
+import { homeView, subscriptionLine } from "../../src/messages/home-view.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "../../src/messages/limits.ts";
 import { outageMessage } from "../../src/messages/outage.ts";
 import {
@@ -14,6 +15,7 @@ import {
 } from "../../src/messages/rich-blocks.ts";
 import { type WeeklyCollectionLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
 import type { DigestDay } from "../../src/model/digest-history.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
 import { APP, aCollection, aRun, aTest, NOW } from "./fixtures.ts";
 import { allText, assertWithinSlackLimits } from "./slack-limits.ts";
 
@@ -376,6 +378,28 @@ describe("mentions in alerts", () => {
   it("never writes a value that is not a stored mention", () => {
     const m = failedRunParent({ ...input, mention: "<!channel>" });
     expect(allText(m)).not.toContain("<!channel>");
+  });
+
+  it("shows in App Home who a test pings, as a name that notifies nobody", () => {
+    const sub = {
+      kind: "test",
+      channelId: "C0ALERTS",
+      createdAt: NOW.toISOString(),
+      createdBy: "U0ALICE",
+      paused: null,
+      lastError: null,
+      lastChangeAt: NOW.toISOString(),
+      testId: 7,
+      testName: "Checkout works",
+      lastRunId: 1,
+      lastRunAt: null,
+      handledRunIds: [],
+      streak: null,
+      options: { mention: "<@U0ALICE>" },
+    } as const;
+    expect(subscriptionLine(sub as unknown as Subscription, APP, null)).toContain(":bell: pings <@U0ALICE>");
+    const view = homeView({ subscriptions: [sub as unknown as Subscription], appUrl: APP, teamUrl: null });
+    expect(JSON.stringify(view)).toContain("pings <@U0ALICE>");
   });
 
   it("pings each distinct mention of an outage once", () => {
