@@ -3,6 +3,7 @@ import type { PollMode } from "./engine/poll-context.ts";
 import { OUTAGE } from "./model/noise-rules.ts";
 import type { PollChunk } from "./model/poll-chunk.ts";
 import { channelObject, objectNames, registry, subscriptionObjectByName } from "./objects/addresses.ts";
+import { dueTarget } from "./objects/channel-weekly.ts";
 import { type PollReport, quietReport } from "./objects/subscription-object.ts";
 import { describeError } from "./util/describe-error.ts";
 import { mapLimit } from "./util/map-limit.ts";
@@ -158,7 +159,11 @@ export async function runPollCycle(
   let errors = reports.filter((r) => r.error).length;
   for (const name of dueDigests) {
     try {
-      if ((await channelObject(env, name).sendDueDigest(at, config)).sent) digestsSent++;
+      // The registry lists daily digests and weekly reports (src/objects/channel-weekly.ts).
+      const due = dueTarget(name);
+      const channel = channelObject(env, due.channel);
+      if ((await (due.weekly ? channel.sendDueWeekly(at, config) : channel.sendDueDigest(at, config))).sent)
+        digestsSent++;
     } catch (error) {
       errors++;
       console.error(`digest of ${name} failed: ${describeError(error)}`);

@@ -12,6 +12,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { emulatorControl } from "../dev/emulator/control-client.ts";
 import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { type Stack, startStack } from "../dev/stack.ts";
+import { clock, cronAt, twoMinutesAhead } from "./cron-at.ts";
 import { findBrowser } from "./find-browser.ts";
 
 const RESULTS = new URL("../test-results/", import.meta.url);
@@ -318,5 +319,61 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     assert.deepEqual(await controls.evaluateAll((els) => els.map((e) => e.getAttribute("data-action-id"))), [
       "triage_unmute",
     ]);
+  });
+});
+
+/**
+ * Sets the channel's digest two minutes ahead in `zone` and runs the bot's cron just after
+ * that minute. Two zones 26 hours apart give two local dates minutes apart: the second digest
+ * has two days of figures.
+ */
+async function digestIn(zone: string) {
+  const due = twoMinutesAhead();
+  await command(`/decipher digest ${clock(due, zone)} ${zone}`);
+  await messages()
+    .filter({ hasText: `Daily digest set for ${clock(due, zone)} ${zone}` })
+    .waitFor();
+  await cronAt(stack.botUrl, new Date(due.getTime() + 5_000));
+}
+
+test("the sandbox page: a digest with its charts and its table, laid out like Slack's", async () => {
+  await page.click('#channels a[data-channel="C0DEMO"]');
+  await step("subscribe", async () => {
+    await command("/decipher subscribe test 101");
+    await messages()
+      .filter({ hasText: "Subscribed this channel to test" })
+      .filter({ hasText: "101" })
+      .waitFor();
+    await command("/decipher subscribe collection 501");
+    await messages().filter({ hasText: "Subscribed this channel to collection #501" }).waitFor();
+  });
+
+  const digests = () =>
+    messages().filter({ has: page.locator(".bk-header", { hasText: "Daily Decipher digest" }) });
+  await step("first digest: the tests as a table", async () => {
+    await digestIn("Etc/GMT+12");
+    const digest = digests().last();
+    await digest.locator("table.bk-table").waitFor();
+    const header = await digest.locator("table.bk-table tr").first().locator("th").allTextContents();
+    assert.deepEqual(header, ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"]);
+    assert.equal(await digest.locator(".bk-chart").count(), 0, "one day of figures draws no chart");
+  });
+
+  await step("second local day: charts of sessions and pass rate per day", async () => {
+    await digestIn("Etc/GMT-14");
+    await digests().nth(1).waitFor();
+    const digest = digests().last();
+    const charts = digest.locator(".bk-chart");
+    await charts.first().waitFor();
+    assert.deepEqual(await charts.locator(".bk-chart-title").allTextContents(), [
+      "New sessions per day, last 2 days",
+      "Pass rate of this channel's tests, last 2 days",
+    ]);
+    assert.ok((await charts.first().locator("svg circle").count()) >= 2, "the line has a dot per day");
+    assert.ok((await digest.locator("table.bk-table tr").count()) >= 2, "the table has a row per test");
+    // Where a chart or the table is shown, its text alternative is not sent.
+    assert.equal(await digest.locator(".bk-unsupported").count(), 0);
+    mkdirSync(RESULTS, { recursive: true });
+    await digest.screenshot({ path: new URL("sandbox-digest.png", RESULTS).pathname });
   });
 });

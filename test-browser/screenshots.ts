@@ -18,6 +18,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Locator, type Page } from "playwright-core";
 import type { Stack, StackOptions } from "../dev/stack.ts";
+import { clock, cronAt, twoMinutesAhead } from "./cron-at.ts";
 import { findBrowser } from "./find-browser.ts";
 
 const [root = ".", label = "after", outDir = "docs/screenshots"] = process.argv.slice(2);
@@ -78,6 +79,47 @@ async function alertWith(page: Page, marker: string): Promise<Locator> {
   return alert;
 }
 
+/**
+ * The charts and tables: a collection alert whose chart grew over three alerts, a digest on
+ * its second local day (two zones 26 hours apart, so no one waits a day) and a weekly report.
+ * The window is made tall enough for the whole message.
+ */
+async function chartsAndTables(page: Page) {
+  await page.setViewportSize({ width: 1100, height: 2600 });
+  for (const count of [7, 9]) {
+    await control("/collections/501/sessions", { count });
+    await page.click("#poll-now");
+    await page.waitForTimeout(1500);
+  }
+  const grown = await alertWith(page, "PaymentForm");
+  await grown.locator(".bk-chart").waitFor();
+  await grown.screenshot({ path: `${outDir}/collection-alert-chart.png` });
+
+  await command(page, "/decipher subscribe test 101", "Subscribed");
+  for (const zone of ["Etc/GMT+12", "Etc/GMT-14"]) {
+    const due = twoMinutesAhead();
+    await command(
+      page,
+      `/decipher digest ${clock(due, zone)} ${zone}`,
+      `Daily digest set for ${clock(due, zone)}`,
+    );
+    await cronAt(stack.botUrl, new Date(due.getTime() + 5_000));
+  }
+  const digest = await alertWith(page, "Pass rate of this channel");
+  await digest.locator("table.bk-table").waitFor();
+  await digest.screenshot({ path: `${outDir}/digest-charts.png` });
+
+  const due = twoMinutesAhead();
+  const day = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short" })
+    .format(due)
+    .toLowerCase();
+  await command(page, `/decipher weekly ${day} ${clock(due, "UTC")} UTC`, "Weekly report set");
+  await cronAt(stack.botUrl, new Date(due.getTime() + 5_000));
+  const weekly = await alertWith(page, "Weekly Decipher report");
+  await weekly.locator("table.bk-table").waitFor();
+  await weekly.screenshot({ path: `${outDir}/weekly-report.png` });
+}
+
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
   page.setDefaultTimeout(30_000);
@@ -132,6 +174,7 @@ try {
       width: box ? Math.round(box.width) : null,
     }),
   );
+  if (label === "after") await chartsAndTables(page);
 } finally {
   await browser.close().catch(() => {});
   await stack.stop();

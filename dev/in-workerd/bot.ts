@@ -215,6 +215,10 @@ export function createBot(options: {
     ) {
       await standIn.fault(botToken, method, kind, count, extra);
     },
+    /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
+    blockRollout: (refuse: string[]) => standIn.blockRollout(botToken, refuse),
+    /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
+    pings: () => standIn.pings(botToken),
   };
   createdBots.push(bot);
   return bot;
@@ -229,7 +233,8 @@ export function visibleText(message: { text?: string; blocks?: unknown[] }): str
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === "object") {
       for (const [key, value] of Object.entries(node)) {
-        if (key === "text" && typeof value === "string") out.push(value);
+        // `text` of text objects and table cells, `title` of charts.
+        if ((key === "text" || key === "title") && typeof value === "string") out.push(value);
         else walk(value);
       }
     }

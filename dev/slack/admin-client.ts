@@ -67,5 +67,16 @@ export function slackAdmin(standInUrl: string) {
       count = 1,
       extra: Record<string, unknown> = {},
     ) => call("POST", "/faults", { botToken, method, kind, count, ...extra }),
+    /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
+    blockRollout: (botToken: string, refuse: string[]) =>
+      call("POST", "/block-rollout", { botToken, refuse }),
+    /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
+    pings: async (botToken: string) =>
+      (
+        await call<{ pings: Array<{ target: string; channel: string; ts: string; threadTs?: string }> }>(
+          "GET",
+          `/pings?${query({ botToken })}`,
+        )
+      ).pings,
   };
 }

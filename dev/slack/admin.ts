@@ -127,6 +127,28 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
     return c.json({ ok: true, rate_limit: ws.rateLimit });
   });
 
+  /**
+   * Slack's phased rollout of new blocks: `refuse` lists the block types this workspace does
+   * not have yet (e.g. `["data_visualization", "table"]`); `[]` gives it every block.
+   */
+  app.post("/block-rollout", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    if (!Array.isArray(body.refuse) || !body.refuse.every((t) => typeof t === "string" && t !== ""))
+      return c.json({ ok: false, error: "refuse must be a list of block types" }, 400);
+    ws.refusedBlocks = new Set(body.refuse as string[]);
+    return c.json({ ok: true, refuse: [...ws.refusedBlocks] });
+  });
+
+  /** Who Slack notified, oldest first: each mention in a new message, never in an edit. */
+  app.get("/pings", (c) => {
+    const ws = workspaceFor(c);
+    if (ws instanceof Response) return ws;
+    const target = c.req.query("target");
+    return c.json({ ok: true, pings: target ? ws.pings.filter((p) => p.target === target) : ws.pings });
+  });
+
   app.post("/reset", async (c) => {
     const body = await jsonBody(c);
     const token = str(body.botToken) ?? str(c.req.query("botToken"));

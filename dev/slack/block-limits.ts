@@ -39,6 +39,18 @@ export const LIMITS = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  // data_visualization and table, from Slack's Block Kit reference.
+  chartTitle: 50,
+  chartsPerMessage: 2,
+  chartSeries: 6,
+  chartPoints: 20,
+  chartLabel: 20,
+  chartAxisLabel: 50,
+  pieSegments: 6,
+  tablesPerMessage: 1,
+  tableRows: 100,
+  tableCells: 20,
+  tableColumnSettings: 20,
 } as const;
 
 const KNOWN_BLOCK_TYPES = new Set([
@@ -53,11 +65,24 @@ const KNOWN_BLOCK_TYPES = new Set([
   "file",
   "video",
   "markdown",
+  "data_visualization",
+  "table",
 ]);
 
 /** The block and control types the bot builds; strict checks refuse the others. */
-const BOT_BLOCK_TYPES = new Set(["section", "header", "context", "divider", "actions", "image"]);
+const BOT_BLOCK_TYPES = new Set([
+  "section",
+  "header",
+  "context",
+  "divider",
+  "actions",
+  "image",
+  "data_visualization",
+  "table",
+]);
 const BOT_ACTION_ELEMENTS = new Set(["button", "static_select"]);
+/** Blocks Slack takes in messages only (not in a Home tab or a modal). */
+export const MESSAGE_ONLY_BLOCKS: ReadonlySet<string> = new Set(["data_visualization", "table"]);
 
 type Check = { problems: string[]; strict: boolean };
 
@@ -72,7 +97,7 @@ const HTTP_URL = /^https?:\/\/\S+$/;
 
 // What a `<` may open in mrkdwn the bot writes: a link with a label, a date token, a mention.
 const TOKEN =
-  /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+)>/;
+  /^<(?:https?:\/\/[^\s<>|]+\|[^<>\n]+|!date\^\d+\^[^|<>]+\|[^<>\n]+|@[UW][A-Z0-9]+|#[CG][A-Z0-9]+|!subteam\^S[A-Z0-9]+)>/;
 const ENTITY = /^&(?:amp|lt|gt);/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -239,12 +264,116 @@ function actions(c: Check, elements: unknown[], pointer: string) {
   });
 }
 
-function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
+function minItems(c: Check, value: unknown, min: number, pointer: string) {
+  if (!Array.isArray(value) || value.length < min) {
+    slackSays(c, `must provide at least ${min} item${min === 1 ? "" : "s"}`, `${pointer}`);
+  }
+}
+
+function chartLabel(c: Check, value: unknown, limit: number, pointer: string) {
+  if (typeof value !== "string" || value.trim() === "") {
+    slackSays(c, `must be more than 0 characters`, `${pointer}`);
+    return;
+  }
+  maxChars(c, value, limit, pointer);
+}
+
+/** A pie's segments, or a bar/line/area chart's series, each with one point per category. */
+function chart(c: Check, spec: unknown, pointer: string) {
+  if (!isRecord(spec)) {
+    slackSays(c, `must be an object`, `${pointer}`);
+    return;
+  }
+  if (spec.type === "pie") {
+    minItems(c, spec.segments, 1, `${pointer}/segments`);
+    maxItems(c, spec.segments, LIMITS.pieSegments, `${pointer}/segments`);
+    (Array.isArray(spec.segments) ? spec.segments : []).forEach((s, i) => {
+      const at = `${pointer}/segments/${i}`;
+      chartLabel(c, isRecord(s) ? s.label : undefined, LIMITS.chartLabel, `${at}/label`);
+      const value = isRecord(s) ? s.value : undefined;
+      if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+        slackSays(c, `must be greater than 0`, `${at}/value`);
+    });
+    return;
+  }
+  if (spec.type !== "bar" && spec.type !== "line" && spec.type !== "area") {
+    slackSays(c, `must be one of pie, bar, area, line`, `${pointer}/type`);
+    return;
+  }
+  const axis = isRecord(spec.axis_config) ? spec.axis_config : null;
+  if (!axis) {
+    slackSays(c, `must provide axis_config`, `${pointer}/axis_config`);
+    return;
+  }
+  const categories = Array.isArray(axis.categories) ? axis.categories : [];
+  minItems(c, axis.categories, 1, `${pointer}/axis_config/categories`);
+  maxItems(c, categories, LIMITS.chartPoints, `${pointer}/axis_config/categories`);
+  categories.forEach((cat, i) => {
+    chartLabel(c, cat, LIMITS.chartLabel, `${pointer}/axis_config/categories/${i}`);
+  });
+  if (new Set(categories).size !== categories.length)
+    slackSays(c, `categories must be unique`, `${pointer}/axis_config/categories`);
+  for (const key of ["x_label", "y_label"]) {
+    if (axis[key] !== undefined)
+      chartLabel(c, axis[key], LIMITS.chartAxisLabel, `${pointer}/axis_config/${key}`);
+  }
+  minItems(c, spec.series, 1, `${pointer}/series`);
+  maxItems(c, spec.series, LIMITS.chartSeries, `${pointer}/series`);
+  const names = new Set<unknown>();
+  (Array.isArray(spec.series) ? spec.series : []).forEach((s, i) => {
+    const at = `${pointer}/series/${i}`;
+    if (!isRecord(s)) {
+      slackSays(c, `must be an object`, `${at}`);
+      return;
+    }
+    chartLabel(c, s.name, LIMITS.chartLabel, `${at}/name`);
+    if (names.has(s.name)) slackSays(c, `series names must be unique`, `${at}/name`);
+    names.add(s.name);
+    const data = Array.isArray(s.data) ? s.data : [];
+    minItems(c, s.data, 1, `${at}/data`);
+    maxItems(c, data, LIMITS.chartPoints, `${at}/data`);
+    const labels = data.map((d) => (isRecord(d) ? d.label : undefined));
+    if (labels.length !== categories.length || labels.some((l, j) => l !== categories[j]))
+      slackSays(c, `data labels must match axis_config.categories`, `${at}/data`);
+    data.forEach((d, j) => {
+      const value = isRecord(d) ? d.value : undefined;
+      if (typeof value !== "number" || !Number.isFinite(value))
+        slackSays(c, `must be a number`, `${at}/data/${j}/value`);
+    });
+  });
+}
+
+/** Rows of raw_text or rich_text cells, none empty; at most 100 rows of 20 cells. */
+function table(c: Check, b: Record<string, unknown>, pointer: string) {
+  minItems(c, b.rows, 1, `${pointer}/rows`);
+  maxItems(c, b.rows, LIMITS.tableRows, `${pointer}/rows`);
+  maxItems(c, b.column_settings, LIMITS.tableColumnSettings, `${pointer}/column_settings`);
+  (Array.isArray(b.rows) ? b.rows : []).forEach((row, r) => {
+    const at = `${pointer}/rows/${r}`;
+    if (!Array.isArray(row)) {
+      slackSays(c, `must be an array`, `${at}`);
+      return;
+    }
+    minItems(c, row, 1, at);
+    maxItems(c, row, LIMITS.tableCells, at);
+    row.forEach((cell, j) => {
+      const where = `${at}/${j}`;
+      if (!isRecord(cell)) slackSays(c, `must be an object`, `${where}`);
+      else if (cell.type === "raw_text") {
+        if (typeof cell.text !== "string" || cell.text === "")
+          slackSays(c, `must be more than 0 characters`, `${where}/text`);
+      } else if (cell.type !== "rich_text" || !Array.isArray(cell.elements))
+        slackSays(c, `must be one of raw_text, rich_text`, `${where}/type`);
+    });
+  });
+}
+
+function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>, refused: ReadonlySet<string>) {
   if (!isRecord(b)) {
     slackSays(c, "must be an object", pointer);
     return;
   }
-  if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type)) {
+  if (typeof b.type !== "string" || !KNOWN_BLOCK_TYPES.has(b.type) || refused.has(b.type)) {
     slackSays(c, `unsupported type: ${String(b.type)}`, `${pointer}/type`);
     return;
   }
@@ -305,29 +434,49 @@ function block(c: Check, b: unknown, pointer: string, seenIds: Set<string>) {
       maxChars(c, b.alt_text, LIMITS.altText, `${pointer}/alt_text`);
       if (b.title !== undefined) textObject(c, b.title, `${pointer}/title`, LIMITS.imageTitle, true);
       break;
+    case "data_visualization":
+      chartLabel(c, b.title, LIMITS.chartTitle, `${pointer}/title`);
+      chart(c, b.chart, `${pointer}/chart`);
+      break;
+    case "table":
+      table(c, b, pointer);
+      break;
   }
 }
 
-function blockList(c: Check, blocks: unknown[], maxBlocks: number, base: string) {
+function blockList(
+  c: Check,
+  blocks: unknown[],
+  maxBlocks: number,
+  base: string,
+  refused: ReadonlySet<string>,
+) {
   maxItems(c, blocks, maxBlocks, base);
   const seenIds = new Set<string>();
   blocks.forEach((b, i) => {
-    block(c, b, `${base}/${i}`, seenIds);
+    block(c, b, `${base}/${i}`, seenIds, refused);
   });
+  const count = (type: string) => blocks.filter((b) => isRecord(b) && b.type === type).length;
+  if (count("data_visualization") > LIMITS.chartsPerMessage) {
+    slackSays(c, `no more than ${LIMITS.chartsPerMessage} data_visualization blocks allowed`, base);
+  }
+  if (count("table") > LIMITS.tablesPerMessage) slackSays(c, "only one table block allowed", base);
 }
 
 /**
  * Every limit the blocks break, in Slack's wording; empty when Slack would accept them. Views
- * allow 100 blocks and point their errors under `/view/blocks`.
+ * allow 100 blocks and point their errors under `/view/blocks`. `refused`: block types this
+ * workspace does not have yet (Slack rolls new blocks out in phases), answered like an unknown
+ * type.
  */
 export function validateBlocks(
   blocks: unknown[],
   maxBlocks: number = LIMITS.blocks,
   base = "/blocks",
-  { strict = false } = {},
+  { strict = false, refused = new Set<string>() }: { strict?: boolean; refused?: ReadonlySet<string> } = {},
 ): string[] {
   const c: Check = { problems: [], strict };
-  blockList(c, blocks, maxBlocks, base);
+  blockList(c, blocks, maxBlocks, base, refused);
   return c.problems;
 }
 
@@ -342,6 +491,6 @@ export function strictMessageProblems(message: { text?: unknown; blocks?: unknow
     }
     mrkdwn(c, text, "/text");
   }
-  blockList(c, message.blocks ?? [], LIMITS.blocks, "/blocks");
+  blockList(c, message.blocks ?? [], LIMITS.blocks, "/blocks", new Set());
   return c.problems;
 }

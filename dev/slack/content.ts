@@ -16,8 +16,15 @@ export function slackError(error: string, extra: Record<string, unknown> = {}): 
   return { ok: false, error, ...extra };
 }
 
-/** `requireContent`: a new message needs text, blocks or attachments; an update may omit both. */
-export function readContent(params: Params, requireContent: boolean): Content {
+/**
+ * `requireContent`: a new message needs text, blocks or attachments; an update may omit both.
+ * `refusedBlocks`: block types the workspace does not have yet (`Workspace.refusedBlocks`).
+ */
+export function readContent(
+  params: Params,
+  requireContent: boolean,
+  refusedBlocks: ReadonlySet<string> = new Set(),
+): Content {
   const text = stringParam(params, "text");
   const parsed = blocksParam(params);
   if (!parsed.ok) return { ok: false, body: slackError(parsed.error) };
@@ -28,7 +35,7 @@ export function readContent(params: Params, requireContent: boolean): Content {
   }
   if (text && text.length > MAX_TEXT) return { ok: false, body: slackError("msg_too_long") };
   if (blocks) {
-    const problems = validateBlocks(blocks);
+    const problems = validateBlocks(blocks, undefined, undefined, { refused: refusedBlocks });
     if (problems.length > 0) {
       return {
         ok: false,

@@ -16,9 +16,29 @@ export function findMessage(ws: Workspace, channel: string, ts: string): StoredM
 }
 
 /** Store a new message; a reply marks its parent as a thread, like Slack's thread_ts on parents. */
+const MENTION = /<@[UW][A-Z0-9]+(?:\|[^<>|]*)?>|<!subteam\^S[A-Z0-9]+(?:\|[^<>|]*)?>/g;
+
+/**
+ * Slack notifies each person or group a new message mentions, once per message, wherever
+ * the mention is (text or blocks). Edits and ephemeral messages notify nobody.
+ */
+function notify(ws: Workspace, message: StoredMessage) {
+  if (message.ephemeral) return;
+  const found = `${message.text}\n${JSON.stringify(message.blocks ?? [])}`.match(MENTION) ?? [];
+  const targets = new Set(found.map((m) => m.replace(/\|[^>]*>$/, ">")));
+  for (const target of targets)
+    ws.pings.push({
+      target,
+      channel: message.channel,
+      ts: message.ts,
+      ...(message.threadTs ? { threadTs: message.threadTs } : {}),
+    });
+}
+
 export function addMessage(ws: Workspace, message: StoredMessage): StoredMessage {
   const stored = { ...message, blocks: withBlockIds(ws, message.blocks) };
   ws.messages.push(stored);
+  notify(ws, stored);
   if (stored.threadTs && !stored.ephemeral) {
     const parent = findMessage(ws, stored.channel, stored.threadTs);
     if (parent) {

@@ -106,7 +106,7 @@ function apply(entry: Entry, params: Params, nextTs: () => string): ResponseUrlR
     removeMessage(ws, source);
     return { status: 200, body: { ok: true } };
   }
-  const content = readContent(params, true);
+  const content = readContent(params, true, ws.refusedBlocks);
   if (!content.ok) return { status: 400, body: content.body };
   const replace = params.replace_original === true || params.replace_original === "true";
   if (replace && source) {

@@ -50,7 +50,7 @@ function postBotMessage(
   channel: Channel,
   extra: (threadTs: string | undefined) => Partial<Parameters<typeof botMessage>[0]> & { via: string },
 ): StoredMessage | MethodBody {
-  const content = readContent(params, true);
+  const content = readContent(params, true, ws.refusedBlocks);
   if (!content.ok) return content.body;
   const threadTs = threadTsOf(ws, channel.id, params);
   if (typeof threadTs === "object") return threadTs;
@@ -131,7 +131,7 @@ const update: Method = ({ ws, params, nextTs }) => {
   // Ephemeral messages cannot be reached through chat.update, only through response_url.
   if (!message || message.ephemeral) return slackError("message_not_found");
   if (message.user !== BOT_USER_ID) return slackError("cant_update_message");
-  const content = readContent(params, false);
+  const content = readContent(params, false, ws.refusedBlocks);
   if (!content.ok) return content.body;
   const hasAttachments = params.attachments !== undefined;
   if (content.text === undefined && content.blocks === undefined && !hasAttachments) {

@@ -1,6 +1,6 @@
 import { isRecord } from "../../src/util/checks.ts";
 import { type Params, stringParam } from "./api-params.ts";
-import { validateBlocks } from "./block-limits.ts";
+import { MESSAGE_ONLY_BLOCKS, validateBlocks } from "./block-limits.ts";
 import { slackError } from "./content.ts";
 import { withBlockIds } from "./messages.ts";
 import type { MethodBody, MethodContext } from "./method-types.ts";
@@ -52,7 +52,10 @@ function viewProblems(view: Record<string, unknown>, type: "home" | "modal"): st
     problems.push("[ERROR] must provide an array [json-pointer:/view/blocks]");
     return problems;
   }
-  problems.push(...validateBlocks(view.blocks, VIEW_LIMITS.blocks, "/view/blocks"));
+  // Charts and tables are message blocks: a Home tab or a modal refuses them.
+  problems.push(
+    ...validateBlocks(view.blocks, VIEW_LIMITS.blocks, "/view/blocks", { refused: MESSAGE_ONLY_BLOCKS }),
+  );
   if (typeof view.callback_id === "string" && view.callback_id.length > VIEW_LIMITS.callbackId) {
     problems.push(`[ERROR] must be less than 256 characters [json-pointer:/view/callback_id]`);
   }

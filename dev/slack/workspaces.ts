@@ -35,7 +35,17 @@ export type Workspace = {
   /** trigger_ids handed to the app: Slack honours one for 3 s, once. */
   triggerIds: Map<string, { at: number; userId: string; used: boolean }>;
   nextViewId: number;
+  /**
+   * Block types Slack has not rolled out to this workspace yet: a message with one is
+   * refused with `invalid_blocks`, like an unknown type (`POST /__slack/block-rollout`).
+   */
+  refusedBlocks: Set<string>;
+  /** Who Slack notified: each mention in a new message, once; edits and ephemerals notify nobody. */
+  pings: Ping[];
 };
+
+/** One notification of a mention: a person (`<@U…>`) or a user group (`<!subteam^S…>`). */
+export type Ping = { target: string; channel: string; ts: string; threadTs?: string };
 
 export type TokenCheck = { ok: true; workspace: Workspace } | { ok: false; error: "invalid_auth" };
 
@@ -106,6 +116,8 @@ export class Workspaces {
       modals: [],
       triggerIds: new Map(),
       nextViewId: 1,
+      refusedBlocks: new Set(),
+      pings: [],
     };
     this.setRateLimit(ws, this.#defaultRateLimit);
     // A human message and a Slackbot one, so "not the bot's message" paths are reachable.

@@ -35,6 +35,8 @@ export function testParent(
     recoveredBy?: TestRun | null;
     /** Who unmuted it: the old alert says so, and offers no controls (its streak is over). */
     unmutedBy?: Muted | null;
+    /** The streak's first post: the only one that carries the subscription's `mention:`. */
+    ping?: boolean;
   },
 ): SlackMessage | null {
   const first = streak.firstRun;
@@ -53,6 +55,7 @@ export function testParent(
     snooze: sub.snooze,
     muted: sub.muted ?? null,
     unmutedBy: input.unmutedBy ?? null,
+    mention: input.ping ? (sub.options?.mention ?? null) : null,
     appUrl: input.appUrl,
     now: input.now,
   });
@@ -104,6 +107,7 @@ export function openParent(
     evidence: cardEvidence(sub),
     regression: card.regression,
     unmutedBy,
+    growthMarks: sub.counts ?? [],
     appUrl,
     now,
   });

@@ -6,6 +6,7 @@ import { update } from "../slack-api/post-message.ts";
 import { openParent } from "./alert-parents.ts";
 import { baselineCollection } from "./baseline.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 
 /** `next`: the state to store, or null when nothing changes. */
 export type TriageResult = { next: Subscription | null; outcome: TriageOutcome };
@@ -40,7 +41,8 @@ export async function applyTriage(
   // The open alert shows the change (who is looking, the snooze, who muted it), and keeps
   // everything else it showed when it was posted.
   const parent = result.next ? openParent(result.next, deps.config.decipherAppUrl, now) : null;
-  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  if (parent && deps.budget.has(1))
+    await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   return result;
 }
 
@@ -54,7 +56,8 @@ async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: 
   const name = `${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`;
   const unmutedBy: Muted = { by: userId, at: now.toISOString() };
   const parent = openParent({ ...sub, muted: null }, deps.config.decipherAppUrl, now, unmutedBy);
-  if (parent && deps.budget.has(1)) await update(deps.slack, sub.channelId, parent.ts, parent.message);
+  if (parent && deps.budget.has(1))
+    await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   let next: Subscription;
   if (sub.kind === "test") {
     next = { ...sub, muted: null, streak: null, quietFailures: 0, lastChangeAt: now.toISOString() };

@@ -1,6 +1,7 @@
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
+import { withCountMark } from "../model/count-marks.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
@@ -9,6 +10,7 @@ import { cardEvidence, collectionParentNow } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 import { isSnoozed } from "./snooze.ts";
 
 const EVIDENCE_SESSIONS = 3;
@@ -129,6 +131,7 @@ export async function pollCollectionSubscription(
   const regression = decision === "regression";
   // What the card shows besides the counts, stored with it: every later edit shows it again.
   const shown = collectionAlertEvidence({ ...input, since: sub.alertedAt, guards });
+  const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
   const result = threadTs
     ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)
     : await ctx.outbox.send(
@@ -138,6 +141,7 @@ export async function pollCollectionSubscription(
           previousCount: sub.alertedCount,
           evidence: shown,
           regression,
+          growthMarks: counts,
           appUrl: input.appUrl,
           now,
         }),
@@ -161,6 +165,7 @@ export async function pollCollectionSubscription(
     wasResolved: current.isResolved,
     regressed: sub.regressed || decision === "regression",
     rootCause: current.rootCause || sub.rootCause,
+    counts,
     lastError: null,
     failingSince: null,
     lastChangeAt: now.toISOString(),
@@ -175,8 +180,9 @@ export async function pollCollectionSubscription(
       regression: card.regression,
       appUrl: input.appUrl,
       now,
+      growthMarks: counts,
     });
-    await update(deps.slack, sub.channelId, threadTs, parent);
+    await update(deps.slack, sub.channelId, threadTs, parent, richBlockGate(deps, sub.teamId));
   }
   // One message per alert: the card holds the headline and one session; growth replies later.
   const posts = 1;

@@ -1,6 +1,7 @@
 import { type DigestTestState, digestMessage } from "../messages/digest-message.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
+import { recordDay } from "../model/digest-history.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
@@ -65,6 +66,7 @@ async function testLine(deps: EngineDeps, sub: TestSubscription, now: Date) {
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
     state,
+    settled: finished.length,
   };
 }
 
@@ -76,6 +78,7 @@ function unknownTestLine(sub: TestSubscription, appUrl: string) {
     failures24h: 0,
     passRate: null,
     state: "unknown" as const,
+    settled: 0,
   };
 }
 
@@ -116,7 +119,7 @@ const MAX_PRODUCTION_LINES = 5;
  * "Tests vs production": for each test that names its page, the sessions real users had
  * there in 24 h. Skipped line by line when the budget runs short; never holds the digest.
  */
-async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
+export async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
   const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
   const linked = subscriptions
     .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
@@ -194,12 +197,24 @@ export async function sendDigest(
       line === null ? [] : [{ ...line, muted: watched[i]?.muted ?? null }],
     ),
   };
+  const date = localDate(now, schedule.zone);
+  const history = recordDay(schedule.history, {
+    date,
+    tests: {
+      settled: testLines.reduce((n, t) => n + t.settled, 0),
+      failures: testLines.reduce((n, t) => n + (t.settled > 0 ? t.failures24h : 0), 0),
+    },
+    collections: Object.fromEntries(
+      lines.collections.map((c) => [String(c.collection.id), c.newSessions24h.count]),
+    ),
+  });
   const message = withProductionLines(
     digestMessage({
-      date: localDate(now, schedule.zone),
+      date,
       zone: schedule.zone,
       collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
       tests: lines.tests,
+      history,
       appUrl,
       now,
     }),
@@ -219,6 +234,7 @@ export async function sendDigest(
         collectionCounts: Object.fromEntries(
           lines.collections.map((c) => [String(c.collection.id), c.collection.sessionCount]),
         ),
+        history,
       },
     };
   }

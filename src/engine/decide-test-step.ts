@@ -278,6 +278,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
           testName: test.name || sub.testName,
           runId: run.id,
           summary: run.summary?.oneLineSummary ?? null,
+          mention: sub.options?.mention ?? null,
         },
       };
     }
@@ -300,7 +301,14 @@ export function decideTestStep(input: TestPollInput): TestStep {
       evidence: testAlertEvidence(input.meaning),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
-    const card = testParent(sub, opening, { test, appUrl, now, recoveredBy: recovered }) as SlackMessage;
+    const card = testParent(sub, opening, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: recovered,
+      // The streak's first post is the one that pings; edits and replies never do.
+      ping: true,
+    }) as SlackMessage;
     const message = passedNext ? failedThenPassed(card, test) : card;
     return {
       kind: "post",

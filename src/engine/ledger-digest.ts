@@ -9,6 +9,8 @@ export type LedgerDigestLine = {
   failures24h: number;
   passRate: number | null;
   state: DigestTestState;
+  /** Runs of the day that finished (passed or failed): the weight of the day in the digest's trend. */
+  settled: number;
   /** Failures of the day counted, not posted, by reason (`after`, `flaky-digest`, `snoozed`, …). */
   counted: Record<string, number>;
 };
@@ -35,6 +37,7 @@ export function ledgerDigestLine(rows: readonly LedgerRow[], now: Date): LedgerD
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
     state,
+    settled: finished.length,
     counted: countedFailures(day, new Date(since)),
   };
 }

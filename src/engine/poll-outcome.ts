@@ -21,7 +21,14 @@ export type PollOutcome = {
 };
 
 /** A test's new failure, held back for one cycle to see whether other tests failed with it. */
-export type HeldFailure = { testId: number; testName: string; runId: number; summary: string | null };
+export type HeldFailure = {
+  testId: number;
+  testName: string;
+  runId: number;
+  summary: string | null;
+  /** The test's `mention:`, pinged once by the outage message that may name this failure. */
+  mention?: string | null;
+};
 
 export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });
 

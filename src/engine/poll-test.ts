@@ -16,6 +16,7 @@ import {
   pollFailed,
 } from "./poll-outcome.ts";
 import { readFailureContext } from "./read-failure-context.ts";
+import { richBlockGate } from "./rich-block-gate.ts";
 import { readLateFailures, readRunWindow, SINCE_MARGIN_MS } from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
 import { isSnoozed } from "./snooze.ts";
@@ -260,7 +261,8 @@ export async function pollTest(
     }
     if (step.kind === "edit") {
       // A failed edit costs only the parent's status line; the replies are what matter.
-      if (budget.has(1)) await update(deps.slack, sub.channelId, step.ts, step.message);
+      if (budget.has(1))
+        await update(deps.slack, sub.channelId, step.ts, step.message, richBlockGate(deps, sub.teamId));
       apply(step.after);
       continue;
     }
@@ -279,7 +281,7 @@ export async function pollTest(
         cycle: ctx.cycle ?? now.toISOString(),
       });
       if (last.kind === "edit" && budget.has(1)) {
-        await update(deps.slack, sub.channelId, last.ts, last.message);
+        await update(deps.slack, sub.channelId, last.ts, last.message, richBlockGate(deps, sub.teamId));
         apply(last.after);
       }
       break;

@@ -1,10 +1,12 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { aiSummaryOf, type CollectionAlertEvidence, type GuardMark } from "../model/alert-evidence.ts";
+import type { CountMark } from "../model/subscription.ts";
 import type { AiSummary, CollectionSession, IssueCollection } from "../vendor/types.ts";
 import { type DurationUnit, inferDurationUnit } from "../vendor/units.ts";
 import { ACTION_IDS, toSharedSessionCard } from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, header, image, section } from "./elements.ts";
+import { growthChartBlocks } from "./growth-chart.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { collectionUrl, runUrl, sessionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, link, oneLine, plural, toDate } from "./mrkdwn.ts";
@@ -33,6 +35,8 @@ export type CollectionParentInput = TriageState & {
   regression: boolean;
   /** The subscription's growth threshold: what "Snooze until +N more sessions" offers. */
   growthStep?: number | null | undefined;
+  /** The count at each alert so far, this one included: the growth chart (src/messages/growth-chart.ts). */
+  growthMarks?: readonly CountMark[] | undefined;
   appUrl: string;
   now: Date;
 };
@@ -219,6 +223,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
         .filter(Boolean)
         .join(" · "),
     ),
+    ...growthChartBlocks(input.growthMarks),
     ...(headline ? [section(`:robot_face: ${headline}`)] : []),
     ...(session
       ? sessionBlocks(

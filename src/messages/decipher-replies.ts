@@ -1,5 +1,7 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
+import { mentionToken } from "../model/mention.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
+import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { actions, context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
@@ -30,7 +32,9 @@ export function optionsLine(subscription: Subscription): string {
     ...(o.trigger ? [`trigger:${o.trigger}`] : []),
     ...(o.page ? [`page:${o.page}`] : []),
   ];
-  return `options: ${parts.map((p) => code(p)).join(" ")}`;
+  // Shown as a name, not as the option's token: these replies are ephemeral, so nobody is pinged.
+  const ping = mentionToken(o.mention);
+  return `options: ${parts.map((p) => code(p)).join(" ")}${ping ? ` · new failures ping ${ping}` : ""}`;
 }
 
 function growthRule(growth: number | null): string {
@@ -77,6 +81,7 @@ export function listMessage(
   digest: DigestSchedule | null,
   appUrl: string,
   now: Date,
+  weekly: WeeklySchedule | null = null,
 ): SlackMessage {
   const lines = subscriptions.map((s) =>
     [
@@ -88,6 +93,9 @@ export function listMessage(
   const digestLine = digest
     ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt)}.`
     : "No daily digest (set one with `/decipher digest 09:00 Europe/Berlin`).";
+  const weeklyLine = weekly
+    ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt)}.`
+    : "No weekly report (set one with `/decipher weekly mon 09:00 Europe/Berlin`).";
   const body =
     lines.length > 0
       ? lines.join("\n")
@@ -98,7 +106,7 @@ export function listMessage(
       header("What this channel watches"),
       section(body),
       ...unmuteButtons(subscriptions),
-      context(digestLine),
+      context(digestLine, weeklyLine),
     ],
   });
 }

@@ -1,11 +1,19 @@
+import type { DigestDay } from "../model/digest-history.ts";
 import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
+import { linkCell, table, textCell, withAlternative } from "./charts.ts";
+import { passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
 import { context, header, packLines, section } from "./elements.ts";
-import { fitMessage, type SlackMessage } from "./limits.ts";
+import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import type { TableCell } from "./rich-blocks.ts";
 
-export type DigestTestState = "passing" | "failing" | "running" | "unknown";
+/**
+ * A test's state in the digest, named like the alerts name it (src/model/test-classification.ts):
+ * `flaky` and `failing` are the alerts' flaky and new-failure/broken/failing.
+ */
+export type DigestTestState = "passing" | "failing" | "flaky" | "running" | "unknown";
 
 /**
  * A 24-hour figure read from Decipher: `atLeast` when the reading stopped at a page cap, so
@@ -24,6 +32,17 @@ export type DigestCollection = {
   muted?: Muted | null;
 };
 
+export type DigestTestLine = {
+  test: TestInfo;
+  runs24h: number;
+  failures24h: number;
+  /** 0…1, null without runs. */
+  passRate: number | null;
+  state: DigestTestState;
+  /** Muted in this channel: its line says so (who, when), since it posts nothing. */
+  muted?: Muted | null;
+};
+
 export type DigestInput = {
   /** Defaults to "Daily Decipher digest". */
   title?: string;
@@ -32,16 +51,12 @@ export type DigestInput = {
   /** IANA zone the digest is scheduled in. */
   zone: string;
   collections: DigestCollection[];
-  tests: {
-    test: TestInfo;
-    runs24h: number;
-    failures24h: number;
-    /** 0…1, null without runs. */
-    passRate: number | null;
-    state: DigestTestState;
-    /** Muted in this channel: its line says so (who, when), since it posts nothing. */
-    muted?: Muted | null;
-  }[];
+  tests: DigestTestLine[];
+  /**
+   * The channel's daily figures, oldest first, today's last (src/model/digest-history.ts):
+   * what the charts draw. Without two days of them there are no charts.
+   */
+  history?: readonly DigestDay[];
   appUrl: string;
   now: Date;
 };
@@ -52,6 +67,7 @@ const SECTIONS_PER_LIST = 20;
 const STATE_ICON: Record<DigestTestState, string> = {
   passing: ":large_green_circle: passing",
   failing: ":red_circle: failing",
+  flaky: ":large_yellow_circle: flaky",
   running: ":large_blue_circle: running",
   unknown: ":white_circle: unknown",
 };
@@ -76,21 +92,79 @@ function collectionLine(line: DigestCollection, appUrl: string): string {
   return `• *${link(collectionUrl(appUrl, c.id), c.rootCause.trim() || `Issue collection #${c.id}`)}*${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}${mutedPart(line.muted)}`;
 }
 
-function testLine(t: DigestInput["tests"][number], appUrl: string): string {
-  const rate =
-    t.passRate === null || !Number.isFinite(t.passRate)
-      ? "no runs"
-      : `${Math.round(t.passRate * 100)} % passed`;
+const percent = (rate: number | null) =>
+  rate === null || !Number.isFinite(rate) ? null : `${Math.round(rate * 100)} %`;
+
+function testLine(t: DigestTestLine, appUrl: string): string {
+  const shown = percent(t.passRate);
+  const rate = shown === null ? "no runs" : `${shown} passed`;
   return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
 }
 
-/** The daily digest: collections by 24 h growth, then tests; empty sections say so. */
+const STATE_CELL: Record<DigestTestState, string> = {
+  passing: "🟢 passing",
+  failing: "🔴 failing",
+  flaky: "🟡 flaky",
+  running: "🔵 running",
+  unknown: "⚪ unknown",
+};
+
+/** Failing first, then flaky: the rows that need someone come first. */
+const STATE_ORDER: Record<DigestTestState, number> = {
+  failing: 0,
+  flaky: 1,
+  running: 2,
+  unknown: 3,
+  passing: 4,
+};
+
+const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
+
+/** Name, state, runs, failures and pass rate of each test as a table; its lines where tables are not shown. */
+function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
+  const sorted = [...tests].sort((a, b) => (STATE_ORDER[a.state] ?? 9) - (STATE_ORDER[b.state] ?? 9));
+  const room = SLACK_LIMITS.tableRows - 1;
+  const shown = sorted.length > room ? sorted.slice(0, room - 1) : sorted;
+  const rows: TableCell[][] = shown.map((t) => [
+    linkCell(testUrl(appUrl, t.test.id), oneLine(t.test.name) || `Test ${t.test.id}`),
+    textCell(`${STATE_CELL[t.state] ?? STATE_CELL.unknown}${t.muted ? " · muted" : ""}`),
+    textCell(String(t.runs24h)),
+    textCell(String(t.failures24h)),
+    textCell(percent(t.passRate) ?? "–"),
+  ]);
+  if (shown.length < sorted.length)
+    rows.push([
+      textCell(`…and ${plural(sorted.length - shown.length, "more test")}`),
+      ...[1, 2, 3, 4].map(() => textCell("–")),
+    ]);
+  const block = table("table_tests", ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"], rows, [
+    { is_wrapped: true },
+    {},
+    { align: "right" },
+    { align: "right" },
+    { align: "right" },
+  ]);
+  return withAlternative(
+    block,
+    packLines(
+      sorted.map((t) => testLine(t, appUrl)),
+      SECTIONS_PER_LIST,
+      more("more test"),
+    ),
+  );
+}
+
+/**
+ * The daily digest: collections by 24 h growth with their sessions per day, then the tests'
+ * pass rate per day and a table of the tests; empty sections say so. Charts and the table
+ * carry their text alternative (src/messages/rich-blocks.ts).
+ */
 export function digestMessage(input: DigestInput): SlackMessage {
   const { date, zone, appUrl } = input;
   const title = input.title?.trim() || "Daily Decipher digest";
   // Sorted by growth so the collection that needs attention comes first.
   const collections = [...input.collections].sort((a, b) => growthOf(b) - growthOf(a));
-  const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
+  const history = input.history ?? [];
   return fitMessage({
     text: `${escapeMrkdwn(title)} for ${oneLine(date)}: ${plural(collections.length, "issue collection")}, ${plural(input.tests.length, "test")}`,
     blocks: [
@@ -98,19 +172,25 @@ export function digestMessage(input: DigestInput): SlackMessage {
       context(`Last 24 hours · ${oneLine(zone)}`),
       section(bold("Issue collections")),
       ...(collections.length > 0
-        ? packLines(
-            collections.map((c) => collectionLine(c, appUrl)),
-            SECTIONS_PER_LIST,
-            more("more collection"),
-          )
+        ? [
+            ...packLines(
+              collections.map((c) => collectionLine(c, appUrl)),
+              SECTIONS_PER_LIST,
+              more("more collection"),
+            ),
+            ...sessionsPerDayChart(
+              history,
+              collections.map((c) => ({
+                id: c.collection.id,
+                name: c.collection.rootCause,
+                path: c.collection.shortenedPath,
+              })),
+            ),
+          ]
         : [section("_No issue collections watched in this channel._")]),
       section(bold("Tests")),
       ...(input.tests.length > 0
-        ? packLines(
-            input.tests.map((t) => testLine(t, appUrl)),
-            SECTIONS_PER_LIST,
-            more("more test"),
-          )
+        ? [...passRatePerDayChart(history), ...testsTable(input.tests, appUrl)]
         : [section("_No tests watched in this channel._")]),
     ],
   });

@@ -1,5 +1,6 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import type { TestAlertEvidence } from "../model/alert-evidence.ts";
+import { mentionToken } from "../model/mention.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { ACTION_IDS } from "./action-ids.ts";
@@ -10,6 +11,7 @@ import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from
 import { runUrl, testUrl } from "./links.ts";
 import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
+import { runDurationChart } from "./run-chart.ts";
 import { runStrip } from "./run-strip.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
 
@@ -38,6 +40,11 @@ export type FailedRunParentInput = TriageState & {
    * class, the production impact), stored with the streak: every re-render shows it again.
    */
   evidence?: TestAlertEvidence | null | undefined;
+  /**
+   * Who this alert pings (src/model/mention.ts). Given for the streak's first post only: a
+   * re-rendered parent (an edit) leaves it out, so nobody is pinged twice for one failure.
+   */
+  mention?: string | null | undefined;
   appUrl: string;
   now: Date;
 };
@@ -134,6 +141,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
   const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
   const meaning = evidence?.classification ? classLine(evidence.classification) : "";
   const impact = evidence?.impact ? productionImpactBlocks({ impact: evidence.impact, appUrl }) : [];
+  const ping = mentionToken(input.mention);
   const lead = recoveredBy
     ? `Recovered: ${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
     : streak.failedRuns > 1
@@ -141,12 +149,14 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
       : `Test failed: ${testName(test)}`;
   const blocks: MessageBlock[] = [
     section(`${leadIn} *${link(testUrl(appUrl, test.id), rawName(test))}*`),
+    ...(ping ? [context(`:bell: ${ping}`)] : []),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
     ...(strip || meaning
       ? [context([strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "))]
       : []),
     ...impact,
+    ...runDurationChart(evidence?.recentRuns),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
       button({
@@ -161,7 +171,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
     ),
   ];
   const text = [
-    `${lead}${summary ? ` — ${summary}` : ""}`,
+    `${lead}${summary ? ` — ${summary}` : ""}${ping ? ` ${ping}` : ""}`,
     evidence?.impact ? productionImpactLine(evidence.impact) : "",
   ]
     .filter(Boolean)

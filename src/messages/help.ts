@@ -31,6 +31,7 @@ const DECIPHER_HELP = escapeMrkdwn(
     "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
     "• `list` — this channel's subscriptions and digest time",
     "• `digest <HH:MM> [IANA zone]` — a daily digest here (default 09:00 UTC), e.g. `digest 08:30 Europe/Berlin`; `digest off` stops it",
+    "• `weekly <day> <HH:MM> [IANA zone]` — a weekly report here: failures and recoveries per test, the flakiest tests, collections that grew or regressed, e.g. `weekly mon 09:00 Europe/Berlin`; `weekly off` stops it",
     "• `status` — per subscription: whether polling works, whether the test or collection is in trouble, who acknowledged, snoozed or muted it",
     "• `help` — this message",
     "*Alerts* have :eyes: Acknowledge (anyone), a Snooze menu and :no_bell: Mute (admins, when ADMIN_USER_IDS is set).",
@@ -45,6 +46,7 @@ const NOISE_HELP = escapeMrkdwn(
     "• `flaky:thread` (default) — a flaky test's failures go into one thread a day; `flaky:digest` — only in the digest; `flaky:alert` — every failure alerts",
     "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
     "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",
+    "• `mention:@person` or `mention:@group` — a new failure pings them, once: in the alert, never in its thread or its updates",
     `• ${OUTAGE.tests} or more tests of this channel failing in one cycle (or ${Math.round(OUTAGE.share * 100)} % of them) are one outage message`,
   ].join("\n"),
 );
@@ -62,7 +64,7 @@ const SESSIONS_HELP = escapeMrkdwn(
 
 export function decipherHelpMessage(): SlackMessage {
   return fitMessage({
-    text: "/decipher subscribe test|collection, unsubscribe, list, digest, status, help",
+    text: "/decipher subscribe test|collection, unsubscribe, list, digest, weekly, status, help",
     blocks: [section(DECIPHER_HELP), section(NOISE_HELP), section(SESSIONS_HELP)],
   });
 }

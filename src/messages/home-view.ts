@@ -1,4 +1,5 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
+import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
@@ -6,6 +7,7 @@ import { button, context, divider, header, packLines, section } from "./elements
 import { fitMessage, type MessageBlock } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
 import { mutedStateLine } from "./subscription-state-lines.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
@@ -100,8 +102,11 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const acks = acknowledgements(sub).slice(-3);
   const last = acks[acks.length - 1];
   const overdue = sub.kind === "test" ? (sub.overdue ?? 0) : 0;
+  // A view never notifies anyone: the mention shows as the person's or group's name.
+  const ping = sub.kind === "test" ? mentionToken(sub.options?.mention) : null;
   return [
     `• ${name}`,
+    ...(ping ? [`:bell: pings ${ping}`] : []),
     health,
     overdue > 0 ? `:rotating_light: ${overdue} overdue (failed runs not told after 5 min)` : "",
     s ? snoozeText(s) : "",
@@ -187,8 +192,9 @@ export function homeView(input: HomeInput): HomeTabView {
   if (input.unreadable)
     body.push(context(`${plural(input.unreadable, "subscription")} could not be read right now.`));
   // Fitted one by one: fitMessage caps a message at 50 blocks, a Home view may have 100.
-  const blocks = [...top, ...body, ...footer].flatMap(
-    (b) => fitMessage({ text: "Decipher", blocks: [b] }).blocks,
-  );
+  // A Home view has no charts or tables (Slack allows them in messages only).
+  const blocks = [...top, ...body, ...footer]
+    .flatMap((b) => fitMessage({ text: "Decipher", blocks: [b] }).blocks)
+    .filter((b): b is Exclude<MessageBlock, RichBlock> => !isRichBlock(b));
   return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
 }

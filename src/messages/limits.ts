@@ -8,6 +8,14 @@ import type {
   SectionBlock,
   StaticSelect,
 } from "slack-edge";
+import type {
+  ChartPoint,
+  DataVisualizationBlock,
+  SeriesChart,
+  TableBlock,
+  TableCell,
+  TableRichCell,
+} from "./rich-blocks.ts";
 
 /**
  * Slack's Block Kit limits (docs/architecture.md "Platform limits"). Slack rejects the *whole* message
@@ -39,6 +47,23 @@ export const SLACK_LIMITS = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  /** `data_visualization` (Slack's Block Kit reference): title, at most 2 charts a message. */
+  chartTitle: 50,
+  chartsPerMessage: 2,
+  /** Series of a bar, line or area chart, each with a name of at most 20 characters. */
+  chartSeries: 6,
+  /** Data points per series (one per x-axis category); their labels and categories ≤ 20. */
+  chartPoints: 20,
+  chartLabel: 20,
+  /** `x_label` / `y_label`. */
+  chartAxisLabel: 50,
+  /** Slices of a pie; each value must be above 0. */
+  pieSegments: 6,
+  /** `table`: one a message, at most 100 rows of at most 20 cells, 20 column settings. */
+  tablesPerMessage: 1,
+  tableRows: 100,
+  tableCells: 20,
+  tableColumnSettings: 20,
 } as const;
 
 export const ELLIPSIS = "…";
@@ -50,7 +75,9 @@ export type MessageBlock =
   | ContextBlock
   | ActionsBlock
   | DividerBlock
-  | PublicImageBlock;
+  | PublicImageBlock
+  | DataVisualizationBlock
+  | TableBlock;
 
 /** What every builder returns and every poster sends: `text` is the notification fallback. */
 export type SlackMessage = { text: string; blocks: MessageBlock[] };
@@ -110,6 +137,24 @@ export function dropOverlongLinks(mrkdwn: string): string {
   );
 }
 
+/**
+ * An http(s) URL ready for a button or a link, or null. `|`, `<`, `>` and whitespace are
+ * percent-encoded (they would end a mrkdwn link early); anything else (javascript:, mailto:,
+ * garbage, over 3000 chars) is rejected.
+ */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  const href = parsed.href.replace(/[|<>\s]/g, (c) => encodeURIComponent(c));
+  return href.length <= SLACK_LIMITS.url ? href : null;
+}
+
 const isHttpUrl = (url: string) => /^https?:\/\//i.test(url) && url.length <= SLACK_LIMITS.url;
 
 type TextObject = { type: "plain_text"; text: string; emoji?: boolean } | { type: "mrkdwn"; text: string };
@@ -160,6 +205,101 @@ function fitStaticSelect(select: StaticSelect): StaticSelect | null {
       ...select.placeholder,
       text: truncatePlain(select.placeholder.text, SLACK_LIMITS.placeholder),
     };
+  return fitted;
+}
+
+/** A label Slack accepts: one line, trimmed, at most `max` characters, not empty. */
+function chartText(text: unknown, max: number): string {
+  return typeof text === "string" ? truncatePlain(wellFormedText(text).replace(/\s+/g, " ").trim(), max) : "";
+}
+
+const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/**
+ * A chart Slack would refuse loses what it cannot show or is dropped whole (its text
+ * alternative then stands in): labels are cut to 20, only the last 20 categories are kept,
+ * a series must have a finite value for every category and a unique name.
+ */
+function fitSeriesChart(chart: SeriesChart): SeriesChart | null {
+  const cut = (label: string) => chartText(label, SLACK_LIMITS.chartLabel);
+  const categories = chart.axis_config.categories.map(cut).slice(-SLACK_LIMITS.chartPoints);
+  if (categories.length === 0 || categories.includes("") || new Set(categories).size !== categories.length)
+    return null;
+  const names = new Set<string>();
+  const series = chart.series.flatMap((s) => {
+    const name = cut(s.name);
+    if (name === "" || names.has(name)) return [];
+    const byLabel = new Map(s.data.map((p) => [cut(p.label), p.value]));
+    const data: ChartPoint[] = [];
+    for (const label of categories) {
+      const value = byLabel.get(label);
+      if (!finite(value)) return [];
+      data.push({ label, value });
+    }
+    names.add(name);
+    return [{ name, data }];
+  });
+  if (series.length === 0) return null;
+  const axis_config: SeriesChart["axis_config"] = { categories };
+  const x = chartText(chart.axis_config.x_label, SLACK_LIMITS.chartAxisLabel);
+  const y = chartText(chart.axis_config.y_label, SLACK_LIMITS.chartAxisLabel);
+  if (x) axis_config.x_label = x;
+  if (y) axis_config.y_label = y;
+  return { type: chart.type, series: series.slice(0, SLACK_LIMITS.chartSeries), axis_config };
+}
+
+function fitChart(block: DataVisualizationBlock): DataVisualizationBlock | null {
+  const title = chartText(block.title, SLACK_LIMITS.chartTitle);
+  if (!title) return null;
+  const { chart } = block;
+  if (chart.type === "pie") {
+    const segments = chart.segments
+      .map((s) => ({ label: chartText(s.label, SLACK_LIMITS.chartLabel), value: s.value }))
+      .filter((s) => s.label !== "" && finite(s.value) && s.value > 0)
+      .slice(0, SLACK_LIMITS.pieSegments);
+    return segments.length > 0 ? { ...block, title, chart: { type: "pie", segments } } : null;
+  }
+  const fitted = fitSeriesChart(chart);
+  return fitted ? { ...block, title, chart: fitted } : null;
+}
+
+function fitLink(link: { type: "link"; url: string; text: string }) {
+  const url = safeUrl(link.url);
+  return url ? { ...link, url } : { type: "text" as const, text: link.text };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Text that is valid UTF-16: a lone surrogate (a cut emoji from the vendor) becomes U+FFFD. */
+const wellFormedText = (text: string) => text.replace(LONE_SURROGATE, "\uFFFD");
+
+/** A cell with text in it (Slack refuses an empty one); a link Slack could not use becomes text. */
+function fitCell(cell: TableCell): TableCell {
+  const dash: TableCell = { type: "raw_text", text: "–" };
+  if (cell.type === "raw_text") {
+    const text = wellFormedText(cell.text);
+    return text.trim() === "" ? dash : { type: "raw_text", text };
+  }
+  const elements: TableRichCell["elements"] = cell.elements
+    .map((section) => ({
+      type: "rich_text_section" as const,
+      elements: section.elements
+        .map((el) => ({ ...el, text: wellFormedText(el.text ?? "") }))
+        .filter((el) => el.text.trim() !== "")
+        .map((el) => (el.type === "link" ? fitLink(el) : el)),
+    }))
+    .filter((section) => section.elements.length > 0);
+  return elements.length === 0 ? dash : { type: "rich_text", elements };
+}
+
+function fitTable(block: TableBlock): TableBlock | null {
+  const rows = block.rows
+    .slice(0, SLACK_LIMITS.tableRows)
+    .map((row) => row.slice(0, SLACK_LIMITS.tableCells).map(fitCell))
+    .filter((row) => row.length > 0);
+  if (rows.length === 0) return null;
+  const fitted: TableBlock = { ...block, rows };
+  if (block.column_settings)
+    fitted.column_settings = block.column_settings.slice(0, SLACK_LIMITS.tableColumnSettings);
   return fitted;
 }
 
@@ -219,7 +359,22 @@ function fitBlockBody(block: MessageBlock): MessageBlock | null {
         .slice(0, SLACK_LIMITS.actionsElements);
       return elements.length > 0 ? { ...block, elements } : null;
     }
+    case "data_visualization":
+      return fitChart(block);
+    case "table":
+      return fitTable(block);
   }
+}
+
+/** At most 2 charts and 1 table a message: later ones are dropped (their alternatives stay). */
+function fitRichCounts(blocks: MessageBlock[]): MessageBlock[] {
+  let charts = 0;
+  let tables = 0;
+  return blocks.filter((b) => {
+    if (b.type === "data_visualization") return ++charts <= SLACK_LIMITS.chartsPerMessage;
+    if (b.type === "table") return ++tables <= SLACK_LIMITS.tablesPerMessage;
+    return true;
+  });
 }
 
 /** Dropped blocks are announced, so a shortened message never looks complete. */
@@ -251,7 +406,7 @@ function fitBlockCount(blocks: MessageBlock[]): MessageBlock[] {
  * non-empty `text` fallback.
  */
 export function fitMessage(message: SlackMessage): SlackMessage {
-  const blocks = message.blocks.map(fitBlock).filter((b) => b !== null);
+  const blocks = fitRichCounts(message.blocks.map(fitBlock).filter((b) => b !== null));
   const text = truncateMrkdwn(dropOverlongLinks(message.text), SLACK_LIMITS.messageText);
   return { text: text.trim() === "" ? "Decipher" : text, blocks: fitBlockCount(blocks) };
 }

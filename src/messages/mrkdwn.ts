@@ -1,4 +1,6 @@
-import { SLACK_LIMITS, truncateMrkdwn } from "./limits.ts";
+import { safeUrl, truncateMrkdwn } from "./limits.ts";
+
+export { safeUrl };
 
 /**
  * mrkdwn helpers. Convention: every helper takes *raw* text (vendor data, user input) and
@@ -27,24 +29,6 @@ export function escapeMrkdwn(raw: string | null | undefined): string {
 /** Escaped text on one line: bold, code and link labels do not survive a line break. */
 export function oneLine(raw: string | null | undefined): string {
   return escapeMrkdwn(raw).replace(/\s+/g, " ").trim();
-}
-
-/**
- * An http(s) URL ready for a button or a link, or null. `|`, `<`, `>` and whitespace are
- * percent-encoded (they would end a mrkdwn link early); anything else (javascript:, mailto:,
- * garbage, over 3000 chars) is rejected.
- */
-export function safeUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
-  const href = parsed.href.replace(/[|<>\s]/g, (c) => encodeURIComponent(c));
-  return href.length <= SLACK_LIMITS.url ? href : null;
 }
 
 const MAX_LABEL = 300;

@@ -1,9 +1,17 @@
+import { distinctMentions } from "../model/mention.ts";
 import { context, header, section } from "./elements.ts";
 import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
 import { link, oneLine, plural } from "./mrkdwn.ts";
 
-export type OutageItem = { testId: number; testName: string; runId: number; summary: string | null };
+export type OutageItem = {
+  testId: number;
+  testName: string;
+  runId: number;
+  summary: string | null;
+  /** The test's `mention:`: the message pings each distinct one once. */
+  mention?: string | null;
+};
 
 export type OutageInput = { items: OutageItem[]; appUrl: string; subscribed: number };
 
@@ -51,10 +59,12 @@ export function outageMessages({ items, appUrl, subscribed }: OutageInput): {
   const rest = packed.slice(SECTIONS_PER_MESSAGE);
   const firstIds = first.flatMap((s) => s.runIds);
   const more = items.length - firstIds.length;
+  const pings = distinctMentions(items.map((i) => i.mention));
   const parent = fitMessage({
-    text: `:rotating_light: ${title}`,
+    text: `:rotating_light: ${title}${pings.length > 0 ? ` ${pings.join(" ")}` : ""}`,
     blocks: [
       header(`🚨 ${title}`),
+      ...(pings.length > 0 ? [context(`:bell: ${pings.join(" ")}`)] : []),
       ...first.map((s) => section(s.text)),
       context(
         `${items.length} of ${plural(subscribed, "watched test")} in this channel.${more > 0 ? ` The other ${more} are named in this thread.` : ""} Later failures and recoveries of each test reply in this thread.`,

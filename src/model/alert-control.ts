@@ -2,6 +2,7 @@ import { DEFAULT_TEAM, type SubscriptionKind } from "../store/keys.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import type { Subscription } from "./subscription.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
+import type { Weekday, WeeklySchedule } from "./weekly-schedule.ts";
 
 /**
  * How Slack handlers reach a subscription's single writer (its Durable Object, see
@@ -54,5 +55,12 @@ export interface AlertControl {
     when: { time: string; zone: string } | null,
     now: Date,
   ): Promise<DigestSchedule | null>;
+  /** The weekly report (`/decipher weekly mon 09:00 zone`); returns the previous schedule. */
+  setWeekly(
+    teamId: string,
+    channelId: string,
+    when: { day: Weekday; time: string; zone: string } | null,
+    now: Date,
+  ): Promise<WeeklySchedule | null>;
   health(): Promise<EngineHealth>;
 }

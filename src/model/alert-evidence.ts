@@ -12,11 +12,14 @@ import type { TestKind } from "./test-classification.ts";
 
 /** How many runs the strip shows. */
 export const STRIP_RUNS = 10;
+/** Runs an alert keeps: the strip shows the last 10, the duration chart up to 20 (src/messages/run-chart.ts). */
+const EVIDENCE_RUNS = 20;
 /** Enough of an AI overview for any place an alert shows it (the inline cut is shorter). */
 const STORED_OVERVIEW = 600;
 const STORED_TEXT = 1000;
 
-export type StripMark = { id: number; status: string };
+/** A run of the strip; its duration, when known, for the alert's duration chart (src/messages/run-chart.ts). */
+export type StripMark = { id: number; status: string; durationMs?: number | null };
 
 export type TestAlertEvidence = {
   /** The last runs the strip showed, oldest first. */
@@ -46,11 +49,17 @@ export type CollectionAlertEvidence = {
 const cut = (text: string | null | undefined, max: number): string | null =>
   typeof text === "string" ? text.slice(0, max) : null;
 
-/** The newest `STRIP_RUNS` runs by id, oldest first (the vendor's list order is undocumented). */
+/** The newest `EVIDENCE_RUNS` runs by id, oldest first (the vendor's list order is undocumented). */
 export function stripMarks(runs: readonly StripMark[]): StripMark[] {
   const byId = new Map<number, StripMark>();
-  for (const run of runs) if (Number.isFinite(run.id)) byId.set(run.id, { id: run.id, status: run.status });
-  return [...byId.values()].sort((a, b) => a.id - b.id).slice(-STRIP_RUNS);
+  for (const run of runs)
+    if (Number.isFinite(run.id))
+      byId.set(run.id, {
+        id: run.id,
+        status: run.status,
+        ...(typeof run.durationMs === "number" ? { durationMs: run.durationMs } : {}),
+      });
+  return [...byId.values()].sort((a, b) => a.id - b.id).slice(-EVIDENCE_RUNS);
 }
 
 /** What a new failure's alert shows besides the run itself; null when nothing was read. */

@@ -1,5 +1,6 @@
 import type { IssueCollection, TestRun } from "../vendor/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
+import type { Mention } from "./mention.ts";
 import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
 /**
@@ -79,6 +80,8 @@ export type TestOptions = {
   trigger?: string | null;
   /** The page the test guards: its alerts show production sessions there. */
   page?: string | null;
+  /** Who a new failure pings (src/model/mention.ts): in the alert's first post only. */
+  mention?: Mention | null;
 };
 
 /** Every option set: what `/decipher subscribe test` produces (src/handlers/commands/subscribe-options.ts). */
@@ -90,6 +93,7 @@ export const DEFAULT_TEST_OPTIONS: Readonly<ResolvedTestOptions> = {
   after: 1,
   trigger: null,
   page: null,
+  mention: null,
 };
 
 /** A subscription's options with the defaults filled in, an explicit `undefined` included. */
@@ -99,6 +103,7 @@ export function resolveTestOptions(options: TestOptions | undefined): ResolvedTe
     after: options?.after ?? DEFAULT_TEST_OPTIONS.after,
     trigger: options?.trigger ?? DEFAULT_TEST_OPTIONS.trigger,
     page: options?.page ?? DEFAULT_TEST_OPTIONS.page,
+    mention: options?.mention ?? DEFAULT_TEST_OPTIONS.mention,
   };
 }
 
@@ -166,6 +171,14 @@ export type CollectionSubscription = SubscriptionBase & {
    * stored before it existed.
    */
   path?: string;
+  /**
+   * `sessionCount` when each alert went out (the first: the count it grew from), oldest
+   * first and bounded: the alert's growth chart, read from what the alerts already saw.
+   */
+  counts?: CountMark[];
 };
+
+/** A collection's `sessionCount` at one moment. */
+export type CountMark = { at: string; count: number };
 
 export type Subscription = TestSubscription | CollectionSubscription;

@@ -3,6 +3,7 @@ import type { Config, Env } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
+import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
@@ -12,6 +13,7 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
@@ -74,6 +76,7 @@ export class ChannelObject extends DurableObject<Env> {
             nextDueAt: nextOccurrence(when.time, when.zone, new Date(at)).toISOString(),
             lastSentAt: previous?.lastSentAt ?? null,
             collectionCounts: previous?.collectionCounts ?? {},
+            ...(previous?.history ? { history: previous.history } : {}),
           }
         : null;
       await this.#save({ channelId, teamId, schedule, failedAt: null });
@@ -179,6 +182,14 @@ export class ChannelObject extends DurableObject<Env> {
     });
   }
 
+  // The weekly report (src/objects/channel-weekly.ts), in this object's one-at-a-time queue.
+  setWeekly(teamId: string, channelId: string, when: WeeklyWhen | null, at: string) {
+    return this.#serial(() => setWeekly(this.ctx.storage, this.env, teamId, channelId, when, at));
+  }
+  sendDueWeekly(at: string, config: Config) {
+    return this.#serial(() => sendDueWeekly(this.ctx.storage, this.env, at, config));
+  }
+
   /**
    * Sends the digest if it is due. One that failed (Slack or Decipher down) is tried each
    * minute for three minutes, then every fifth minute.
@@ -205,6 +216,7 @@ export class ChannelObject extends DurableObject<Env> {
         now,
         { storage: 0 },
         config.slackLookupAfterMs,
+        richBlockGate(deps, stored.teamId),
       );
       // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
       const tests = subscriptions.filter(

@@ -15,6 +15,13 @@ export function objectControl(env: Env, config: Config): AlertControl {
         when,
         now.toISOString(),
       ),
+    setWeekly: (teamId, channelId, when, now) =>
+      channelObject(env, objectNames.channel(teamId, channelId)).setWeekly(
+        teamId,
+        channelId,
+        when,
+        now.toISOString(),
+      ),
     health: () => registry(env).health(),
   };
 }

@@ -2,7 +2,7 @@ import type { SlackAPIClient } from "slack-edge";
 import type { Outbox } from "../engine/outbox.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { findPosted } from "../slack-api/find-posted.ts";
-import { type PostResult, post } from "../slack-api/post-message.ts";
+import { type PostResult, post, type RichBlockGate } from "../slack-api/post-message.ts";
 
 /** Sent keys are remembered this long: longer than any run stays in a poll's window. */
 const KEEP_SENT_MS = 8 * 24 * 60 * 60 * 1000;
@@ -31,6 +31,8 @@ export class SqlOutbox implements Outbox {
    * the client's 10 s deadline).
    */
   readonly #lookupAfterMs: number;
+  /** Whether the workspace takes charts and tables (src/engine/rich-block-gate.ts). */
+  readonly #gate: RichBlockGate | undefined;
 
   static migrate(sql: SqlStorage): void {
     sql.exec(
@@ -45,7 +47,9 @@ export class SqlOutbox implements Outbox {
     now: Date,
     writes: WriteCounter,
     lookupAfterMs = 30_000,
+    gate?: RichBlockGate,
   ) {
+    this.#gate = gate;
     this.#lookupAfterMs = lookupAfterMs;
     this.#sql = sql;
     this.#slack = slack;
@@ -78,7 +82,7 @@ export class SqlOutbox implements Outbox {
       threadTs ?? null,
       this.#now.toISOString(),
     );
-    const result = await post(this.#slack, this.#channel, message, threadTs, key);
+    const result = await post(this.#slack, this.#channel, message, threadTs, key, this.#gate);
     if (result.ok) this.#write("UPDATE outbox SET state = 'sent', ts = ? WHERE key = ?", result.ts, key);
     else if (result.failure.kind === "unknown")
       this.#write("UPDATE outbox SET state = 'unknown' WHERE key = ?", key);

@@ -6,6 +6,7 @@ import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest
 import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
+import { richBlockGate } from "../engine/rich-block-gate.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { type LedgerRow, plausibleTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
@@ -179,6 +180,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           now,
           this.#writes,
           config.slackLookupAfterMs,
+          richBlockGate(deps, sub.teamId),
         );
         const ledger = new SqlRunLedger(sql, this.#writes);
         const result = await pollSubscription(sub, {

@@ -1,5 +1,6 @@
 import type { SlackAPIClient } from "slack-edge";
 import type { SlackMessage } from "../messages/limits.ts";
+import { forRichClients, hasRichBlocks, withoutRichBlocks } from "../messages/rich-blocks.ts";
 import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type PostResult = { ok: true; ts: string } | { ok: false; failure: SlackFailure };
@@ -11,10 +12,43 @@ export const POST_EVENT_TYPE = "decipher_alert";
 export const postMetadata = (key: string) => ({ event_type: POST_EVENT_TYPE, event_payload: { key } });
 
 /**
- * Posts (or replies in a thread) and reports how it went instead of throwing. When Slack
- * refuses the blocks themselves (`invalid_blocks`, `msg_too_long`, …), the text fallback goes
- * out alone: a plainer alert beats one that blocks every later alert of its subscription.
+ * Whether a workspace takes charts and tables (Slack rolls new blocks out in phases). Asked
+ * before a message with one is sent; told when Slack refused one, so later messages skip them.
  */
+export type RichBlockGate = { refused(): Promise<boolean>; remember(): Promise<void> };
+
+type Send = (message: SlackMessage, withBlocks: boolean) => Promise<PostResult>;
+
+/**
+ * Sends a message with the fallbacks Slack's refusals call for. With charts or tables, and
+ * a workspace that shows them, it goes out with them; when Slack refuses the blocks, the
+ * same message goes out again with the text alternatives instead (and the gate remembers);
+ * when Slack refuses even those, the text fallback goes out alone: a plainer message beats
+ * one that blocks every later alert of its subscription.
+ */
+async function sendWithFallbacks(
+  message: SlackMessage,
+  send: Send,
+  gate: RichBlockGate | undefined,
+  textAlone: boolean,
+): Promise<PostResult> {
+  const rich = hasRichBlocks(message);
+  const plain = rich ? withoutRichBlocks(message) : message;
+  const skipRich = rich && gate ? await gate.refused().catch(() => false) : false;
+  const first = await send(rich && !skipRich ? forRichClients(message) : plain, true);
+  if (first.ok || first.failure.kind !== "rejected") return first;
+  if (rich && !skipRich) {
+    console.warn(`Slack refused a chart or table (${first.failure.code}); sending the message without them`);
+    const second = await send(plain, true);
+    if (second.ok) await gate?.remember().catch(() => {});
+    if (second.ok || second.failure.kind !== "rejected") return second;
+  }
+  if (!textAlone || plain.blocks.length === 0) return first;
+  console.warn(`Slack refused a message's blocks (${first.failure.code}); sending its text alone`);
+  return send(plain, false);
+}
+
+/** Posts (or replies in a thread) and reports how it went instead of throwing. */
 export async function post(
   slack: SlackAPIClient,
   channel: string,
@@ -22,40 +56,47 @@ export async function post(
   threadTs?: string,
   /** The post's idempotency key, sent as message metadata (src/engine/outbox.ts). */
   key?: string,
+  gate?: RichBlockGate,
 ): Promise<PostResult> {
-  const send = async (withBlocks: boolean): Promise<PostResult> => {
-    try {
-      const res = await slack.chat.postMessage({
-        channel,
-        text: message.text,
-        ...(withBlocks ? { blocks: message.blocks } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        ...(key ? { metadata: postMetadata(key) } : {}),
-      });
-      return { ok: true, ts: String(res.ts) };
-    } catch (error) {
-      return { ok: false, failure: classifyWriteFailure(error) };
-    }
-  };
-  const first = await send(true);
-  if (first.ok || first.failure.kind !== "rejected" || message.blocks.length === 0) return first;
-  console.warn(`Slack refused an alert's blocks (${first.failure.code}); sending its text alone`);
-  return send(false);
+  return sendWithFallbacks(
+    message,
+    async (outgoing, withBlocks) => {
+      try {
+        const res = await slack.chat.postMessage({
+          channel,
+          text: outgoing.text,
+          ...(withBlocks ? { blocks: outgoing.blocks } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          ...(key ? { metadata: postMetadata(key) } : {}),
+        });
+        return { ok: true, ts: String(res.ts) };
+      } catch (error) {
+        return { ok: false, failure: classifyWriteFailure(error) };
+      }
+    },
+    gate,
+    true,
+  );
 }
 
-/** Edits a message the bot posted earlier. */
+/** Edits a message the bot posted earlier; charts and tables fall back like a post's. */
 export async function update(
   slack: SlackAPIClient,
   channel: string,
   ts: string,
   message: SlackMessage,
+  gate?: RichBlockGate,
 ): Promise<PostResult> {
-  try {
-    await slack.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
-    return { ok: true, ts };
-  } catch (error) {
-    return { ok: false, failure: classifySlackFailure(error) };
-  }
+  const send: Send = async (outgoing) => {
+    // A refused edit is not retried as text alone: that would wipe the message's blocks.
+    try {
+      await slack.chat.update({ channel, ts, text: outgoing.text, blocks: outgoing.blocks });
+      return { ok: true, ts };
+    } catch (error) {
+      return { ok: false, failure: classifySlackFailure(error) };
+    }
+  };
+  return sendWithFallbacks(message, send, gate, false);
 }

@@ -9,6 +9,9 @@ export const keys = {
   /** Every subscription key, mirrored by the registry object on change (src/objects/registry-object.ts). */
   subscriptionIndex: () => "index:subscriptions",
   digest: (channelId: string) => `digest:${channelId}`,
+  weekly: (channelId: string) => `weekly:${channelId}`,
+  /** Set (with a TTL) while a workspace refuses charts and tables (src/store/rich-block-store.ts). */
+  richBlocksRefused: (teamId: string) => `richblocks-refused:${teamId}`,
 } as const;
 
 export function parseSubscriptionKey(

@@ -53,6 +53,7 @@ export class FakeAlertControl implements AlertControl {
   subscribe: AlertControl["subscribe"] = (...args) => this.real().subscribe(...args);
   unsubscribe: AlertControl["unsubscribe"] = (...args) => this.real().unsubscribe(...args);
   setDigest: AlertControl["setDigest"] = (...args) => this.real().setDigest(...args);
+  setWeekly: AlertControl["setWeekly"] = (...args) => this.real().setWeekly(...args);
   health: AlertControl["health"] = () => this.real().health();
 }
 

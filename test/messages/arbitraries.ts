@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/action-ids.ts";
+import type { RichBlock } from "../../src/messages/rich-blocks.ts";
 import type {
   Click,
   CollectionSession,
@@ -209,3 +210,92 @@ export const anyCollectionSession: fc.Arbitrary<CollectionSession> = fc
     ),
   )
   .map(([session, extra]) => ({ ...session, ...extra }));
+
+/** Mentions as stored (`<@U…>`, `<!subteam^S…>`) and values no stored one should ever be. */
+export const anyMention: fc.Arbitrary<string> = fc.oneof(
+  fc.stringMatching(/^[UW][A-Z0-9]{2,12}$/).map((id) => `<@${id}>`),
+  fc.stringMatching(/^S[A-Z0-9]{2,12}$/).map((id) => `<!subteam^${id}>`),
+  fc.constantFrom("<!here>", "<!channel>", "@oncall", "<@U1|a>b>"),
+  nasty,
+);
+
+const anyDay = fc.record({
+  date: fc
+    .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+  tests: fc.record({ settled: fc.nat(5000), failures: fc.nat(5000) }).map((t) => ({
+    settled: t.settled,
+    failures: Math.min(t.failures, t.settled),
+  })),
+  collections: fc.dictionary(fc.integer({ min: 1, max: 600 }).map(String), fc.nat(10_000), { maxKeys: 12 }),
+});
+
+/** Up to 14 stored digest days, in any order, some on the same date. */
+export const anyHistory = fc.array(anyDay, { maxLength: 16 });
+
+const anyLabel = fc.oneof(nasty, fc.string({ maxLength: 30 }), fc.constantFrom("Mon", "Tue", "Wed", ""));
+const anyValue = fc.oneof(
+  fc.double(),
+  fc.integer(),
+  fc.constantFrom(0, -1, Number.NaN, Number.POSITIVE_INFINITY),
+);
+
+const anySeriesChart = fc
+  .record({
+    type: fc.constantFrom("bar" as const, "line" as const, "area" as const),
+    categories: fc.array(anyLabel, { maxLength: 30 }),
+    series: fc.array(fc.record({ name: anyLabel, values: fc.array(anyValue, { maxLength: 30 }) }), {
+      maxLength: 9,
+    }),
+    x: fc.option(nasty, { nil: undefined }),
+    y: fc.option(nasty, { nil: undefined }),
+  })
+  .map(({ type, categories, series, x, y }) => ({
+    type,
+    // Mostly series that cover the categories (as builders make them), sometimes not.
+    series: series.map((s, i) => ({
+      name: s.name,
+      data:
+        i % 3 === 2
+          ? s.values.map((value, j) => ({ label: categories[j] ?? `c${j}`, value }))
+          : categories.map((label, j) => ({ label, value: s.values[j] ?? j })),
+    })),
+    axis_config: {
+      categories,
+      ...(x === undefined ? {} : { x_label: x }),
+      ...(y === undefined ? {} : { y_label: y }),
+    },
+  }));
+
+const anyPie = fc.record({
+  type: fc.constant("pie" as const),
+  segments: fc.array(fc.record({ label: anyLabel, value: anyValue }), { maxLength: 10 }),
+});
+
+const anyCell = fc.oneof(
+  fc.record({
+    type: fc.constant("raw_text" as const),
+    text: fc.oneof(nasty, fc.constant(""), fc.constant("  ")),
+  }),
+  fc.record({ url: anyUrl, text: fc.oneof(nasty, fc.constant("")) }).map(({ url, text }) => ({
+    type: "rich_text" as const,
+    elements: [{ type: "rich_text_section" as const, elements: [{ type: "link" as const, url, text }] }],
+  })),
+);
+
+/** Charts and tables of any size and content, as a careless builder might hand them over. */
+export const anyRichBlock: fc.Arbitrary<RichBlock> = fc.oneof(
+  fc.record({
+    type: fc.constant("data_visualization" as const),
+    title: anyLabel,
+    chart: fc.oneof(anySeriesChart, anyPie),
+  }),
+  fc.record({
+    type: fc.constant("table" as const),
+    rows: fc.array(fc.array(anyCell, { maxLength: 24 }), { maxLength: 110 }),
+    column_settings: fc.array(
+      fc.record({ align: fc.constantFrom("left" as const, "center" as const, "right" as const) }),
+      { maxLength: 25 },
+    ),
+  }),
+);

@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { withAlternative } from "../../src/messages/charts.ts";
 import { clicksMessage } from "../../src/messages/clicks.ts";
 import {
   collectionGrowthThreadReply,
@@ -7,16 +9,21 @@ import {
   collectionSessionsMessage,
 } from "../../src/messages/collection-card.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
+import { section } from "../../src/messages/elements.ts";
 import {
   failedRunParent,
   failedRunThreadReply,
   recoveryThreadReply,
 } from "../../src/messages/failed-run-card.ts";
 import { errorMessage, usageMessage } from "../../src/messages/help.ts";
+import { fitMessage } from "../../src/messages/limits.ts";
+import { outageMessages } from "../../src/messages/outage.ts";
+import { forRichClients, withoutRichBlocks } from "../../src/messages/rich-blocks.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
+import { weeklyMessage } from "../../src/messages/weekly-message.ts";
 import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import {
@@ -25,7 +32,10 @@ import {
   anyCollection,
   anyCollectionSession,
   anyDate,
+  anyHistory,
+  anyMention,
   anyNumber,
+  anyRichBlock,
   anyRun,
   anySession,
   anyTest,
@@ -172,10 +182,18 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         fc.record({ failedRuns: anyNumber, lastRun: anyMark }),
         fc.option(anyMark, { nil: null }),
         anyTriage,
-        fc.array(fc.record({ id: fc.integer(), status: nasty }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            id: fc.oneof(fc.integer(), fc.integer({ min: 1, max: 2 ** 40 })),
+            status: fc.oneof(fc.constantFrom("passed", "failed", "running"), nasty),
+            durationMs: fc.option(anyNumber, { nil: null }),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.option(anyMention, { nil: null }),
         appUrl,
         now,
-        (test, run, ref, streak, recoveredBy, triage, recentRuns, app, at) => {
+        (test, run, ref, streak, recoveredBy, triage, recentRuns, mention, app, at) => {
           assertWithinSlackLimits(
             failedRunParent({
               ...triage,
@@ -185,6 +203,7 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
               streak,
               recoveredBy,
               evidence: { recentRuns, classification: null, impact: null },
+              mention,
               appUrl: app,
               now: at,
             }),
@@ -212,9 +231,22 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         fc.option(anyRef, { nil: null }),
         anyTriage,
         fc.option(anyNumber, { nil: null }),
+        fc.array(fc.record({ at: anyDate, count: anyNumber }), { maxLength: 30 }),
         appUrl,
         now,
-        (collection, previousCount, sessions, expires, regression, ref, triage, growthStep, app, at) => {
+        (
+          collection,
+          previousCount,
+          sessions,
+          expires,
+          regression,
+          ref,
+          triage,
+          growthStep,
+          marks,
+          app,
+          at,
+        ) => {
           const input = {
             collection,
             previousCount,
@@ -229,7 +261,15 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
             since: expires,
           });
           assertWithinSlackLimits(
-            collectionParent({ ...input, evidence, ...triage, ref, regression, growthStep }),
+            collectionParent({
+              ...input,
+              evidence,
+              ...triage,
+              ref,
+              regression,
+              growthStep,
+              growthMarks: marks,
+            }),
           );
           assertWithinSlackLimits(collectionSessionsMessage({ ...input, since: at, more: regression }));
           assertWithinSlackLimits(collectionGrowthThreadReply(input));
@@ -274,10 +314,11 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     );
   });
 
-  it("digestMessage, up to 200 collections and tests", () => {
+  it("digestMessage, up to 200 collections and tests, with up to 14 days of charted figures", () => {
     const state = fc.constantFrom(
       "passing" as const,
       "failing" as const,
+      "flaky" as const,
       "running" as const,
       "unknown" as const,
     );
@@ -309,15 +350,133 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
         nasty,
         collections,
         tests,
+        anyHistory,
         appUrl,
         now,
-        (title, date, zone, cs, ts, app, at) => {
-          assertWithinSlackLimits(
-            digestMessage({ title, date, zone, collections: cs, tests: ts, appUrl: app, now: at }),
-          );
+        (title, date, zone, cs, ts, history, app, at) => {
+          const message = digestMessage({
+            title,
+            date,
+            zone,
+            collections: cs,
+            tests: ts,
+            history,
+            appUrl: app,
+            now: at,
+          });
+          // As built, as sent where charts show, and as sent where Slack refuses them.
+          assertWithinSlackLimits(message);
+          assertWithinSlackLimits(forRichClients(message));
+          assertWithinSlackLimits(withoutRichBlocks(message));
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("weeklyMessage, up to 120 tests and 30 collections, charts and table as built, sent or refused", () => {
+    const figures = fc.record({
+      runs: fc.nat(400),
+      settled: fc.nat(400),
+      failures: fc.nat(400),
+      recoveries: fc.nat(200),
+      flips: fc.nat(400),
+      perDay: fc.dictionary(
+        fc.constantFrom("2026-03-02", "2026-03-03", "2026-03-08", "bad"),
+        fc.record({ passed: anyNumber, failed: anyNumber }),
+      ),
+    });
+    const testLine = fc.record(
+      {
+        test: anyTest,
+        state: fc.constantFrom("passing" as const, "failing" as const, "flaky" as const, "unknown" as const),
+        figures,
+        capped: fc.boolean(),
+        unknown: fc.boolean(),
+      },
+      { requiredKeys: ["test", "state", "figures", "capped"] },
+    );
+    const collectionLine = fc.record({
+      collection: anyCollection,
+      newSessions: fc.record({ count: anyNumber, atLeast: fc.boolean() }),
+      regressed: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(nasty, fc.constantFrom("2026-03-02", "2026-03-03", "2026-03-08")), {
+          maxLength: 8,
+        }),
+        nasty,
+        fc.array(testLine, { maxLength: 120 }),
+        fc.array(collectionLine, { maxLength: 30 }),
+        appUrl,
+        (days, zone, tests, collections, app) => {
+          const message = weeklyMessage({
+            days,
+            zone,
+            tests,
+            collections,
+            flakiest: tests.slice(0, 3),
+            appUrl: app,
+          });
+          assertWithinSlackLimits(message);
+          assertWithinSlackLimits(forRichClients(message));
+          assertWithinSlackLimits(withoutRichBlocks(message));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("outageMessages, with any mentions", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            testId: fc.integer(),
+            testName: nasty,
+            runId: fc.integer(),
+            summary: fc.option(nasty, { nil: null }),
+            mention: fc.option(anyMention, { nil: null }),
+          }),
+          { minLength: 1, maxLength: 60 },
+        ),
+        fc.integer({ min: 0, max: 500 }),
+        appUrl,
+        (items, subscribed, app) => {
+          const { parent, overflow } = outageMessages({ items, subscribed, appUrl: app });
+          for (const part of [parent, ...overflow]) assertWithinSlackLimits(part.message);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("fitMessage makes any chart or table Slack's limits allow, or drops it and keeps its alternative", () => {
+    fc.assert(
+      fc.property(fc.array(anyRichBlock, { maxLength: 6 }), (richBlocks) => {
+        const alternatives = richBlocks.flatMap((b, i) =>
+          withAlternative({ ...b, block_id: `rich_${i}` }, [section(`alternative ${i}`)]),
+        );
+        const message = fitMessage({ text: "x", blocks: alternatives });
+        assertWithinSlackLimits(message);
+        const sent = forRichClients(message);
+        const refused = withoutRichBlocks(message);
+        assertWithinSlackLimits(sent);
+        assertWithinSlackLimits(refused);
+        // Nothing is lost: each rich block reaches a reader as itself or as its alternative.
+        for (let i = 0; i < richBlocks.length; i++) {
+          const shownRich = sent.blocks.some((b) => b.block_id === `rich_${i}`);
+          const shownAlt = sent.blocks.some((b) =>
+            visibleText({ text: "", blocks: [b] }).includes(`alternative ${i}`),
+          );
+          expect(shownRich !== shownAlt, `rich block ${i}: chart ${shownRich}, alternative ${shownAlt}`).toBe(
+            true,
+          );
+          expect(visibleText(refused)).toContain(`alternative ${i}`);
+        }
+      }),
+      RUNS,
     );
   });
 });

@@ -1,7 +1,9 @@
 // Block Kit → DOM, the subset a Slack app uses for messages: header, section (text, fields,
-// accessory), context, divider, actions (buttons, static_select menus), image. Elements with a
+// accessory), context, divider, actions (buttons, static_select menus), image, and charts
+// (data_visualization) and tables (charts.js). Elements with a
 // `confirm` object ask first, as Slack does. Unknown blocks and elements are shown as a
 // labelled placeholder rather than dropped, so builders notice.
+import { renderChart, renderTable } from "./charts.js";
 import { emojify, link, renderMrkdwn, renderText, safeUrl } from "./mrkdwn.js";
 
 /**
@@ -227,6 +229,10 @@ function renderBlock(block, ctx) {
       fig.append(imageElement(block, false));
       return fig;
     }
+    case "data_visualization":
+      return renderChart(block);
+    case "table":
+      return renderTable(block);
     default:
       return unsupported("block", block.type);
   }

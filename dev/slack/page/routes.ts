@@ -11,6 +11,7 @@ const ASSETS: Record<string, string> = {
   "index.html": "text/html; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
+  "charts.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
   "style.css": "text/css; charset=utf-8",
 };

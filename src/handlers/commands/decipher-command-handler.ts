@@ -1,15 +1,17 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
-import { decipherHelpMessage, errorMessage } from "../../messages/help.ts";
+import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code } from "../../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
 import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
+import { WEEKDAY_NAMES } from "../../model/weekly-schedule.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { DEFAULT_TEAM } from "../../store/keys.ts";
+import { WeeklyStore } from "../../store/weekly-store.ts";
 import type { Deps } from "../../wiring.ts";
 import { helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
@@ -105,6 +107,7 @@ async function answer(
         await deps.digests.get(channelId),
         appUrl,
         deps.now(),
+        await new WeeklyStore(deps.kv).get(channelId),
       );
     case "status": {
       const health = await deps.control.health().catch(() => null);
@@ -140,6 +143,17 @@ async function answer(
     case "digest-off": {
       const had = await deps.control.setDigest(teamId, channelId, null, deps.now());
       return plain(had ? "Daily digest turned off for this channel." : "This channel had no daily digest.");
+    }
+    case "weekly": {
+      const when = { day: command.day, time: command.time, zone: command.zone };
+      await deps.control.setWeekly(teamId, channelId, when, deps.now());
+      return plain(
+        `Weekly report set for ${WEEKDAY_NAMES[command.day]}s at ${code(command.time)} ${command.zone}. The first one arrives next ${WEEKDAY_NAMES[command.day]} at ${command.time}, then once a week.`,
+      );
+    }
+    case "weekly-off": {
+      const had = await deps.control.setWeekly(teamId, channelId, null, deps.now());
+      return plain(had ? "Weekly report turned off for this channel." : "This channel had no weekly report.");
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ResolvedTestOptions } from "../../model/subscription.ts";
+import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
 import { isValidZone, parseClockTime } from "../../util/local-time.ts";
 import { CommandInputError } from "./parse-error.ts";
 import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
@@ -15,7 +16,9 @@ export type QuickCommand =
   | { action: "status" }
   | { action: "help" }
   | { action: "digest"; time: string; zone: string }
-  | { action: "digest-off" };
+  | { action: "digest-off" }
+  | { action: "weekly"; day: Weekday; time: string; zone: string }
+  | { action: "weekly-off" };
 
 export type DecipherCommand = SubscribeCommand | QuickCommand;
 
@@ -24,7 +27,9 @@ export const isSubscribe = (command: DecipherCommand): command is SubscribeComma
 
 /** Subcommands that change what a channel watches (subject to ADMIN_USER_IDS). */
 export function changesSubscriptions(command: DecipherCommand): boolean {
-  return ["subscribe", "unsubscribe", "digest", "digest-off"].includes(command.action);
+  return ["subscribe", "unsubscribe", "digest", "digest-off", "weekly", "weekly-off"].includes(
+    command.action,
+  );
 }
 
 function parseId(kind: string, raw: string | undefined): number {
@@ -42,6 +47,23 @@ function parseKind(raw: string | undefined): "test" | "collection" {
   const kind = raw?.toLowerCase();
   if (kind === "test" || kind === "collection") return kind;
   throw new CommandInputError("Say what to watch: `test <id>` or `collection <id>`.");
+}
+
+/**
+ * `HH:MM` and an IANA zone, normalized; every problem at once (with `also`, one found
+ * before), so a bad day, time and zone are all named in one reply.
+ */
+function parseWhen(time: string, zone: string, also = ""): { time: string; zone: string } {
+  const clock = parseClockTime(time);
+  const problems = [
+    also,
+    clock ? "" : `\`${time.slice(0, 40)}\` is not a time of day: use 24-hour \`HH:MM\`, like \`09:00\`.`,
+    isValidZone(zone)
+      ? ""
+      : `\`${zone.slice(0, 60)}\` is not a time zone I know: use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
+  ].filter(Boolean);
+  if (!clock || problems.length > 0) throw new CommandInputError(problems.join(" "));
+  return { time: `${String(clock.hour).padStart(2, "0")}:${String(clock.minute).padStart(2, "0")}`, zone };
 }
 
 /** Reads the text after `/decipher`. Throws `CommandInputError` with a sentence that says what to fix. */
@@ -73,21 +95,20 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const usage =
         "Give a time of day and optionally a zone: `digest 09:00 Europe/Berlin`, or `digest off`.";
       if (!time || extra.length > 0) throw new CommandInputError(usage);
-      // Every problem at once: a bad time and a bad zone are both named in one reply.
-      const clock = parseClockTime(time);
-      const problems = [
-        clock ? "" : `\`${time.slice(0, 40)}\` is not a time of day: use 24-hour \`HH:MM\`, like \`09:00\`.`,
-        isValidZone(zone)
-          ? ""
-          : `\`${zone.slice(0, 60)}\` is not a time zone I know: use an IANA name like \`Europe/Berlin\` or \`UTC\`.`,
-      ].filter(Boolean);
-      if (!clock || problems.length > 0) throw new CommandInputError(problems.join(" "));
-      const { hour, minute } = clock;
-      return {
-        action: "digest",
-        time: `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
-        zone,
-      };
+      return { action: "digest", ...parseWhen(time, zone) };
+    }
+    case "weekly": {
+      const [day, time, zone = "UTC", ...extra] = rest;
+      if (day?.toLowerCase() === "off" && rest.length === 1) return { action: "weekly-off" };
+      const usage =
+        "Give a day, a time of day and optionally a zone: `weekly mon 09:00 Europe/Berlin`, or `weekly off`.";
+      if (!day || !time || extra.length > 0) throw new CommandInputError(usage);
+      const weekday = parseWeekday(day);
+      const dayProblem = weekday
+        ? ""
+        : `\`${day.slice(0, 40)}\` is not a day of the week: use \`mon\`, \`tue\`, … \`sun\`.`;
+      const when = parseWhen(time, zone, dayProblem);
+      return { action: "weekly", day: weekday as Weekday, ...when };
     }
     default:
       throw new CommandInputError(`\`${verb.slice(0, 40)}\` is not a /decipher command.`);

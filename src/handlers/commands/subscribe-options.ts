@@ -1,3 +1,4 @@
+import { parseMention } from "../../model/mention.ts";
 import { DEFAULT_TEST_OPTIONS, type ResolvedTestOptions } from "../../model/subscription.ts";
 import { CommandInputError } from "./parse-error.ts";
 
@@ -13,8 +14,8 @@ export type CollectionOptions = {
 };
 
 export const TEST_OPTIONS_USAGE =
-  "Options: `flaky:thread|digest|alert` `after:<1–20 failed runs>` `trigger:<word>` `page:</path>`, " +
-  "like `subscribe test 101 flaky:digest after:2 trigger:schedule page:/checkout`.";
+  "Options: `flaky:thread|digest|alert` `after:<1–20 failed runs>` `trigger:<word>` `page:</path>` `mention:@person|@group`, " +
+  "like `subscribe test 101 flaky:digest after:2 trigger:schedule page:/checkout mention:@oncall`.";
 
 export const COLLECTION_OPTIONS_USAGE = "Options: `growth:<sessions>`, like `growth:10`.";
 
@@ -63,6 +64,15 @@ const testParsers: Parsed<ResolvedTestOptions> = {
     throw bad(
       token,
       `\`page:\` takes a path of the production site starting with \`/\` (at most ${PAGE_MAX} characters, no spaces), like \`page:/checkout\``,
+      TEST_OPTIONS_USAGE,
+    );
+  },
+  mention(value, token) {
+    const mention = parseMention(value);
+    if (mention) return mention;
+    throw bad(
+      token,
+      "`mention:` takes one person or one user group: type `mention:@` and pick them from Slack's list (Slack then sends it as `<@U…>` or `<!subteam^S…>`); `@here`, `@channel` and channels are not taken",
       TEST_OPTIONS_USAGE,
     );
   },

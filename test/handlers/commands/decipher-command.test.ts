@@ -30,6 +30,19 @@ describe("/decipher text", () => {
     });
     expect(parseDecipherCommand("digest 18:00")).toEqual({ action: "digest", time: "18:00", zone: "UTC" });
     expect(parseDecipherCommand("digest off")).toEqual({ action: "digest-off" });
+    expect(parseDecipherCommand("weekly Monday 9:00 Europe/Berlin")).toEqual({
+      action: "weekly",
+      day: "mon",
+      time: "09:00",
+      zone: "Europe/Berlin",
+    });
+    expect(parseDecipherCommand("weekly fri 16:30")).toEqual({
+      action: "weekly",
+      day: "fri",
+      time: "16:30",
+      zone: "UTC",
+    });
+    expect(parseDecipherCommand("weekly off")).toEqual({ action: "weekly-off" });
     expect(parseDecipherCommand("list")).toEqual({ action: "list" });
     expect(parseDecipherCommand("status")).toEqual({ action: "status" });
     expect(parseDecipherCommand("")).toEqual({ action: "help" });
@@ -38,6 +51,8 @@ describe("/decipher text", () => {
   it("marks which subcommands change the channel's subscriptions", () => {
     expect(changesSubscriptions(parseDecipherCommand("subscribe test 1"))).toBe(true);
     expect(changesSubscriptions(parseDecipherCommand("digest off"))).toBe(true);
+    expect(changesSubscriptions(parseDecipherCommand("weekly mon 09:00"))).toBe(true);
+    expect(changesSubscriptions(parseDecipherCommand("weekly off"))).toBe(true);
     expect(changesSubscriptions(parseDecipherCommand("list"))).toBe(false);
   });
 
@@ -51,6 +66,14 @@ describe("/decipher text", () => {
     ["unsubscribe widget 1", /`test <id>`/],
     ["digest 25:00", /time of day/],
     ["digest 09:00 Mars/Base", /not a time zone/],
+    ["weekly", /`weekly mon 09:00 Europe\/Berlin`, or `weekly off`/],
+    ["weekly 09:00", /`weekly mon 09:00 Europe\/Berlin`/],
+    ["weekly mon 09:00 UTC extra", /`weekly mon 09:00 Europe\/Berlin`/],
+    // Every problem at once.
+    [
+      "weekly funday 25:00 Mars/Base",
+      /`funday` is not a day of the week.*`25:00` is not a time of day.*`Mars\/Base` is not a time zone/,
+    ],
     ["frobnicate", /not a \/decipher command/],
   ])("explains what is wrong with %j", (text, message) => {
     expect(() => parseDecipherCommand(text)).toThrowError(message);

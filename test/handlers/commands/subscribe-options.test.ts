@@ -20,8 +20,14 @@ const errorOf = (fn: () => unknown): CommandInputError => {
 };
 
 describe("subscribe test options", () => {
-  it("defaults to flaky:thread after:1, no trigger, no page", () => {
-    expect(parseTestOptions([])).toEqual({ flaky: "thread", after: 1, trigger: null, page: null });
+  it("defaults to flaky:thread after:1, no trigger, no page, no mention", () => {
+    expect(parseTestOptions([])).toEqual({
+      flaky: "thread",
+      after: 1,
+      trigger: null,
+      page: null,
+      mention: null,
+    });
     expect(DEFAULT_TEST_OPTIONS).toEqual(parseTestOptions([]));
   });
 
@@ -32,8 +38,35 @@ describe("subscribe test options", () => {
         after: 3,
         trigger: "deploy-prod.v2",
         page: "/checkout",
+        mention: null,
       },
     );
+  });
+
+  it.each([
+    ["<@U024BE7LH|alice>", "<@U024BE7LH>"],
+    ["<@U024BE7LH>", "<@U024BE7LH>"],
+    ["<@W0ENTERPR1>", "<@W0ENTERPR1>"],
+    ["<!subteam^S0ONCALL|@oncall>", "<!subteam^S0ONCALL>"],
+    ["<!subteam^S0ONCALL>", "<!subteam^S0ONCALL>"],
+  ])("takes mention:%s as Slack sends it, escaped or typed, and keeps %s", (raw, stored) => {
+    expect(parseTestOptions([`mention:${raw}`]).mention).toBe(stored);
+  });
+
+  it.each([
+    "@oncall",
+    "alice",
+    "<!here>",
+    "<!channel>",
+    "<#C0ALERTS|alerts>",
+    "<@U024BE7LH",
+    "<!subteam^S0ONCALL|@on>call>",
+    "<@u024be7lh>",
+    "<https://example.com|@alice>",
+  ])("refuses mention:%s with the usage, naming the option", (raw) => {
+    const error = errorOf(() => parseTestOptions([`mention:${raw}`]));
+    expect(error.message).toContain("`mention:` takes one person or one user group");
+    expect(error.message).toContain(TEST_OPTIONS_USAGE);
   });
 
   it.each(["thread", "digest", "alert"])("takes flaky:%s", (mode) => {

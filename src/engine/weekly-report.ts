@@ -1,0 +1,195 @@
+import type { DigestTestState } from "../messages/digest-message.ts";
+import { withProductionLines } from "../messages/failure-meaning.ts";
+import { testUrl } from "../messages/links.ts";
+import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
+import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import { classifyTest, type TestKind } from "../model/test-classification.ts";
+import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
+import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
+import { localDate } from "../util/local-time.ts";
+import { mapLimit } from "../util/map-limit.ts";
+import { paginatePages } from "../vendor/paginate.ts";
+import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
+import { productionLines } from "./compose-digest.ts";
+import type { EngineDeps } from "./engine-deps.ts";
+import type { Outbox } from "./outbox.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WEEK_MS = 7 * DAY_MS;
+/** Pages read per test (of 100 runs) and per collection (of 50 sessions); beyond, figures are floors. */
+const TEST_PAGES = 3;
+const COLLECTION_PAGES = 3;
+/** How long a due report waits for Decipher before going out with what it has. */
+const GIVE_UP_WAITING_MS = 30 * 60 * 1000;
+const CONCURRENCY = 3;
+
+export type WeeklyOutcome =
+  | { kind: "sent"; next: WeeklySchedule }
+  | { kind: "retry"; error: string }
+  | { kind: "skipped"; next: WeeklySchedule; error: string };
+
+/** The 7 local dates the report covers, oldest first, ending with the day it is sent. */
+/** The alerts' classification in the digest's words; without a settled run, what is known. */
+function digestState(kind: TestKind, anyRun: boolean, sub: TestSubscription): DigestTestState {
+  switch (kind) {
+    case "passing":
+      return "passing";
+    case "flaky":
+      return "flaky";
+    case "new-failure":
+    case "broken":
+    case "failing":
+      return "failing";
+    case "unknown":
+      return anyRun ? "running" : sub.streak ? "failing" : "unknown";
+  }
+}
+
+export function weekDays(now: Date, zone: string): string[] {
+  const days: string[] = [];
+  for (let i = 6; i >= 0; i--) {
+    const date = localDate(new Date(now.getTime() - i * DAY_MS), zone);
+    if (!days.includes(date)) days.push(date);
+  }
+  // A day that repeats across a daylight-saving change still leaves 7 distinct dates.
+  return days.slice(-7);
+}
+
+async function testLine(
+  deps: EngineDeps,
+  sub: TestSubscription,
+  now: Date,
+  zone: string,
+): Promise<WeeklyTestLine> {
+  const runs: TestRun[] = [];
+  let test: TestInfo | undefined;
+  let capped = false;
+  for await (const page of paginatePages(
+    (cursor) =>
+      deps.vendor.listTestRuns(sub.testId, {
+        status: "all",
+        limit: 100,
+        since: new Date(now.getTime() - WEEK_MS),
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: TEST_PAGES },
+  )) {
+    test = page.test;
+    runs.push(...page.data);
+    capped = page.hasMore;
+  }
+  const figures = weekTestFigures(runs, (run) => {
+    const at = new Date(run.createdAt);
+    return Number.isNaN(at.getTime()) ? null : localDate(at, zone);
+  });
+  return {
+    test: test ?? {
+      id: sub.testId,
+      name: sub.testName,
+      url: testUrl(deps.config.decipherAppUrl, sub.testId),
+    },
+    state: digestState(classifyTest(runs, now).kind, runs.length > 0, sub),
+    figures,
+    capped,
+  };
+}
+
+async function collectionLine(
+  deps: EngineDeps,
+  sub: CollectionSubscription,
+  now: Date,
+): Promise<WeeklyCollectionLine> {
+  let collection: IssueCollection | undefined;
+  let count = 0;
+  let more = false;
+  for await (const page of paginatePages(
+    (cursor) =>
+      deps.vendor.listCollectionSessions(sub.collectionId, {
+        limit: 50,
+        since: new Date(now.getTime() - WEEK_MS),
+        ...(cursor ? { cursor } : {}),
+      }),
+    { maxPages: COLLECTION_PAGES },
+  )) {
+    collection = page.collection;
+    count += page.data.length;
+    more = page.hasMore;
+  }
+  const found = collection as IssueCollection;
+  return {
+    collection: found,
+    newSessions: { count, atLeast: more },
+    regressed: sub.regressed || (sub.wasResolved && count > 0),
+  };
+}
+
+const EMPTY_WEEK = { runs: 0, settled: 0, failures: 0, recoveries: 0, flips: 0, perDay: {} };
+
+/**
+ * Builds and posts one channel's weekly report. The schedule moves to the next week only
+ * after the post succeeded; a missed cycle sends it at the next one, once (like the digest,
+ * src/engine/compose-digest.ts).
+ */
+export async function sendWeeklyReport(
+  deps: EngineDeps,
+  channelId: string,
+  schedule: WeeklySchedule,
+  subscriptions: Subscription[],
+  now: Date,
+  /** The channel's outbox: keyed by the week it is for, a report goes out once. */
+  outbox: Outbox,
+): Promise<WeeklyOutcome> {
+  const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
+  const appUrl = deps.config.decipherAppUrl;
+  let failed = 0;
+  const [tests, collections] = await Promise.all([
+    mapLimit(
+      active.filter((s): s is TestSubscription => s.kind === "test"),
+      CONCURRENCY,
+      (s) =>
+        testLine(deps, s, now, schedule.zone).catch((): WeeklyTestLine => {
+          failed++;
+          return {
+            test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) },
+            state: "unknown",
+            figures: EMPTY_WEEK,
+            capped: false,
+            unknown: true,
+          };
+        }),
+    ),
+    mapLimit(
+      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
+      CONCURRENCY,
+      (s) =>
+        collectionLine(deps, s, now).catch(() => {
+          failed++;
+          return null;
+        }),
+    ),
+  ]);
+  const lateMs = now.getTime() - Date.parse(schedule.nextDueAt);
+  if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
+    return { kind: "retry", error: "Decipher did not answer for any subscription" };
+  }
+  const message = withProductionLines(
+    weeklyMessage({
+      days: weekDays(now, schedule.zone),
+      zone: schedule.zone,
+      tests,
+      collections: collections.filter((c) => c !== null),
+      flakiest: flakiest(tests.filter((t) => !t.unknown)),
+      appUrl,
+    }),
+    await productionLines(deps, active, now),
+  );
+  const result = await outbox.send(`weekly:${schedule.nextDueAt}`, message);
+  if (result.ok) return { kind: "sent", next: afterSent(schedule, now) };
+  const next: WeeklySchedule = {
+    ...schedule,
+    nextDueAt: nextWeeklyOccurrence(schedule.day, schedule.time, schedule.zone, now).toISOString(),
+  };
+  // A channel that is gone for good is not retried every minute: next week's report is.
+  if (result.failure.kind === "permanent") return { kind: "skipped", next, error: result.failure.code };
+  return { kind: "retry", error: result.failure.code };
+}
