@@ -105,4 +105,18 @@ describe("outage messages and the runs they name", () => {
     );
     expect(row).toMatchObject({ fate: "grouped", ts: stored });
   });
+  it("an outage message whose tests all passed again no longer says they are failing", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    for (const test of tests) await org.addRun(test.id, "failed");
+    const t0 = ordinaryNow().getTime();
+    await bot.cron(new Date(t0));
+    const isOutage = (m: StoredMessage) => !m.thread_ts || m.thread_ts === m.ts;
+    const outage = (await bot.posted()).filter(isOutage);
+    expect(outage.map((m) => visibleText(m))).toEqual([expect.stringMatching(/3 tests failing at once/)]);
+    for (const test of tests) await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const parent = (await bot.posted()).find((m) => m.ts === outage[0]?.ts) as StoredMessage;
+    expect(visibleText(parent)).not.toMatch(/3 tests failing at once/);
+  });
 });

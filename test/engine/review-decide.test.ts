@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { type Change, decideTestStep, type TestPollInput } from "../../src/engine/decide-test-step.ts";
+import { rowsFromRead } from "../../src/engine/poll-test.ts";
+import type { LedgerRow } from "../../src/model/run-ledger.ts";
+import type { TestSubscription } from "../../src/model/subscription.ts";
+import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
+
+// Review of the pure decision function: the message a step posts is true when posted, and a
+// run's fate follows its latest status.
+
+const T0 = Date.parse("2026-11-20T10:00:00.000Z");
+const MINUTE = 60_000;
+const test: TestInfo = { id: 101, name: "Checkout", url: "https://app.test/tests/101" };
+
+const baseSub = (extra: Partial<TestSubscription> = {}): TestSubscription => ({
+  kind: "test",
+  channelId: "C1",
+  testId: 101,
+  testName: test.name,
+  createdAt: new Date(T0 - 60 * MINUTE).toISOString(),
+  createdBy: "U1",
+  paused: null,
+  lastError: null,
+  lastChangeAt: new Date(T0).toISOString(),
+  lastRunId: 0,
+  lastRunAt: null,
+  streak: null,
+  ...extra,
+});
+
+const run = (id: number, status: TestRun["status"], at: number): TestRun => ({
+  object: "testRun",
+  id,
+  testId: 101,
+  status,
+  startTime: new Date(at).toISOString(),
+  endTime: new Date(at).toISOString(),
+  durationMs: 1000,
+  triggeredBy: "schedule",
+  createdAt: new Date(at).toISOString(),
+  summary: null,
+  totalSteps: 1,
+  failedSteps: status === "failed" ? 1 : 0,
+});
+
+/** Reads `runs` into the ledger and carries out every step, Slack answering each post. */
+function poll(
+  state: { sub: TestSubscription; ledger: Map<number, LedgerRow> },
+  runs: TestRun[],
+  now: number,
+) {
+  const posts: { key: string; text: string }[] = [];
+  for (const row of rowsFromRead(state.ledger, runs, [], state.sub, new Date(now)))
+    state.ledger.set(row.id, row);
+  const apply = (change: Change) => {
+    for (const row of change.rows) state.ledger.set(row.id, row);
+    state.sub = change.sub;
+  };
+  const input = (): TestPollInput => ({
+    sub: state.sub,
+    rows: [...state.ledger.values()],
+    runs: new Map(runs.map((r) => [r.id, r])),
+    test,
+    meaning: null,
+    appUrl: "https://app.test",
+    now: new Date(now),
+    hold: false,
+    group: null,
+  });
+  for (let guard = 0; guard < 50; guard++) {
+    const step = decideTestStep(input());
+    apply(step.change);
+    if (step.kind === "done" || step.kind === "hold") break;
+    if (step.kind === "edit") {
+      apply(step.after);
+      continue;
+    }
+    posts.push({ key: step.key, text: step.message.text });
+    apply(step.delivered(`${1_700_000_000 + posts.length}.000100`));
+  }
+  return posts;
+}
+
+describe("decideTestStep: messages stay true", () => {
+  it("a timed snooze that hid a failure with no open streak does not end saying the last run passed", () => {
+    const state = {
+      sub: baseSub({
+        snooze: {
+          by: "U1",
+          at: new Date(T0).toISOString(),
+          until: new Date(T0 + 60 * MINUTE).toISOString(),
+          choice: { kind: "for", hours: 1 },
+          missedFailures: 0,
+          countAtStart: null,
+        },
+      }),
+      ledger: new Map<number, LedgerRow>(),
+    };
+    const failed = run(1, "failed", T0 + 10 * MINUTE);
+    expect(poll(state, [failed], T0 + 11 * MINUTE)).toEqual([]);
+    expect(state.ledger.get(1)).toMatchObject({ fate: "counted", reason: "snoozed" });
+    // The snooze runs out; the last run the test had failed.
+    const posts = poll(state, [failed], T0 + 61 * MINUTE);
+    expect(posts.map((p) => p.key)).toEqual([`snooze-end:${new Date(T0).toISOString()}`]);
+    expect(posts[0]?.text).not.toMatch(/last run passed/);
+  });
+});
