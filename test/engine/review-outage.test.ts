@@ -119,4 +119,18 @@ describe("outage messages and the runs they name", () => {
     const parent = (await bot.posted()).find((m) => m.ts === outage[0]?.ts) as StoredMessage;
     expect(visibleText(parent)).not.toMatch(/3 tests failing at once/);
   });
+  it("an outage message Slack takes only as text still names every run it groups", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    const runs: number[] = [];
+    for (const test of tests) runs.push((await org.addRun(test.id, "failed")).id);
+    // Slack refuses the outage message's blocks once; the text goes out alone.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
+    await bot.cron();
+    const posted = await bot.posted();
+    for (const [i, test] of tests.entries()) {
+      const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === runs[i]);
+      expect(row?.fate).toMatch(/announced|threaded|grouped/);
+      expect(mentions(posted, runs[i] as number)).toBe(1);
+    }
+  });
 });
