@@ -39,6 +39,8 @@ type SubscriptionBase = {
   /** Start of the current run of failed polls; null while polls succeed. */
   failingSince?: string | null;
   notice?: NoticeState;
+  /** The episode (`failingSince` or `paused.at`) the told notice is about: it keys the "working again" notice. */
+  noticeSince?: string | null;
   /** The last few posts whose outcome is unknown (a Slack timeout, a crash mid-post). */
   unknownOutcomes?: UnknownOutcome[];
   /** The last few vendor items skipped as unreadable. */
