@@ -89,13 +89,14 @@ export function rowsFromRead(
       continue;
     }
     if (before.status === run.status && before.createdAt === createdAt) continue;
-    // A changed status reopens the question, unless the run was already told as a failure.
-    const told =
-      before.fate !== null &&
-      before.fate !== "quiet" &&
-      before.fate !== "quarantined" &&
-      before.fate !== "baseline";
-    const reopen = run.status === "failed" && !told && before.fate !== "baseline";
+    // A changed status reopens the question, unless the run was already told as a failure (a
+    // pass told as a recovery that now reads failed has not been).
+    const toldAsFailure =
+      before.fate === "announced" ||
+      before.fate === "threaded" ||
+      before.fate === "grouped" ||
+      before.fate === "counted";
+    const reopen = run.status === "failed" && !toldAsFailure && before.fate !== "baseline";
     out.push({
       ...before,
       status: run.status,
