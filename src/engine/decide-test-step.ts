@@ -316,7 +316,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
     const ended = { ...sub, snooze: null };
     if (snooze.missedFailures > 0) {
       const name = test.name || `Test ${test.id}`;
-      const state = sub.streak ? "and is still failing" : "and its last run passed";
+      // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
+      const last = input.rows
+        .filter((r) => r.status === "passed" || r.status === "failed")
+        .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
+      const failing = sub.streak !== null || last?.status === "failed";
+      const state = failing ? "and is still failing" : "and its last run passed";
       const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
       const threadTs = sub.streak?.threadTs;
       return {
