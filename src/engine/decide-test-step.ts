@@ -32,6 +32,11 @@ export type TestPollInput = {
   hold: boolean;
   /** The channel's outage message named these runs: they adopt it as their thread. */
   group: { ts: string; runIds: readonly number[] } | null;
+  /**
+   * Outbox keys whose outcome is unknown. A failure whose alert Slack may already hold is
+   * settled through the outbox, never held for an outage message that would name it again.
+   */
+  unsettled?: ReadonlySet<string>;
 };
 
 /** What the state becomes: fates to record and the subscription to store. */
@@ -258,7 +263,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       sub = { ...sub, quietFailures: quiet + 1 };
       continue;
     }
-    if (input.hold && !late) {
+    if (input.hold && !late && !input.unsettled?.has(`run:${run.id}`)) {
       return {
         kind: "hold",
         change: change(),

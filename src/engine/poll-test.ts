@@ -225,7 +225,10 @@ export async function pollTest(
   let meaning: FailureContext | null = null;
   // The outage check's first look holds a new failure without telling it: no need to know its meaning yet.
   const overdue = rows.some((r) => isOverdue(r, now));
-  const tellsNow = ctx.mode?.hold !== true || overdue;
+  const unsettledKeys = () => new Set(outbox.unknown().map((u) => u.key));
+  const unsettled = unsettledKeys();
+  const settling = rows.some((r) => r.status === "failed" && r.fate === null && unsettled.has(`run:${r.id}`));
+  const tellsNow = ctx.mode?.hold !== true || overdue || settling;
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
     const first = rows.find((r) => r.status === "failed" && r.fate === null);
     const run = first ? runs.get(first.id) : undefined;
@@ -251,6 +254,7 @@ export async function pollTest(
       now,
       hold: ctx.mode?.hold === true,
       group: ctx.mode?.group ?? null,
+      unsettled: unsettledKeys(),
     });
     apply(step.change);
     if (step.kind === "done") break;
