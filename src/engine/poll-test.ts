@@ -294,6 +294,9 @@ export async function pollTest(
       break;
     }
     posts++;
+    // Slack had it from an earlier decision (a lost answer): say what is true now, e.g. that
+    // the failure it announced has passed since.
+    if (result.earlier && budget.has(1)) await update(deps.slack, sub.channelId, result.ts, step.message);
     apply(step.delivered(result.ts));
   }
 

@@ -67,10 +67,13 @@ export class SqlOutbox implements Outbox {
 
   async send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult> {
     const row = this.#row(key);
-    if (row?.state === "sent" && row.ts) return { ok: true, ts: row.ts };
+    // Sent before (by a poll that died before recording it, or decided again since): its ts,
+    // and whether it is in the place this decision wants, so the caller can bring it up to date.
+    const earlier = row !== null && row.thread_ts === (threadTs ?? null);
+    if (row?.state === "sent" && row.ts) return { ok: true, ts: row.ts, earlier };
     if (row) {
       const found = await this.resolve(row);
-      if (found !== "absent") return found;
+      if (found !== "absent") return found.ok ? { ...found, earlier } : found;
     }
     this.#write(
       "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, ?, ?)",

@@ -2,7 +2,9 @@ import type { SlackAPIClient } from "slack-edge";
 import type { SlackMessage } from "../messages/limits.ts";
 import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
-export type PostResult = { ok: true; ts: string } | { ok: false; failure: SlackFailure };
+export type PostResult =
+  /** `earlier`: the ts of an earlier send of the same key, in the same place, as decided then. */
+  { ok: true; ts: string; earlier?: boolean } | { ok: false; failure: SlackFailure };
 
 /** The `event_type` of the metadata every bot post carries, with its idempotency key. */
 export const POST_EVENT_TYPE = "decipher_alert";
