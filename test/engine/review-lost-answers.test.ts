@@ -24,7 +24,7 @@ async function channelWatching(count: number) {
 describe("a lost answer, then a later cycle decides about the same message", () => {
   it("a failure whose alert answer was lost is not named again by an outage message the next cycle", async () => {
     const { bot, org, tests } = await channelWatching(3);
-    const [a, b, c] = tests as [{ id: number }, { id: number }, { id: number }];
+    const [a, b, c] = tests as unknown as [{ id: number }, { id: number }, { id: number }];
     const first = await org.addRun(a.id, "failed");
     const t0 = ordinaryNow().getTime();
     // Slack stores A's alert, but the answer never comes back.
