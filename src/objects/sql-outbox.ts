@@ -111,6 +111,22 @@ export class SqlOutbox implements Outbox {
     return "absent";
   }
 
+  /**
+   * Settles one unknown key without sending: "sent" (Slack has it), "absent" (it does not; the
+   * intent is dropped, so the key may be sent later), or "unknown" (too young, or the lookup failed).
+   */
+  async settle(key: string): Promise<"sent" | "absent" | "unknown"> {
+    const row = this.#row(key);
+    if (!row) return "absent";
+    if (row.state === "sent") return "sent";
+    const result = await this.resolve(row);
+    if (result === "absent") {
+      this.#write("DELETE FROM outbox WHERE key = ?", key);
+      return "absent";
+    }
+    return result.ok ? "sent" : "unknown";
+  }
+
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */
   unknown(): { key: string; at: string }[] {
     return this.#sql

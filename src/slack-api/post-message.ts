@@ -3,8 +3,11 @@ import type { SlackMessage } from "../messages/limits.ts";
 import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type PostResult =
-  /** `earlier`: the ts of an earlier send of the same key, in the same place, as decided then. */
-  { ok: true; ts: string; earlier?: boolean } | { ok: false; failure: SlackFailure };
+  /**
+   * `earlier`: the ts of an earlier send of the same key, in the same place, as decided then.
+   * `textOnly`: Slack refused the blocks, so only the text went out (it names less).
+   */
+  { ok: true; ts: string; earlier?: boolean; textOnly?: boolean } | { ok: false; failure: SlackFailure };
 
 /** The `event_type` of the metadata every bot post carries, with its idempotency key. */
 export const POST_EVENT_TYPE = "decipher_alert";
@@ -44,7 +47,8 @@ export async function post(
   const first = await send(true);
   if (first.ok || first.failure.kind !== "rejected" || message.blocks.length === 0) return first;
   console.warn(`Slack refused an alert's blocks (${first.failure.code}); sending its text alone`);
-  return send(false);
+  const second = await send(false);
+  return second.ok ? { ...second, textOnly: true } : second;
 }
 
 /** Edits a message the bot posted earlier. */
