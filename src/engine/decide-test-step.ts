@@ -88,6 +88,9 @@ function runOf(input: TestPollInput, row: LedgerRow): TestRun {
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
+/** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
+const MAX_COUNTED = 50;
+
 /**
  * Decides what one test subscription does next, from its ledger, its state and the time; no
  * I/O. Called again after each step is carried out, until it answers `done` or `hold`. Runs
@@ -115,7 +118,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
       reason: extra.reason ?? null,
       decidedAt: at,
     }) satisfies LedgerRow;
-  const counted = (row: LedgerRow, reason: CountedReason) => rows.push(fate(row, "counted", { reason }));
+  const counted = (row: LedgerRow, reason: CountedReason) => {
+    rows.push(fate(row, "counted", { reason }));
+    // Kept on the state for status, which reads the state's copy, not the ledger.
+    const list = [...(sub.counted ?? []), { runId: row.id, reason, at }].slice(-MAX_COUNTED);
+    sub = { ...sub, counted: list };
+  };
 
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
   for (let i = 0; i < pending.length; i++) {
