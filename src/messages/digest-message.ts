@@ -41,6 +41,8 @@ export type DigestInput = {
     /** 0…1, null without runs. */
     passRate: number | null;
     state: DigestTestState;
+    /** Failures counted and not posted (`after:`, `trigger:`, …): counted here, never dropped. */
+    notPosted?: number;
   }[];
   appUrl: string;
   now: Date;
@@ -82,7 +84,8 @@ function testLine(t: DigestInput["tests"][number], appUrl: string): string {
     t.passRate === null || !Number.isFinite(t.passRate)
       ? "no runs"
       : `${Math.round(t.passRate * 100)} % passed`;
-  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}`;
+  const quiet = t.notPosted ? ` (${t.notPosted} not posted)` : "";
+  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")}${quiet} · ${rate}`;
 }
 
 /** The daily digest: collections by 24 h growth, then tests; empty sections say so. */

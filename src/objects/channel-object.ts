@@ -4,12 +4,17 @@ import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
+import type { DigestFigures } from "../model/run-ledger.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
+import { mapLimit } from "../util/map-limit.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames, registry } from "./addresses.ts";
+import { objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+
+/** Subscription objects asked for their digest figures at once. */
+const LEDGER_READS_AT_ONCE = 8;
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 
@@ -249,7 +254,32 @@ export class ChannelObject extends DurableObject<Env> {
         { storage: 0 },
         config.slackLookupAfterMs,
       );
-      const outcome = await sendDigest(deps, stored.channelId, stored.schedule, subscriptions, now, outbox);
+      // Each test's figures come from its own object's ledger: Durable Object calls, not
+      // external subrequests, so the budget is left for collections and the post.
+      const fromLedgers = new Map<number, DigestFigures>();
+      const tests = subscriptions.filter((s) => s.kind === "test" && s.channelId === stored.channelId);
+      await mapLimit(tests, LEDGER_READS_AT_ONCE, async (s) => {
+        if (s.kind !== "test") return;
+        const ref = {
+          teamId: stored.teamId,
+          channelId: stored.channelId,
+          kind: "test" as const,
+          id: s.testId,
+        };
+        const line = await subscriptionObject(this.env, ref)
+          .digestLine(at)
+          .catch(() => null);
+        if (line) fromLedgers.set(s.testId, line);
+      });
+      const outcome = await sendDigest(
+        deps,
+        stored.channelId,
+        stored.schedule,
+        subscriptions,
+        now,
+        outbox,
+        fromLedgers,
+      );
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };

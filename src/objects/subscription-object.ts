@@ -6,7 +6,13 @@ import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
-import { type LedgerRow, overdueCount, plausibleTime } from "../model/run-ledger.ts";
+import {
+  type DigestFigures,
+  digestFigures,
+  type LedgerRow,
+  overdueCount,
+  plausibleTime,
+} from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
@@ -222,6 +228,18 @@ export class SubscriptionObject extends DurableObject<Env> {
     } finally {
       this.#polling = false;
     }
+  }
+
+  /**
+   * A test's digest figures from its ledger (a day of runs): the channel's digest needs no
+   * vendor read per test, so it fits one invocation for hundreds of tests.
+   */
+  async digestLine(at: string): Promise<({ testId: number; testName: string } & DigestFigures) | null> {
+    const sub = await this.#read();
+    if (sub?.kind !== "test") return null;
+    const now = new Date(at);
+    const rows = new SqlRunLedger(this.ctx.storage.sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000);
+    return { testId: sub.testId, testName: sub.testName, ...digestFigures(rows, sub.streak !== null, now) };
   }
 
   /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */
