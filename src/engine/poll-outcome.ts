@@ -14,6 +14,8 @@ export type PollOutcome = {
   slackFailure?: SlackFailure;
   /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
   held?: HeldFailure | null;
+  /** Outage messages (by ts) this test's streak recovered from: the channel re-renders them. */
+  outageRecoveries?: string[];
 };
 
 /** A test's new failure, held back for one cycle to see whether other tests failed with it. */

@@ -17,6 +17,8 @@ export type PollResult = {
   /** A token or scope refusal (workspace-wide), to tell the registry. */
   workspaceFailure: string | null;
   held: HeldFailure | null;
+  /** Outage messages (by ts) this poll's test recovered from. */
+  outageRecoveries: string[];
 };
 
 /** Which notice the channel is owed now, if any. */
@@ -56,7 +58,15 @@ export async function pollSubscription(
   ctx: PollContext & { ledger: RunLedger },
 ): Promise<PollResult> {
   if (sub.paused || !slackRetryDue(sub, ctx.now)) {
-    return { next: null, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
+    return {
+      next: null,
+      posts: 0,
+      error: null,
+      skipped: true,
+      workspaceFailure: null,
+      held: null,
+      outageRecoveries: [],
+    };
   }
   const outcome: PollOutcome =
     sub.kind === "test" ? await pollTest(sub, ctx) : await pollCollectionSubscription(sub, ctx);
@@ -69,5 +79,6 @@ export async function pollSubscription(
     skipped: false,
     workspaceFailure: outcome.slackFailure?.kind === "workspace" ? outcome.slackFailure.code : null,
     held: outcome.held ?? null,
+    outageRecoveries: outcome.outageRecoveries ?? [],
   };
 }

@@ -238,10 +238,13 @@ export async function pollTest(
   let posts = 0;
   let failure: SlackFailure | null = null;
   let held: HeldFailure | null = null;
+  const outageRecoveries: string[] = [];
   const apply = (change: Change) => {
     for (const r of change.rows) dirty.set(r.id, r);
     if (change.rows.length > 0) rows = merge(rows, change.rows);
+    const was = next.streak;
     next = change.sub;
+    if (was?.grouped && next.streak === null) outageRecoveries.push(was.threadTs);
   };
   for (let guard = 0; guard < 500; guard++) {
     const step: TestStep = decideTestStep({
@@ -312,11 +315,18 @@ export async function pollTest(
     const message = describeSlackFailure(failure);
     if (!(failure.kind !== "permanent" && sub.lastError?.message === message))
       next = afterSlackFailure(next, failure, now);
-    return { next: changedOrNull(sub, next, now), posts, error: failure.code, slackFailure: failure, held };
+    return {
+      next: changedOrNull(sub, next, now),
+      posts,
+      error: failure.code,
+      slackFailure: failure,
+      held,
+      outageRecoveries,
+    };
   }
   if (!failure && (next.lastError || next.failingSince))
     next = { ...next, lastError: null, failingSince: null };
-  return { next: changedOrNull(sub, next, now), posts, error: null, held };
+  return { next: changedOrNull(sub, next, now), posts, error: null, held, outageRecoveries };
 }
 
 /** The shown watermark is copied only now and then: a test running every minute must not cost a KV write a minute. */

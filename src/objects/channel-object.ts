@@ -5,6 +5,7 @@ import { createEngineDeps } from "../engine/engine-deps.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
 import type { DigestFigures } from "../model/run-ledger.ts";
+import { update } from "../slack-api/post-message.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
@@ -29,6 +30,10 @@ type Outage = {
   subscribed: number;
   ts: string | null;
   named: number[];
+  /** Tests (by id) whose streak ended since: the parent is edited to say so. */
+  recovered?: number[];
+  /** How many of `items` the parent was posted with (later ones join at the end, in its thread). */
+  posted?: number;
 };
 
 /**
@@ -150,7 +155,12 @@ export class ChannelObject extends DurableObject<Env> {
         });
         const sent = await outbox.send(outage.key, parent.message, undefined);
         if (sent.ok) {
-          const settled = { ...outage, ts: sent.ts, named: sent.textOnly ? [] : parent.runIds };
+          const settled = {
+            ...outage,
+            ts: sent.ts,
+            named: sent.textOnly ? [] : parent.runIds,
+            posted: outage.items.length,
+          };
           await sendAll(settled, overflow, sent.ts);
           await this.ctx.storage.put("outage", settled);
           outage = settled;
@@ -220,10 +230,42 @@ export class ChannelObject extends DurableObject<Env> {
         return answer(null, []);
       }
       // Text alone names no test: those runs alert alone (in no thread of this message).
-      const posted = { ...next, ts: sent.ts, named: sent.textOnly ? [] : parent.runIds };
+      const posted = {
+        ...next,
+        ts: sent.ts,
+        named: sent.textOnly ? [] : parent.runIds,
+        posted: open.length,
+      };
       await sendAll(posted, overflow, sent.ts);
       await this.ctx.storage.put("outage", posted);
       return answer(sent.ts, posted.named);
+    });
+  }
+
+  /**
+   * A test named by the outage message `ts` passed again: the parent is edited so it no longer
+   * says its tests are failing once they all pass. Only the channel's latest outage is kept;
+   * an older one stays as it was posted.
+   */
+  noteRecovery(channelId: string, ts: string, testId: number, config: Config): Promise<void> {
+    return this.#serial(async () => {
+      const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+      if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
+      if (!outage.items.some((i) => i.testId === testId)) return;
+      const updated: Outage = { ...outage, recovered: [...(outage.recovered ?? []), testId] };
+      await this.ctx.storage.put("outage", updated);
+      const deps = createEngineDeps(config, this.env, {
+        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+      });
+      // The parent as it was posted (its items, in their order), with the recoveries marked.
+      const { parent } = outageMessages({
+        items: updated.items.slice(0, updated.posted ?? updated.items.length),
+        appUrl: config.decipherAppUrl,
+        subscribed: updated.subscribed,
+        recovered: updated.recovered ?? [],
+      });
+      // A failed edit costs only the parent's title; each recovery still replied in the thread.
+      await update(deps.slack, channelId, ts, parent.message);
     });
   }
 

@@ -17,7 +17,7 @@ import { resolveTestOptions, type Subscription, type TestOptions } from "../mode
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { copyKey, objectNames, registry } from "./addresses.ts";
+import { channelObject, copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -189,6 +189,13 @@ export class SubscriptionObject extends DurableObject<Env> {
         );
         const ledger = new SqlRunLedger(sql, this.#writes);
         const result = await pollSubscription(sub, { deps, now, budget: deps.budget, mode, outbox, ledger });
+        // An outage message this test recovered from is re-rendered by its channel.
+        for (const ts of result.outageRecoveries) {
+          if (sub.kind !== "test") break;
+          await channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId))
+            .noteRecovery(sub.channelId, ts, sub.testId, config)
+            .catch(() => {});
+        }
         // Lost answers no decision asked about again are settled here, a few per poll.
         if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
         // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
