@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, newOrg, ordinaryNow, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { emulatorOrg } from "../helpers/emulator.ts";
 
 // Review of the outbox: a post whose answer was lost must end as one message that is true,
@@ -73,5 +73,19 @@ describe("a lost answer, then a later cycle decides about the same message", () 
     await bot.cron(new Date(t0 + 18 * MINUTE));
     await bot.cron(new Date(t0 + 19 * MINUTE));
     expect((await bot.posted()).filter((m) => /working again/.test(visibleText(m)))).toHaveLength(1);
+  });
+
+  it("a lookup refused for a missing history scope is shown as the workspace's problem on /health", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    await org.addRun(test.id, "failed");
+    const t0 = ordinaryNow().getTime();
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    // An install made before the history scopes: every lookup is refused.
+    await bot.slackFault("conversations.history", "error", 50, { error: "missing_scope" });
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(((await health(bot)).problems ?? []).join(" ")).toMatch(/missing_scope/);
   });
 });
