@@ -6,6 +6,7 @@ import { type OutageItem, type OutagePart, outageAddition, outageMessages } from
 import { OUTAGE } from "../model/noise-rules.ts";
 import type { DigestFigures } from "../model/run-ledger.ts";
 import { update } from "../slack-api/post-message.ts";
+import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
@@ -47,6 +48,13 @@ export type OutagePost = { ts: string | null; named: number[]; waiting: number[]
 /** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
 const isOutage = (held: number, tests: number) =>
   held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
+
+/**
+ * Not known whether Slack has it (a lost answer; a lookup refused or over budget): the runs
+ * it would name wait. Only Slack's own "no" to the post lets them alert alone.
+ */
+const undecided = (kind: SlackFailureKind) =>
+  kind === "unknown" || kind === "deferred" || kind === "workspace";
 
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 const idsOfPart = (key: string) =>
@@ -139,7 +147,7 @@ export class ChannelObject extends DurableObject<Env> {
             threadTs,
           );
           if (!sent.ok) {
-            if (sent.failure.kind === "unknown") for (const id of part.runIds) waiting.add(id);
+            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
             break;
           }
           if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
@@ -147,24 +155,21 @@ export class ChannelObject extends DurableObject<Env> {
       };
       let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
       if (outage && outage.ts === null) {
-        // An earlier outage message may be in the channel: the same key, so the outbox finds it or sends it once.
-        const { parent, overflow } = outageMessages({
-          items: outage.items,
-          appUrl,
-          subscribed: outage.subscribed,
-        });
-        const sent = await outbox.send(outage.key, parent.message, undefined);
-        if (sent.ok) {
-          const settled = {
-            ...outage,
-            ts: sent.ts,
-            named: sent.textOnly ? [] : parent.runIds,
-            posted: outage.items.length,
-          };
-          await sendAll(settled, overflow, sent.ts);
-          await this.ctx.storage.put("outage", settled);
-          outage = settled;
-        } else if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred") {
+        // An earlier outage message may be in the channel: looked up by its key, never sent
+        // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
+        // runs may have been told alone since, once overdue).
+        const settled = await outbox.settle(outage.key);
+        if (typeof settled === "object") {
+          const { parent, overflow } = outageMessages({
+            items: outage.items,
+            appUrl,
+            subscribed: outage.subscribed,
+          });
+          const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
+          await sendAll(found, overflow, settled.ts);
+          await this.ctx.storage.put("outage", found);
+          outage = found;
+        } else if (settled === "unknown") {
           // Its runs wait for it; the others too when they would make an outage of their own
           // (one outage is settled at a time).
           const pending = outage.items.map((i) => i.runId);
@@ -184,7 +189,8 @@ export class ChannelObject extends DurableObject<Env> {
         for (const { key } of outbox.unknown()) {
           if (!key.startsWith(`${earlier.key}:more:`)) continue;
           const settled = await outbox.settle(key);
-          if (settled === "sent") earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
+          if (typeof settled === "object")
+            earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
           if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
         }
       }
@@ -222,7 +228,7 @@ export class ChannelObject extends DurableObject<Env> {
       const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
       const sent = await outbox.send(next.key, parent.message, undefined);
       if (!sent.ok) {
-        if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred") {
+        if (undecided(sent.failure.kind)) {
           for (const i of open) waiting.add(i.runId);
           return answer(null, []);
         }

@@ -101,7 +101,12 @@ export class SqlOutbox implements Outbox {
       return { ok: false, failure: { kind: "unknown", code: "awaiting_lookup" } };
     const lookup = await findPosted(this.#slack, this.#channel, row.key, intended, row.thread_ts);
     if ("failed" in lookup) {
-      const kind = lookup.failed.kind === "deferred" ? "deferred" : "unknown";
+      // A scope or token refusal concerns the workspace (status and /health show it); anything
+      // else leaves the outcome unknown.
+      const kind =
+        lookup.failed.kind === "deferred" || lookup.failed.kind === "workspace"
+          ? lookup.failed.kind
+          : "unknown";
       return { ok: false, failure: { kind, code: `lookup_${lookup.failed.code}` } };
     }
     if (lookup.found) {
@@ -112,19 +117,19 @@ export class SqlOutbox implements Outbox {
   }
 
   /**
-   * Settles one unknown key without sending: "sent" (Slack has it), "absent" (it does not; the
+   * Settles one unknown key without sending: its ts (Slack has it), "absent" (it does not; the
    * intent is dropped, so the key may be sent later), or "unknown" (too young, or the lookup failed).
    */
-  async settle(key: string): Promise<"sent" | "absent" | "unknown"> {
+  async settle(key: string): Promise<{ ts: string } | "absent" | "unknown"> {
     const row = this.#row(key);
     if (!row) return "absent";
-    if (row.state === "sent") return "sent";
+    if (row.state === "sent" && row.ts) return { ts: row.ts };
     const result = await this.resolve(row);
     if (result === "absent") {
       this.#write("DELETE FROM outbox WHERE key = ?", key);
       return "absent";
     }
-    return result.ok ? "sent" : "unknown";
+    return result.ok ? { ts: result.ts } : "unknown";
   }
 
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */
