@@ -1,6 +1,5 @@
 import type { Config, Env } from "./config.ts";
 import type { PollMode } from "./engine/poll-context.ts";
-import { OUTAGE } from "./model/noise-rules.ts";
 import type { PollChunk } from "./model/poll-chunk.ts";
 import { channelObject, objectNames, registry, subscriptionObjectByName } from "./objects/addresses.ts";
 import { dueTarget } from "./objects/channel-weekly.ts";
@@ -48,8 +47,10 @@ function pollOne(env: Env, config: Config, name: string, at: string, mode: PollM
 const channelOf = (name: string) => name.split(":").slice(0, 2).join(":");
 
 /**
- * New failures were held back in the first pass. Per channel, several at once become one
- * outage message that the tests adopt as their thread; otherwise each test alerts alone.
+ * New failures were held back in the first pass. Per channel, the channel's object decides:
+ * several at once become one outage message that the tests adopt as their thread; a run that
+ * an earlier outage message names (or may name: its answer was lost) joins that message, or
+ * waits; the others alert alone.
  */
 async function settleHeld(env: Env, config: Config, names: string[], first: PollReport[], at: string) {
   const byChannel = new Map<string, PollReport[]>();
@@ -60,22 +61,17 @@ async function settleHeld(env: Env, config: Config, names: string[], first: Poll
   const second = new Map<string, PollReport>();
   for (const [channel, held] of byChannel) {
     const tests = names.filter((n) => channelOf(n) === channel && n.split(":")[2] === "test").length;
-    const outage =
-      held.length >= OUTAGE.tests || (held.length >= OUTAGE.atLeast && held.length >= OUTAGE.share * tests);
-    let mode: PollMode = {};
-    if (outage) {
-      const [teamId = "", channelId = ""] = channel.split(":");
-      const items = held.flatMap((r) => (r.held ? [r.held] : []));
-      const posted = await channelObject(env, objectNames.channel(teamId, channelId))
-        .postOutage(channelId, items, tests, config)
-        .catch(() => null);
-      // Not known whether the outage message went out: the failures stay unfated and held, and
-      // next cycle the channel object answers for them from its outbox.
-      if (!posted || posted.ts === null) {
-        if (!posted || posted.unknown) continue;
-      } else mode = { group: { ts: posted.ts, runIds: posted.named } };
-    }
-    const replies = await mapLimit(held, CONCURRENCY, (r) => pollOne(env, config, r.name, at, mode));
+    const [teamId = "", channelId = ""] = channel.split(":");
+    const items = held.flatMap((r) => (r.held ? [r.held] : []));
+    const decided = await channelObject(env, objectNames.channel(teamId, channelId))
+      .postOutage(channelId, items, tests, config)
+      .catch(() => null);
+    // The channel could not answer: every failure stays unfated and held, and is settled next cycle.
+    if (!decided) continue;
+    const mode: PollMode = decided.ts ? { group: { ts: decided.ts, runIds: decided.named } } : {};
+    // A run a message may already name is not polled again: it waits for that message's lookup.
+    const told = held.filter((r) => r.held && !decided.waiting.includes(r.held.runId));
+    const replies = await mapLimit(told, CONCURRENCY, (r) => pollOne(env, config, r.name, at, mode));
     for (const reply of replies) second.set(reply.name, reply);
   }
   return first.map((r) => {

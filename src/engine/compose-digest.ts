@@ -3,6 +3,7 @@ import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { recordDay } from "../model/digest-history.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
+import type { DigestFigures } from "../model/run-ledger.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";

@@ -33,8 +33,13 @@ export type TestPollInput = {
   hold: boolean;
   /** The channel's outage message named these runs: they adopt it as their thread. */
   group: { ts: string; runIds: readonly number[] } | null;
-  /** The cron cycle this poll belongs to: a failure held by one cycle is that cycle's to settle. */
-  cycle: string;
+  /** The cron cycle this poll belongs to (default: this poll): a held failure is that cycle's to settle. */
+  cycle?: string;
+  /**
+   * Outbox keys whose outcome is unknown. A failure whose alert Slack may already hold is
+   * settled through the outbox, never held for an outage message that would name it again.
+   */
+  unsettled?: ReadonlySet<string>;
 };
 
 /** How long a failure held for one cycle's outage check waits for that cycle's answer. */
@@ -89,6 +94,9 @@ function runOf(input: TestPollInput, row: LedgerRow): TestRun {
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
+/** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
+const MAX_COUNTED = 50;
+
 /**
  * Decides what one test subscription does next, from its ledger, its state and the time; no
  * I/O. Called again after each step is carried out, until it answers `done` or `hold`. Runs
@@ -116,7 +124,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
       reason: extra.reason ?? null,
       decidedAt: at,
     }) satisfies LedgerRow;
-  const counted = (row: LedgerRow, reason: CountedReason) => rows.push(fate(row, "counted", { reason }));
+  const counted = (row: LedgerRow, reason: CountedReason) => {
+    rows.push(fate(row, "counted", { reason }));
+    // Kept on the state for status, which reads the state's copy, not the ledger.
+    const list = [...(sub.counted ?? []), { runId: row.id, reason, at }].slice(-MAX_COUNTED);
+    sub = { ...sub, counted: list };
+  };
 
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
   for (let i = 0; i < pending.length; i++) {
@@ -264,11 +277,11 @@ export function decideTestStep(input: TestPollInput): TestStep {
       sub = { ...sub, quietFailures: quiet + 1 };
       continue;
     }
-    if (input.hold && !late) {
+    if (input.hold && !late && !input.unsettled?.has(`run:${run.id}`)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {
         ...sub,
-        heldFor: { cycle: input.cycle, until: new Date(now.getTime() + HOLD_FOR_MS).toISOString() },
+        heldFor: { cycle: input.cycle ?? at, until: new Date(now.getTime() + HOLD_FOR_MS).toISOString() },
       };
       return {
         kind: "hold",
@@ -283,7 +296,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
       };
     }
     const heldElsewhere =
-      sub.heldFor && sub.heldFor.cycle !== input.cycle && Date.parse(sub.heldFor.until) > now.getTime();
+      sub.heldFor &&
+      sub.heldFor.cycle !== (input.cycle ?? at) &&
+      Date.parse(sub.heldFor.until) > now.getTime();
     if (heldElsewhere && !late) return { kind: "done", change: change() };
     // A failure and the pass right after it, seen in one look, are one message that is true as posted.
     const nextRow = pending[i + 1];
@@ -337,7 +352,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
     const ended = { ...sub, snooze: null };
     if (snooze.missedFailures > 0) {
       const name = test.name || `Test ${test.id}`;
-      const state = sub.streak ? "and is still failing" : "and its last run passed";
+      // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
+      const last = input.rows
+        .filter((r) => r.status === "passed" || r.status === "failed")
+        .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
+      const failing = sub.streak !== null || last?.status === "failed";
+      const state = failing ? "and is still failing" : "and its last run passed";
       const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
       const threadTs = sub.streak?.threadTs;
       return {

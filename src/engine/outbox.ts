@@ -11,4 +11,6 @@ import type { PostResult } from "../slack-api/post-message.ts";
  */
 export type Outbox = {
   send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult>;
+  /** Keys whose outcome is unknown: Slack may hold these posts already. */
+  unknown(): readonly { key: string; at: string }[];
 };

@@ -18,6 +18,8 @@ export type PollOutcome = {
   skipped?: boolean;
   /** A token or scope refusal (workspace-wide), to tell the registry. */
   workspaceFailure?: string | null;
+  /** Outage messages (by ts) this test's streak recovered from: the channel re-renders them. */
+  outageRecoveries?: string[];
 };
 
 /** A test's new failure, held back for one cycle to see whether other tests failed with it. */

@@ -23,12 +23,20 @@ async function sendNotice(sub: Subscription, ctx: PollContext): Promise<Subscrip
   const due = noticeDue(sub, ctx.now);
   if (!due || !ctx.budget.has(1)) return null;
   const message = noticeMessage({ sub, kind: due, appUrl: ctx.deps.config.decipherAppUrl });
-  // One notice per episode: keyed by the failure (or pause) it is about.
-  const episode = due === "paused" ? sub.paused?.at : due === "failing" ? sub.failingSince : sub.lastChangeAt;
+  // One notice per episode: keyed by the failure (or pause) it is about, the "working again"
+  // one by the episode it ends, so a later poll deciding it again uses the same key.
+  const episode =
+    due === "paused"
+      ? sub.paused?.at
+      : due === "failing"
+        ? sub.failingSince
+        : (sub.noticeSince ?? sub.lastChangeAt);
   const result = await ctx.outbox.send(`notice:${due}:${episode ?? ""}`, message);
   // A paused channel may refuse the notice too: it was tried once, status and /health show the rest.
   if (!result.ok && due !== "paused") return null;
-  return { ...sub, notice: due === "recovered" ? "none" : due };
+  return due === "recovered"
+    ? { ...sub, notice: "none", noticeSince: null }
+    : { ...sub, notice: due, noticeSince: episode ?? null };
 }
 
 /** One poll of one subscription, with the Slack backoff and the channel notices. */
@@ -37,7 +45,15 @@ export async function pollSubscription(
   ctx: PollContext & { ledger: RunLedger },
 ): Promise<PollOutcome> {
   if (sub.paused || !slackRetryDue(sub, ctx.now)) {
-    return { next: null, posts: 0, error: null, skipped: true, workspaceFailure: null, held: null };
+    return {
+      next: null,
+      posts: 0,
+      error: null,
+      skipped: true,
+      workspaceFailure: null,
+      held: null,
+      outageRecoveries: [],
+    };
   }
   const outcome: PollOutcome =
     sub.kind === "test" ? await pollTest(sub, ctx) : await pollCollectionSubscription(sub, ctx);
@@ -50,5 +66,6 @@ export async function pollSubscription(
     skipped: false,
     workspaceFailure: outcome.slackFailure?.kind === "workspace" ? outcome.slackFailure.code : null,
     held: outcome.held ?? null,
+    outageRecoveries: outcome.outageRecoveries ?? [],
   };
 }

@@ -90,13 +90,14 @@ export function rowsFromRead(
       continue;
     }
     if (before.status === run.status && before.createdAt === createdAt) continue;
-    // A changed status reopens the question, unless the run was already told as a failure.
-    const told =
-      before.fate !== null &&
-      before.fate !== "quiet" &&
-      before.fate !== "quarantined" &&
-      before.fate !== "baseline";
-    const reopen = run.status === "failed" && !told && before.fate !== "baseline";
+    // A changed status reopens the question, unless the run was already told as a failure (a
+    // pass told as a recovery that now reads failed has not been).
+    const toldAsFailure =
+      before.fate === "announced" ||
+      before.fate === "threaded" ||
+      before.fate === "grouped" ||
+      before.fate === "counted";
+    const reopen = run.status === "failed" && !toldAsFailure && before.fate !== "baseline";
     out.push({
       ...before,
       status: run.status,
@@ -225,7 +226,10 @@ export async function pollTest(
   let meaning: FailureContext | null = null;
   // The outage check's first look holds a new failure without telling it: no need to know its meaning yet.
   const overdue = rows.some((r) => isOverdue(r, now));
-  const tellsNow = ctx.mode?.hold !== true || overdue;
+  const unsettledKeys = () => new Set(outbox.unknown().map((u) => u.key));
+  const unsettled = unsettledKeys();
+  const settling = rows.some((r) => r.status === "failed" && r.fate === null && unsettled.has(`run:${r.id}`));
+  const tellsNow = ctx.mode?.hold !== true || overdue || settling;
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
     const first = rows.find((r) => r.status === "failed" && r.fate === null);
     const run = first ? runs.get(first.id) : undefined;
@@ -235,10 +239,13 @@ export async function pollTest(
   let posts = 0;
   let failure: SlackFailure | null = null;
   let held: HeldFailure | null = null;
+  const outageRecoveries: string[] = [];
   const apply = (change: Change) => {
     for (const r of change.rows) dirty.set(r.id, r);
     if (change.rows.length > 0) rows = merge(rows, change.rows);
+    const was = next.streak;
     next = change.sub;
+    if (was?.grouped && next.streak === null) outageRecoveries.push(was.threadTs);
   };
   for (let guard = 0; guard < 500; guard++) {
     const step: TestStep = decideTestStep({
@@ -252,6 +259,7 @@ export async function pollTest(
       hold: ctx.mode?.hold === true,
       group: ctx.mode?.group ?? null,
       cycle: ctx.cycle ?? now.toISOString(),
+      unsettled: unsettledKeys(),
     });
     apply(step.change);
     if (step.kind === "done") break;
@@ -293,6 +301,9 @@ export async function pollTest(
       break;
     }
     posts++;
+    // Slack had it from an earlier decision (a lost answer): say what is true now, e.g. that
+    // the failure it announced has passed since.
+    if (result.earlier && budget.has(1)) await update(deps.slack, sub.channelId, result.ts, step.message);
     apply(step.delivered(result.ts));
   }
 
@@ -308,11 +319,18 @@ export async function pollTest(
     const message = describeSlackFailure(failure);
     if (!(failure.kind !== "permanent" && sub.lastError?.message === message))
       next = afterSlackFailure(next, failure, now);
-    return { next: changedOrNull(sub, next, now), posts, error: failure.code, slackFailure: failure, held };
+    return {
+      next: changedOrNull(sub, next, now),
+      posts,
+      error: failure.code,
+      slackFailure: failure,
+      held,
+      outageRecoveries,
+    };
   }
   if (!failure && (next.lastError || next.failingSince))
     next = { ...next, lastError: null, failingSince: null };
-  return { next: changedOrNull(sub, next, now), posts, error: null, held };
+  return { next: changedOrNull(sub, next, now), posts, error: null, held, outageRecoveries };
 }
 
 /** The shown watermark is copied only now and then: a test running every minute must not cost a KV write a minute. */

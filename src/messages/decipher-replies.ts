@@ -133,7 +133,7 @@ export function statusMessage(
         itemLine(s),
         pollingLine(s),
         ...triageStateLines(s, now),
-        ...engineNotes(s),
+        ...engineNotes(s, now),
         `last change ${dateToken(s.lastChangeAt)}`,
       ].map((line) => `   ${line}`),
     ].join("\n"),

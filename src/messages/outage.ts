@@ -13,7 +13,13 @@ export type OutageItem = {
   mention?: string | null;
 };
 
-export type OutageInput = { items: OutageItem[]; appUrl: string; subscribed: number };
+export type OutageInput = {
+  items: OutageItem[];
+  appUrl: string;
+  subscribed: number;
+  /** Tests (by id) that passed again since: the parent, edited, says so. */
+  recovered?: readonly number[];
+};
 
 /** A message of the outage, and the runs it names: a run counts as grouped only once a delivered message names it. */
 export type OutagePart = { message: SlackMessage; runIds: number[] };
@@ -23,12 +29,12 @@ const SECTIONS_PER_MESSAGE = 20;
 /** A test's line: its name and run, and its summary cut short; never cut mid-name. */
 const SUMMARY_CHARS = 160;
 
-function itemLine(item: OutageItem, appUrl: string): string {
+function itemLine(item: OutageItem, appUrl: string, recovered = false): string {
   // Raw here: `link` escapes its label and `oneLine` the summary, each once.
   const name = item.testName.trim() || `Test ${item.testId}`;
   const summary = (item.summary ?? "").replace(/\s+/g, " ").trim();
   const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
-  return `• ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}`;
+  return `${recovered ? ":white_check_mark:" : "•"} ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}`;
 }
 
 /** Lines packed into sections of at most Slack's section size, each line whole. */
@@ -49,12 +55,23 @@ function sections(lines: { text: string; runId: number }[]): { text: string; run
  * fit, and thread replies name the rest, each test once. Each test's later failures and its
  * recovery reply in the parent's thread.
  */
-export function outageMessages({ items, appUrl, subscribed }: OutageInput): {
+export function outageMessages({ items, appUrl, subscribed, recovered = [] }: OutageInput): {
   parent: OutagePart;
   overflow: OutagePart[];
 } {
-  const title = `${plural(items.length, "test")} failing at once — likely an outage or a bad deploy`;
-  const packed = sections(items.map((item) => ({ text: itemLine(item, appUrl), runId: item.runId })));
+  const back = items.filter((i) => recovered.includes(i.testId)).length;
+  const title =
+    back === 0
+      ? `${plural(items.length, "test")} failing at once — likely an outage or a bad deploy`
+      : back === items.length
+        ? `${plural(items.length, "test")} failed at once — all passed again`
+        : `${plural(items.length, "test")} failing at once — ${back} passed again since`;
+  const packed = sections(
+    items.map((item) => ({
+      text: itemLine(item, appUrl, recovered.includes(item.testId)),
+      runId: item.runId,
+    })),
+  );
   const first = packed.slice(0, SECTIONS_PER_MESSAGE);
   const rest = packed.slice(SECTIONS_PER_MESSAGE);
   const firstIds = first.flatMap((s) => s.runIds);

@@ -63,10 +63,36 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
   ].filter(Boolean);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Failures of the last 24 hours counted and not posted, by the reason the channel chose. */
+function countedLine(s: Subscription, now: Date): string[] {
+  if (s.kind !== "test") return [];
+  const recent = (s.counted ?? []).filter((c) => now.getTime() - Date.parse(c.at) < DAY_MS);
+  if (recent.length === 0) return [];
+  const byReason = new Map<string, number>();
+  for (const c of recent) byReason.set(c.reason, (byReason.get(c.reason) ?? 0) + 1);
+  const reasons = [...byReason]
+    .map(([reason, n]) => `${n} × ${code(COUNTED_AS[reason] ?? reason)}`)
+    .join(", ");
+  return [
+    `:see_no_evil: ${plural(recent.length, "failed run")} in the last 24 h not posted, as this channel chose: ${reasons}`,
+  ];
+}
+
+const COUNTED_AS: Record<string, string> = {
+  after: "after:",
+  trigger: "trigger:",
+  "flaky-digest": "flaky:digest",
+  snoozed: "snoozed",
+  muted: "muted",
+};
+
 /** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
-export function engineNotes(s: Subscription): string[] {
+export function engineNotes(s: Subscription, now: Date = new Date()): string[] {
   const overdue = s.kind === "test" ? (s.overdue ?? 0) : 0;
   return [
+    ...countedLine(s, now),
     ...(overdue > 0
       ? [
           `:rotating_light: ${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`,

@@ -99,3 +99,40 @@ export function countedFailures(rows: readonly LedgerRow[], since: Date): Record
   }
   return out;
 }
+
+/** A test's last 24 hours as its digest line shows them, from the ledger alone (no vendor read). */
+export type DigestFigures = {
+  runs24h: number;
+  failures24h: number;
+  /** 0…1, null without a finished run. */
+  passRate: number | null;
+  state: "passing" | "failing" | "running" | "unknown";
+  /** Failures counted and not posted (`after:`, `trigger:`, …). */
+  notPosted: number;
+};
+
+export function digestFigures(rows: readonly LedgerRow[], failing: boolean, now: Date): DigestFigures {
+  const since = now.getTime() - 24 * 60 * 60 * 1000;
+  const day = rows.filter((r) => r.status !== "unreadable" && rowTime(r) >= since);
+  const finished = day.filter((r) => r.status !== "running");
+  const failures = finished.filter((r) => r.status === "failed");
+  const latest = [...rows]
+    .filter((r) => r.status !== "unreadable")
+    .sort(byRowTime)
+    .pop();
+  return {
+    runs24h: day.length,
+    failures24h: failures.length,
+    passRate: finished.length > 0 ? (finished.length - failures.length) / finished.length : null,
+    state: !latest
+      ? failing
+        ? "failing"
+        : "unknown"
+      : latest.status === "passed"
+        ? "passing"
+        : latest.status === "failed"
+          ? "failing"
+          : "running",
+    notPosted: failures.filter((r) => r.fate === "counted").length,
+  };
+}

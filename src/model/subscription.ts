@@ -41,6 +41,8 @@ type SubscriptionBase = {
   /** Start of the current run of failed polls; null while polls succeed. */
   failingSince?: string | null;
   notice?: NoticeState;
+  /** The episode (`failingSince` or `paused.at`) the told notice is about: it keys the "working again" notice. */
+  noticeSince?: string | null;
   /** The last few posts whose outcome is unknown (a Slack timeout, a crash mid-post). */
   unknownOutcomes?: UnknownOutcome[];
   /** The last few vendor items skipped as unreadable. */
@@ -137,7 +139,12 @@ export type TestSubscription = SubscriptionBase & {
   parentEdit?: ParentEdit | null;
   /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should always be 0. */
   overdue?: number;
+  /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
+  counted?: CountedFailure[];
 };
+
+/** A failure the channel chose not to see posted, and when it was counted. */
+export type CountedFailure = { runId: number; reason: string; at: string };
 
 export type ParentEdit = { ts: string; streak: FailureStreak; recoveredBy?: { id: number; at: string } };
 

@@ -5,7 +5,10 @@ import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
+import { OUTAGE } from "../model/noise-rules.ts";
 import type { TestSubscription } from "../model/subscription.ts";
+import { update } from "../slack-api/post-message.ts";
+import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
@@ -15,6 +18,9 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+
+/** Subscription objects asked for their digest figures at once. */
+const LEDGER_READS_AT_ONCE = 8;
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 
@@ -29,14 +35,34 @@ type Outage = {
   subscribed: number;
   ts: string | null;
   named: number[];
+  /** Tests (by id) whose streak ended since: the parent is edited to say so. */
+  recovered?: number[];
+  /** How many of `items` the parent was posted with (later ones join at the end, in its thread). */
+  posted?: number;
 };
 
 /**
- * How an outage went: posted (its ts, and the runs its delivered messages name: only those are
- * grouped), refused (the tests then alert alone), or unknown (Slack did not answer yet): the
- * failures stay owed, and the next cycle settles them through the outbox.
+ * What the channel decided for the failures held this cycle: the outage message they adopt as
+ * their thread (`ts`, null when they alert alone), the runs its delivered messages name (only
+ * these are grouped), and the runs a message may name whose outcome Slack has not confirmed:
+ * those stay held and unfated, and the next cycle settles them here through the outbox.
  */
-export type OutagePost = { ts: string; named: number[] } | { ts: null; unknown: boolean };
+export type OutagePost = { ts: string | null; named: number[]; waiting: number[] };
+
+/** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
+const isOutage = (held: number, tests: number) =>
+  held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
+
+/**
+ * Not known whether Slack has it (a lost answer; a lookup refused or over budget): the runs
+ * it would name wait. Only Slack's own "no" to the post lets them alert alone.
+ */
+const undecided = (kind: SlackFailureKind) =>
+  kind === "unknown" || kind === "deferred" || kind === "workspace";
+
+/** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
+const idsOfPart = (key: string) =>
+  (key.split(":more:")[1] ?? "").split(":")[0]?.split(",").map(Number).filter(Number.isInteger) ?? [];
 
 /**
  * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
@@ -85,10 +111,12 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * Decides and posts one message for tests of this channel that failed in the same cycle.
-   * Every message goes through this object's outbox, so a retried or overlapping cycle, or a
-   * crash mid-post, never posts it twice: an outage whose outcome is still unknown is settled
-   * first (looked up in Slack), and failures it does not name are added in its thread.
+   * Decides, for the failures held in this cycle, whether they are one outage, and posts its
+   * message. Every failure held in this channel comes here, so a run an outage message names
+   * (or may name: its answer was lost) is never also announced alone, however many tests are
+   * held in a later cycle. Every message goes through this object's outbox: an outage message
+   * or a thread reply whose outcome is unknown is settled first (looked up in Slack), and the
+   * failures an outage does not name yet are added in its thread, each test once.
    */
   postOutage(
     channelId: string,
@@ -111,6 +139,9 @@ export class ChannelObject extends DurableObject<Env> {
         config.slackLookupAfterMs,
       );
       const appUrl = config.decipherAppUrl;
+      const wanted = items.map((i) => i.runId);
+      /** Runs a message may name, not confirmed yet. */
+      const waiting = new Set<number>();
       const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
         for (const [i, part] of parts.entries()) {
           const sent = await outbox.send(
@@ -118,67 +149,132 @@ export class ChannelObject extends DurableObject<Env> {
             part.message,
             threadTs,
           );
-          if (!sent.ok) break;
-          outage.named = [...new Set([...outage.named, ...part.runIds])];
+          if (!sent.ok) {
+            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+            break;
+          }
+          if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
         }
       };
       let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
       if (outage && outage.ts === null) {
-        // An earlier outage message may be in the channel: the same key, so the outbox finds it or sends it once.
-        const { parent, overflow } = outageMessages({
-          items: outage.items,
-          appUrl,
-          subscribed: outage.subscribed,
-        });
-        const sent = await outbox.send(outage.key, parent.message, undefined);
-        if (sent.ok) {
-          const settled = { ...outage, ts: sent.ts, named: parent.runIds };
-          await sendAll(settled, overflow, sent.ts);
-          await this.ctx.storage.put("outage", settled);
-          outage = settled;
-        } else if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred") {
-          return { ts: null, unknown: true };
+        // An earlier outage message may be in the channel: looked up by its key, never sent
+        // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
+        // runs may have been told alone since, once overdue).
+        const settled = await outbox.settle(outage.key);
+        if (typeof settled === "object") {
+          const { parent, overflow } = outageMessages({
+            items: outage.items,
+            appUrl,
+            subscribed: outage.subscribed,
+          });
+          const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
+          await sendAll(found, overflow, settled.ts);
+          await this.ctx.storage.put("outage", found);
+          outage = found;
+        } else if (settled === "unknown") {
+          // Its runs wait for it; the others too when they would make an outage of their own
+          // (one outage is settled at a time).
+          const pending = outage.items.map((i) => i.runId);
+          const others = wanted.filter((id) => !pending.includes(id));
+          const wait = isOutage(others.length, subscribed)
+            ? wanted
+            : wanted.filter((id) => pending.includes(id));
+          return { ts: null, named: [], waiting: wait };
         } else {
           await this.ctx.storage.delete("outage");
           outage = null;
         }
       }
-      const wanted = items.map((i) => i.runId);
       const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
-      if (earlier && items.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
+      if (earlier) {
+        // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
+        for (const { key } of outbox.unknown()) {
+          if (!key.startsWith(`${earlier.key}:more:`)) continue;
+          const settled = await outbox.settle(key);
+          if (typeof settled === "object")
+            earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
+          if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
+        }
+      }
+      const open = items.filter((i) => !waiting.has(i.runId));
+      const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
+        ts,
+        named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
+        waiting: wanted.filter((id) => waiting.has(id)),
+      });
+      if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
         // Some or all of these are the earlier outage's (a retried cycle, or one settled just
         // now): what it does not name yet joins its thread, each test once.
-        const fresh = items.filter((i) => !earlier.named.includes(i.runId));
+        const fresh = open.filter((i) => !earlier.named.includes(i.runId));
         earlier.items = [
           ...earlier.items,
           ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
         ];
         if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
         await this.ctx.storage.put("outage", earlier);
-        return { ts: earlier.ts, named: wanted.filter((id) => earlier.named.includes(id)) };
+        return answer(earlier.ts, earlier.named);
       }
+      if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
+      // Not an outage: each test alerts alone.
+      if (!isOutage(open.length, subscribed)) return answer(null, []);
       const next: Outage = {
         key: `outage:${now.toISOString()}`,
         at: now.toISOString(),
-        items,
+        items: open,
         subscribed,
         ts: null,
         named: [],
       };
       // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
       await this.ctx.storage.put("outage", next);
-      const { parent, overflow } = outageMessages({ items, appUrl, subscribed });
+      const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
       const sent = await outbox.send(next.key, parent.message, undefined);
       if (!sent.ok) {
-        if (sent.failure.kind === "unknown" || sent.failure.kind === "deferred")
-          return { ts: null, unknown: true };
+        if (undecided(sent.failure.kind)) {
+          for (const i of open) waiting.add(i.runId);
+          return answer(null, []);
+        }
         await this.ctx.storage.delete("outage");
-        return { ts: null, unknown: false };
+        return answer(null, []);
       }
-      const posted = { ...next, ts: sent.ts, named: parent.runIds };
+      // Text alone names no test: those runs alert alone (in no thread of this message).
+      const posted = {
+        ...next,
+        ts: sent.ts,
+        named: sent.textOnly ? [] : parent.runIds,
+        posted: open.length,
+      };
       await sendAll(posted, overflow, sent.ts);
       await this.ctx.storage.put("outage", posted);
-      return { ts: sent.ts, named: wanted.filter((id) => posted.named.includes(id)) };
+      return answer(sent.ts, posted.named);
+    });
+  }
+
+  /**
+   * A test named by the outage message `ts` passed again: the parent is edited so it no longer
+   * says its tests are failing once they all pass. Only the channel's latest outage is kept;
+   * an older one stays as it was posted.
+   */
+  noteRecovery(channelId: string, ts: string, testId: number, config: Config): Promise<void> {
+    return this.#serial(async () => {
+      const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+      if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
+      if (!outage.items.some((i) => i.testId === testId)) return;
+      const updated: Outage = { ...outage, recovered: [...(outage.recovered ?? []), testId] };
+      await this.ctx.storage.put("outage", updated);
+      const deps = createEngineDeps(config, this.env, {
+        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+      });
+      // The parent as it was posted (its items, in their order), with the recoveries marked.
+      const { parent } = outageMessages({
+        items: updated.items.slice(0, updated.posted ?? updated.items.length),
+        appUrl: config.decipherAppUrl,
+        subscribed: updated.subscribed,
+        recovered: updated.recovered ?? [],
+      });
+      // A failed edit costs only the parent's title; each recovery still replied in the thread.
+      await update(deps.slack, channelId, ts, parent.message);
     });
   }
 

@@ -71,10 +71,13 @@ export class SqlOutbox implements Outbox {
 
   async send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult> {
     const row = this.#row(key);
-    if (row?.state === "sent" && row.ts) return { ok: true, ts: row.ts };
+    // Sent before (by a poll that died before recording it, or decided again since): its ts,
+    // and whether it is in the place this decision wants, so the caller can bring it up to date.
+    const earlier = row !== null && row.thread_ts === (threadTs ?? null);
+    if (row?.state === "sent" && row.ts) return { ok: true, ts: row.ts, earlier };
     if (row) {
       const found = await this.resolve(row);
-      if (found !== "absent") return found;
+      if (found !== "absent") return found.ok ? { ...found, earlier } : found;
     }
     this.#write(
       "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, ?, ?)",
@@ -102,7 +105,12 @@ export class SqlOutbox implements Outbox {
       return { ok: false, failure: { kind: "unknown", code: "awaiting_lookup" } };
     const lookup = await findPosted(this.#slack, this.#channel, row.key, intended, row.thread_ts);
     if ("failed" in lookup) {
-      const kind = lookup.failed.kind === "deferred" ? "deferred" : "unknown";
+      // A scope or token refusal concerns the workspace (status and /health show it); anything
+      // else leaves the outcome unknown.
+      const kind =
+        lookup.failed.kind === "deferred" || lookup.failed.kind === "workspace"
+          ? lookup.failed.kind
+          : "unknown";
       return { ok: false, failure: { kind, code: `lookup_${lookup.failed.code}` } };
     }
     if (lookup.found) {
@@ -110,6 +118,22 @@ export class SqlOutbox implements Outbox {
       return { ok: true, ts: lookup.ts };
     }
     return "absent";
+  }
+
+  /**
+   * Settles one unknown key without sending: its ts (Slack has it), "absent" (it does not; the
+   * intent is dropped, so the key may be sent later), or "unknown" (too young, or the lookup failed).
+   */
+  async settle(key: string): Promise<{ ts: string } | "absent" | "unknown"> {
+    const row = this.#row(key);
+    if (!row) return "absent";
+    if (row.state === "sent" && row.ts) return { ts: row.ts };
+    const result = await this.resolve(row);
+    if (result === "absent") {
+      this.#write("DELETE FROM outbox WHERE key = ?", key);
+      return "absent";
+    }
+    return result.ok ? { ts: result.ts } : "unknown";
   }
 
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */

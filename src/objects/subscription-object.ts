@@ -8,13 +8,19 @@ import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
-import { type LedgerRow, plausibleTime } from "../model/run-ledger.ts";
+import {
+  type DigestFigures,
+  digestFigures,
+  type LedgerRow,
+  overdueCount,
+  plausibleTime,
+} from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { copyKey, objectNames, registry } from "./addresses.ts";
+import { channelObject, copyKey, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -192,14 +198,30 @@ export class SubscriptionObject extends DurableObject<Env> {
           ledger,
           cycle: at,
         });
+        // An outage message this test recovered from is re-rendered by its channel.
+        for (const ts of result.outageRecoveries ?? []) {
+          if (sub.kind !== "test") break;
+          await channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId))
+            .noteRecovery(sub.channelId, ts, sub.testId, config)
+            .catch(() => {});
+        }
         // Lost answers no decision asked about again are settled here, a few per poll.
         if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
-        if (result.next) await this.#store(sub, result.next);
+        // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
+        // pause must not leave the count as the last successful poll saw it.
+        let next = result.next;
+        if (sub.kind === "test") {
+          const overdue = overdueCount(ledger.recent(now, 0), now);
+          const current = next ?? sub;
+          if (current.kind === "test" && (current.overdue ?? 0) !== overdue)
+            next = { ...current, overdue, lastChangeAt: at };
+        }
+        if (next) await this.#store(sub, next);
         if (this.#writes.storage > 0) {
           ledger.prune(now);
           outbox.prune();
         }
-        const after = result.next ?? sub;
+        const after = next ?? sub;
         return {
           name,
           status: after.paused

@@ -8,6 +8,11 @@ export type Lookup = { found: true; ts: string } | { found: false } | { failed: 
 const MAX_PAGES = 2;
 /** Slack's ts and our clock may differ a little: look from slightly before the intent. */
 const CLOCK_MARGIN_S = 120;
+/**
+ * Slack stores a post within moments of the request, never this long after it: the lookup
+ * reads only this window, so a channel busy since then cannot push the post past the pages read.
+ */
+const STORED_WITHIN_S = 15 * 60;
 
 type Message = { ts?: string; metadata?: { event_type?: string; event_payload?: { key?: unknown } } };
 
@@ -26,10 +31,18 @@ export async function findPosted(
   // Never later than this call: an intent stamped ahead of Slack's clock must not hide its post.
   const from = Math.min(since.getTime(), Date.now());
   const oldest = String(Math.max(0, Math.floor(from / 1000) - CLOCK_MARGIN_S));
+  const latest = String(Math.floor(since.getTime() / 1000) + CLOCK_MARGIN_S + STORED_WITHIN_S);
   let cursor: string | undefined;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
-      const args = { channel, oldest, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+      const args = {
+        channel,
+        oldest,
+        latest,
+        limit: 200,
+        include_all_metadata: true,
+        ...(cursor ? { cursor } : {}),
+      };
       const res = threadTs
         ? await slack.conversations.replies({ ...args, ts: threadTs })
         : await slack.conversations.history(args);

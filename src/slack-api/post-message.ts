@@ -3,7 +3,12 @@ import type { SlackMessage } from "../messages/limits.ts";
 import { forRichClients, hasRichBlocks, withoutRichBlocks } from "../messages/rich-blocks.ts";
 import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
-export type PostResult = { ok: true; ts: string } | { ok: false; failure: SlackFailure };
+export type PostResult =
+  /**
+   * `earlier`: the ts of an earlier send of the same key, in the same place, as decided then.
+   * `textOnly`: Slack refused the blocks, so only the text went out (it names less).
+   */
+  { ok: true; ts: string; earlier?: boolean; textOnly?: boolean } | { ok: false; failure: SlackFailure };
 
 /** The `event_type` of the metadata every bot post carries, with its idempotency key. */
 export const POST_EVENT_TYPE = "decipher_alert";
@@ -45,7 +50,8 @@ async function sendWithFallbacks(
   }
   if (!textAlone || plain.blocks.length === 0) return first;
   console.warn(`Slack refused a message's blocks (${first.failure.code}); sending its text alone`);
-  return send(plain, false);
+  const alone = await send(plain, false);
+  return alone.ok ? { ...alone, textOnly: true } : alone;
 }
 
 /** Posts (or replies in a thread) and reports how it went instead of throwing. */

@@ -1,0 +1,190 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Change, decideTestStep, type TestPollInput } from "../../src/engine/decide-test-step.ts";
+import { rowsFromRead } from "../../src/engine/poll-test.ts";
+import type { LedgerRow } from "../../src/model/run-ledger.ts";
+import type { TestSubscription } from "../../src/model/subscription.ts";
+import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
+
+// Review of the pure decision function: the message a step posts is true when posted, and a
+// run's fate follows its latest status.
+
+const T0 = Date.parse("2026-11-20T10:00:00.000Z");
+const MINUTE = 60_000;
+const test: TestInfo = { id: 101, name: "Checkout", url: "https://app.test/tests/101" };
+
+const baseSub = (extra: Partial<TestSubscription> = {}): TestSubscription => ({
+  kind: "test",
+  channelId: "C1",
+  testId: 101,
+  testName: test.name,
+  createdAt: new Date(T0 - 60 * MINUTE).toISOString(),
+  createdBy: "U1",
+  paused: null,
+  lastError: null,
+  lastChangeAt: new Date(T0).toISOString(),
+  lastRunId: 0,
+  lastRunAt: null,
+  streak: null,
+  ...extra,
+});
+
+const run = (id: number, status: TestRun["status"], at: number): TestRun => ({
+  object: "testRun",
+  id,
+  testId: 101,
+  status,
+  startTime: new Date(at).toISOString(),
+  endTime: new Date(at).toISOString(),
+  durationMs: 1000,
+  triggeredBy: "schedule",
+  createdAt: new Date(at).toISOString(),
+  summary: null,
+  totalSteps: 1,
+  failedSteps: status === "failed" ? 1 : 0,
+});
+
+/** Reads `runs` into the ledger and carries out every step, Slack answering each post. */
+function poll(
+  state: { sub: TestSubscription; ledger: Map<number, LedgerRow> },
+  runs: TestRun[],
+  now: number,
+) {
+  const posts: { key: string; text: string }[] = [];
+  for (const row of rowsFromRead(state.ledger, runs, [], state.sub, new Date(now)))
+    state.ledger.set(row.id, row);
+  const apply = (change: Change) => {
+    for (const row of change.rows) state.ledger.set(row.id, row);
+    state.sub = change.sub;
+  };
+  const input = (): TestPollInput => ({
+    sub: state.sub,
+    rows: [...state.ledger.values()],
+    runs: new Map(runs.map((r) => [r.id, r])),
+    test,
+    meaning: null,
+    appUrl: "https://app.test",
+    now: new Date(now),
+    hold: false,
+    group: null,
+  });
+  for (let guard = 0; guard < 50; guard++) {
+    const step = decideTestStep(input());
+    apply(step.change);
+    if (step.kind === "done" || step.kind === "hold") break;
+    if (step.kind === "edit") {
+      apply(step.after);
+      continue;
+    }
+    posts.push({ key: step.key, text: step.message.text });
+    apply(step.delivered(`${1_700_000_000 + posts.length}.000100`));
+  }
+  return posts;
+}
+
+describe("decideTestStep: messages stay true", () => {
+  it("a timed snooze that hid a failure with no open streak does not end saying the last run passed", () => {
+    const state = {
+      sub: baseSub({
+        snooze: {
+          by: "U1",
+          at: new Date(T0).toISOString(),
+          until: new Date(T0 + 60 * MINUTE).toISOString(),
+          choice: { kind: "for", hours: 1 },
+          missedFailures: 0,
+          countAtStart: null,
+        },
+      }),
+      ledger: new Map<number, LedgerRow>(),
+    };
+    const failed = run(1, "failed", T0 + 10 * MINUTE);
+    expect(poll(state, [failed], T0 + 11 * MINUTE)).toEqual([]);
+    expect(state.ledger.get(1)).toMatchObject({ fate: "counted", reason: "snoozed" });
+    // The snooze runs out; the last run the test had failed.
+    const posts = poll(state, [failed], T0 + 61 * MINUTE);
+    expect(posts.map((p) => p.key)).toEqual([`snooze-end:${new Date(T0).toISOString()}`]);
+    expect(posts[0]?.text).not.toMatch(/last run passed/);
+  });
+});
+
+describe("decideTestStep with the outage check and lost answers", () => {
+  it("a run whose alert Slack may hold is never also grouped into an outage message", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom<"failed" | "passed">("failed", "failed", "passed"), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.array(fc.constantFrom<"ok" | "lost">("ok", "lost"), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+        (statuses, answers, outages) => {
+          let sub = baseSub();
+          const ledger = new Map<number, LedgerRow>();
+          /** What Slack holds, by key; a lost answer leaves the key unknown to the bot. */
+          const slack = new Map<string, string>();
+          const unknown = new Set<string>();
+          /** Failures held in this cycle's first pass: what the channel's outage message names. */
+          const heldRuns = new Set<number>();
+          let answer = 0;
+          const apply = (change: Change) => {
+            for (const row of change.rows) ledger.set(row.id, row);
+            sub = change.sub;
+          };
+          for (let poll = 0; poll < statuses.length + 3; poll++) {
+            const now = T0 + poll * MINUTE;
+            const runs = statuses.slice(0, poll + 1).map((s, i) => run(i + 1, s, T0 + i * MINUTE));
+            for (const row of rowsFromRead(ledger, runs, [], sub, new Date(now))) ledger.set(row.id, row);
+            // The cron's two passes: a held failure may be named by the channel's outage message.
+            for (const pass of ["hold", "tell"] as const) {
+              let held: number | null = null;
+              const outage = pass === "tell" && outages[poll % outages.length] === true;
+              for (let guard = 0; guard < 50; guard++) {
+                const step = decideTestStep({
+                  sub,
+                  rows: [...ledger.values()],
+                  runs: new Map(runs.map((r) => [r.id, r])),
+                  test,
+                  meaning: null,
+                  appUrl: "https://app.test",
+                  now: new Date(now),
+                  hold: pass === "hold",
+                  group: outage && held === null ? { ts: "1700000000.999999", runIds: [...heldRuns] } : null,
+                  unsettled: unknown,
+                });
+                apply(step.change);
+                if (step.kind === "hold") {
+                  held = step.held.runId;
+                  heldRuns.add(held);
+                  break;
+                }
+                if (step.kind === "done") break;
+                if (step.kind === "edit") {
+                  apply(step.after);
+                  continue;
+                }
+                const had = slack.get(step.key);
+                if (had) {
+                  unknown.delete(step.key);
+                  apply(step.delivered(had));
+                  continue;
+                }
+                const ts = `${1_700_000_100 + slack.size}.000100`;
+                slack.set(step.key, ts);
+                if (answers[answer++ % answers.length] === "lost") {
+                  unknown.add(step.key);
+                  break;
+                }
+                apply(step.delivered(ts));
+              }
+            }
+            heldRuns.clear();
+          }
+          for (const row of ledger.values()) {
+            if (row.fate === "grouped") expect(slack.has(`run:${row.id}`)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,136 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  createBot,
+  emulator,
+  newOrg,
+  type StoredMessage,
+  standInUrl,
+  visibleText,
+} from "../../dev/in-workerd/bot.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { postMetadata } from "../../src/slack-api/post-message.ts";
+import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
+
+// Review of the ChannelObject's outage path: a run named by an outage message the channel
+// holds (or may hold: its answer was lost) is never also announced alone.
+
+const MINUTE = 60_000;
+
+const mentions = (messages: StoredMessage[], runId: number) =>
+  messages.filter((m) => runIdsIn(visibleText(m)).includes(runId)).length;
+
+async function channelWatching(count: number, extraEnv: Record<string, string> = {}) {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey, env: extraEnv });
+  const org = emulator.org(apiKey);
+  const tests: { id: number; name: string }[] = [];
+  for (let i = 0; i < count; i++) tests.push(await org.addTest(`Checkout step ${i + 1}`));
+  for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
+  return { bot, org, tests };
+}
+
+describe("outage messages and the runs they name", () => {
+  it("an outage message whose answer was lost: when fewer tests are held next cycle, its runs are not announced again alone", async () => {
+    // The channel object runs on the real clock: look lost answers up at once.
+    const { bot, org, tests } = await channelWatching(4, { SLACK_LOOKUP_AFTER_MS: "0" });
+    const runs: number[] = [];
+    for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
+    const t0 = Date.now();
+    // Slack stores the outage message naming the three runs; the answer is lost.
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    expect((await bot.posted()).filter((m) => /failing at once/.test(visibleText(m)))).toHaveLength(1);
+    // The third test is rerun and passes: two held failures of four tests are no outage.
+    await org.setRun(runs[2] as number, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const posted = await bot.posted();
+    expect(mentions(posted, runs[0] as number)).toBe(1);
+    expect(mentions(posted, runs[1] as number)).toBe(1);
+  });
+
+  it("a failure added to an outage's thread whose answer was lost is not also announced alone", async () => {
+    // The channel object runs on the real clock: look lost answers up at once.
+    const { bot, org, tests } = await channelWatching(4, { SLACK_LOOKUP_AFTER_MS: "0" });
+    const runs: number[] = [];
+    for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
+    const t0 = Date.now();
+    // What a ChannelObject that died between Slack storing the outage message and hearing back leaves.
+    const key = `outage:${new Date(t0 - 2 * MINUTE).toISOString()}`;
+    const items = tests
+      .slice(0, 3)
+      .map((t, i) => ({ testId: t.id, testName: t.name, runId: runs[i] as number, summary: null }));
+    const res = await fetch(`${standInUrl}/api/chat.postMessage`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bot.botToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        channel: "C0ALERTS",
+        text: "3 tests failing at once",
+        metadata: postMetadata(key),
+      }),
+    });
+    const stored = ((await res.json()) as { ts: string }).ts;
+    const channel = env.CHANNELS.get(
+      env.CHANNELS.idFromName(objectNames.channel(await bot.team(), "C0ALERTS")),
+    );
+    await runInDurableObject(channel, async (_instance, state) => {
+      await state.storage.put("outage", {
+        key,
+        at: new Date(t0 - 2 * MINUTE).toISOString(),
+        items,
+        subscribed: 4,
+        ts: null,
+        named: [],
+      });
+      state.storage.sql.exec(
+        "CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, state TEXT NOT NULL, ts TEXT, thread_ts TEXT, intended_at TEXT NOT NULL)",
+      );
+      state.storage.sql.exec(
+        "INSERT INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
+        key,
+        new Date(t0 - 2 * MINUTE).toISOString(),
+      );
+    });
+    const fourth = await org.addRun((tests[3] as { id: number }).id, "failed");
+    // The "Also failing now" reply naming the fourth run reaches Slack; its answer does not.
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const posted = await bot.posted();
+    expect(mentions(posted, fourth.id)).toBe(1);
+    const row = (await ledgerOf(bot, "test", (tests[3] as { id: number }).id)).find(
+      (r) => r.id === fourth.id,
+    );
+    expect(row).toMatchObject({ fate: "grouped", ts: stored });
+  });
+  it("an outage message whose tests all passed again no longer says they are failing", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    for (const test of tests) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const isOutage = (m: StoredMessage) => !m.thread_ts || m.thread_ts === m.ts;
+    const outage = (await bot.posted()).filter(isOutage);
+    expect(outage.map((m) => visibleText(m))).toEqual([expect.stringMatching(/3 tests failing at once/)]);
+    for (const test of tests) await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const parent = (await bot.posted()).find((m) => m.ts === outage[0]?.ts) as StoredMessage;
+    expect(visibleText(parent)).not.toMatch(/3 tests failing at once/);
+  });
+  it("an outage message Slack takes only as text still names every run it groups", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    const runs: number[] = [];
+    for (const test of tests) runs.push((await org.addRun(test.id, "failed")).id);
+    // Slack refuses the outage message's blocks once; the text goes out alone.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
+    await bot.cron();
+    const posted = await bot.posted();
+    for (const [i, test] of tests.entries()) {
+      const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === runs[i]);
+      expect(row?.fate).toMatch(/announced|threaded|grouped/);
+      expect(mentions(posted, runs[i] as number)).toBe(1);
+    }
+  });
+});
