@@ -221,7 +221,7 @@ export async function sendDigest(
     }),
     await productionLines(deps, active, now),
   );
-  const result = await outbox.send(`digest:${schedule.nextDueAt}`, message);
+  const result = await outbox.send(`digest:${schedule.zone}:${schedule.time}:${schedule.nextDueAt}`, message);
   const next: DigestSchedule = {
     ...schedule,
     nextDueAt: nextOccurrence(schedule.time, schedule.zone, now).toISOString(),

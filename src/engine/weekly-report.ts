@@ -183,7 +183,10 @@ export async function sendWeeklyReport(
     }),
     await productionLines(deps, active, now),
   );
-  const result = await outbox.send(`weekly:${schedule.nextDueAt}`, message);
+  const result = await outbox.send(
+    `weekly:${schedule.zone}:${schedule.day}:${schedule.time}:${schedule.nextDueAt}`,
+    message,
+  );
   if (result.ok) return { kind: "sent", next: afterSent(schedule, now) };
   const next: WeeklySchedule = {
     ...schedule,

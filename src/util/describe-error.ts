@@ -31,6 +31,8 @@ function redact(text: string): string {
         return "<url>";
       }
     })
+    // A URL that did not parse is echoed by the parser: it may be a response_url or typed text.
+    .replace(/Invalid URL:?[^)\n]*/gi, "Invalid URL")
     .replace(/\bxox[a-z]-[\w-]+/gi, "xox…")
     .replace(/\bdcp_\w+/g, "dcp_…")
     .replace(/\bBearer\s+[\w.~+/=-]+/gi, "Bearer …")
