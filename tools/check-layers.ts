@@ -2,7 +2,8 @@
  * The layer check `npm test` runs: folders are layers and imports point one way, down
  *   entry (index, app, cron) → handlers → wiring → objects → engine → messages / slack-api
  *   → model / store / vendor / config → util,
- * a folder may import its own tier, and no file (in src/, dev/, bench/, tools/) is part of an
+ * a folder may import its own tier (one way: no two folders import each other, even through
+ * others), and no file (in src/, dev/, bench/, tools/) is part of an
  * import cycle, type-only imports included. dev/, bench/ and tools/ may import src/ but never
  * test/; src/ imports none of them. Prints each violation and exits 1 when there is any.
  */
@@ -126,6 +127,30 @@ function visit(v: string): void {
   }
 }
 for (const file of files) if (!index.has(file)) visit(file);
+
+// Folders of one tier may import each other, but never both ways: a cycle between folders is a
+// knot a reader must untie even when no file cycle closes it.
+const folderOf = (file: string) => {
+  const parts = rel(file).split("/");
+  return parts[0] === "src" ? `src/${parts[1]}` : null;
+};
+const folderEdges = new Map<string, Set<string>>();
+for (const [file, targets] of edges) {
+  const a = folderOf(file);
+  if (!a) continue;
+  for (const t of targets) {
+    const b = folderOf(t);
+    if (b && b !== a) folderEdges.set(a, (folderEdges.get(a) ?? new Set()).add(b));
+  }
+}
+const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {
+  if (from === to) return true;
+  if (seen.has(from)) return false;
+  seen.add(from);
+  return [...(folderEdges.get(from) ?? [])].some((next) => reaches(next, to, seen));
+};
+for (const [a, targets] of folderEdges)
+  for (const b of targets) if (a < b && reaches(b, a)) problems.push(`folder cycle: ${a} ⇄ ${b}`);
 
 for (const problem of problems) console.log(problem);
 console.log(`layers: ${files.length} files, ${problems.length} problem${problems.length === 1 ? "" : "s"}`);

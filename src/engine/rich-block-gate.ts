@@ -1,6 +1,6 @@
 import type { Subscription } from "../model/subscription.ts";
+import { DEFAULT_TEAM } from "../model/subscription-kind.ts";
 import type { RichBlockGate } from "../slack-api/post-message.ts";
-import { DEFAULT_TEAM } from "../store/keys.ts";
 import { RichBlockMemory } from "../store/rich-block-store.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 

@@ -1,6 +1,6 @@
-import { DEFAULT_TEAM, type SubscriptionKind } from "../store/keys.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import type { Subscription } from "./subscription.ts";
+import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
 import type { Weekday, WeeklySchedule } from "./weekly-schedule.ts";
 

@@ -2,7 +2,7 @@
  * Every KV key the bot writes, in one place so their layout is reviewable. Keys are scoped by
  * channel so `/decipher` in one channel can never address another channel's state.
  */
-export type SubscriptionKind = "test" | "collection";
+import type { SubscriptionKind } from "../model/subscription-kind.ts";
 
 export const keys = {
   subscription: (channelId: string, kind: SubscriptionKind, id: number) => `sub:${channelId}:${kind}:${id}`,
@@ -21,6 +21,3 @@ export function parseSubscriptionKey(
   if (!match) return null;
   return { channelId: match[1] as string, kind: match[2] as SubscriptionKind, id: Number(match[3]) };
 }
-
-/** The team id of requests that carry none (older payloads); it names the objects of one workspace. */
-export const DEFAULT_TEAM = "T0DEFAULT";

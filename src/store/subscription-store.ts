@@ -1,5 +1,6 @@
 import type { Subscription } from "../model/subscription.ts";
-import { keys, parseSubscriptionKey, type SubscriptionKind } from "./keys.ts";
+import type { SubscriptionKind } from "../model/subscription-kind.ts";
+import { keys, parseSubscriptionKey } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 
 function isSubscription(value: unknown): value is Subscription {
