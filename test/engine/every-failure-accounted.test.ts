@@ -12,6 +12,7 @@ import { objectNames } from "../../src/objects/addresses.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { health, ledgerOf, runIdsIn, statusText } from "../helpers/cases.ts";
+import { channelWatching } from "../helpers/emulator.ts";
 
 // The issue's cases, each the way a channel would live it. Every failed run the bot sees gets
 // one visible fate in its subscription's ledger; a run without one is reported as overdue.
@@ -23,16 +24,6 @@ const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread
 const isOutage = (m: StoredMessage) => /failing at once/.test(visibleText(m));
 const mentions = (messages: StoredMessage[], runId: number) =>
   messages.filter((m) => runIdsIn(visibleText(m)).includes(runId)).length;
-
-async function channelWatching(count: number, names = (i: number) => `Checkout step ${i + 1}`) {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  const org = emulator.org(apiKey);
-  const tests: { id: number; name: string }[] = [];
-  for (let i = 0; i < count; i++) tests.push(await org.addTest(names(i)));
-  for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
-  return { bot, org, tests };
-}
 
 async function expectEveryFailureTold(bot: Bot, testIds: number[]) {
   for (const id of testIds) {
@@ -92,10 +83,9 @@ describe("every failed run accounted for", () => {
   });
 
   it("twenty tests failing at once with long summaries: every test is named once, in the message or its thread", async () => {
-    const { bot, org, tests } = await channelWatching(
-      20,
-      (i) => `Checkout & payment step ${i + 1} <${"x".repeat(40)}>`,
-    );
+    const { bot, org, tests } = await channelWatching(20, {
+      names: (i) => `Checkout & payment step ${i + 1} <${"x".repeat(40)}>`,
+    });
     const runs: number[] = [];
     const summary = `The payment form never loaded; ${"the spinner kept turning and ".repeat(5)}`.slice(
       0,
@@ -198,7 +188,7 @@ describe("every failed run accounted for", () => {
   });
 
   it("a channel of 200 tests gets its digest, from the tests' own ledgers: no vendor read per test", async () => {
-    const { bot, org, tests } = await channelWatching(200, (i) => `Smoke ${i + 1}`);
+    const { bot, org, tests } = await channelWatching(200, { names: (i) => `Smoke ${i + 1}` });
     await org.addRun((tests[7] as { id: number }).id, "failed");
     const t0 = Date.now();
     await bot.cron(new Date(t0));

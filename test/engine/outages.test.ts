@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-
-/** A channel watching `count` fresh tests. */
-async function channelWatching(count: number) {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  const org = emulator.org(apiKey);
-  const tests = [];
-  for (let i = 0; i < count; i++) tests.push(await org.addTest(`Checkout step ${i + 1}`));
-  for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
-  return { bot, org, tests };
-}
+import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { channelWatching } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 const isOutage = (m: StoredMessage) => /failing at once/.test(visibleText(m));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the outbox: a post whose answer was lost must end as one message that is true,
 // whatever the next cycles decide about the same run or the same notice.
@@ -9,16 +10,6 @@ const MINUTE = 60_000;
 
 const mentions = (messages: StoredMessage[], runId: number) =>
   messages.filter((m) => runIdsIn(visibleText(m)).includes(runId)).length;
-
-async function channelWatching(count: number) {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey });
-  const org = emulator.org(apiKey);
-  const tests: { id: number; name: string }[] = [];
-  for (let i = 0; i < count; i++) tests.push(await org.addTest(`Checkout step ${i + 1}`));
-  for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
-  return { bot, org, tests };
-}
 
 describe("a lost answer, then a later cycle decides about the same message", () => {
   it("a failure whose alert answer was lost is not named again by an outage message the next cycle", async () => {

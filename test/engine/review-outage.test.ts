@@ -1,16 +1,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  createBot,
-  emulator,
-  newOrg,
-  type StoredMessage,
-  standInUrl,
-  visibleText,
-} from "../../dev/in-workerd/bot.ts";
+import { type StoredMessage, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the ChannelObject's outage path: a run named by an outage message the channel
 // holds (or may hold: its answer was lost) is never also announced alone.
@@ -20,20 +14,10 @@ const MINUTE = 60_000;
 const mentions = (messages: StoredMessage[], runId: number) =>
   messages.filter((m) => runIdsIn(visibleText(m)).includes(runId)).length;
 
-async function channelWatching(count: number, extraEnv: Record<string, string> = {}) {
-  const apiKey = await newOrg();
-  const bot = createBot({ apiKey, env: extraEnv });
-  const org = emulator.org(apiKey);
-  const tests: { id: number; name: string }[] = [];
-  for (let i = 0; i < count; i++) tests.push(await org.addTest(`Checkout step ${i + 1}`));
-  for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
-  return { bot, org, tests };
-}
-
 describe("outage messages and the runs they name", () => {
   it("an outage message whose answer was lost: when fewer tests are held next cycle, its runs are not announced again alone", async () => {
     // The channel object runs on the real clock: look lost answers up at once.
-    const { bot, org, tests } = await channelWatching(4, { SLACK_LOOKUP_AFTER_MS: "0" });
+    const { bot, org, tests } = await channelWatching(4, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
     const runs: number[] = [];
     for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
     const t0 = Date.now();
@@ -52,7 +36,7 @@ describe("outage messages and the runs they name", () => {
 
   it("a failure added to an outage's thread whose answer was lost is not also announced alone", async () => {
     // The channel object runs on the real clock: look lost answers up at once.
-    const { bot, org, tests } = await channelWatching(4, { SLACK_LOOKUP_AFTER_MS: "0" });
+    const { bot, org, tests } = await channelWatching(4, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
     const runs: number[] = [];
     for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
     const t0 = Date.now();
