@@ -60,6 +60,14 @@ const isOutage = (held: number, tests: number) =>
 const undecided = (kind: SlackFailureKind) =>
   kind === "unknown" || kind === "deferred" || kind === "workspace";
 
+/** Runs the channel told to alert alone, by id, with when: kept a day, far past any overlap of cycles. */
+type AloneRuns = Record<number, string>;
+const ALONE_KEPT_MS = 24 * 60 * 60 * 1000;
+const pruneAlone = (alone: AloneRuns, now: Date): AloneRuns =>
+  Object.fromEntries(
+    Object.entries(alone).filter(([, at]) => now.getTime() - Date.parse(at) < ALONE_KEPT_MS),
+  );
+
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 const idsOfPart = (key: string) =>
   (key.split(":more:")[1] ?? "").split(":")[0]?.split(",").map(Number).filter(Number.isInteger) ?? [];
@@ -126,129 +134,155 @@ export class ChannelObject extends DurableObject<Env> {
   ): Promise<OutagePost> {
     return this.#serial(async () => {
       const now = new Date();
-      const deps = createEngineDeps(config, this.env, {
-        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
-      });
-      SqlOutbox.migrate(this.ctx.storage.sql);
-      const outbox = new SqlOutbox(
-        this.ctx.storage.sql,
-        deps.slack,
+      // A run once told to alert alone stays alone: an overlapping cycle that held it too must
+      // not name it in an outage message of its own.
+      const alone = pruneAlone((await this.ctx.storage.get<AloneRuns>("alone")) ?? {}, now);
+      const decided = await this.#decideOutage(
         channelId,
-        now,
-        { storage: 0 },
-        config.slackLookupAfterMs,
-      );
-      const appUrl = config.decipherAppUrl;
-      const wanted = items.map((i) => i.runId);
-      /** Runs a message may name, not confirmed yet. */
-      const waiting = new Set<number>();
-      const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
-        for (const [i, part] of parts.entries()) {
-          const sent = await outbox.send(
-            `${outage.key}:more:${part.runIds.join(",")}:${i}`,
-            part.message,
-            threadTs,
-          );
-          if (!sent.ok) {
-            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
-            break;
-          }
-          if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
-        }
-      };
-      let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
-      if (outage && outage.ts === null) {
-        // An earlier outage message may be in the channel: looked up by its key, never sent
-        // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
-        // runs may have been told alone since, once overdue).
-        const settled = await outbox.settle(outage.key);
-        if (typeof settled === "object") {
-          const { parent, overflow } = outageMessages({
-            items: outage.items,
-            appUrl,
-            subscribed: outage.subscribed,
-          });
-          const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
-          await sendAll(found, overflow, settled.ts);
-          await this.ctx.storage.put("outage", found);
-          outage = found;
-        } else if (settled === "unknown") {
-          // Its runs wait for it; the others too when they would make an outage of their own
-          // (one outage is settled at a time).
-          const pending = outage.items.map((i) => i.runId);
-          const others = wanted.filter((id) => !pending.includes(id));
-          const wait = isOutage(others.length, subscribed)
-            ? wanted
-            : wanted.filter((id) => pending.includes(id));
-          return { ts: null, named: [], waiting: wait };
-        } else {
-          await this.ctx.storage.delete("outage");
-          outage = null;
-        }
-      }
-      const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
-      if (earlier) {
-        // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
-        for (const { key } of outbox.unknown()) {
-          if (!key.startsWith(`${earlier.key}:more:`)) continue;
-          const settled = await outbox.settle(key);
-          if (typeof settled === "object")
-            earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
-          if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
-        }
-      }
-      const open = items.filter((i) => !waiting.has(i.runId));
-      const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
-        ts,
-        named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
-        waiting: wanted.filter((id) => waiting.has(id)),
-      });
-      if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
-        // Some or all of these are the earlier outage's (a retried cycle, or one settled just
-        // now): what it does not name yet joins its thread, each test once.
-        const fresh = open.filter((i) => !earlier.named.includes(i.runId));
-        earlier.items = [
-          ...earlier.items,
-          ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
-        ];
-        if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
-        await this.ctx.storage.put("outage", earlier);
-        return answer(earlier.ts, earlier.named);
-      }
-      if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
-      // Not an outage: each test alerts alone.
-      if (!isOutage(open.length, subscribed)) return answer(null, []);
-      const next: Outage = {
-        key: `outage:${now.toISOString()}`,
-        at: now.toISOString(),
-        items: open,
+        items.filter((i) => alone[i.runId] === undefined),
         subscribed,
-        ts: null,
-        named: [],
-      };
-      // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
-      await this.ctx.storage.put("outage", next);
-      const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
-      const sent = await outbox.send(next.key, parent.message, undefined);
-      if (!sent.ok) {
-        if (undecided(sent.failure.kind)) {
-          for (const i of open) waiting.add(i.runId);
-          return answer(null, []);
+        config,
+        now,
+      );
+      const toldAlone = items.filter(
+        (i) => !decided.named.includes(i.runId) && !decided.waiting.includes(i.runId),
+      );
+      if (toldAlone.some((i) => alone[i.runId] === undefined)) {
+        for (const i of toldAlone) alone[i.runId] ??= now.toISOString();
+        await this.ctx.storage.put("alone", alone);
+      }
+      return decided;
+    });
+  }
+
+  async #decideOutage(
+    channelId: string,
+    items: OutageItem[],
+    subscribed: number,
+    config: Config,
+    now: Date,
+  ): Promise<OutagePost> {
+    const deps = createEngineDeps(config, this.env, {
+      budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+    });
+    SqlOutbox.migrate(this.ctx.storage.sql);
+    const outbox = new SqlOutbox(
+      this.ctx.storage.sql,
+      deps.slack,
+      channelId,
+      now,
+      { storage: 0 },
+      config.slackLookupAfterMs,
+    );
+    const appUrl = config.decipherAppUrl;
+    const wanted = items.map((i) => i.runId);
+    /** Runs a message may name, not confirmed yet. */
+    const waiting = new Set<number>();
+    const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
+      for (const [i, part] of parts.entries()) {
+        const sent = await outbox.send(
+          `${outage.key}:more:${part.runIds.join(",")}:${i}`,
+          part.message,
+          threadTs,
+        );
+        if (!sent.ok) {
+          if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+          break;
         }
+        if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
+      }
+    };
+    let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+    if (outage && outage.ts === null) {
+      // An earlier outage message may be in the channel: looked up by its key, never sent
+      // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
+      // runs may have been told alone since, once overdue).
+      const settled = await outbox.settle(outage.key);
+      if (typeof settled === "object") {
+        const { parent, overflow } = outageMessages({
+          items: outage.items,
+          appUrl,
+          subscribed: outage.subscribed,
+        });
+        const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
+        await sendAll(found, overflow, settled.ts);
+        await this.ctx.storage.put("outage", found);
+        outage = found;
+      } else if (settled === "unknown") {
+        // Its runs wait for it; the others too when they would make an outage of their own
+        // (one outage is settled at a time).
+        const pending = outage.items.map((i) => i.runId);
+        const others = wanted.filter((id) => !pending.includes(id));
+        const wait = isOutage(others.length, subscribed)
+          ? wanted
+          : wanted.filter((id) => pending.includes(id));
+        return { ts: null, named: [], waiting: wait };
+      } else {
         await this.ctx.storage.delete("outage");
+        outage = null;
+      }
+    }
+    const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
+    if (earlier) {
+      // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
+      for (const { key } of outbox.unknown()) {
+        if (!key.startsWith(`${earlier.key}:more:`)) continue;
+        const settled = await outbox.settle(key);
+        if (typeof settled === "object") earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
+        if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
+      }
+    }
+    const open = items.filter((i) => !waiting.has(i.runId));
+    const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
+      ts,
+      named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
+      waiting: wanted.filter((id) => waiting.has(id)),
+    });
+    if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
+      // Some or all of these are the earlier outage's (a retried cycle, or one settled just
+      // now): what it does not name yet joins its thread, each test once.
+      const fresh = open.filter((i) => !earlier.named.includes(i.runId));
+      earlier.items = [
+        ...earlier.items,
+        ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
+      ];
+      if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
+      await this.ctx.storage.put("outage", earlier);
+      return answer(earlier.ts, earlier.named);
+    }
+    if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
+    // Not an outage: each test alerts alone.
+    if (!isOutage(open.length, subscribed)) return answer(null, []);
+    const next: Outage = {
+      key: `outage:${now.toISOString()}`,
+      at: now.toISOString(),
+      items: open,
+      subscribed,
+      ts: null,
+      named: [],
+    };
+    // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
+    await this.ctx.storage.put("outage", next);
+    const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
+    const sent = await outbox.send(next.key, parent.message, undefined);
+    if (!sent.ok) {
+      if (undecided(sent.failure.kind)) {
+        for (const i of open) waiting.add(i.runId);
         return answer(null, []);
       }
-      // Text alone names no test: those runs alert alone (in no thread of this message).
-      const posted = {
-        ...next,
-        ts: sent.ts,
-        named: sent.textOnly ? [] : parent.runIds,
-        posted: open.length,
-      };
-      await sendAll(posted, overflow, sent.ts);
-      await this.ctx.storage.put("outage", posted);
-      return answer(sent.ts, posted.named);
-    });
+      await this.ctx.storage.delete("outage");
+      return answer(null, []);
+    }
+    // Text alone names no test: those runs alert alone (in no thread of this message).
+    const posted = {
+      ...next,
+      ts: sent.ts,
+      named: sent.textOnly ? [] : parent.runIds,
+      posted: open.length,
+    };
+    await sendAll(posted, overflow, sent.ts);
+    await this.ctx.storage.put("outage", posted);
+    return answer(sent.ts, posted.named);
   }
 
   /**
@@ -319,7 +353,7 @@ export class ChannelObject extends DurableObject<Env> {
         (s): s is TestSubscription => s.kind === "test" && s.channelId === stored.channelId,
       );
       const lines = new Map<number, LedgerDigestLine>();
-      await mapLimit(tests, 10, async (t) => {
+      await mapLimit(tests, LEDGER_READS_AT_ONCE, async (t) => {
         const ref = {
           teamId: stored.teamId,
           channelId: stored.channelId,
