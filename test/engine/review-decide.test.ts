@@ -5,6 +5,7 @@ import { rowsFromRead } from "../../src/engine/poll-test.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
+import { playHistory, type SlackAnswer } from "../helpers/decide-history.ts";
 
 // Review of the pure decision function: the message a step posts is true when posted, and a
 // run's fate follows its latest status.
@@ -115,70 +116,23 @@ describe("decideTestStep with the outage check and lost answers", () => {
           minLength: 1,
           maxLength: 8,
         }),
-        fc.array(fc.constantFrom<"ok" | "lost">("ok", "lost"), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.constantFrom<SlackAnswer>("ok", "lost"), { minLength: 1, maxLength: 6 }),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
         (statuses, answers, outages) => {
-          let sub = baseSub();
-          const ledger = new Map<number, LedgerRow>();
-          /** What Slack holds, by key; a lost answer leaves the key unknown to the bot. */
-          const slack = new Map<string, string>();
-          const unknown = new Set<string>();
-          /** Failures held in this cycle's first pass: what the channel's outage message names. */
-          const heldRuns = new Set<number>();
-          let answer = 0;
-          const apply = (change: Change) => {
-            for (const row of change.rows) ledger.set(row.id, row);
-            sub = change.sub;
-          };
-          for (let poll = 0; poll < statuses.length + 3; poll++) {
-            const now = T0 + poll * MINUTE;
-            const runs = statuses.slice(0, poll + 1).map((s, i) => run(i + 1, s, T0 + i * MINUTE));
-            for (const row of rowsFromRead(ledger, runs, [], sub, new Date(now))) ledger.set(row.id, row);
-            // The cron's two passes: a held failure may be named by the channel's outage message.
-            for (const pass of ["hold", "tell"] as const) {
-              let held: number | null = null;
-              const outage = pass === "tell" && outages[poll % outages.length] === true;
-              for (let guard = 0; guard < 50; guard++) {
-                const step = decideTestStep({
-                  sub,
-                  rows: [...ledger.values()],
-                  runs: new Map(runs.map((r) => [r.id, r])),
-                  test,
-                  meaning: null,
-                  appUrl: "https://app.test",
-                  now: new Date(now),
-                  hold: pass === "hold",
-                  group: outage && held === null ? { ts: "1700000000.999999", runIds: [...heldRuns] } : null,
-                  unsettled: unknown,
-                });
-                apply(step.change);
-                if (step.kind === "hold") {
-                  held = step.held.runId;
-                  heldRuns.add(held);
-                  break;
-                }
-                if (step.kind === "done") break;
-                if (step.kind === "edit") {
-                  apply(step.after);
-                  continue;
-                }
-                const had = slack.get(step.key);
-                if (had) {
-                  unknown.delete(step.key);
-                  apply(step.delivered(had));
-                  continue;
-                }
-                const ts = `${1_700_000_100 + slack.size}.000100`;
-                slack.set(step.key, ts);
-                if (answers[answer++ % answers.length] === "lost") {
-                  unknown.add(step.key);
-                  break;
-                }
-                apply(step.delivered(ts));
-              }
-            }
-            heldRuns.clear();
-          }
+          const { ledger, slack } = playHistory({
+            // One run a minute, each appearing with its final status.
+            plans: statuses.map((status, i) => ({
+              id: i + 1,
+              statuses: [status],
+              appearsAt: i,
+              createdAt: "normal",
+              trigger: "schedule",
+            })),
+            answers,
+            outages,
+            polls: statuses.length + 3,
+            minutesPerPoll: 1,
+          });
           for (const row of ledger.values()) {
             if (row.fate === "grouped") expect(slack.has(`run:${row.id}`)).toBe(false);
           }

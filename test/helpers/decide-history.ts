@@ -1,0 +1,202 @@
+import { type Change, decideTestStep } from "../../src/engine/decide-test-step.ts";
+import { rowsFromRead } from "../../src/engine/poll-test.ts";
+import type { LedgerRow } from "../../src/model/run-ledger.ts";
+import type { TestOptions, TestSubscription } from "../../src/model/subscription.ts";
+import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
+
+/**
+ * The pure decision function (src/engine/decide-test-step.ts) driven through a generated
+ * history, poll by poll, the way the object's executor drives it: each cycle has the outage
+ * check's two passes (the first holds a new failure, the channel may then name the held runs in
+ * one outage message, the second tells what was decided), and Slack answers each post ok,
+ * refuses it, or stores it and loses the answer (the outbox then finds it by its key).
+ *
+ * What Slack ends up showing is counted per run, across every way a run can be shown (its own
+ * alert or thread reply, keyed `run:<id>`, or a line of an outage message), so a run told twice
+ * under two forms is caught, not only a key sent twice.
+ */
+
+export const T0 = Date.parse("2026-11-20T10:00:00.000Z");
+export const MINUTE = 60_000;
+export const historyTest: TestInfo = {
+  id: 101,
+  name: "Checkout & pay <fast>",
+  url: "https://app.test/tests/101",
+};
+
+export type RunPlan = {
+  id: number;
+  /** Status per poll from when it appears: e.g. running, running, failed. */
+  statuses: ("passed" | "failed" | "running")[];
+  appearsAt: number;
+  createdAt: "normal" | "future" | "ancient" | "garbage";
+  trigger: "schedule" | "manual";
+};
+
+export type SlackAnswer = "ok" | "error" | "lost";
+
+export type History = {
+  plans: RunPlan[];
+  options?: TestOptions;
+  /** Slack's answers, used in turn; the last polls are calm (every answer ok). */
+  answers?: SlackAnswer[];
+  /** A 1 h snooze clicked at T0 that lasts this many minutes. */
+  snoozeMinutes?: number | null;
+  /** Per poll, in turn: whether the channel names this cycle's held runs in an outage message. */
+  outages?: boolean[];
+  polls?: number;
+  minutesPerPoll?: number;
+};
+
+export type Shown = {
+  ledger: Map<number, LedgerRow>;
+  sub: TestSubscription;
+  /** Keys Slack holds, with their ts. */
+  slack: Map<string, string>;
+  /** How many messages in the channel tell each run: its own post, or an outage message line. */
+  timesTold: Map<number, number>;
+  /** Posts the decision asked for, by key (an asked key Slack already holds is not sent again). */
+  asked: Map<string, number>;
+};
+
+function createdAtOf(plan: RunPlan): string {
+  if (plan.createdAt === "future") return "2099-01-01T00:00:00.000Z";
+  if (plan.createdAt === "ancient") return "1999-01-01T00:00:00.000Z";
+  if (plan.createdAt === "garbage") return "not a time";
+  return new Date(T0 + plan.appearsAt * MINUTE).toISOString();
+}
+
+function runAt(plan: RunPlan, poll: number): TestRun | null {
+  if (poll < plan.appearsAt) return null;
+  const status = plan.statuses[Math.min(poll - plan.appearsAt, plan.statuses.length - 1)] ?? "passed";
+  return {
+    object: "testRun",
+    id: plan.id,
+    testId: historyTest.id,
+    status,
+    startTime: createdAtOf(plan),
+    endTime: status === "running" ? null : createdAtOf(plan),
+    durationMs: 1000,
+    triggeredBy: plan.trigger,
+    createdAt: createdAtOf(plan),
+    summary: { oneLineSummary: `Run ${plan.id} & *friends*`, steps: [] } as unknown as TestRun["summary"],
+    totalSteps: 3,
+    failedSteps: status === "failed" ? 1 : 0,
+  };
+}
+
+export function startingSubscription(options: TestOptions = {}, snoozeMinutes: number | null = null) {
+  const sub: TestSubscription = {
+    kind: "test",
+    channelId: "C1",
+    testId: historyTest.id,
+    testName: historyTest.name,
+    createdAt: new Date(T0 - 5 * MINUTE).toISOString(),
+    createdBy: "U1",
+    paused: null,
+    lastError: null,
+    lastChangeAt: new Date(T0).toISOString(),
+    lastRunId: 0,
+    lastRunAt: null,
+    streak: null,
+    options,
+    snooze:
+      snoozeMinutes === null
+        ? null
+        : {
+            by: "U1",
+            at: new Date(T0).toISOString(),
+            until: new Date(T0 + snoozeMinutes * MINUTE).toISOString(),
+            choice: { kind: "for", hours: 1 },
+            missedFailures: 0,
+            countAtStart: null,
+          },
+  };
+  return sub;
+}
+
+const runOfKey = (key: string) => (key.startsWith("run:") ? Number(key.slice(4)) : null);
+
+export function playHistory(history: History): Shown {
+  const answers = history.answers ?? ["ok"];
+  const outages = history.outages ?? [false];
+  const polls = history.polls ?? 12;
+  const step = (history.minutesPerPoll ?? 3) * MINUTE;
+  let sub = startingSubscription(history.options ?? {}, history.snoozeMinutes ?? null);
+  const ledger = new Map<number, LedgerRow>();
+  const slack = new Map<string, string>();
+  const unknown = new Set<string>();
+  const timesTold = new Map<number, number>();
+  const asked = new Map<string, number>();
+  const told = (runId: number) => timesTold.set(runId, (timesTold.get(runId) ?? 0) + 1);
+  let answer = 0;
+  let tsCounter = 0;
+  const apply = (change: Change) => {
+    for (const row of change.rows) ledger.set(row.id, row);
+    sub = change.sub;
+  };
+
+  for (let poll = 0; poll < polls; poll++) {
+    const now = new Date(T0 + poll * step);
+    const calm = poll >= polls - 3;
+    const runs = history.plans.map((p) => runAt(p, poll)).filter((r): r is TestRun => r !== null);
+    // Any order: the vendor's list order is not the engine's business.
+    const read = poll % 2 === 0 ? runs : [...runs].reverse();
+    for (const row of rowsFromRead(ledger, read, [], sub, now)) ledger.set(row.id, row);
+    const byId = new Map(read.map((r) => [r.id, r]));
+    const held: number[] = [];
+    let group: { ts: string; runIds: number[] } | null = null;
+    for (const pass of ["hold", "tell"] as const) {
+      if (pass === "tell" && held.length > 0 && outages[poll % outages.length] === true) {
+        // The channel's outage message names the held runs: Slack shows each once, there.
+        group = { ts: `${1_800_000_000 + tsCounter++}.000100`, runIds: [...held] };
+        for (const id of held) told(id);
+      }
+      for (let guard = 0; guard < 200; guard++) {
+        const next = decideTestStep({
+          sub,
+          rows: [...ledger.values()],
+          runs: byId,
+          test: historyTest,
+          meaning: null,
+          appUrl: "https://app.test",
+          now,
+          hold: pass === "hold",
+          group,
+          cycle: now.toISOString(),
+          unsettled: unknown,
+        });
+        apply(next.change);
+        if (next.kind === "hold") {
+          held.push(next.held.runId);
+          break;
+        }
+        if (next.kind === "done") break;
+        if (next.kind === "edit") {
+          apply(next.after);
+          continue;
+        }
+        asked.set(next.key, (asked.get(next.key) ?? 0) + 1);
+        const had = slack.get(next.key);
+        if (had) {
+          // The outbox: a key Slack holds is answered with its ts, never sent again.
+          unknown.delete(next.key);
+          apply(next.delivered(had));
+          continue;
+        }
+        const a: SlackAnswer = calm ? "ok" : (answers[answer++ % answers.length] ?? "ok");
+        if (a === "error") break;
+        const ts = `${1_700_000_000 + tsCounter++}.000100`;
+        slack.set(next.key, ts);
+        const runId = runOfKey(next.key);
+        if (runId !== null) told(runId);
+        if (a === "lost") {
+          unknown.add(next.key);
+          break;
+        }
+        apply(next.delivered(ts));
+      }
+    }
+  }
+  return { ledger, sub, slack, timesTold, asked };
+}
