@@ -169,12 +169,14 @@ export async function pollTest(
     // Runs left unread by a capped read may still be running: their failures are read on their
     // own until they are old enough to count as abandoned.
     const unread = sub.unreadSince ? now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS : false;
+    const running = history.filter((r) => r.status === "running" && rowTime(r) >= since.getTime());
     read = await readRunWindow(
       deps.vendor,
       sub.testId,
       since,
       (run) => held.get(run.id)?.status === run.status,
       unread,
+      running.length > 0 ? Math.min(...running.map(rowTime)) : null,
     );
     const watched = history
       .filter(

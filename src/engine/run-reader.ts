@@ -38,6 +38,8 @@ async function readPages(
   maxPages: number,
   /** True for a run the ledger already holds as it is now: a newest-first page of only these ends the read. */
   unchanged: (run: TestRun) => boolean = () => false,
+  /** When the oldest run the ledger holds as running was created: the read goes back at least that far. */
+  oldestRunningAt: number | null = null,
 ): Promise<Pages> {
   const runs: TestRun[] = [];
   const rejected: RejectedRun[] = [];
@@ -67,7 +69,11 @@ async function readPages(
     complete = !since || !page.hasMore;
     // Newest first and nothing new on this page: what is newer was read already. Without this,
     // a burst inside the window would cost every later idle poll several pages.
-    if (!complete && newestFirst && page.data.length > 0 && page.data.every(unchanged)) {
+    // A run still running below this page may have finished since: the read goes on to it.
+    const reachesRunning =
+      oldestRunningAt === null ||
+      page.data.some((run) => (createdMs(run) ?? Number.POSITIVE_INFINITY) <= oldestRunningAt);
+    if (!complete && newestFirst && page.data.length > 0 && reachesRunning && page.data.every(unchanged)) {
       complete = true;
       break;
     }
@@ -88,8 +94,9 @@ export async function readRunWindow(
   unchanged: (run: TestRun) => boolean = () => false,
   /** Runs of the window went unread in an earlier poll: read the failed ones on their own too. */
   alsoFailed = false,
+  oldestRunningAt: number | null = null,
 ): Promise<RunWindow & { truncated: boolean }> {
-  const all = await readPages(vendor, testId, "all", since, MAX_PAGES, unchanged);
+  const all = await readPages(vendor, testId, "all", since, MAX_PAGES, unchanged, oldestRunningAt);
   const truncated = !all.complete && all.newestFirst;
   const window = { ...all, readIsNewest: all.newestFirst, truncated };
   if (!truncated && !alsoFailed) return window;

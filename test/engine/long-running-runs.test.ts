@@ -107,3 +107,28 @@ async function expectAnnouncedOnce(bot: Bot, runId: number) {
   expect(posted).toHaveLength(1);
   expect(runIdsIn(visibleText(posted[0] ?? {}))).toContain(runId);
 }
+
+describe("a running run behind a full page of newer runs", () => {
+  it("is announced the first poll after it fails, though every newer run is unchanged", async () => {
+    const { bot, org } = await subscribedBot();
+    const slow = await org.addRun(101, "running");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    // More newer runs than one page holds, all passing, and all read once.
+    for (let i = 0; i < 105; i++) await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "running",
+    });
+
+    // Nothing newer changes; only the old running run fails.
+    await org.setRun(slow.id, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const posted = await bot.posted();
+    expect(posted.flatMap((m) => runIdsIn(visibleText(m)))).toContain(slow.id);
+    expect((await ledgerOf(bot, "test", 101)).find((r) => r.id === slow.id)).toMatchObject({
+      status: "failed",
+      fate: "announced",
+    });
+  });
+});
