@@ -185,7 +185,9 @@ function announcedRuns(text: string, blocks: unknown): number[] | null | "unread
   walk(blocks ?? []);
   if (button !== undefined) return [Number(button)];
   const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
-  if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : "unreadable";
+  // An outage message (also once edited as its tests recover) and its thread parts naming more tests.
+  if (/failing at once|failed at once|^Also failing/.test(text))
+    return links.length > 0 ? [...new Set(links)] : "unreadable";
   // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
   if (/failed again|is flaky:|failed \(flaky\)/.test(text))
     return links.length > 0 ? [links[0] as number] : "unreadable";
