@@ -2,6 +2,7 @@ import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { withCountMark } from "../model/count-marks.ts";
+import type { LedgerRow } from "../model/run-ledger.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
@@ -10,6 +11,7 @@ import { cardEvidence, collectionParentNow } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
+import type { RunLedger } from "./poll-test.ts";
 import { richBlockGate } from "./rich-block-gate.ts";
 import { isSnoozed } from "./snooze.ts";
 
@@ -43,7 +45,7 @@ export function decide(sub: CollectionSubscription, collection: IssueCollection)
  */
 export async function pollCollectionSubscription(
   sub: CollectionSubscription,
-  ctx: PollContext,
+  ctx: PollContext & { ledger: RunLedger },
 ): Promise<PollOutcome> {
   const { deps, now } = ctx;
   let collection: IssueCollection;
@@ -88,11 +90,14 @@ export async function pollCollectionSubscription(
     return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
   }
 
+  const growthRow = recordGrowth(ctx.ledger, sub, now);
   const snooze = sub.snooze;
   if (snooze && isSnoozed(sub, now)) {
     const reached =
       snooze.choice.kind === "until-growth" &&
       collection.sessionCount >= (snooze.countAtStart ?? sub.alertedCount) + snooze.choice.sessions;
+    if (!reached && growthRow.fate !== "counted")
+      ctx.ledger.save([{ ...growthRow, fate: "counted", reason: "snoozed", decidedAt: now.toISOString() }]);
     if (!reached)
       return sub.lastError || sub.failingSince
         ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
@@ -170,6 +175,16 @@ export async function pollCollectionSubscription(
     failingSince: null,
     lastChangeAt: now.toISOString(),
   };
+  ctx.ledger.save([
+    {
+      ...growthRow,
+      fate: threadTs ? "threaded" : "announced",
+      ts: result.ts,
+      parentTs: threadTs,
+      reason: null,
+      decidedAt: now.toISOString(),
+    },
+  ]);
   const card = sub.card ?? null;
   if (threadTs && card) {
     // The first card keeps its own growth; only the current count and state change.
@@ -190,4 +205,30 @@ export async function pollCollectionSubscription(
     ? card && { ...card, collection: current }
     : { previousCount: sub.alertedCount, regression, collection: current, evidence: shown };
   return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
+}
+
+/**
+ * The ledger row of the growth being told: keyed by the count it grows from, like its outbox
+ * key. Written once, when the growth is first decided, so growth a poll cannot tell (no budget,
+ * Slack down) is owed a fate and turns up as overdue. A row of that count from before the last
+ * alert (the count dropped and grew back) is an older event: this one replaces it.
+ */
+function recordGrowth(ledger: RunLedger, sub: CollectionSubscription, now: Date): LedgerRow {
+  const [held] = ledger.byIds([sub.alertedCount]);
+  if (held && held.status === "grown" && Date.parse(held.firstSeen) >= Date.parse(sub.alertedAt)) return held;
+  const at = now.toISOString();
+  const row: LedgerRow = {
+    id: sub.alertedCount,
+    status: "grown",
+    createdAt: at,
+    firstSeen: at,
+    trigger: null,
+    fate: null,
+    ts: null,
+    parentTs: null,
+    reason: null,
+    decidedAt: null,
+  };
+  ledger.save([row]);
+  return row;
 }

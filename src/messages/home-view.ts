@@ -101,14 +101,16 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
   const last = acks[acks.length - 1];
-  const overdue = sub.kind === "test" ? (sub.overdue ?? 0) : 0;
+  const overdue = sub.overdue ?? 0;
   // A view never notifies anyone: the mention shows as the person's or group's name.
   const ping = sub.kind === "test" ? mentionToken(sub.options?.mention) : null;
   return [
     `• ${name}`,
     ...(ping ? [`:bell: pings ${ping}`] : []),
     health,
-    overdue > 0 ? `:rotating_light: ${overdue} overdue (failed runs not told after 5 min)` : "",
+    overdue > 0
+      ? `:rotating_light: ${overdue} overdue (${sub.kind === "test" ? "failed runs" : "growth"} not told after 5 min)`
+      : "",
     s ? snoozeText(s) : "",
     last
       ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`

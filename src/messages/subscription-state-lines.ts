@@ -90,14 +90,14 @@ const COUNTED_AS: Record<string, string> = {
 
 /** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
 export function engineNotes(s: Subscription, now: Date = new Date()): string[] {
-  const overdue = s.kind === "test" ? (s.overdue ?? 0) : 0;
+  const overdue = s.overdue ?? 0;
+  const owed =
+    s.kind === "test"
+      ? `${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`
+      : "Growth seen over 5 minutes ago has not been told yet: the bot tells it as soon as Slack and Decipher answer.";
   return [
     ...countedLine(s, now),
-    ...(overdue > 0
-      ? [
-          `:rotating_light: ${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`,
-        ]
-      : []),
+    ...(overdue > 0 ? [`:rotating_light: ${owed}`] : []),
     ...(s.unknownOutcomes ?? []).map(
       (u) =>
         `:grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,

@@ -3,6 +3,10 @@
  * It is the source of truth for "was this failure told?": the read window, the watermark shown
  * in status and the overdue audit are all derived from it. No order is assumed between runs:
  * not by id, not by list order, not by `createdAt`, which is validated like any other field.
+ *
+ * A collection subscription keeps the same table. Its rows are the growth it alerted on
+ * (status `grown`), keyed by the session count it grew from (what its alert's outbox key
+ * names), with the same fates: announced, threaded, or counted while snoozed.
  */
 
 /** What became of a run. Passes get a fate too, so a poll never looks at them again. */
@@ -27,7 +31,7 @@ export type Fate =
 /** Why a failure was counted and not posted. */
 export type CountedReason = "after" | "trigger" | "flaky-digest" | "snoozed" | "muted";
 
-export type RunStatus = "passed" | "failed" | "running" | "unreadable";
+export type RunStatus = "passed" | "failed" | "running" | "unreadable" | "grown";
 
 export type LedgerRow = {
   id: number;
@@ -79,7 +83,7 @@ export function byRowTime(a: LedgerRow, b: LedgerRow): number {
 
 export function isOverdue(row: LedgerRow, now: Date): boolean {
   return (
-    row.status === "failed" &&
+    (row.status === "failed" || row.status === "grown") &&
     (row.fate === null || row.fate === "quarantined") &&
     now.getTime() - Date.parse(row.firstSeen) >= OVERDUE_AFTER_MS
   );

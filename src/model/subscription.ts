@@ -54,6 +54,11 @@ type SubscriptionBase = {
    * Nothing is posted; every failure is still recorded in the ledger, counted as muted.
    */
   muted?: Muted | null;
+  /**
+   * Ledger rows owed a fate for over 5 minutes (src/model/run-ledger.ts): failed runs of a
+   * test, growth of a collection. Should always be 0.
+   */
+  overdue?: number;
 };
 
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
@@ -137,8 +142,6 @@ export type TestSubscription = SubscriptionBase & {
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
-  /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should always be 0. */
-  overdue?: number;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
   counted?: CountedFailure[];
 };

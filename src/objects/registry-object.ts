@@ -101,7 +101,13 @@ export class RegistryObject extends DurableObject<Env> {
     const polls = await this.#get<Polls>("polls", {});
     const index = await this.#entries();
     for (const s of summaries) {
-      if (s.status === "busy" || s.status === "waiting") continue;
+      if (s.status === "busy") continue;
+      if (s.status === "waiting") {
+        // A poll held back (a Slack backoff) still read its ledger: what is overdue shows meanwhile.
+        const kept = polls[s.name];
+        if (kept) polls[s.name] = { ...kept, overdue: s.overdue ?? 0 };
+        continue;
+      }
       if (s.status === "gone" || !index[s.name]) delete polls[s.name];
       else
         polls[s.name] = { status: s.status, at: s.at, failingSince: s.failingSince, overdue: s.overdue ?? 0 };

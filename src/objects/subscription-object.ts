@@ -210,12 +210,9 @@ export class SubscriptionObject extends DurableObject<Env> {
         // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
         // pause must not leave the count as the last successful poll saw it.
         let next = result.next;
-        if (sub.kind === "test") {
-          const overdue = overdueCount(ledger.recent(now, 0), now);
-          const current = next ?? sub;
-          if (current.kind === "test" && (current.overdue ?? 0) !== overdue)
-            next = { ...current, overdue, lastChangeAt: at };
-        }
+        const overdue = overdueCount(ledger.recent(now, 0), now);
+        const current = next ?? sub;
+        if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
         if (next) await this.#store(sub, next);
         if (this.#writes.storage > 0) {
           ledger.prune(now);
@@ -238,7 +235,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           workspaceFailure: result.workspaceFailure ?? null,
           writes: { ...this.#writes },
           held: result.held ?? null,
-          overdue: after.kind === "test" ? (after.overdue ?? 0) : 0,
+          overdue: after.overdue ?? 0,
         };
       });
     } finally {

@@ -199,8 +199,9 @@ describe("every failed run accounted for", () => {
     await bot.cron(new Date(due + 5_000));
     const digest = (await bot.posted()).filter((m) => /digest/i.test(visibleText(m)));
     expect(digest).toHaveLength(1);
-    // The cron's own polls read each test once; the digest itself reads none of them.
-    expect(((await org.requests()).byRoute.testRuns ?? 0) - before).toBeLessThanOrEqual(200);
+    // The cron's own polls read each test once (a read that timed out on a busy machine is
+    // tried again); a digest that read each test too would make it 400.
+    expect(((await org.requests()).byRoute.testRuns ?? 0) - before).toBeLessThan(300);
     const text = visibleText(digest[0] as StoredMessage);
     expect(text).toMatch(/Smoke 8/);
   }, 300_000);
