@@ -113,6 +113,12 @@ export class SlackEventGate extends DurableObject {
     await this.#schedulePrune(now);
   }
 
+  /** Uninstall (src/objects/tenancy.ts): the team's event ids, cached lookups and Home hashes go. */
+  async purge(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#sql.exec("DELETE FROM events WHERE expires_at <= ?", now);
