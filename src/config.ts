@@ -106,7 +106,7 @@ export function readConfig(env: Env): Config {
     if (!parseHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
     urls[name] = value.replace(/\/+$/, "");
   }
-  if (env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
+  if (!multi && env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
     problems.push("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
   }
   const timeout = env.VENDOR_TIMEOUT_MS?.trim() ? Number(env.VENDOR_TIMEOUT_MS) : 8000;
@@ -128,9 +128,11 @@ export function readConfig(env: Env): Config {
     decipherAppUrl: urls.DECIPHER_APP_URL,
     // slack-edge joins method names onto this base, so it keeps its trailing slash.
     slackApiUrl: `${urls.SLACK_API_URL}/`,
-    decipherApiKey: (env.DECIPHER_API_KEY ?? "").trim(),
+    // Multi-workspace mode never falls back to the single workspace's secrets: each team's own
+    // come from its installation (src/objects/tenancy.ts).
+    decipherApiKey: multi ? "" : (env.DECIPHER_API_KEY ?? "").trim(),
     slackSigningSecret: (env.SLACK_SIGNING_SECRET ?? "").trim(),
-    slackBotToken: (env.SLACK_BOT_TOKEN ?? "").trim(),
+    slackBotToken: multi ? "" : (env.SLACK_BOT_TOKEN ?? "").trim(),
     adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
     vendorTimeoutMs: timeout,
     slackTimeoutMs: slackTimeout,
