@@ -3,6 +3,7 @@ import type { Config, Env } from "../../config.ts";
 import { configFor, purgeTeam, teamCredentials } from "../../objects/tenancy.ts";
 import type { TeamCredentials } from "../../objects/workspace-object.ts";
 import { describeError } from "../../util/describe-error.ts";
+import { LIFECYCLE_EVENT_TYPES } from "../events/event-types.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import type { Tenants } from "../slack-edge.ts";
 import { INSTALL_PATH } from "./install-pages.ts";
@@ -73,7 +74,7 @@ export function tenants(
     lifecycle(body, ctx: ExecutionContext) {
       if (!isRecord(body) || body.type !== "event_callback" || !isRecord(body.event)) return null;
       const type = body.event.type;
-      if (type !== "app_uninstalled" && type !== "tokens_revoked") return null;
+      if (!(LIFECYCLE_EVENT_TYPES as readonly unknown[]).includes(type)) return null;
       const { teamId, orgWide } = requestTeam(body);
       // Org-level events carry no workspace to purge: acknowledged, nothing else.
       if (!teamId || orgWide) return ok();
