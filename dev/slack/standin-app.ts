@@ -46,6 +46,8 @@ export function createSlackStandInApp(config: SlackStandInConfig = {}) {
     if (!body.botToken) return c.json({ ok: false, error: "botToken is required" }, 400);
     if (!oauth.offered.some((w) => w.seedToken === body.botToken))
       oauth.offered.push({ seedToken: body.botToken, label: body.label ?? "Another workspace" });
+    // The workspace is called what the consent page offers it as.
+    if (body.label) workspaces.get(body.botToken).teamName = body.label;
     return c.json({ ok: true });
   });
   app.get("/__slack/oauth/refreshes", (c) =>
