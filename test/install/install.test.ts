@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { emulator, newOrg, standIn, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "../../dev/slack/oauth.ts";
+import { clickFor, findButton } from "../../dev/slack/payloads.ts";
 import type { WorkspaceObject } from "../../src/objects/workspace-object.ts";
 import { envelope, eventsOf } from "../helpers/events.ts";
 import {
@@ -202,6 +203,52 @@ describe("tenancy", () => {
     expect(keys).toContain(`${await b.bot.team()}/sub:C0ALERTS:test:101`);
   });
 
+  it("never lends one team's token or Decipher key to another's command, poll, unfurl, Home or click", async () => {
+    const a = await installedWithKey("acme");
+    const b = await installedWithKey("globex");
+    await a.bot.command("/decipher", "subscribe test 101");
+    await b.bot.command("/decipher", "subscribe test 201");
+    const orgA = emulator.org(a.apiKey);
+    const orgB = emulator.org(b.apiKey);
+    await orgA.addRun(101, "failed");
+    // The cron polls every team's subscriptions, each with its own team's token and key.
+    await a.bot.cron();
+    const bCallsBefore = (await b.bot.slackCalls()).length;
+    await orgB.clearRequests();
+
+    // A's command, unfurl, Home and alert: none reaches B's organization or B's workspace.
+    await a.bot.command("/decipher", "status");
+    const eventsA = eventsOf(a.bot);
+    await eventsA.say("C0ALERTS", "https://app.decipher.test/tests/101");
+    await eventsA.openHome();
+    const homeA = JSON.stringify(await eventsA.views());
+    expect(homeA).toContain("101");
+    expect(homeA).not.toContain("201");
+    const [alert] = await a.bot.posted();
+    expect(alert).toBeDefined();
+    expect(await orgB.requestTotal()).toBe(0);
+    // B's cron polls B's test with B's key only (a 2nd workspace's calls are its own).
+    expect((await b.bot.slackCalls()).length).toBe(bCallsBefore);
+    const unfurls = (await a.bot.slackCalls()).filter((c) => c.method === "chat.unfurl");
+    expect(unfurls.length).toBeGreaterThan(0);
+
+    // A click on A's alert, signed, but naming B's team: B's app answers, and refuses A's subscription.
+    const forged = await a.bot.signedPost(
+      clickFor({
+        teamId: await b.bot.team(),
+        channelId: "C0ALERTS",
+        userId: "U0ALICE",
+        responseUrl: await standIn.responseUrl(b.bot.botToken, "C0ALERTS", "U0ALICE"),
+        messageTs: alert?.ts ?? "",
+        ephemeral: false,
+        button: findButton(alert as never, "triage_acknowledge") as never,
+      }),
+    );
+    expect(forged.status).toBe(200);
+    const parent = (await a.bot.posted())[0];
+    expect(visibleText(parent ?? {})).not.toContain("looking");
+  });
+
   it("answers a signed command for a team that never installed with 'not installed', touching no workspace", async () => {
     const a = await installedWithKey();
     const callsBefore = (await a.bot.slackCalls()).length;
@@ -235,6 +282,10 @@ describe("tenancy", () => {
     await events.openHome();
     const home = await events.views();
     expect(JSON.stringify(home)).toContain("not connected yet");
+    // Someone who neither installed the app nor administers the workspace gets a refusal.
+    await events.openHome("U0BOB");
+    await events.clickInHome("decipher_connect_open", "U0BOB");
+    expect(JSON.stringify(await events.views("U0BOB"))).toContain("Only <@U0ALICE>");
   });
 });
 
