@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config.ts";
+import { shared, singleWorker } from "./vitest.config.ts";
 
 /**
  * `npm run test:chaos`: the reliability suite with a seed and round counts from the
@@ -20,9 +20,9 @@ if (rounds !== undefined) provide.chaosRounds = rounds;
 if (wideRounds !== undefined) provide.chaosWideRounds = wideRounds;
 
 export default defineConfig({
-  ...base,
+  plugins: [singleWorker()],
   test: {
-    ...base.test,
+    ...shared,
     include: ["test/chaos/**/*.test.ts", "test/fuzz/**/*.test.ts", "test/security/**/*.test.ts"],
     testTimeout: 900_000,
     provide,

@@ -12,6 +12,8 @@ export type SandboxOptions = {
   ports: { bot: number; emulator: number; slack: number };
   simulate: boolean;
   scenario: ScenarioName;
+  /** WORKSPACES=2: multi-workspace mode, two workspaces each installed through Add to Slack. */
+  workspaces: 1 | 2;
 };
 
 const SCENARIOS: Record<string, { simulate: boolean; scenario: ScenarioName }> = {
@@ -47,5 +49,11 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
       error: `SIMULATE=${env.SIMULATE} is not a scenario: use cycle (the default: every 20 s the demo tests fail and recover), noisy (flapping tests and an outage) or off`,
     };
   }
-  return { ports, ...simulation };
+  const workspaces = env.WORKSPACES?.trim() || "1";
+  if (workspaces !== "1" && workspaces !== "2") {
+    return {
+      error: `WORKSPACES=${env.WORKSPACES} is not 1 (the default: one workspace through SLACK_BOT_TOKEN) or 2 (Add to Slack, two workspaces)`,
+    };
+  }
+  return { ports, ...simulation, workspaces: workspaces === "2" ? 2 : 1 };
 }

@@ -29,6 +29,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScenarioName } from "./emulator/model.ts";
 import { startEmulator } from "./emulator/server.ts";
+import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "./slack/oauth.ts";
 import { startSlackStandIn } from "./slack/standin-server.ts";
 
 export type StackOptions = {
@@ -42,6 +43,8 @@ export type StackOptions = {
   keepState?: boolean;
   quiet?: boolean;
   logFile?: string;
+  /** Multi-workspace mode (Add to Slack): no SLACK_BOT_TOKEN or DECIPHER_API_KEY, a client id instead. */
+  multiWorkspace?: boolean;
 };
 
 export type Stack = {
@@ -215,6 +218,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_BOT_TOKEN: botToken,
     };
+    if (options.multiWorkspace) {
+      // The stand-in's app credentials (dev/slack/oauth.ts) and a fresh key for sealing tokens.
+      delete vars.SLACK_BOT_TOKEN;
+      delete vars.DECIPHER_API_KEY;
+      Object.assign(vars, {
+        SLACK_CLIENT_ID: STANDIN_CLIENT_ID,
+        SLACK_CLIENT_SECRET: STANDIN_CLIENT_SECRET,
+        ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        SLACK_OAUTH_URL: `${slack.url}/oauth/v2/authorize`,
+      });
+    }
     const args = [
       join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
       "dev",

@@ -7,6 +7,13 @@
 //   SANDBOX_VERBOSE=1                       also print the bot's (wrangler's) output
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  connectDecipher,
+  installThroughFlow,
+  offer,
+  type SandboxWorkspace,
+  subscribe,
+} from "./sandbox-installs.ts";
 import { sandboxOptions } from "./sandbox-options.ts";
 import { DEMO_API_KEY, parseDevVars, ROOT, randomSecrets, type Stack, startStack } from "./stack.ts";
 
@@ -19,7 +26,7 @@ if ("error" in options) {
   console.error(`Could not start the sandbox: ${options.error}`);
   process.exit(2);
 }
-const { ports, simulate, scenario } = options;
+const { ports, simulate, scenario, workspaces } = options;
 
 /** What the emulator does to the demo tests, for the banner. */
 const SIMULATION_LINE = !simulate
@@ -111,6 +118,7 @@ try {
     devVarsPath: DEV_VARS,
     quiet: process.env.SANDBOX_VERBOSE !== "1",
     logFile: join(ROOT, ".wrangler", "sandbox-bot.log"),
+    multiWorkspace: workspaces === 2,
   });
 } catch (error) {
   console.error(`Could not start the sandbox: ${error instanceof Error ? error.message : error}`);
@@ -129,7 +137,34 @@ const stop = async () => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
+/**
+ * WORKSPACES=2: Add to Slack for both workspaces (the sandbox's, with the Acme organization,
+ * and a second one with the Globex organization), each connecting its own Decipher key.
+ */
+async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
+  const acme: SandboxWorkspace = {
+    botToken: stack.botToken,
+    label: "Acme Sandbox",
+    apiKey: "dcp_demo_acme",
+    commands: [],
+  };
+  const globex: SandboxWorkspace = {
+    botToken: `xoxb-sandbox-globex-${stack.botToken.slice(-8)}`,
+    label: "Globex Sandbox",
+    apiKey: "dcp_demo_globex",
+    commands: ["subscribe test 201", "subscribe collection 601"],
+  };
+  await offer(stack, globex);
+  for (const ws of [acme, globex]) {
+    console.log(`  ${await installThroughFlow(stack, ws)} (Add to Slack), connecting ${ws.apiKey}…`);
+    await connectDecipher(stack, ws);
+  }
+  await subscribe(stack, globex, DEMO_CHANNEL);
+  return globex;
+}
+
 try {
+  const second = workspaces === 2 ? await installBoth(stack) : null;
   const digestAt = await setUpDemo(stack);
   const line = "─".repeat(64);
   console.log(`\n${line}\n  Open the sandbox:  ${stack.pageUrl}#${DEMO_CHANNEL}\n${line}`);
@@ -143,6 +178,15 @@ try {
       "  Ctrl-C stops everything.",
     ].join("\n"),
   );
+  if (second) {
+    console.log(
+      [
+        `  Second workspace (Globex Sandbox, its own Decipher organization, test 201 and collection 601):`,
+        `    ${stack.pageUrl}?ws=${encodeURIComponent(second.botToken)}#${DEMO_CHANNEL}`,
+        `  Both were installed through ${stack.botUrl}/slack/install; neither sees the other's alerts.`,
+      ].join("\n"),
+    );
+  }
 } catch (error) {
   console.error(`Demo setup failed: ${error instanceof Error ? error.message : error}`);
   await stop();

@@ -1,6 +1,9 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import pkg from "../package.json" with { type: "json" };
 import { ConfigError, type Env, readConfig } from "./config.ts";
+import { INSTALL_PATH, OAUTH_REDIRECT_PATH } from "./handlers/install/install-pages.ts";
+import { installRoutes } from "./handlers/install/oauth-routes.ts";
+import { tenants } from "./handlers/install/tenants.ts";
 import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
@@ -77,13 +80,36 @@ function slackEdge(env: Env): SlackEdge {
   let edge = edges.get(env);
   if (!edge) {
     const config = readConfig(env);
-    edge = createSlackEdge(createSlackApp(createDeps(config, env)), signingKey(config.slackSigningSecret));
+    const key = signingKey(config.slackSigningSecret);
+    // Multi-workspace mode: each request goes to its own team's app (src/handlers/install/tenants.ts).
+    edge = config.install
+      ? createSlackEdge(
+          null,
+          key,
+          tenants(config, env, (team, e, credentials) =>
+            createSlackApp(createDeps(team, e, { tenant: credentials })),
+          ),
+        )
+      : createSlackEdge(createSlackApp(createDeps(config, env)), key);
     edges.set(env, edge);
   }
   return edge;
 }
 
 app.post(SLACK_EVENTS_PATH, (c) => slackEdge(c.env).handle(c.req.raw, c.executionCtx));
+
+/** Add to Slack (multi-workspace mode): the button page and Slack's redirect back. */
+const installs = new WeakMap<Env, ReturnType<typeof installRoutes>>();
+const install = (c: Context<AppEnv>) => {
+  let routes = installs.get(c.env);
+  if (!routes) {
+    routes = installRoutes(readConfig(c.env), c.env);
+    installs.set(c.env, routes);
+  }
+  return routes.handle(c.req.raw);
+};
+app.get(INSTALL_PATH, install);
+app.get(OAUTH_REDIRECT_PATH, install);
 
 app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
 

@@ -14,7 +14,32 @@ export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
   /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
   SLACK_LOOKUP_AFTER_MS?: string;
   POLL_QUEUE?: Queue<PollChunk>;
+  /** Multi-workspace mode (Add to Slack): set, it replaces SLACK_BOT_TOKEN and DECIPHER_API_KEY. */
+  SLACK_CLIENT_ID?: string;
+  SLACK_CLIENT_SECRET?: string;
+  /** Comma-separated bot scopes asked for at install (default: the manifest's, INSTALL_SCOPES). */
+  SLACK_BOT_SCOPES?: string;
+  /** The OAuth redirect URL registered with Slack (default: this Worker's /slack/oauth_redirect). */
+  SLACK_REDIRECT_URI?: string;
+  /** Where people approve an install (default https://slack.com/oauth/v2/authorize; the stand-in's in dev). */
+  SLACK_OAUTH_URL?: string;
+  /** Base64 of 32 random bytes: encrypts stored bot tokens and Decipher keys (AES-GCM). */
+  ENCRYPTION_KEY?: string;
 };
+
+/** Add to Slack: present only in multi-workspace mode. */
+export type InstallConfig = {
+  clientId: string;
+  clientSecret: string;
+  botScopes: string;
+  redirectUri: string | null;
+  oauthUrl: string;
+  encryptionKey: string;
+};
+
+/** The bot scopes the manifest asks for (slack/manifest.yml), each with its reason there. */
+export const INSTALL_SCOPES =
+  "commands,chat:write,chat:write.public,links:read,links:write,app_mentions:read,channels:read,groups:read,channels:history,groups:history,channels:join,users:read";
 
 /** Configuration after checking: every value present and well formed. */
 export type Config = {
@@ -29,7 +54,21 @@ export type Config = {
   vendorTimeoutMs: number;
   slackTimeoutMs: number;
   slackLookupAfterMs: number;
+  /**
+   * Multi-workspace mode: each team's token and Decipher key come from its installation
+   * (src/objects/tenancy.ts), and `slackBotToken`/`decipherApiKey` here are empty.
+   */
+  install: InstallConfig | null;
+  /**
+   * What every KV key of this configuration's workspace starts with: empty in single-workspace
+   * mode (keys as they always were), `<teamId>/` for one team of a multi-workspace install.
+   */
+  kvScope: string;
 };
+
+/** Multi-workspace mode is chosen by SLACK_CLIENT_ID alone, so every layer can tell without the rest. */
+export const isMultiWorkspace = (env: Pick<Env, "SLACK_CLIENT_ID">): boolean =>
+  Boolean(env.SLACK_CLIENT_ID?.trim());
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -47,6 +86,7 @@ const DEFAULTS = {
 } as const;
 
 const SECRETS = ["DECIPHER_API_KEY", "SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN"] as const;
+const MULTI_SECRETS = ["SLACK_SIGNING_SECRET", "SLACK_CLIENT_SECRET", "ENCRYPTION_KEY"] as const;
 const URLS = ["DECIPHER_API_URL", "DECIPHER_APP_URL", "SLACK_API_URL"] as const;
 
 /**
@@ -55,7 +95,8 @@ const URLS = ["DECIPHER_API_URL", "DECIPHER_APP_URL", "SLACK_API_URL"] as const;
  */
 export function readConfig(env: Env): Config {
   const problems: string[] = [];
-  for (const name of SECRETS) {
+  const multi = isMultiWorkspace(env);
+  for (const name of multi ? MULTI_SECRETS : SECRETS) {
     if (!env[name]?.trim())
       problems.push(`${name} is not set (wrangler secret put ${name}, or .dev.vars locally)`);
   }
@@ -65,7 +106,7 @@ export function readConfig(env: Env): Config {
     if (!parseHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
     urls[name] = value.replace(/\/+$/, "");
   }
-  if (env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
+  if (!multi && env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
     problems.push("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
   }
   const timeout = env.VENDOR_TIMEOUT_MS?.trim() ? Number(env.VENDOR_TIMEOUT_MS) : 8000;
@@ -80,20 +121,51 @@ export function readConfig(env: Env): Config {
   if (!Number.isInteger(lookupAfter) || lookupAfter < 0 || lookupAfter > 300_000) {
     problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
   }
+  const install = multi ? readInstall(env, problems) : null;
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
     decipherAppUrl: urls.DECIPHER_APP_URL,
     // slack-edge joins method names onto this base, so it keeps its trailing slash.
     slackApiUrl: `${urls.SLACK_API_URL}/`,
-    decipherApiKey: (env.DECIPHER_API_KEY ?? "").trim(),
+    // Multi-workspace mode never falls back to the single workspace's secrets: each team's own
+    // come from its installation (src/objects/tenancy.ts).
+    decipherApiKey: multi ? "" : (env.DECIPHER_API_KEY ?? "").trim(),
     slackSigningSecret: (env.SLACK_SIGNING_SECRET ?? "").trim(),
-    slackBotToken: (env.SLACK_BOT_TOKEN ?? "").trim(),
+    slackBotToken: multi ? "" : (env.SLACK_BOT_TOKEN ?? "").trim(),
     adminUserIds: parseUserIds(env.ADMIN_USER_IDS),
     vendorTimeoutMs: timeout,
     slackTimeoutMs: slackTimeout,
     slackLookupAfterMs: lookupAfter,
+    install,
+    kvScope: "",
   };
+}
+
+function readInstall(env: Env, problems: string[]): InstallConfig {
+  const key = env.ENCRYPTION_KEY?.trim() ?? "";
+  if (key && base64Length(key) !== 32)
+    problems.push("ENCRYPTION_KEY must be base64 of 32 random bytes (openssl rand -base64 32)");
+  const redirect = env.SLACK_REDIRECT_URI?.trim() || null;
+  if (redirect && !parseHttpUrl(redirect)) problems.push("SLACK_REDIRECT_URI must be an http(s) URL");
+  const oauthUrl = env.SLACK_OAUTH_URL?.trim() || "https://slack.com/oauth/v2/authorize";
+  if (!parseHttpUrl(oauthUrl)) problems.push("SLACK_OAUTH_URL must be an http(s) URL");
+  return {
+    clientId: (env.SLACK_CLIENT_ID ?? "").trim(),
+    clientSecret: (env.SLACK_CLIENT_SECRET ?? "").trim(),
+    botScopes: env.SLACK_BOT_SCOPES?.trim() || INSTALL_SCOPES,
+    redirectUri: redirect,
+    oauthUrl,
+    encryptionKey: key,
+  };
+}
+
+function base64Length(text: string): number {
+  try {
+    return atob(text).length;
+  } catch {
+    return -1;
+  }
 }
 
 function parseUserIds(raw: string | undefined): ReadonlySet<string> {

@@ -4,9 +4,11 @@ import { pollNames, runPollCycle } from "./cron.ts";
 import type { PollChunk } from "./model/poll-chunk.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
+export { InstallStateObject } from "./objects/install-state-object.ts";
 export { RegistryObject } from "./objects/registry-object.ts";
 export { SlackEventGate } from "./objects/slack-event-gate.ts";
 export { SubscriptionObject } from "./objects/subscription-object.ts";
+export { WorkspaceObject } from "./objects/workspace-object.ts";
 
 /** Names the missing variables, never their values. */
 function configured(env: Env): Config | null {

@@ -2,8 +2,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Config, Env } from "./config.ts";
 import { createEngineDeps, type EngineDeps, type EngineDepsOptions } from "./engine/engine-deps.ts";
 import type { AlertControl } from "./model/alert-control.ts";
+import { workspaceObject } from "./objects/addresses.ts";
 import type { EventGateNamespace } from "./objects/event-gate-client.ts";
 import { objectControl } from "./objects/object-control.ts";
+import { forgetTeam } from "./objects/tenancy.ts";
+import type { DecipherKeyInfo, TeamCredentials } from "./objects/workspace-object.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "./util/subrequest-budget.ts";
 
 /**
@@ -16,7 +19,35 @@ export type Deps = EngineDeps & {
   control: AlertControl;
   /** Events API: event_id dedup, the 60 s unfurl cache and Home hashes (one object per team). */
   eventGate?: EventGateNamespace;
+  /** Multi-workspace mode: the one team these deps act for, and its installation's settings. */
+  tenant?: Tenant;
 };
+
+/** One installed team's settings, as the Home tab's Connect Decipher form changes them. */
+export type Tenant = {
+  teamId: string;
+  installerUserId: string;
+  admins: string[];
+  keyInfo(): Promise<DecipherKeyInfo | null>;
+  setKey(key: string, userId: string, at: Date): Promise<DecipherKeyInfo>;
+  removeKey(): Promise<boolean>;
+  setAdmins(userIds: string[]): Promise<void>;
+};
+
+function tenantOf(env: Env, credentials: TeamCredentials): Tenant {
+  const stub = () => workspaceObject(env, credentials.teamId);
+  // Each change is seen by this isolate's next request at once (the credentials cache is dropped).
+  const changed = <T>(done: Promise<T>) => done.finally(() => forgetTeam(credentials.teamId));
+  return {
+    teamId: credentials.teamId,
+    installerUserId: credentials.installerUserId,
+    admins: credentials.admins,
+    keyInfo: () => stub().decipherKeyInfo(),
+    setKey: (key, userId, at) => changed(stub().setDecipherKey(key, userId, at.toISOString())),
+    removeKey: () => changed(stub().removeDecipherKey()),
+    setAdmins: (userIds) => changed(stub().setAdmins(userIds)),
+  };
+}
 
 const running = new AsyncLocalStorage<SubrequestBudget>();
 
@@ -55,10 +86,16 @@ export function inRequest<T>(handle: () => T): T {
  * Interactive: a person is waiting and `waitUntil` work ends 30 s after the ack, so vendor
  * calls make two attempts, not three (EngineDepsOptions.interactive).
  */
-export function createDeps(config: Config, env: Env, options: EngineDepsOptions = {}): Deps {
+export function createDeps(
+  config: Config,
+  env: Env,
+  options: EngineDepsOptions & { tenant?: TeamCredentials } = {},
+): Deps {
+  const { tenant, ...engine } = options;
   return {
-    ...createEngineDeps(config, env, { interactive: true, budget: new RequestBudget(0), ...options }),
+    ...createEngineDeps(config, env, { interactive: true, budget: new RequestBudget(0), ...engine }),
     control: objectControl(env, config),
     ...(env.SLACK_EVENT_GATE ? { eventGate: env.SLACK_EVENT_GATE } : {}),
+    ...(tenant ? { tenant: tenantOf(env, tenant) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin.ts";
 import { adminEventRoutes } from "./admin-events.ts";
+import { OAuthServer, oauthAccessHandler, oauthRoutes } from "./oauth.ts";
 import { pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
 import type { RateLimitConfig } from "./standin-types.ts";
@@ -31,6 +32,27 @@ export function createSlackStandInApp(config: SlackStandInConfig = {}) {
 
   // The sandbox page (GET /, /page/*) and its poll controls (/__sandbox/*): dev/slack/page/.
   app.route("/", pageRoutes(config));
+
+  const oauth = new OAuthServer(workspaces);
+  app.route("/oauth/v2", oauthRoutes(oauth, config.botToken));
+  app.post("/api/oauth.v2.access", (c) => oauthAccessHandler(oauth)(c.req.raw));
+  app.post("/__slack/oauth/rotation", async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { on?: boolean; expiresInSeconds?: number };
+    oauth.rotation = { on: body.on === true, expiresInSeconds: body.expiresInSeconds ?? 43_200 };
+    return c.json({ ok: true, rotation: oauth.rotation });
+  });
+  app.post("/__slack/oauth/offer", async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as { botToken?: string; label?: string };
+    if (!body.botToken) return c.json({ ok: false, error: "botToken is required" }, 400);
+    if (!oauth.offered.some((w) => w.seedToken === body.botToken))
+      oauth.offered.push({ seedToken: body.botToken, label: body.label ?? "Another workspace" });
+    // The workspace is called what the consent page offers it as.
+    if (body.label) workspaces.get(body.botToken).teamName = body.label;
+    return c.json({ ok: true });
+  });
+  app.get("/__slack/oauth/refreshes", (c) =>
+    c.json({ ok: true, refreshes: oauth.refreshes.get(c.req.query("botToken") ?? "") ?? 0 }),
+  );
 
   app.on(["GET", "POST"], "/api/:method", webApiHandler(workspaces));
 

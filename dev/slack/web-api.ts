@@ -46,7 +46,7 @@ export function webApiHandler(workspaces: Workspaces) {
       const handler = METHODS[method];
       if (!handler) return { status: 200, body: slackError("unknown_method", { req_method: method }) };
       if (!token) return { status: 200, body: slackError("not_authed") };
-      if (!ws) return { status: 200, body: slackError("invalid_auth") };
+      if (!ws) return { status: 200, body: slackError(auth && !auth.ok ? auth.error : "invalid_auth") };
       const fault = takeFault(ws, method);
       if (fault && fault.kind !== "hang" && fault.kind !== "lost") return faultReply(fault);
       const limited = rateLimited(ws, method, stringParam(params, "channel"));

@@ -47,7 +47,9 @@ export type Workspace = {
 /** One notification of a mention: a person (`<@U…>`) or a user group (`<!subteam^S…>`). */
 export type Ping = { target: string; channel: string; ts: string; threadTs?: string };
 
-export type TokenCheck = { ok: true; workspace: Workspace } | { ok: false; error: "invalid_auth" };
+export type TokenCheck =
+  | { ok: true; workspace: Workspace }
+  | { ok: false; error: "invalid_auth" | "token_expired" };
 
 export const isBotToken = (token: string) => token.startsWith("xoxb-") && token.length > 5;
 
@@ -63,6 +65,8 @@ function hash(text: string): string {
 
 export class Workspaces {
   #byToken = new Map<string, Workspace>();
+  /** Tokens issued by Add to Slack (dev/slack/oauth.ts) with rotation on: when each expires. */
+  #expires = new Map<string, number>();
   #defaultRateLimit: RateLimitConfig | null;
   readonly clock: TsClock;
 
@@ -74,6 +78,8 @@ export class Workspaces {
   /** Slack's token check: any `xoxb-…` is a bot of its own workspace, revoked ones are not. */
   authenticate(token: string): TokenCheck {
     if (!isBotToken(token) || token.startsWith("xoxb-revoked")) return { ok: false, error: "invalid_auth" };
+    const expires = this.#expires.get(token);
+    if (expires !== undefined && expires <= Date.now()) return { ok: false, error: "token_expired" };
     return { ok: true, workspace: this.get(token) };
   }
 
@@ -84,6 +90,12 @@ export class Workspaces {
       this.#byToken.set(token, ws);
     }
     return ws;
+  }
+
+  /** Another token of an existing workspace (an install's), expiring when rotation is on. */
+  alias(token: string, ws: Workspace, expiresAt: number | null) {
+    this.#byToken.set(token, ws);
+    if (expiresAt !== null) this.#expires.set(token, expiresAt);
   }
 
   /** Forget one workspace (it is re-seeded on next use), or all of them. */

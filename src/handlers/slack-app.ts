@@ -14,6 +14,7 @@ import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
 import { registerFallbacks } from "./fallbacks.ts";
+import { registerConnectDecipher } from "./install/connect-decipher.ts";
 import { LeanSlackApp } from "./lean-slack-app.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
@@ -81,6 +82,7 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
   for (const actionId of [ACTION_IDS.runOpen, ACTION_IDS.sessionReplay, IMPACT_REPLAY_ACTION_ID])
     app.action(actionId, noAck);
   registerEvents(app, deps);
+  registerConnectDecipher(app, deps);
   registerFallbacks(app);
   return app;
 }

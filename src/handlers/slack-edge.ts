@@ -8,6 +8,16 @@ import { isSslCheck, readSignedRequest, type SignedBody } from "./signed-request
 /** The bot's one Request URL, for commands, interactivity and events alike. */
 export type SlackEdge = { handle(req: Request, ctx: ExecutionContext): Promise<Response> };
 
+/**
+ * Multi-workspace mode (src/handlers/install/tenants.ts): which Slack app (built with that
+ * team's token and key) a signed body goes to, or the answer when there is none; and the
+ * install lifecycle events (uninstall), answered before the envelope check drops them.
+ */
+export type Tenants = {
+  lifecycle(body: unknown, ctx: ExecutionContext): Response | null;
+  appFor(body: Record<string, unknown>, origin: string): Promise<LeanSlackApp | Response>;
+};
+
 /** slack-edge's own test for a JSON body (its request parser): the content type, or a leading `{`. */
 const isJson = (req: Request, text: string) =>
   (req.headers.get("content-type") ?? "").startsWith("application/json") || text.startsWith("{");
@@ -28,21 +38,34 @@ function parseJson(text: string): unknown {
  * inside `inRequest`, so its handlers draw from a budget of their own. Built once per isolate,
  * by src/app.ts.
  */
-export function createSlackEdge(app: LeanSlackApp, key: Promise<CryptoKey>): SlackEdge {
+export function createSlackEdge(
+  app: LeanSlackApp | null,
+  key: Promise<CryptoKey>,
+  tenants?: Tenants,
+): SlackEdge {
+  const appFor = async (body: Record<string, unknown>, req: Request) =>
+    tenants ? tenants.appFor(body, new URL(req.url).origin) : (app as LeanSlackApp);
+
   async function route(req: Request, signed: SignedBody, ctx: ExecutionContext): Promise<Response> {
     const { headers } = req;
     if (isJson(req, signed.text)) {
       const body = parseJson(signed.text);
+      const lifecycle = tenants?.lifecycle(body, ctx);
+      if (lifecycle) return lifecycle;
       const envelope = routeEnvelope(body);
       if ("answer" in envelope) return envelope.answer;
-      return app.dispatch({ body: body as Record<string, unknown>, rawBody: signed.text, headers }, ctx);
+      const target = await appFor(body as Record<string, unknown>, req);
+      if (target instanceof Response) return target;
+      return target.dispatch({ body: body as Record<string, unknown>, rawBody: signed.text, headers }, ctx);
     }
     const form = routeForm(new URLSearchParams(signed.text));
     if ("answer" in form) {
       if (form.later) ctx.waitUntil(form.later());
       return form.answer;
     }
-    return app.dispatch({ body: form.dispatch, rawBody: signed.text, headers }, ctx);
+    const target = await appFor(form.dispatch, req);
+    if (target instanceof Response) return target;
+    return target.dispatch({ body: form.dispatch, rawBody: signed.text, headers }, ctx);
   }
 
   return {

@@ -15,9 +15,10 @@ import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import { teamConfig } from "./tenancy.ts";
 
 /** Subscription objects asked for their digest figures at once. */
 const LEDGER_READS_AT_ONCE = 8;
@@ -86,7 +87,10 @@ export class ChannelObject extends DurableObject<Env> {
 
   async #save(state: Stored): Promise<void> {
     await this.ctx.storage.put("channel", state);
-    await new DigestStore(this.env.STATE).writeCopy(state.channelId, state.schedule);
+    await new DigestStore(this.env.STATE, kvScopeOf(this.env, state.teamId)).writeCopy(
+      state.channelId,
+      state.schedule,
+    );
     await registry(this.env).setDigestDue(
       objectNames.channel(state.teamId, state.channelId),
       state.schedule?.nextDueAt ?? null,
@@ -134,6 +138,8 @@ export class ChannelObject extends DurableObject<Env> {
   ): Promise<OutagePost> {
     return this.#serial(async () => {
       const now = new Date();
+      const team = await this.#teamConfig(config);
+      if (!team) return { ts: null, named: [], waiting: [] };
       // A run once told to alert alone stays alone: an overlapping cycle that held it too must
       // not name it in an outage message of its own.
       const alone = pruneAlone((await this.ctx.storage.get<AloneRuns>("alone")) ?? {}, now);
@@ -141,7 +147,7 @@ export class ChannelObject extends DurableObject<Env> {
         channelId,
         items.filter((i) => alone[i.runId] === undefined),
         subscribed,
-        config,
+        team,
         now,
       );
       const toldAlone = items.filter(
@@ -295,6 +301,9 @@ export class ChannelObject extends DurableObject<Env> {
       const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
       if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
       if (!outage.items.some((i) => i.testId === testId)) return;
+      const team = await this.#teamConfig(config);
+      if (!team) return;
+      config = team;
       const updated: Outage = { ...outage, recovered: [...(outage.recovered ?? []), testId] };
       await this.ctx.storage.put("outage", updated);
       const deps = createEngineDeps(config, this.env, {
@@ -317,7 +326,27 @@ export class ChannelObject extends DurableObject<Env> {
     return this.#serial(() => setWeekly(this.ctx.storage, this.env, teamId, channelId, when, at));
   }
   sendDueWeekly(at: string, config: Config) {
-    return this.#serial(() => sendDueWeekly(this.ctx.storage, this.env, at, config));
+    return this.#serial(async () => {
+      const team = await this.#teamConfig(config);
+      return team ? sendDueWeekly(this.ctx.storage, this.env, at, team) : { sent: false };
+    });
+  }
+
+  /** The configuration of this channel's team (multi-workspace mode), or null: nothing to send with. */
+  async #teamConfig(config: Config): Promise<Config | null> {
+    if (!config.install) return config;
+    const stored = await this.ctx.storage.get<Stored>("channel");
+    return teamConfig(this.env, config, stored?.teamId ?? this.ctx.id.name?.split(":")[0]);
+  }
+
+  /** Uninstall (src/objects/tenancy.ts): the digest and weekly report off, then nothing kept. */
+  purge(teamId: string, channelId: string, at: string): Promise<void> {
+    return this.#serial(async () => {
+      await setWeekly(this.ctx.storage, this.env, teamId, channelId, null, at);
+      await this.#save({ channelId, teamId, schedule: null, failedAt: null });
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+    });
   }
 
   /**
@@ -329,6 +358,9 @@ export class ChannelObject extends DurableObject<Env> {
       const stored = await this.ctx.storage.get<Stored>("channel");
       const now = new Date(at);
       if (!stored?.schedule || !isDue(stored.schedule, now)) return { sent: false };
+      const team = await teamConfig(this.env, config, stored.teamId);
+      if (!team) return { sent: false };
+      config = team;
       if (stored.failedAt) {
         const minutes = Math.floor((now.getTime() - Date.parse(stored.failedAt)) / 60_000);
         if (minutes >= 3 && minutes % 5 !== 0) return { sent: false };
@@ -337,7 +369,10 @@ export class ChannelObject extends DurableObject<Env> {
         now: () => now,
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      const subscriptions = await new SubscriptionStore(this.env.STATE).listForChannel(stored.channelId);
+      const subscriptions = await new SubscriptionStore(
+        this.env.STATE,
+        kvScopeOf(this.env, stored.teamId),
+      ).listForChannel(stored.channelId);
       SqlOutbox.migrate(this.ctx.storage.sql);
       const outbox = new SqlOutbox(
         this.ctx.storage.sql,

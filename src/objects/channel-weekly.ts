@@ -6,7 +6,7 @@ import { type Weekday, type WeeklySchedule, weeklySchedule } from "../model/week
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { WeeklyStore } from "../store/weekly-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames, registry } from "./addresses.ts";
+import { kvScopeOf, objectNames, registry } from "./addresses.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 
 /**
@@ -41,7 +41,7 @@ export function dueTarget(name: string): { channel: string; weekly: boolean } {
 
 async function save(storage: DurableObjectStorage, env: Env, state: StoredWeekly): Promise<void> {
   await storage.put(KEY, state);
-  await new WeeklyStore(env.STATE).writeCopy(state.channelId, state.schedule);
+  await new WeeklyStore(env.STATE, kvScopeOf(env, state.teamId)).writeCopy(state.channelId, state.schedule);
   await registry(env).setDigestDue(
     weeklyDueName(objectNames.channel(state.teamId, state.channelId)),
     state.schedule?.nextDueAt ?? null,
@@ -102,7 +102,9 @@ export async function sendDueWeekly(
     now: () => now,
     budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
   });
-  const subscriptions = await new SubscriptionStore(env.STATE).listForChannel(stored.channelId);
+  const subscriptions = await new SubscriptionStore(env.STATE, kvScopeOf(env, stored.teamId)).listForChannel(
+    stored.channelId,
+  );
   const outcome = await sendWeeklyReport(
     deps,
     stored.channelId,

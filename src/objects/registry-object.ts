@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
 import { keys } from "../store/keys.ts";
+import { copyKey } from "./addresses.ts";
 
 /** One subscription as the cron knows it. */
 export type RegistryEntry = { name: string; ref: SubscriptionRef };
@@ -43,7 +44,7 @@ export class RegistryObject extends DurableObject<Env> {
   async #saveIndex(index: Record<string, RegistryEntry>): Promise<void> {
     await this.ctx.storage.put("index", index);
     const copy = Object.values(index)
-      .map((e) => keys.subscription(e.ref.channelId, e.ref.kind, e.ref.id))
+      .map((e) => copyKey(this.env, e.ref))
       .sort();
     await this.env.STATE.put(keys.subscriptionIndex(), JSON.stringify(copy));
   }

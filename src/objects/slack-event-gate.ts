@@ -22,6 +22,10 @@ export const LOOKUP_TTL_MS = 60 * 1000;
 export const HOME_HASH_TTL_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
+const SCHEMA = `CREATE TABLE IF NOT EXISTS events (event_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+       CREATE TABLE IF NOT EXISTS lookups (key TEXT PRIMARY KEY, value TEXT, expires_at INTEGER NOT NULL);
+       CREATE TABLE IF NOT EXISTS home_views (user_id TEXT PRIMARY KEY, hash TEXT NOT NULL, expires_at INTEGER NOT NULL);`;
+
 export class SlackEventGate extends DurableObject {
   readonly #sql: SqlStorage;
   readonly #inflight = new Map<string, Promise<string | null>>();
@@ -29,11 +33,7 @@ export class SlackEventGate extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.#sql = ctx.storage.sql;
-    this.#sql.exec(
-      `CREATE TABLE IF NOT EXISTS events (event_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
-       CREATE TABLE IF NOT EXISTS lookups (key TEXT PRIMARY KEY, value TEXT, expires_at INTEGER NOT NULL);
-       CREATE TABLE IF NOT EXISTS home_views (user_id TEXT PRIMARY KEY, hash TEXT NOT NULL, expires_at INTEGER NOT NULL);`,
-    );
+    this.#sql.exec(SCHEMA);
   }
 
   /** True exactly once per event id (within the TTL), whichever isolate asks first. */
@@ -111,6 +111,14 @@ export class SlackEventGate extends DurableObject {
       now + HOME_HASH_TTL_MS,
     );
     await this.#schedulePrune(now);
+  }
+
+  /** Uninstall (src/objects/tenancy.ts): the team's event ids, cached lookups and Home hashes go. */
+  async purge(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    // The object lives on in this isolate: a reinstall's first event needs the tables again.
+    this.#sql.exec(SCHEMA);
   }
 
   override async alarm(): Promise<void> {

@@ -20,10 +20,14 @@ import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { channelObject, copyKey, objectNames, registry } from "./addresses.ts";
+import { channelObject, copyKey, kvScopeOf, objectNames, registry } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
+import { teamConfig } from "./tenancy.ts";
+
+const NOT_CONNECTED_NOTE =
+  "This workspace has no Decipher organization connected any more; connect it in the app's Home tab.";
 
 /** Unknown post outcomes looked up per poll beyond those a decision asks for again (history is rate-limited). */
 const SWEEP_PER_POLL = 1;
@@ -70,7 +74,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
     if (JSON.stringify(before) !== JSON.stringify(after)) {
-      await new SubscriptionStore(this.env.STATE).update(after);
+      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, after.teamId)).update(after);
       this.#writes.kv++;
     }
   }
@@ -129,7 +133,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.#serial(async () => {
       const existing = await this.#read();
       await this.ctx.storage.deleteAll();
-      await this.env.STATE.delete(copyKey(ref));
+      await this.env.STATE.delete(copyKey(this.env, ref));
       await registry(this.env).remove(objectNames.subscription(ref));
       return existing !== undefined;
     });
@@ -149,7 +153,9 @@ export class SubscriptionObject extends DurableObject<Env> {
           note: "This alert's subscription no longer exists in this channel.",
         };
       }
-      const deps = this.#deps(config, new Date(at));
+      const team = await teamConfig(this.env, config, sub.teamId);
+      if (!team) return { ok: false, reason: "gone", note: NOT_CONNECTED_NOTE };
+      const deps = this.#deps(team, new Date(at));
       const result = await applyTriage(sub, action, deps, new Date(at));
       if (result.next) await this.#store(sub, result.next);
       return result.outcome;
@@ -175,6 +181,10 @@ export class SubscriptionObject extends DurableObject<Env> {
         // A muted collection is not polled (its growth is measured again from unmute); a muted
         // test is, so its ledger counts every failure (as muted) and status and the digest show them.
         if (sub.muted && sub.kind === "collection") return idle("waiting");
+        // Multi-workspace mode: the team's own token and key, or no poll (uninstalled, no key).
+        const team = await teamConfig(this.env, config, sub.teamId);
+        if (!team) return idle("waiting");
+        config = team;
         const now = new Date(at);
         this.#writes = { storage: 0, kv: 0 };
         const deps = this.#deps(config, now);

@@ -1,23 +1,35 @@
 /**
  * Every KV key the bot writes, in one place so their layout is reviewable. Keys are scoped by
- * channel so `/decipher` in one channel can never address another channel's state.
+ * channel so `/decipher` in one channel can never address another channel's state, and, in
+ * multi-workspace mode, by team (`scope` is `<teamId>/`, Config.kvScope): two workspaces share
+ * channel ids (Slack Connect channels, the stand-in's seed), never keys. Single-workspace mode
+ * has an empty scope, so its keys are what they always were.
  */
 import type { SubscriptionKind } from "../model/subscription-kind.ts";
 
 export const keys = {
-  subscription: (channelId: string, kind: SubscriptionKind, id: number) => `sub:${channelId}:${kind}:${id}`,
+  subscription: (channelId: string, kind: SubscriptionKind, id: number, scope = "") =>
+    `${scope}sub:${channelId}:${kind}:${id}`,
   /** Every subscription key, mirrored by the registry object on change (src/objects/registry-object.ts). */
   subscriptionIndex: () => "index:subscriptions",
-  digest: (channelId: string) => `digest:${channelId}`,
-  weekly: (channelId: string) => `weekly:${channelId}`,
+  digest: (channelId: string, scope = "") => `${scope}digest:${channelId}`,
+  weekly: (channelId: string, scope = "") => `${scope}weekly:${channelId}`,
   /** Set (with a TTL) while a workspace refuses charts and tables (src/store/rich-block-store.ts). */
   richBlocksRefused: (teamId: string) => `richblocks-refused:${teamId}`,
 } as const;
 
+/** The scope of one team's keys in multi-workspace mode (see above). */
+export const teamScope = (teamId: string) => `${teamId}/`;
+
 export function parseSubscriptionKey(
   key: string,
-): { channelId: string; kind: SubscriptionKind; id: number } | null {
-  const match = /^sub:([A-Z0-9]+):(test|collection):(\d+)$/.exec(key);
+): { channelId: string; kind: SubscriptionKind; id: number; scope: string } | null {
+  const match = /^((?:[A-Z0-9]+\/)?)sub:([A-Z0-9]+):(test|collection):(\d+)$/.exec(key);
   if (!match) return null;
-  return { channelId: match[1] as string, kind: match[2] as SubscriptionKind, id: Number(match[3]) };
+  return {
+    scope: match[1] as string,
+    channelId: match[2] as string,
+    kind: match[3] as SubscriptionKind,
+    id: Number(match[4]),
+  };
 }

@@ -15,36 +15,41 @@ function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
-export function subscriptionKey(subscription: Subscription): string {
+export function subscriptionKey(subscription: Subscription, scope = ""): string {
   return subscription.kind === "test"
-    ? keys.subscription(subscription.channelId, "test", subscription.testId)
-    : keys.subscription(subscription.channelId, "collection", subscription.collectionId);
+    ? keys.subscription(subscription.channelId, "test", subscription.testId, scope)
+    : keys.subscription(subscription.channelId, "collection", subscription.collectionId, scope);
 }
 
 /** Readable copies of subscriptions, and of the registry's index, for lists and status. */
 export class SubscriptionStore {
   readonly #kv: KVNamespace;
+  readonly #scope: string;
 
-  constructor(kv: KVNamespace) {
+  /** `scope`: one team's keys only (src/store/keys.ts); a key of another scope is never read. */
+  constructor(kv: KVNamespace, scope = "") {
     this.#kv = kv;
+    this.#scope = scope;
   }
 
   get(channelId: string, kind: SubscriptionKind, id: number): Promise<Subscription | null> {
-    return readJson(this.#kv, keys.subscription(channelId, kind, id), isSubscription);
+    return readJson(this.#kv, keys.subscription(channelId, kind, id, this.#scope), isSubscription);
   }
 
   getByKey(key: string): Promise<Subscription | null> {
+    if (this.#scope && parseSubscriptionKey(key)?.scope !== this.#scope) return Promise.resolve(null);
     return readJson(this.#kv, key, isSubscription);
   }
 
   /** The subscription's object writes its readable copy here; nothing else writes it. */
   async update(subscription: Subscription): Promise<void> {
-    await writeJson(this.#kv, subscriptionKey(subscription), subscription);
+    await writeJson(this.#kv, subscriptionKey(subscription, this.#scope), subscription);
   }
 
   /** The index is the registry object's copy (src/objects/registry-object.ts), read-only here. */
   async listKeys(): Promise<string[]> {
-    return (await readJson(this.#kv, keys.subscriptionIndex(), isStringList)) ?? [];
+    const all = (await readJson(this.#kv, keys.subscriptionIndex(), isStringList)) ?? [];
+    return this.#scope ? all.filter((key) => parseSubscriptionKey(key)?.scope === this.#scope) : all;
   }
 
   async listForChannel(channelId: string): Promise<Subscription[]> {

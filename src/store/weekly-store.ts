@@ -14,22 +14,26 @@ function isWeekly(value: unknown): value is WeeklySchedule {
 /** Readable copies of the channels' weekly report schedules; each channel's object is the only writer. */
 export class WeeklyStore {
   readonly #kv: KVNamespace;
+  readonly #scope: string;
 
-  constructor(kv: KVNamespace) {
+  /** `scope`: one team's keys (src/store/keys.ts); empty in single-workspace mode. */
+  constructor(kv: KVNamespace, scope = "") {
     this.#kv = kv;
+    this.#scope = scope;
   }
 
   get(channelId: string): Promise<WeeklySchedule | null> {
-    return readJson(this.#kv, keys.weekly(channelId), isWeekly);
+    return readJson(this.#kv, keys.weekly(channelId, this.#scope), isWeekly);
   }
 
   /** Written only when it changed: a report going out writes the copy once a week. */
   async writeCopy(channelId: string, schedule: WeeklySchedule | null): Promise<void> {
-    const current = await this.#kv.get(keys.weekly(channelId), "text");
+    const current = await this.#kv.get(keys.weekly(channelId, this.#scope), "text");
     if (schedule === null) {
-      if (current !== null) await this.#kv.delete(keys.weekly(channelId));
+      if (current !== null) await this.#kv.delete(keys.weekly(channelId, this.#scope));
       return;
     }
-    if (current !== JSON.stringify(schedule)) await writeJson(this.#kv, keys.weekly(channelId), schedule);
+    if (current !== JSON.stringify(schedule))
+      await writeJson(this.#kv, keys.weekly(channelId, this.#scope), schedule);
   }
 }

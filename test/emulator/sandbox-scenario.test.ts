@@ -46,5 +46,13 @@ describe("npm start's SIMULATE", () => {
     expect(sandboxOptions({ PORT_SLACK: "9790", PORT_EMULATOR: "0" })).toMatchObject({
       ports: { bot: 8787, emulator: 0, slack: 9790 },
     });
+    expect(sandboxOptions({ WORKSPACES: "3" })).toEqual({
+      error: expect.stringMatching(/^WORKSPACES=3 is not 1 .* or 2 /),
+    });
+  });
+
+  it("stays in single-workspace mode unless WORKSPACES=2 asks for Add to Slack", () => {
+    expect(sandboxOptions({})).toMatchObject({ workspaces: 1 });
+    expect(sandboxOptions({ WORKSPACES: "2" })).toMatchObject({ workspaces: 2 });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import manifest from "../../slack/manifest.yml?raw";
-import { EVENT_TYPES } from "../../src/handlers/events/event-types.ts";
+import { EVENT_TYPES, LIFECYCLE_EVENT_TYPES } from "../../src/handlers/events/event-types.ts";
 import { SLACK_EVENTS_PATH } from "../../src/handlers/slack-app.ts";
 import wranglerToml from "../../wrangler.toml?raw";
 
@@ -23,7 +23,7 @@ describe("slack/manifest.yml", () => {
   });
 
   it("subscribes to exactly the event types the bot registers", () => {
-    expect(listUnder("bot_events").sort()).toEqual([...EVENT_TYPES].sort());
+    expect(listUnder("bot_events").sort()).toEqual([...EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES].sort());
   });
 
   it("asks for the scopes the bot uses, each with a reason", () => {
@@ -40,6 +40,7 @@ describe("slack/manifest.yml", () => {
       "channels:history",
       "groups:history",
       "channels:join",
+      "users:read",
     ]);
     for (const scope of scopes) expect(manifest).toMatch(new RegExp(`#[^\\n]*\\n\\s*- ${scope}\\s*\\n`));
   });

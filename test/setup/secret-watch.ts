@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { createdBots, signingSecret, standInUrl, type WatchedBot } from "../../dev/in-workerd/bot.ts";
 import { LeanSlackApp } from "../../src/handlers/lean-slack-app.ts";
@@ -132,7 +133,12 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
-  const secrets = new Set([signingSecret, ...createdBots.flatMap(secretsOf)]);
+  // Multi-workspace mode's own secrets (vitest.config.ts, project "multi") are watched too.
+  const bindings = env as unknown as Record<string, unknown>;
+  const installSecrets = [bindings.ENCRYPTION_KEY, bindings.SLACK_CLIENT_SECRET].filter(
+    (s): s is string => typeof s === "string" && s.length >= 8,
+  );
+  const secrets = new Set([signingSecret, ...installSecrets, ...createdBots.flatMap(secretsOf)]);
   const traffic: string[] = [];
   for (const bot of createdBots) {
     const calls = await fetch(`${standInUrl}/__slack/calls?botToken=${encodeURIComponent(bot.botToken)}`);
@@ -152,6 +158,11 @@ afterAll(async () => {
     ).toEqual([]);
   }
   expect(leakingLines(logged, typed), "console leaked a response_url or text a person typed").toEqual([]);
+  // Tokens an install received (the stand-in's `xoxb-oauth-…` and refresh `xoxe-…`), whoever's.
+  expect(
+    logged.filter((line) => /xoxb-oauth-|xoxe-1-/.test(line)),
+    "console leaked an installed workspace's token",
+  ).toEqual([]);
 });
 
 function secretsOf(bot: WatchedBot): string[] {

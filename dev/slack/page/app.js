@@ -41,15 +41,25 @@ function el(tag, className, text) {
   return node;
 }
 
+/** `?ws=<bot token>`: the page shows that workspace (WORKSPACES=2 npm start); else the sandbox's. */
+const WORKSPACE = new URLSearchParams(location.search).get("ws");
+
+function withWorkspace(path) {
+  return `${path}${path.includes("?") ? "&" : "?"}botToken=${encodeURIComponent(WORKSPACE)}`;
+}
+
 async function api(path, body) {
+  const url = WORKSPACE && path.startsWith("/__slack/") ? withWorkspace(path) : path;
   const res = await fetch(
-    path,
+    url,
     body === undefined
       ? {}
       : {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(body),
+          body: JSON.stringify(
+            WORKSPACE && path.startsWith("/__slack/") ? { botToken: WORKSPACE, ...body } : body,
+          ),
         },
   );
   const data = await res.json().catch(() => ({}));

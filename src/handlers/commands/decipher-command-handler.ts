@@ -107,7 +107,7 @@ async function answer(
         await deps.digests.get(channelId),
         appUrl,
         deps.now(),
-        await new WeeklyStore(deps.kv).get(channelId),
+        await new WeeklyStore(deps.kv, deps.config.kvScope).get(channelId),
       );
     case "status": {
       const health = await deps.control.health().catch(() => null);

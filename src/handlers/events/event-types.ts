@@ -9,3 +9,6 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export const isEventType = (value: unknown): value is EventType =>
   typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);
+
+/** Install lifecycle events: answered before the event screen (src/handlers/install/tenants.ts). */
+export const LIFECYCLE_EVENT_TYPES = ["app_uninstalled", "tokens_revoked"] as const;

@@ -1,4 +1,5 @@
 import type { AppHomeOpenedEvent } from "slack-edge";
+import { connectDecipherBlocks } from "../../messages/connect-decipher.ts";
 import { homeView } from "../../messages/home-view.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
@@ -60,7 +61,17 @@ async function publishHome(
   always: boolean,
 ): Promise<void> {
   const { subscriptions, unreadable } = await readSubscriptions(deps);
-  const view = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
+  const home = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
+  // Multi-workspace mode: the team's Decipher connection comes first (src/handlers/install/).
+  const view = deps.tenant
+    ? {
+        ...home,
+        blocks: [
+          ...(connectDecipherBlocks(await deps.tenant.keyInfo()) as typeof home.blocks),
+          ...home.blocks,
+        ].slice(0, 100),
+      }
+    : home;
   const hash = await sha256(JSON.stringify(view));
   if (!always && gate && (await gate.homeUnchanged(userId, hash))) return;
   try {
