@@ -1,4 +1,5 @@
 import type { DigestDay } from "../model/digest-history.ts";
+import type { TestState } from "../model/test-classification.ts";
 import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
@@ -9,11 +10,8 @@ import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 
-/**
- * A test's state in the digest, named like the alerts name it (src/model/test-classification.ts):
- * `flaky` and `failing` are the alerts' flaky and new-failure/broken/failing.
- */
-export type DigestTestState = "passing" | "failing" | "flaky" | "running" | "unknown";
+/** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-classification.ts). */
+export type DigestTestState = TestState;
 
 /**
  * A 24-hour figure read from Decipher: `atLeast` when the reading stopped at a page cap, so

@@ -8,13 +8,7 @@ import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
-import {
-  type DigestFigures,
-  digestFigures,
-  type LedgerRow,
-  overdueCount,
-  plausibleTime,
-} from "../model/run-ledger.ts";
+import { type LedgerRow, overdueCount, plausibleTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
@@ -255,6 +249,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     return ledgerDigestLine(
       new SqlRunLedger(this.ctx.storage.sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000),
       now,
+      sub,
     );
   }
 
