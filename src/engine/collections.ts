@@ -127,7 +127,11 @@ export async function pollCollectionSubscription(
   // Keyed by the count it grows from: a decision made again after a lost answer is the same post.
   const what = `growth-from:${sub.alertedCount}:${sub.alertedAt}`;
   const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
-  const guards = guardingTests(current.shortenedPath || sub.path, channel);
+  const guards = await guardingTests(
+    current.shortenedPath || sub.path,
+    channel,
+    ctx.readLastRun ?? (async () => null),
+  );
   const regression = decision === "regression";
   // What the card shows besides the counts, stored with it: every later edit shows it again.
   const shown = collectionAlertEvidence({ ...input, since: sub.alertedAt, guards });

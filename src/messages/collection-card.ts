@@ -169,8 +169,9 @@ function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
   if (guards.length === 0) return "";
   const parts = guards.slice(0, 5).map((t) => {
     const test = link(testUrl(appUrl, t.testId), t.testName.trim() || `Test ${t.testId}`);
-    const run =
-      t.lastRunId > 0 ? link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`) : "no run yet";
+    if (t.lastRunId === null) return test;
+    if (t.lastRunId <= 0) return `${test} (no run yet)`;
+    const run = link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`);
     return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
   });
   return `:test_tube: Tests on this page: ${parts.join(", ")}`;

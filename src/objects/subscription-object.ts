@@ -2,19 +2,26 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
+import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
-import type { SubscriptionRef } from "../model/alert-control.ts";
-import { type LedgerRow, overdueCount, plausibleTime } from "../model/run-ledger.ts";
+import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
+import {
+  byRowTime,
+  LEDGER_KEEP_MS,
+  type LedgerRow,
+  overdueCount,
+  plausibleTime,
+} from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { channelObject, copyKey, objectNames, registry } from "./addresses.ts";
+import { channelObject, copyKey, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -191,6 +198,8 @@ export class SubscriptionObject extends DurableObject<Env> {
           outbox,
           ledger,
           cycle: at,
+          readLastRun: (testId) =>
+            subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
         });
         // An outage message this test recovered from is re-rendered by its channel.
         for (const ts of result.outageRecoveries ?? []) {
@@ -251,6 +260,26 @@ export class SubscriptionObject extends DurableObject<Env> {
       now,
       sub,
     );
+  }
+
+  /**
+   * This test's newest settled run (of its `trigger:`) as its ledger holds it now: what a
+   * collection alert of the same channel says of it. Null for a collection or a subscription
+   * that is gone; `runId` 0 when no run has settled yet.
+   */
+  async lastRun(): Promise<LastRun | null> {
+    const sub = await this.#read();
+    if (sub?.kind !== "test") return null;
+    const { trigger } = resolveTestOptions(sub.options);
+    const latest = new SqlRunLedger(this.ctx.storage.sql, { storage: 0 })
+      .recent(new Date(), LEDGER_KEEP_MS)
+      .filter(
+        (r) =>
+          (r.status === "passed" || r.status === "failed") && (trigger === null || r.trigger === trigger),
+      )
+      .sort(byRowTime)
+      .at(-1);
+    return latest ? { runId: latest.id, failed: latest.status === "failed" } : { runId: 0, failed: false };
   }
 
   /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */
