@@ -148,6 +148,8 @@ export async function pollCollectionSubscription(
           growthMarks: counts,
           appUrl: input.appUrl,
           now,
+          // A new alert pings; its thread replies and the edits of this card never do.
+          mention: sub.mention ?? null,
         }),
       );
   if (!result.ok) {

@@ -88,9 +88,14 @@ export class SubscriptionObject extends DurableObject<Env> {
         if (
           existing.kind === "collection" &&
           fresh.kind === "collection" &&
-          existing.growth !== fresh.growth
+          (existing.growth !== fresh.growth || (existing.mention ?? null) !== (fresh.mention ?? null))
         ) {
-          const updated = { ...existing, growth: fresh.growth, lastChangeAt: fresh.createdAt };
+          const updated = {
+            ...existing,
+            growth: fresh.growth,
+            mention: fresh.mention ?? null,
+            lastChangeAt: fresh.createdAt,
+          };
           await this.#store(existing, updated);
           return { subscription: updated as Subscription, created: false };
         }

@@ -65,7 +65,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
     !(
       existing.kind === "collection" &&
       command.kind === "collection" &&
-      existing.growth !== command.growth
+      (existing.growth !== command.growth || (existing.mention ?? null) !== command.mention)
     ) &&
     !(
       existing.kind === "test" &&
@@ -80,7 +80,10 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   const fresh: Subscription =
     command.kind === "test"
       ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
-      : await baselineCollection(deps.vendor, command.id, command.growth, who);
+      : {
+          ...(await baselineCollection(deps.vendor, command.id, command.growth, who)),
+          mention: command.mention,
+        };
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(
     subscription,
