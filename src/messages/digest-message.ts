@@ -3,7 +3,7 @@ import type { TestState } from "../model/test-classification.ts";
 import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
-import { passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
+import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
@@ -168,6 +168,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     blocks: [
       header(`:newspaper: ${title} — ${date}`),
       context(`Last 24 hours · ${oneLine(zone)}`),
+      ...(collections.length + input.tests.length > 0 ? chartsNotYet(history, date) : []),
       section(bold("Issue collections")),
       ...(collections.length > 0
         ? [
