@@ -7,7 +7,7 @@ import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
-import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 
 /** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-classification.ts). */
@@ -124,7 +124,8 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   const room = SLACK_LIMITS.tableRows - 1;
   const shown = sorted.length > room ? sorted.slice(0, room - 1) : sorted;
   const rows: TableCell[][] = shown.map((t) => [
-    linkCell(testUrl(appUrl, t.test.id), oneLine(t.test.name) || `Test ${t.test.id}`),
+    // A table cell is literal text, not mrkdwn: the name goes in as written.
+    linkCell(testUrl(appUrl, t.test.id), plainLine(t.test.name) || `Test ${t.test.id}`),
     textCell(`${STATE_CELL[t.state] ?? STATE_CELL.unknown}${t.muted ? " · muted" : ""}`),
     textCell(String(t.runs24h)),
     textCell(String(t.failures24h)),
