@@ -2,7 +2,7 @@ import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { classifyTest, testState } from "../model/test-classification.ts";
+import { classifyTest, type TestState, testState } from "../model/test-classification.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import { localDate } from "../util/local-time.ts";
@@ -12,6 +12,7 @@ import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { productionLines } from "./compose-digest.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import { runsForOptions } from "./failure-route.ts";
+import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
 import { readCollectionSessions, waitForDecipher } from "./report-reads.ts";
 
@@ -42,6 +43,7 @@ async function testLine(
   sub: TestSubscription,
   now: Date,
   zone: string,
+  known: TestState | undefined,
 ): Promise<WeeklyTestLine> {
   const runs: TestRun[] = [];
   let test: TestInfo | undefined;
@@ -70,11 +72,14 @@ async function testLine(
       name: sub.testName,
       url: testUrl(deps.config.decipherAppUrl, sub.testId),
     },
-    state: testState(classifyTest(runsForOptions(runs, sub.options), now), {
-      anyRun: runs.length > 0,
-      failingStreak: sub.streak !== null,
-      calledFlaky: false,
-    }),
+    // The state the test's own object gives (the digest's); else the same classification of the runs read here.
+    state:
+      known ??
+      testState(classifyTest(runsForOptions(runs, sub.options), now), {
+        anyRun: runs.length > 0,
+        failingStreak: sub.streak !== null,
+        calledFlaky: false,
+      }),
     figures,
     capped,
   };
@@ -112,6 +117,8 @@ export async function sendWeeklyReport(
   now: Date,
   /** The channel's outbox: keyed by the week it is for, a report goes out once. */
   outbox: Outbox,
+  /** The tests' lines from their own ledgers, by test id: each test's state as the digest names it. */
+  ledgerLines: ReadonlyMap<number, LedgerDigestLine> = new Map(),
 ): Promise<WeeklyOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const appUrl = deps.config.decipherAppUrl;
@@ -121,7 +128,7 @@ export async function sendWeeklyReport(
       active.filter((s): s is TestSubscription => s.kind === "test"),
       CONCURRENCY,
       (s) =>
-        testLine(deps, s, now, schedule.zone).catch((): WeeklyTestLine => {
+        testLine(deps, s, now, schedule.zone, ledgerLines.get(s.testId)?.state).catch((): WeeklyTestLine => {
           failed++;
           return {
             test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) },

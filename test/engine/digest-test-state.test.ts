@@ -4,7 +4,9 @@ import { ledgerDigestLine } from "../../src/engine/ledger-digest.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import { classifyTest, testState } from "../../src/model/test-classification.ts";
+import { localWeekday } from "../../src/model/weekly-schedule.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
+import { WeeklyStore } from "../../src/store/weekly-store.ts";
 
 const NOW = new Date("2026-02-16T12:00:00.000Z");
 const MINUTE = 60_000;
@@ -141,5 +143,39 @@ describe("a digest in the channel", () => {
     // The tests table: name, then state.
     expect(text).toMatch(/Checkout flow\n🔴 failing\n/);
     expect(text).not.toMatch(/passing/);
+  });
+
+  it("and the weekly report name a test the bot called flaky flaky, though its latest runs failed", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const test = await org.addTest("Flappy flow");
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    const soon = new Date(Date.now() + 3 * 60_000);
+    const hhmm = soon.toISOString().slice(11, 16);
+    await bot.command("/decipher", `digest ${hhmm} UTC`);
+    await bot.command("/decipher", `weekly ${localWeekday(soon, "UTC")} ${hhmm} UTC`);
+    const t0 = Date.now();
+    // Flaky by the rule: its failure goes to the day's flaky thread.
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
+      await org.addRun(test.id, status);
+    await bot.cron(new Date(t0));
+    // Two more failures: 4 of 9 is more than flaky allows, so the runs alone say failing.
+    await org.addRun(test.id, "failed");
+    await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + 60_000));
+    const { env } = await import("cloudflare:test");
+    const digestDue = Date.parse(
+      ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt,
+    );
+    const weeklyDue = Date.parse(
+      ((await new WeeklyStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt,
+    );
+    await bot.cron(new Date(Math.max(digestDue, weeklyDue) + 5_000));
+    const posted = await bot.posted();
+    const digest = posted.find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    const weekly = posted.find((m) => /Weekly Decipher report/.test(m.text ?? ""));
+    expect(visibleText(digest as StoredMessage)).toMatch(/Flappy flow\n🟡 flaky\n/);
+    expect(visibleText(weekly as StoredMessage)).toMatch(/Flappy flow\n🟡 flaky\n/);
   });
 });
