@@ -99,10 +99,22 @@ async function setUpDemo(stack: Stack) {
     await command(stack, text);
   }
   // A digest three minutes from now, so one arrives on its own too (daily at that time after).
-  const at = new Date(Date.now() + 3 * 60_000);
+  const digest = utcClock(new Date(Date.now() + 3 * 60_000));
+  await command(stack, `digest ${digest.hhmm} UTC`);
+  // A weekly report two minutes after it, on today's weekday: the first one arrives without
+  // waiting a week (weekly on that day and time after). A report is sent once per local week,
+  // so this is the sandbox's one weekly report until it is started again.
+  const weekly = utcClock(new Date(Date.now() + 5 * 60_000));
+  await command(stack, `weekly ${weekly.day} ${weekly.hhmm} UTC`);
+  return { digestAt: digest.hhmm, weeklyAt: `${weekly.day} ${weekly.hhmm}` };
+}
+
+const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+
+/** `HH:MM` and the weekday of an instant in UTC, as `/decipher digest` and `weekly` take them. */
+function utcClock(at: Date) {
   const hhmm = `${String(at.getUTCHours()).padStart(2, "0")}:${String(at.getUTCMinutes()).padStart(2, "0")}`;
-  await command(stack, `digest ${hhmm} UTC`);
-  return hhmm;
+  return { hhmm, day: WEEKDAYS[at.getUTCDay()] as string };
 }
 
 ensureDevVars();
@@ -165,7 +177,7 @@ async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
 
 try {
   const second = workspaces === 2 ? await installBoth(stack) : null;
-  const digestAt = await setUpDemo(stack);
+  const { digestAt, weeklyAt } = await setUpDemo(stack);
   const line = "─".repeat(64);
   console.log(`\n${line}\n  Open the sandbox:  ${stack.pageUrl}#${DEMO_CHANNEL}\n${line}`);
   console.log(
@@ -173,7 +185,7 @@ try {
       "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501;",
       `${SIMULATION_LINE},`,
       "  and the bot polls every minute, so a failure alert arrives within a minute or two.",
-      `  Digest at ${digestAt} UTC (or "Digest now").`,
+      `  Digest at ${digestAt} UTC (or "Digest now"); the weekly report at ${weeklyAt} UTC.`,
       `  Bot ${stack.botUrl} · emulator ${stack.emulatorUrl} · bot log .wrangler/sandbox-bot.log`,
       "  Ctrl-C stops everything.",
     ].join("\n"),

@@ -132,7 +132,11 @@ export async function pollCollectionSubscription(
   // Keyed by the count it grows from: a decision made again after a lost answer is the same post.
   const what = `growth-from:${sub.alertedCount}:${sub.alertedAt}`;
   const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
-  const guards = guardingTests(current.shortenedPath || sub.path, channel);
+  const guards = await guardingTests(
+    current.shortenedPath || sub.path,
+    channel,
+    ctx.readLastRun ?? (async () => null),
+  );
   const regression = decision === "regression";
   // What the card shows besides the counts, stored with it: every later edit shows it again.
   const shown = collectionAlertEvidence({ ...input, since: sub.alertedAt, guards });
@@ -149,6 +153,8 @@ export async function pollCollectionSubscription(
           growthMarks: counts,
           appUrl: input.appUrl,
           now,
+          // A new alert pings; its thread replies and the edits of this card never do.
+          mention: sub.mention ?? null,
         }),
       );
   if (!result.ok) {

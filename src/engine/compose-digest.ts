@@ -1,25 +1,19 @@
-import { type DigestTestState, digestMessage } from "../messages/digest-message.ts";
+import { digestMessage } from "../messages/digest-message.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { recordDay } from "../model/digest-history.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
-import type { DigestFigures } from "../model/run-ledger.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
-import { paginatePages } from "../vendor/paginate.ts";
-import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
+import { readCollectionSessions, waitForDecipher } from "./report-reads.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Runs read per test for the 24 h figures (pages of 100). */
-const DIGEST_PAGES = 3;
-/** How long a due digest waits for Decipher before going out with what it has. */
-const GIVE_UP_WAITING_MS = 30 * 60 * 1000;
 const CONCURRENCY = 3;
 
 export type DigestOutcome =
@@ -29,46 +23,6 @@ export type DigestOutcome =
 
 export function isDue(schedule: DigestSchedule, now: Date): boolean {
   return Date.parse(schedule.nextDueAt) <= now.getTime();
-}
-
-async function testLine(deps: EngineDeps, sub: TestSubscription, now: Date) {
-  const since = new Date(now.getTime() - DAY_MS);
-  const runs: TestRun[] = [];
-  let test: TestInfo | undefined;
-  const pages = paginatePages(
-    (cursor) =>
-      deps.vendor.listTestRuns(sub.testId, {
-        status: "all",
-        limit: 100,
-        since,
-        ...(cursor ? { cursor } : {}),
-      }),
-    { maxPages: DIGEST_PAGES },
-  );
-  for await (const page of pages) {
-    test = page.test;
-    runs.push(...page.data);
-  }
-  const finished = runs.filter((r) => r.status !== "running");
-  const failures = finished.filter((r) => r.status === "failed").length;
-  const latest = runs.reduce<TestRun | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
-  const state: DigestTestState = !latest
-    ? sub.streak
-      ? "failing"
-      : "unknown"
-    : latest.status === "passed"
-      ? "passing"
-      : latest.status === "failed"
-        ? "failing"
-        : "running";
-  return {
-    test: test as TestInfo,
-    runs24h: runs.length,
-    failures24h: failures,
-    passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
-    state,
-    settled: finished.length,
-  };
 }
 
 /** A test Decipher could not answer for still gets its line, marked unknown. */
@@ -83,34 +37,18 @@ function unknownTestLine(sub: TestSubscription, appUrl: string) {
   };
 }
 
-/** Pages of sessions read for a collection's 24-hour figure; beyond them the figure is a floor. */
-const COLLECTION_PAGES = 3;
-
 /**
  * A collection's line: its state, and the sessions with issues in the last 24 hours — read
  * from the vendor's own time window, so it is a 24-hour figure whenever the last digest or
  * alert was.
  */
 async function collectionLine(deps: EngineDeps, sub: CollectionSubscription, now: Date) {
-  const since = new Date(now.getTime() - DAY_MS);
-  let collection: IssueCollection | undefined;
-  let sessions = 0;
-  let more = false;
-  const pages = paginatePages(
-    (cursor) =>
-      deps.vendor.listCollectionSessions(sub.collectionId, {
-        limit: 50,
-        since,
-        ...(cursor ? { cursor } : {}),
-      }),
-    { maxPages: COLLECTION_PAGES },
+  const { collection, sessions } = await readCollectionSessions(
+    deps,
+    sub.collectionId,
+    new Date(now.getTime() - DAY_MS),
   );
-  for await (const page of pages) {
-    collection = page.collection;
-    sessions += page.data.length;
-    more = page.hasMore;
-  }
-  return { collection: collection as IssueCollection, newSessions24h: { count: sessions, atLeast: more } };
+  return { collection, newSessions24h: sessions };
 }
 
 /** Production lookups a digest makes at most; each costs up to two vendor requests. */
@@ -156,39 +94,29 @@ export async function sendDigest(
    * The tests' lines from their own ledgers, by test id: no vendor read per test, so a channel
    * of hundreds of tests gets its digest. A test missing here is shown as unknown.
    */
-  ledgerLines?: ReadonlyMap<number, LedgerDigestLine>,
+  ledgerLines: ReadonlyMap<number, LedgerDigestLine>,
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const tests = active.filter((s): s is TestSubscription => s.kind === "test");
   const watched = active.filter((s): s is CollectionSubscription => s.kind === "collection");
   const appUrl = deps.config.decipherAppUrl;
   let failed = 0;
-  const [testLines, collectionLines] = await Promise.all([
-    mapLimit(tests, CONCURRENCY, async (s) => {
-      if (ledgerLines) {
-        const line = ledgerLines.get(s.testId);
-        if (!line) {
-          failed++;
-          return unknownTestLine(s, appUrl);
-        }
-        const { counted: _counted, ...figures } = line;
-        return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
-      }
-      return testLine(deps, s, now).catch(() => {
-        failed++;
-        return unknownTestLine(s, appUrl);
-      });
+  const testLines = tests.map((s) => {
+    const line = ledgerLines.get(s.testId);
+    if (!line) {
+      failed++;
+      return unknownTestLine(s, appUrl);
+    }
+    const { counted: _counted, ...figures } = line;
+    return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
+  });
+  const collectionLines = await mapLimit(watched, CONCURRENCY, (s) =>
+    collectionLine(deps, s, now).catch(() => {
+      failed++;
+      return null;
     }),
-    mapLimit(watched, CONCURRENCY, (s) =>
-      collectionLine(deps, s, now).catch(() => {
-        failed++;
-        return null;
-      }),
-    ),
-  ]);
-  // Decipher is down altogether: wait a while for it rather than send a digest of unknowns.
-  const lateMs = now.getTime() - Date.parse(schedule.nextDueAt);
-  if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
+  );
+  if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
   // A muted item still gets its line, saying who muted it: the digest is where it is not forgotten.

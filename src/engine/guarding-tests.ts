@@ -1,23 +1,46 @@
+import type { GuardMark } from "../model/alert-evidence.ts";
 import type { Subscription, TestSubscription } from "../model/subscription.ts";
 import { pathsOverlap } from "./read-production-impact.ts";
 
-export type GuardingTest = { testId: number; testName: string; lastRunId: number; failing: boolean };
+export type GuardingTest = GuardMark;
+
+/** A test's newest settled run as its own object's ledger holds it at this moment. */
+export type LastRun = { runId: number; failed: boolean };
+
+/** Asks a test's own object for its last run; null when the object has no such test or did not answer. */
+export type ReadLastRun = (testId: number) => Promise<LastRun | null>;
+
+/** How many tests a collection alert names (src/messages/collection-card.ts shows 5). */
+const MAX_GUARDS = 5;
 
 /**
  * The reverse of a test's production impact: the channel's tests whose `page:` covers a
- * collection's path. Read from the readable copies (no vendor request).
+ * collection's path (from the readable copies), each with its last run read from its own
+ * object's ledger — not from the copy, which an idle poll never rewrites, so that a collection
+ * alert and an outage message posted a second apart tell the same run. No vendor request.
  */
-export function guardingTests(path: string | undefined, channel: readonly Subscription[]): GuardingTest[] {
+export async function guardingTests(
+  path: string | undefined,
+  channel: readonly Subscription[],
+  readLastRun: ReadLastRun,
+): Promise<GuardingTest[]> {
   if (!path) return [];
-  return channel
+  const tests = channel
     .filter(
       (s): s is TestSubscription =>
         s.kind === "test" && !!s.options?.page && pathsOverlap(s.options.page, path),
     )
-    .map((s) => ({
-      testId: s.testId,
-      testName: s.testName,
-      lastRunId: s.streak?.lastRunId ?? s.lastRunId,
-      failing: s.streak !== null,
-    }));
+    .slice(0, MAX_GUARDS);
+  return Promise.all(
+    tests.map(async (s) => {
+      const last = await readLastRun(s.testId).catch(() => null);
+      // Its object did not answer: the test is named without a run rather than with an old one.
+      return {
+        testId: s.testId,
+        testName: s.testName,
+        lastRunId: last ? last.runId : null,
+        failing: last?.failed ?? false,
+      };
+    }),
+  );
 }

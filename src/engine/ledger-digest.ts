@@ -1,5 +1,7 @@
 import type { DigestTestState } from "../messages/digest-message.ts";
 import { byRowTime, countedFailures, type LedgerRow, rowTime } from "../model/run-ledger.ts";
+import { resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import { type ClassifiedRun, classifyTest, testState } from "../model/test-classification.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,23 +17,47 @@ export type LedgerDigestLine = {
   counted: Record<string, number>;
 };
 
-/** The last 24 hours of a test's ledger as the digest shows them. */
-export function ledgerDigestLine(rows: readonly LedgerRow[], now: Date): LedgerDigestLine {
+/** The runs the alerts classify, from the ledger: only the subscription's trigger, as `runsForOptions` does. */
+function classifiedRuns(rows: readonly LedgerRow[], sub: TestSubscription): ClassifiedRun[] {
+  const { trigger } = resolveTestOptions(sub.options);
+  return rows.flatMap((row) =>
+    row.status === "unreadable" || row.status === "grown" || (trigger !== null && row.trigger !== trigger)
+      ? []
+      : [{ id: row.id, status: row.status, createdAt: new Date(rowTime(row)).toISOString() }],
+  );
+}
+
+/** One of these failures went to the day's flaky thread, or was counted as flaky for the digest. */
+function calledFlaky(rows: readonly LedgerRow[], sub: TestSubscription): boolean {
+  const thread = sub.flakyThread?.ts;
+  return rows.some(
+    (r) =>
+      r.status === "failed" &&
+      ((r.fate === "counted" && r.reason === "flaky-digest") ||
+        (thread !== undefined && (r.ts === thread || r.parentTs === thread))),
+  );
+}
+
+/**
+ * The last 24 hours of a test's ledger as the digest shows them. Its state is the alerts'
+ * classification of the same runs (`testState`), so a test the alerts call flaky or failing
+ * is not "passing" in the digest because its latest run passed.
+ */
+export function ledgerDigestLine(
+  rows: readonly LedgerRow[],
+  now: Date,
+  sub: TestSubscription,
+): LedgerDigestLine {
   const since = now.getTime() - DAY_MS;
   const day = rows.filter((r) => rowTime(r) >= since && r.status !== "unreadable");
   const finished = day.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;
-  const latest = [...rows]
-    .filter((r) => r.status !== "unreadable")
-    .sort(byRowTime)
-    .at(-1);
-  const state: DigestTestState = !latest
-    ? "unknown"
-    : latest.status === "passed"
-      ? "passing"
-      : latest.status === "failed"
-        ? "failing"
-        : "running";
+  const known = rows.filter((r) => r.status !== "unreadable").sort(byRowTime);
+  const state = testState(classifyTest(classifiedRuns(known, sub), now), {
+    anyRun: known.length > 0,
+    failingStreak: sub.streak !== null,
+    calledFlaky: calledFlaky(day, sub),
+  });
   return {
     runs24h: day.length,
     failures24h: failures,

@@ -1,5 +1,6 @@
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import type { ReadLastRun } from "./guarding-tests.ts";
 import type { Outbox } from "./outbox.ts";
 
 /** What one subscription's poll needs from the object running it. */
@@ -17,6 +18,11 @@ export type PollContext = {
   mode?: PollMode;
   /** The cron cycle (its time) this poll belongs to. */
   cycle?: string;
+  /**
+   * A test of this channel's last run, from that test's own object: what a collection alert
+   * says of the tests guarding its page. Without it the alert names them without a run.
+   */
+  readLastRun?: ReadLastRun;
 };
 
 export type PollMode = {

@@ -1,26 +1,25 @@
-import type { DigestTestState } from "../messages/digest-message.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { classifyTest, type TestKind } from "../model/test-classification.ts";
+import { classifyTest, type TestState, testState } from "../model/test-classification.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import { localDate } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { paginatePages } from "../vendor/paginate.ts";
-import type { IssueCollection, TestInfo, TestRun } from "../vendor/types.ts";
+import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { productionLines } from "./compose-digest.ts";
 import type { EngineDeps } from "./engine-deps.ts";
+import { runsForOptions } from "./failure-route.ts";
+import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
+import { readCollectionSessions, waitForDecipher } from "./report-reads.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
-/** Pages read per test (of 100 runs) and per collection (of 50 sessions); beyond, figures are floors. */
+/** Pages read per test (of 100 runs); beyond, figures are floors. */
 const TEST_PAGES = 3;
-const COLLECTION_PAGES = 3;
-/** How long a due report waits for Decipher before going out with what it has. */
-const GIVE_UP_WAITING_MS = 30 * 60 * 1000;
 const CONCURRENCY = 3;
 
 export type WeeklyOutcome =
@@ -29,22 +28,6 @@ export type WeeklyOutcome =
   | { kind: "skipped"; next: WeeklySchedule; error: string };
 
 /** The 7 local dates the report covers, oldest first, ending with the day it is sent. */
-/** The alerts' classification in the digest's words; without a settled run, what is known. */
-function digestState(kind: TestKind, anyRun: boolean, sub: TestSubscription): DigestTestState {
-  switch (kind) {
-    case "passing":
-      return "passing";
-    case "flaky":
-      return "flaky";
-    case "new-failure":
-    case "broken":
-    case "failing":
-      return "failing";
-    case "unknown":
-      return anyRun ? "running" : sub.streak ? "failing" : "unknown";
-  }
-}
-
 export function weekDays(now: Date, zone: string): string[] {
   const days: string[] = [];
   for (let i = 6; i >= 0; i--) {
@@ -60,6 +43,7 @@ async function testLine(
   sub: TestSubscription,
   now: Date,
   zone: string,
+  known: TestState | undefined,
 ): Promise<WeeklyTestLine> {
   const runs: TestRun[] = [];
   let test: TestInfo | undefined;
@@ -88,7 +72,14 @@ async function testLine(
       name: sub.testName,
       url: testUrl(deps.config.decipherAppUrl, sub.testId),
     },
-    state: digestState(classifyTest(runs, now).kind, runs.length > 0, sub),
+    // The state the test's own object gives (the digest's); else the same classification of the runs read here.
+    state:
+      known ??
+      testState(classifyTest(runsForOptions(runs, sub.options), now), {
+        anyRun: runs.length > 0,
+        failingStreak: sub.streak !== null,
+        calledFlaky: false,
+      }),
     figures,
     capped,
   };
@@ -99,27 +90,15 @@ async function collectionLine(
   sub: CollectionSubscription,
   now: Date,
 ): Promise<WeeklyCollectionLine> {
-  let collection: IssueCollection | undefined;
-  let count = 0;
-  let more = false;
-  for await (const page of paginatePages(
-    (cursor) =>
-      deps.vendor.listCollectionSessions(sub.collectionId, {
-        limit: 50,
-        since: new Date(now.getTime() - WEEK_MS),
-        ...(cursor ? { cursor } : {}),
-      }),
-    { maxPages: COLLECTION_PAGES },
-  )) {
-    collection = page.collection;
-    count += page.data.length;
-    more = page.hasMore;
-  }
-  const found = collection as IssueCollection;
+  const { collection, sessions } = await readCollectionSessions(
+    deps,
+    sub.collectionId,
+    new Date(now.getTime() - WEEK_MS),
+  );
   return {
-    collection: found,
-    newSessions: { count, atLeast: more },
-    regressed: sub.regressed || (sub.wasResolved && count > 0),
+    collection,
+    newSessions: sessions,
+    regressed: sub.regressed || (sub.wasResolved && sessions.count > 0),
   };
 }
 
@@ -138,6 +117,8 @@ export async function sendWeeklyReport(
   now: Date,
   /** The channel's outbox: keyed by the week it is for, a report goes out once. */
   outbox: Outbox,
+  /** The tests' lines from their own ledgers, by test id: each test's state as the digest names it. */
+  ledgerLines: ReadonlyMap<number, LedgerDigestLine> = new Map(),
 ): Promise<WeeklyOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const appUrl = deps.config.decipherAppUrl;
@@ -147,7 +128,7 @@ export async function sendWeeklyReport(
       active.filter((s): s is TestSubscription => s.kind === "test"),
       CONCURRENCY,
       (s) =>
-        testLine(deps, s, now, schedule.zone).catch((): WeeklyTestLine => {
+        testLine(deps, s, now, schedule.zone, ledgerLines.get(s.testId)?.state).catch((): WeeklyTestLine => {
           failed++;
           return {
             test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) },
@@ -168,8 +149,7 @@ export async function sendWeeklyReport(
         }),
     ),
   ]);
-  const lateMs = now.getTime() - Date.parse(schedule.nextDueAt);
-  if (active.length > 0 && failed === active.length && lateMs < GIVE_UP_WAITING_MS) {
+  if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
   const message = withProductionLines(

@@ -1,5 +1,6 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { aiSummaryOf, type CollectionAlertEvidence, type GuardMark } from "../model/alert-evidence.ts";
+import { mentionToken } from "../model/mention.ts";
 import type { CountMark } from "../model/subscription.ts";
 import type { AiSummary, CollectionSession, IssueCollection } from "../vendor/types.ts";
 import { type DurationUnit, inferDurationUnit } from "../vendor/units.ts";
@@ -35,6 +36,11 @@ export type CollectionParentInput = TriageState & {
   regression: boolean;
   /** The subscription's growth threshold: what "Snooze until +N more sessions" offers. */
   growthStep?: number | null | undefined;
+  /**
+   * Who this alert pings (src/model/mention.ts). Given for a new alert's post only: a thread
+   * reply or an edit of the card never carries it, so nobody is pinged twice for one growth.
+   */
+  mention?: string | null | undefined;
   /** The count at each alert so far, this one included: the growth chart (src/messages/growth-chart.ts). */
   growthMarks?: readonly CountMark[] | undefined;
   appUrl: string;
@@ -169,8 +175,9 @@ function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
   if (guards.length === 0) return "";
   const parts = guards.slice(0, 5).map((t) => {
     const test = link(testUrl(appUrl, t.testId), t.testName.trim() || `Test ${t.testId}`);
-    const run =
-      t.lastRunId > 0 ? link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`) : "no run yet";
+    if (t.lastRunId === null) return test;
+    if (t.lastRunId <= 0) return `${test} (no run yet)`;
+    const run = link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`);
     return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
   });
   return `:test_tube: Tests on this page: ${parts.join(", ")}`;
@@ -216,8 +223,10 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
   const guards = guardsLine(evidence.guards, appUrl);
   const session = evidence.session;
+  const ping = mentionToken(input.mention);
   const blocks: MessageBlock[] = [
     section(`${icon} ${collectionLink(collection, appUrl)}`),
+    ...(ping ? [context(`:bell: ${ping}`)] : []),
     context(
       [`${countsLine(collection, previousCount)}${since}`, regression ? "was resolved, has new sessions" : ""]
         .filter(Boolean)

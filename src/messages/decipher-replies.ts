@@ -21,9 +21,11 @@ export function subscriptionLabel(subscription: Subscription, appUrl: string): s
 /** A subscription's options as the command that would set them: what `list` and `status` show. */
 export function optionsLine(subscription: Subscription): string {
   if (subscription.kind === "collection") {
+    const ping = mentionToken(subscription.mention);
+    const pings = ping ? ` · new alerts ping ${ping}` : "";
     return subscription.growth === null
-      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)`
-      : `options: ${code(`growth:${subscription.growth}`)}`;
+      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)${pings}`
+      : `options: ${code(`growth:${subscription.growth}`)}${pings}`;
   }
   const o = resolveTestOptions(subscription.options);
   const parts = [

@@ -1,8 +1,8 @@
-import type { DigestDay } from "../model/digest-history.ts";
+import { type DigestDay, HISTORY_DAYS } from "../model/digest-history.ts";
 import { dayLabel, seriesChart, sparkline, withAlternative } from "./charts.ts";
 import { context } from "./elements.ts";
 import { type MessageBlock, truncateMrkdwn } from "./limits.ts";
-import { bold, code, oneLine } from "./mrkdwn.ts";
+import { bold, code, oneLine, plural } from "./mrkdwn.ts";
 
 /**
  * The digest's two charts, from the daily figures the channel's digests already read
@@ -78,6 +78,29 @@ export function sessionsPerDayChart(
     yLabel: "sessions",
   });
   return withAlternative(chart, [alternative]);
+}
+
+/** The local date after `date` (`YYYY-MM-DD`), or null when `date` is not one. */
+function nextDate(date: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return null;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1)).toISOString().slice(0, 10);
+}
+
+/**
+ * Before the charts can be drawn, the digest says so and when they start, rather than leave
+ * them out without a word: each digest records the figures of its own local day (no request
+ * to Decipher for past days), so the first digest of a channel has one day to show.
+ */
+export function chartsNotYet(days: readonly DigestDay[], date: string): MessageBlock[] {
+  if (days.length >= MIN_DAYS) return [];
+  const next = nextDate(date);
+  const when = next ? `the digest of ${next}` : "the next day's digest";
+  return [
+    context(
+      `:bar_chart: Charts of new sessions and pass rate per day start with ${when}: each digest keeps the figures of its own day (${plural(days.length, "day")} of ${HISTORY_DAYS} recorded so far).`,
+    ),
+  ];
 }
 
 /** The channel's tests together: the share of settled runs that passed, per day (in %). */

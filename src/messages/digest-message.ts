@@ -1,19 +1,17 @@
 import type { DigestDay } from "../model/digest-history.ts";
+import type { TestState } from "../model/test-classification.ts";
 import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
-import { passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
+import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
-import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 
-/**
- * A test's state in the digest, named like the alerts name it (src/model/test-classification.ts):
- * `flaky` and `failing` are the alerts' flaky and new-failure/broken/failing.
- */
-export type DigestTestState = "passing" | "failing" | "flaky" | "running" | "unknown";
+/** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-classification.ts). */
+export type DigestTestState = TestState;
 
 /**
  * A 24-hour figure read from Decipher: `atLeast` when the reading stopped at a page cap, so
@@ -126,7 +124,8 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   const room = SLACK_LIMITS.tableRows - 1;
   const shown = sorted.length > room ? sorted.slice(0, room - 1) : sorted;
   const rows: TableCell[][] = shown.map((t) => [
-    linkCell(testUrl(appUrl, t.test.id), oneLine(t.test.name) || `Test ${t.test.id}`),
+    // A table cell is literal text, not mrkdwn: the name goes in as written.
+    linkCell(testUrl(appUrl, t.test.id), plainLine(t.test.name) || `Test ${t.test.id}`),
     textCell(`${STATE_CELL[t.state] ?? STATE_CELL.unknown}${t.muted ? " · muted" : ""}`),
     textCell(String(t.runs24h)),
     textCell(String(t.failures24h)),
@@ -170,6 +169,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
     blocks: [
       header(`:newspaper: ${title} — ${date}`),
       context(`Last 24 hours · ${oneLine(zone)}`),
+      ...(collections.length + input.tests.length > 0 ? chartsNotYet(history, date) : []),
       section(bold("Issue collections")),
       ...(collections.length > 0
         ? [

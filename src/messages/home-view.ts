@@ -103,7 +103,7 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
   const last = acks[acks.length - 1];
   const overdue = sub.overdue ?? 0;
   // A view never notifies anyone: the mention shows as the person's or group's name.
-  const ping = sub.kind === "test" ? mentionToken(sub.options?.mention) : null;
+  const ping = mentionToken(sub.kind === "test" ? sub.options?.mention : sub.mention);
   return [
     `• ${name}`,
     ...(ping ? [`:bell: pings ${ping}`] : []),

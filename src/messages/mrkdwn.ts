@@ -31,6 +31,11 @@ export function oneLine(raw: string | null | undefined): string {
   return escapeMrkdwn(raw).replace(/\s+/g, " ").trim();
 }
 
+/** Text on one line, not escaped: for what Slack shows literally (table cells, chart labels). */
+export function plainLine(raw: string | null | undefined): string {
+  return (raw ?? "").replace(/\s+/g, " ").trim();
+}
+
 const MAX_LABEL = 300;
 
 /**

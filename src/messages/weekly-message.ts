@@ -5,7 +5,7 @@ import type { DigestTestState } from "./digest-message.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { testUrl } from "./links.ts";
-import { bold, code, escapeMrkdwn, link, oneLine, plural } from "./mrkdwn.ts";
+import { bold, code, escapeMrkdwn, link, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 
 /**
@@ -55,7 +55,8 @@ const STATE: Record<DigestTestState, string> = {
 const floor = (n: number, capped: boolean) => `${n.toLocaleString("en-US")}${capped ? "+" : ""}`;
 const rate = (f: WeekTestFigures) =>
   f.settled > 0 ? `${Math.round((100 * (f.settled - f.failures)) / f.settled)} %` : "–";
-const name = (t: WeeklyTestLine) => oneLine(t.test.name) || `Test ${t.test.id}`;
+/** The name as written, on one line: `link()` escapes it for mrkdwn, and a table cell is literal. */
+const name = (t: WeeklyTestLine) => plainLine(t.test.name) || `Test ${t.test.id}`;
 const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
 
 function testLine(t: WeeklyTestLine, appUrl: string): string {

@@ -30,8 +30,11 @@ export type TestAlertEvidence = {
   impact: ImpactResult | null;
 };
 
-/** A test the collection's page is guarded by, as the alert named it. */
-export type GuardMark = { testId: number; testName: string; lastRunId: number; failing: boolean };
+/**
+ * A test the collection's page is guarded by, as the alert named it: its last settled run
+ * (0: none yet; null: its object did not say) and whether that run failed.
+ */
+export type GuardMark = { testId: number; testName: string; lastRunId: number | null; failing: boolean };
 
 export type CollectionAlertEvidence = {
   /** The new session the card showed, its timeline cut to the overview; null when none was read. */

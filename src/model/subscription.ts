@@ -157,6 +157,8 @@ export type CollectionSubscription = SubscriptionBase & {
   rootCause: string;
   /** Sessions of growth that alert; null = the default (+5 or +50 %, whichever is smaller). */
   growth: number | null;
+  /** Who a new alert pings (src/model/mention.ts): in its first post only, never in replies or edits. */
+  mention?: Mention | null;
   /** `sessionCount` when the last alert (or the subscription) happened. */
   alertedCount: number;
   /** When that was: the next alert shows sessions newer than this. */

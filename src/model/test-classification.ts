@@ -13,7 +13,10 @@ export { CLASSIFY_THRESHOLDS };
 
 export type TestKind = "new-failure" | "broken" | "flaky" | "failing" | "passing" | "unknown";
 
-export type TestClassification = {
+/** What the classification reads of a run: a vendor run or a ledger row read as one. */
+export type ClassifiedRun = Pick<TestRun, "id" | "status" | "createdAt">;
+
+export type TestClassification<R extends ClassifiedRun = TestRun> = {
   /**
    * - `unknown`: no settled run yet.
    * - `broken`: the last `brokenAfterFailures` or more settled runs failed (wins over the rest).
@@ -25,53 +28,65 @@ export type TestClassification = {
    */
   kind: TestKind;
   /** The newest settled run (by id), or null when there is none. */
-  latest: TestRun | null;
+  latest: R | null;
   /** Failed runs in a row, newest first; 0 when the latest settled run passed. */
   trailingFailures: number;
   /** Passed runs in a row right before those failures (when the latest passed: its streak). */
   passesBefore: number;
-  /** The flakiness window: how many settled runs it holds and how many of them failed. */
-  window: { runs: number; failures: number };
+  /**
+   * The flakiness window: how many settled runs it holds, how many of them failed, and
+   * whether it passed between two of those failures (they are not one block).
+   */
+  window: { runs: number; failures: number; flipping: boolean };
   /** One short sentence for people ("failed 3 runs in a row"). */
   reason: string;
 };
 
 /** Settled runs oldest first by id (the vendor's list order is undocumented), each id once. */
-export function settledById(runs: readonly TestRun[]): TestRun[] {
-  const byId = new Map<number, TestRun>();
+export function settledById<R extends ClassifiedRun>(runs: readonly R[]): R[] {
+  const byId = new Map<number, R>();
   for (const run of runs) if (run.status !== "running") byId.set(run.id, run);
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
 /** How many runs from the end (newest) have `status` in a row. */
-function streakFromEnd(runs: readonly TestRun[], status: TestRun["status"], end = runs.length): number {
+function streakFromEnd(runs: readonly ClassifiedRun[], status: TestRun["status"], end = runs.length): number {
   let n = 0;
   for (let i = end - 1; i >= 0 && runs[i]?.status === status; i--) n++;
   return n;
 }
 
 /** The runs flakiness is judged on: the last N settled runs, minus those older than the time window. */
-export function flakyWindow(settled: readonly TestRun[], now: Date): TestRun[] {
+export function flakyWindow<R extends ClassifiedRun>(settled: readonly R[], now: Date): R[] {
   const { flakyWindowRuns, flakyWindowMs } = CLASSIFY_THRESHOLDS;
   const oldest = now.getTime() - flakyWindowMs;
   // An unreadable time cannot be placed in the last 24 h, so it is left out rather than guessed.
   return settled.slice(-flakyWindowRuns).filter((run) => Date.parse(run.createdAt) >= oldest);
 }
 
-/** Failures within the limits, and not one block of them: the test passed between two failures. */
-function looksFlaky(window: readonly TestRun[]): boolean {
-  const { flakyMinFailures, flakyMaxFailureShare } = CLASSIFY_THRESHOLDS;
+/** Not one block of failures: the test passed between two of them. */
+function flips(window: readonly ClassifiedRun[]): boolean {
   const failed = window.flatMap((run, i) => (run.status === "failed" ? [i] : []));
   const first = failed[0];
   const last = failed.at(-1);
   if (first === undefined || last === undefined) return false;
-  if (failed.length < flakyMinFailures || failed.length > flakyMaxFailureShare * window.length) return false;
   return window.slice(first, last + 1).some((run) => run.status === "passed");
+}
+
+/** Failures within the limits, and not one block of them. */
+function looksFlaky(window: readonly ClassifiedRun[]): boolean {
+  const { flakyMinFailures, flakyMaxFailureShare } = CLASSIFY_THRESHOLDS;
+  const failures = window.filter((run) => run.status === "failed").length;
+  if (failures < flakyMinFailures || failures > flakyMaxFailureShare * window.length) return false;
+  return flips(window);
 }
 
 const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
 
-export function classifyTest(history: readonly TestRun[], now: Date): TestClassification {
+export function classifyTest<R extends ClassifiedRun>(
+  history: readonly R[],
+  now: Date,
+): TestClassification<R> {
   const t = CLASSIFY_THRESHOLDS;
   const settled = settledById(history);
   const latest = settled.at(-1) ?? null;
@@ -81,6 +96,7 @@ export function classifyTest(history: readonly TestRun[], now: Date): TestClassi
   const window = {
     runs: windowRuns.length,
     failures: windowRuns.filter((run) => run.status === "failed").length,
+    flipping: flips(windowRuns),
   };
   const base = { latest, trailingFailures, passesBefore, window };
 
@@ -98,4 +114,53 @@ export function classifyTest(history: readonly TestRun[], now: Date): TestClassi
   if (trailingFailures > 0)
     return { ...base, kind: "failing", reason: `failed ${runs(trailingFailures)} in a row` };
   return { ...base, kind: "passing", reason: `passed ${runs(passesBefore)} in a row` };
+}
+
+/**
+ * A test's state in one word, as the digest and the weekly report name it: the alerts'
+ * classification, plus what the bot already told the channel.
+ */
+export type TestState = "passing" | "failing" | "flaky" | "running" | "unknown";
+
+/** What the bot knows beside the runs it classifies. */
+export type ToldState = {
+  /** Some run was seen, settled or not. */
+  anyRun: boolean;
+  /** A failure streak is open (its alert is out, no recovery yet). */
+  failingStreak: boolean;
+  /** In the same window, one of its failures went to a flaky thread or was counted as flaky. */
+  calledFlaky: boolean;
+};
+
+/**
+ * - `failing`: broken, a new failure or failing — the alerts' words for a test whose latest
+ *   run failed — and also a test whose latest run passed but whose window holds more failures
+ *   than flaky allows, with passes between them (7 of 9 failed is not "passing", and the
+ *   noise rules keep "flaky" for at most 40 %).
+ * - `flaky`: the classification says flaky, or the bot called it flaky in the window (its
+ *   failures went to the day's flaky thread or the digest), unless it is broken now.
+ * - `passing`: the latest run passed and neither of the above holds (a streak that ended in
+ *   one block of failures is a recovery, as its alert said).
+ * - `running` / `unknown`: no settled run yet, with or without a run under way.
+ */
+export function testState(
+  c: Pick<TestClassification<ClassifiedRun>, "kind" | "window">,
+  told: ToldState,
+): TestState {
+  switch (c.kind) {
+    case "broken":
+      return "failing";
+    case "flaky":
+      return "flaky";
+    case "new-failure":
+    case "failing":
+      return told.calledFlaky ? "flaky" : "failing";
+    case "passing":
+      if (told.calledFlaky) return "flaky";
+      return c.window.flipping && c.window.failures >= CLASSIFY_THRESHOLDS.flakyMinFailures
+        ? "failing"
+        : "passing";
+    case "unknown":
+      return told.anyRun ? "running" : told.failingStreak ? "failing" : "unknown";
+  }
 }

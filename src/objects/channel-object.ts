@@ -2,26 +2,21 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
-import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
-import type { TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
-import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { kvScopeOf, objectNames, registry } from "./addresses.ts";
 import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
+import { ledgerLines } from "./ledger-lines.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
-
-/** Subscription objects asked for their digest figures at once. */
-const LEDGER_READS_AT_ONCE = 8;
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
 
@@ -384,22 +379,7 @@ export class ChannelObject extends DurableObject<Env> {
         richBlockGate(deps, stored.teamId),
       );
       // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
-      const tests = subscriptions.filter(
-        (s): s is TestSubscription => s.kind === "test" && s.channelId === stored.channelId,
-      );
-      const lines = new Map<number, LedgerDigestLine>();
-      await mapLimit(tests, LEDGER_READS_AT_ONCE, async (t) => {
-        const ref = {
-          teamId: stored.teamId,
-          channelId: stored.channelId,
-          kind: "test" as const,
-          id: t.testId,
-        };
-        const line = await subscriptionObject(this.env, ref)
-          .digestLine(at)
-          .catch(() => null);
-        if (line) lines.set(t.testId, line);
-      });
+      const lines = await ledgerLines(this.env, stored.teamId, stored.channelId, subscriptions, at);
       const outcome = await sendDigest(
         deps,
         stored.channelId,

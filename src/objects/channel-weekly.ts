@@ -7,6 +7,7 @@ import { SubscriptionStore } from "../store/subscription-store.ts";
 import { WeeklyStore } from "../store/weekly-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, registry } from "./addresses.ts";
+import { ledgerLines } from "./ledger-lines.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 
 /**
@@ -112,6 +113,8 @@ export async function sendDueWeekly(
     subscriptions,
     now,
     weeklyOutbox(storage, deps, stored.channelId, stored.teamId, now, config),
+    // Each test's state as its object knows it, as the digest names it.
+    await ledgerLines(env, stored.teamId, stored.channelId, subscriptions, at),
   );
   if (outcome.kind === "retry") {
     if (!stored.failedAt) await storage.put(KEY, { ...stored, failedAt: at });

@@ -2,15 +2,16 @@ import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
+import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
-import type { SubscriptionRef } from "../model/alert-control.ts";
+import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import {
-  type DigestFigures,
-  digestFigures,
+  byRowTime,
+  LEDGER_KEEP_MS,
   type LedgerRow,
   overdueCount,
   plausibleTime,
@@ -20,7 +21,7 @@ import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { channelObject, copyKey, kvScopeOf, objectNames, registry } from "./addresses.ts";
+import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -91,9 +92,14 @@ export class SubscriptionObject extends DurableObject<Env> {
         if (
           existing.kind === "collection" &&
           fresh.kind === "collection" &&
-          existing.growth !== fresh.growth
+          (existing.growth !== fresh.growth || (existing.mention ?? null) !== (fresh.mention ?? null))
         ) {
-          const updated = { ...existing, growth: fresh.growth, lastChangeAt: fresh.createdAt };
+          const updated = {
+            ...existing,
+            growth: fresh.growth,
+            mention: fresh.mention ?? null,
+            lastChangeAt: fresh.createdAt,
+          };
           await this.#store(existing, updated);
           return { subscription: updated as Subscription, created: false };
         }
@@ -207,6 +213,8 @@ export class SubscriptionObject extends DurableObject<Env> {
           outbox,
           ledger,
           cycle: at,
+          readLastRun: (testId) =>
+            subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
         });
         // An outage message this test recovered from is re-rendered by its channel.
         for (const ts of result.outageRecoveries ?? []) {
@@ -262,7 +270,28 @@ export class SubscriptionObject extends DurableObject<Env> {
     return ledgerDigestLine(
       new SqlRunLedger(this.ctx.storage.sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000),
       now,
+      sub,
     );
+  }
+
+  /**
+   * This test's newest settled run (of its `trigger:`) as its ledger holds it now: what a
+   * collection alert of the same channel says of it. Null for a collection or a subscription
+   * that is gone; `runId` 0 when no run has settled yet.
+   */
+  async lastRun(): Promise<LastRun | null> {
+    const sub = await this.#read();
+    if (sub?.kind !== "test") return null;
+    const { trigger } = resolveTestOptions(sub.options);
+    const latest = new SqlRunLedger(this.ctx.storage.sql, { storage: 0 })
+      .recent(new Date(), LEDGER_KEEP_MS)
+      .filter(
+        (r) =>
+          (r.status === "passed" || r.status === "failed") && (trigger === null || r.trigger === trigger),
+      )
+      .sort(byRowTime)
+      .at(-1);
+    return latest ? { runId: latest.id, failed: latest.status === "failed" } : { runId: 0, failed: false };
   }
 
   /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */

@@ -172,6 +172,41 @@ describe("mention: pings the right people once per failure", () => {
     }
   });
 
+  it("a collection's mention pings in each new alert only: not its growth replies or the card's edits", async () => {
+    const { bot, org } = await subscribedBot(
+      "subscribe collection 501 growth:2 mention:<!subteam^S0ONCALL|@oncall>",
+    );
+    const t0 = Date.now();
+    await org.grow(501, 3);
+    await bot.cron(new Date(t0));
+    const [card] = await bot.posted();
+    expect(await bot.pings()).toEqual([{ target: ONCALL, channel: "C0ALERTS", ts: card?.ts }]);
+    // Later growth replies in the card's thread and edits the card: nobody is pinged again.
+    await org.grow(501, 3);
+    await bot.cron(new Date(t0 + 60_000));
+    const replies = (await bot.messages()).filter((m) => m.thread_ts === card?.ts && m.ts !== card?.ts);
+    expect(replies.length).toBeGreaterThan(0);
+    const edits = (await bot.slackCalls()).filter((c) => c.method === "chat.update");
+    expect(edits.length).toBeGreaterThan(0);
+    for (const edit of edits) expect(JSON.stringify(edit.params)).not.toContain("S0ONCALL");
+    expect(await bot.pings()).toHaveLength(1);
+  });
+
+  it("a collection's mention is shown in list and status, and changed in place by subscribing again", async () => {
+    const { bot } = await subscribedBot("subscribe collection 501 mention:<@U0ALICE|alice>");
+    for (const sub of ["list", "status"]) {
+      await bot.command("/decipher", sub);
+      expect(visibleText((await bot.messages()).at(-1) as StoredMessage)).toContain(
+        "new alerts ping <@U0ALICE>",
+      );
+    }
+    await bot.command("/decipher", "subscribe collection 501 mention:<!subteam^S0ONCALL>");
+    await bot.command("/decipher", "list");
+    const list = visibleText((await bot.messages()).at(-1) as StoredMessage);
+    expect(list).toContain(`new alerts ping ${ONCALL}`);
+    expect(list).not.toContain("U0ALICE");
+  });
+
   it("an outage message pings each distinct mention once", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
-import { postMetadata } from "../../src/slack-api/post-message.ts";
-import { ledgerOf, objectState, runIdsIn, subscriptionStub } from "../helpers/cases.ts";
+import { ledgerOf, objectState, runIdsIn, storedBySlack, subscriptionStub } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 // Slack did the post but the bot never learnt it (the answer was lost), or the bot died between
@@ -23,16 +22,6 @@ async function leaveIntent(bot: Bot, kind: "test" | "collection", id: number, ke
       at.toISOString(),
     );
   });
-}
-
-/** A post Slack stored for the bot (as a post whose answer never came back would be). */
-async function storedBySlack(bot: Bot, key: string, text: string): Promise<string> {
-  const res = await fetch(`${standInUrl}/api/chat.postMessage`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${bot.botToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ channel: "C0ALERTS", text, metadata: postMetadata(key) }),
-  });
-  return ((await res.json()) as { ts: string }).ts;
 }
 
 const topLevel = async (bot: Bot) => (await bot.posted()).filter((m) => !m.thread_ts || m.thread_ts === m.ts);

@@ -1,17 +1,8 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  createBot,
-  emulator,
-  newOrg,
-  type StoredMessage,
-  standInUrl,
-  visibleText,
-} from "../../dev/in-workerd/bot.ts";
-import { objectNames } from "../../src/objects/addresses.ts";
-import { postMetadata } from "../../src/slack-api/post-message.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
-import { health, ledgerOf, runIdsIn, statusText } from "../helpers/cases.ts";
+import { health, ledgerOf, outageLeftMidPost, runIdsIn, statusText } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // The issue's cases, each the way a channel would live it. Every failed run the bot sees gets
@@ -124,42 +115,13 @@ describe("every failed run accounted for", () => {
     const runs: number[] = [];
     for (const test of tests.slice(0, 3)) runs.push((await org.addRun(test.id, "failed")).id);
     const t0 = Date.now();
-    // What a ChannelObject that died between Slack storing the message and hearing back leaves.
-    const key = `outage:${new Date(t0 - 2 * MINUTE).toISOString()}`;
-    const items = tests
-      .slice(0, 3)
-      .map((t, i) => ({ testId: t.id, testName: t.name, runId: runs[i] as number, summary: null }));
-    const res = await fetch(`${standInUrl}/api/chat.postMessage`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${bot.botToken}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        channel: "C0ALERTS",
-        text: "3 tests failing at once",
-        metadata: postMetadata(key),
-      }),
-    });
-    const stored = ((await res.json()) as { ts: string }).ts;
-    const channel = env.CHANNELS.get(
-      env.CHANNELS.idFromName(objectNames.channel(await bot.team(), "C0ALERTS")),
+    const { ts: stored } = await outageLeftMidPost(
+      bot,
+      tests.slice(0, 3),
+      runs,
+      new Date(t0 - 2 * MINUTE),
+      4,
     );
-    await runInDurableObject(channel, async (_instance, state) => {
-      await state.storage.put("outage", {
-        key,
-        at: new Date(t0 - 2 * MINUTE).toISOString(),
-        items,
-        subscribed: 4,
-        ts: null,
-        named: [],
-      });
-      state.storage.sql.exec(
-        "CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, state TEXT NOT NULL, ts TEXT, thread_ts TEXT, intended_at TEXT NOT NULL)",
-      );
-      state.storage.sql.exec(
-        "INSERT INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
-        key,
-        new Date(t0 - 2 * MINUTE).toISOString(),
-      );
-    });
     const fourth = await org.addRun((tests[3] as { id: number }).id, "failed");
     await bot.cron(new Date(t0));
     const posted = await bot.posted();

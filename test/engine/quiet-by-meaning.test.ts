@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emulator, emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { subscribedBot } from "../helpers/emulator.ts";
+import { emulator, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { collectionPath, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 const minutes = (t0: number, n: number) => new Date(t0 + n * 60_000);
@@ -157,11 +157,3 @@ describe("tests and production, both ways", () => {
     expect(visibleText(digest as StoredMessage)).toMatch(/Tests vs production[\s\S]*Production:.*\/checkout/);
   });
 });
-
-/** The emulator's path for collection 501 (its `shortenedPath`). */
-async function collectionPath(apiKey: string): Promise<string> {
-  const res = await fetch(`${emulatorUrl}/api/v1/monitoring/issue-collections/501/sessions?limit=1`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  return ((await res.json()) as { collection: { shortenedPath: string } }).collection.shortenedPath;
-}

@@ -34,6 +34,16 @@ describe("weekly report", () => {
     expect(await reports(bot)).toEqual([]);
   });
 
+  it("its reply names the first time it is due, as the channel's object scheduled it (today's when still ahead)", async () => {
+    const soon = new Date(Date.now() + 3 * MINUTE);
+    const day = localWeekday(soon, "UTC");
+    const hhmm = soon.toISOString().slice(11, 16);
+    const { due, ack } = await channelWithWeekly(`${day} ${hhmm} UTC`);
+    expect(due.getTime() - Date.now()).toBeLessThan(4 * MINUTE);
+    expect(ack).toContain(`The first one arrives <!date^${Math.floor(due.getTime() / 1000)}^`);
+    expect(ack).not.toMatch(/next \w+day/);
+  });
+
   it("goes out once when due, with the week's runs, a table of the tests and the collections", async () => {
     const { bot, org, due } = await channelWithWeekly();
     await org.addRun(101, "failed");

@@ -2,14 +2,16 @@ import {
   createExecutionContext,
   createScheduledController,
   env,
+  runInDurableObject,
   waitOnExecutionContext,
 } from "cloudflare:test";
-import { type Bot, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import worker from "../../src/index.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { Subscription } from "../../src/model/subscription.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
+import { postMetadata } from "../../src/slack-api/post-message.ts";
 
 /** `/decipher status` as the person reads it. */
 export async function statusText(bot: Bot, channelId = "C0ALERTS"): Promise<string> {
@@ -116,4 +118,56 @@ export async function until(check: () => Promise<boolean>, ms = 10_000, what = "
 /** Run ids a message links to (`…/runs/<id>`). */
 export function runIdsIn(text: string): number[] {
   return [...text.matchAll(/runs\/(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/** A post Slack stored for the bot under `key` (as a post whose answer never came back would be); its ts. */
+export async function storedBySlack(
+  bot: Bot,
+  key: string,
+  text: string,
+  channelId = "C0ALERTS",
+): Promise<string> {
+  const res = await fetch(`${standInUrl}/api/chat.postMessage`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bot.botToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ channel: channelId, text, metadata: postMetadata(key) }),
+  });
+  return ((await res.json()) as { ts: string }).ts;
+}
+
+/**
+ * What a ChannelObject that died between Slack storing its outage message and hearing back
+ * leaves: the message in Slack under its key, and in the object the outage naming `runIds`
+ * of `tests` with its intent still unresolved. Returns the key and the stored message's ts.
+ */
+export async function outageLeftMidPost(
+  bot: Bot,
+  tests: readonly { id: number; name: string }[],
+  runIds: readonly number[],
+  at: Date,
+  subscribed: number,
+): Promise<{ key: string; ts: string }> {
+  const key = `outage:${at.toISOString()}`;
+  const items = tests.map((t, i) => ({
+    testId: t.id,
+    testName: t.name,
+    runId: runIds[i] as number,
+    summary: null,
+  }));
+  const ts = await storedBySlack(bot, key, `${tests.length} tests failing at once`);
+  const channel = env.CHANNELS.get(
+    env.CHANNELS.idFromName(objectNames.channel(await bot.team(), "C0ALERTS")),
+  );
+  await runInDurableObject(channel, async (_instance, state) => {
+    await state.storage.put("outage", { key, at: at.toISOString(), items, subscribed, ts: null, named: [] });
+    state.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, state TEXT NOT NULL, ts TEXT, thread_ts TEXT, intended_at TEXT NOT NULL)",
+    );
+    state.storage.sql.exec(
+      "INSERT INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
+      key,
+      at.toISOString(),
+    );
+  });
+  return { key, ts };
 }

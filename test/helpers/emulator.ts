@@ -1,4 +1,4 @@
-import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, emulatorUrl, newOrg } from "../../dev/in-workerd/bot.ts";
 
 /**
  * A bot with its own emulator organization and Slack workspace, after one `/decipher`
@@ -27,4 +27,15 @@ export async function channelWatching(
   for (let i = 0; i < count; i++) tests.push(await org.addTest(name(i)));
   for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
   return { bot, org, tests };
+}
+
+/** The emulator's path for a collection (its `shortenedPath`): what a test's `page:` overlaps. */
+export async function collectionPath(apiKey: string, collectionId = 501): Promise<string> {
+  const res = await fetch(
+    `${emulatorUrl}/api/v1/monitoring/issue-collections/${collectionId}/sessions?limit=1`,
+    {
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+  );
+  return ((await res.json()) as { collection: { shortenedPath: string } }).collection.shortenedPath;
 }

@@ -107,10 +107,22 @@ describe("the digest's charts and table", () => {
     ]);
   });
 
-  it("draws no chart before it has two days of figures", () => {
+  it("draws no chart before it has two days of figures, and says when the charts start", () => {
     const m = digestMessage({ ...base, collections, tests, history: history.slice(-1) });
     expect(charts(m)).toEqual([]);
     expect(tables(m)).toHaveLength(1);
+    const today = history.at(-1)?.date as string;
+    const next = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(allText(m)).toContain(
+      `Charts of new sessions and pass rate per day start with the digest of ${next}`,
+    );
+    expect(allText(m)).toContain("1 day of 14 recorded so far");
+  });
+
+  it("says nothing of charts once it draws them", () => {
+    expect(allText(digestMessage({ ...base, collections, tests, history }))).not.toMatch(
+      /Charts of .* start/,
+    );
   });
 
   it("shows the tests as a table: name, state as the alerts call it, runs, failures, pass rate; failing first", () => {

@@ -32,6 +32,7 @@ import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { testUnfurl } from "../../src/messages/test-unfurl.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
+import { type WeeklyTestLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
 import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
 import type { FailureContext } from "../../src/model/failure-context.ts";
 import type { ImpactResult } from "../../src/model/production-impact.ts";
@@ -90,6 +91,9 @@ function texts(message: { text?: string; blocks?: unknown[] }): Text[] {
       const n = node as Record<string, unknown>;
       if ((n.type === "mrkdwn" || n.type === "plain_text") && typeof n.text === "string")
         out.push({ type: n.type, text: n.text });
+      // Table cells and rich-text links are literal: Slack shows them as they are, like plain text.
+      else if ((n.type === "raw_text" || n.type === "link") && typeof n.text === "string")
+        out.push({ type: "plain_text", text: n.text });
       else for (const value of Object.values(n)) walk(value);
     }
   };
@@ -286,6 +290,31 @@ describe("names are escaped exactly once, in every message builder", () => {
           now: NOW,
         });
         escapedOnce(digest, raw, "digestMessage");
+        const week = { runs: 9, settled: 9, failures: 3, recoveries: 2, flips: 4, perDay: {} };
+        const weekly: WeeklyTestLine = {
+          test: { ...aTest, name: raw },
+          state: "flaky",
+          figures: week,
+          capped: false,
+        };
+        escapedOnce(
+          weeklyMessage({
+            days: ["2026-02-10", "2026-02-16"],
+            zone: "UTC",
+            tests: [weekly],
+            collections: [
+              {
+                collection: aCollection({ rootCause: raw }),
+                newSessions: { count: 3, atLeast: false },
+                regressed: false,
+              },
+            ],
+            flakiest: [weekly],
+            appUrl: APP,
+          }),
+          raw,
+          "weeklyMessage",
+        );
         const impact: ImpactResult = { unavailable: true, page: "/checkout", reason: "timeout" };
         escapedOnce(withProductionLines(digest, [{ testName: raw, impact }]), raw, "withProductionLines");
         escapedOnce(

@@ -3,12 +3,12 @@ import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
-import { code } from "../../messages/mrkdwn.ts";
+import { code, dateToken } from "../../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
 import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
-import { WEEKDAY_NAMES } from "../../model/weekly-schedule.ts";
+import { WEEKDAY_NAMES, weeklySchedule } from "../../model/weekly-schedule.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { WeeklyStore } from "../../store/weekly-store.ts";
@@ -65,7 +65,7 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
     !(
       existing.kind === "collection" &&
       command.kind === "collection" &&
-      existing.growth !== command.growth
+      (existing.growth !== command.growth || (existing.mention ?? null) !== command.mention)
     ) &&
     !(
       existing.kind === "test" &&
@@ -80,7 +80,10 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   const fresh: Subscription =
     command.kind === "test"
       ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
-      : await baselineCollection(deps.vendor, command.id, command.growth, who);
+      : {
+          ...(await baselineCollection(deps.vendor, command.id, command.growth, who)),
+          mention: command.mention,
+        };
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(
     subscription,
@@ -146,9 +149,13 @@ async function answer(
     }
     case "weekly": {
       const when = { day: command.day, time: command.time, zone: command.zone };
-      await deps.control.setWeekly(teamId, channelId, when, deps.now());
+      const now = deps.now();
+      const previous = await deps.control.setWeekly(teamId, channelId, when, now);
+      // The object computed the same from the same inputs: the reply names the real first time,
+      // today's if it is still ahead, a week later if this week's report already went out.
+      const first = weeklySchedule(when, now, previous).nextDueAt;
       return plain(
-        `Weekly report set for ${WEEKDAY_NAMES[command.day]}s at ${code(command.time)} ${command.zone}. The first one arrives next ${WEEKDAY_NAMES[command.day]} at ${command.time}, then once a week.`,
+        `Weekly report set for ${WEEKDAY_NAMES[command.day]}s at ${code(command.time)} ${command.zone}. The first one arrives ${dateToken(first)}, then once a week.`,
       );
     }
     case "weekly-off": {

@@ -1,3 +1,4 @@
+import type { Mention } from "../../model/mention.ts";
 import type { ResolvedTestOptions } from "../../model/subscription.ts";
 import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
 import { isValidZone, parseClockTime } from "../../util/local-time.ts";
@@ -7,7 +8,7 @@ import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts
 /** Subscribing asks Decipher first, so it is answered after the ack. */
 export type SubscribeCommand =
   | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
-  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null };
+  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null; mention: Mention | null };
 
 /** Everything else reads or writes only the bot's own state, so the ack answers it. */
 export type QuickCommand =
@@ -81,7 +82,7 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
       if (kind === "test") return { action: "subscribe", kind, id, options: parseTestOptions(options) };
-      return { action: "subscribe", kind, id, growth: parseCollectionOptions(options).growth };
+      return { action: "subscribe", kind, id, ...parseCollectionOptions(options) };
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);

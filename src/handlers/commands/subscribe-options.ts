@@ -1,4 +1,4 @@
-import { parseMention } from "../../model/mention.ts";
+import { type Mention, parseMention } from "../../model/mention.ts";
 import { DEFAULT_TEST_OPTIONS, type ResolvedTestOptions } from "../../model/subscription.ts";
 import { CommandInputError } from "./parse-error.ts";
 
@@ -11,13 +11,16 @@ import { CommandInputError } from "./parse-error.ts";
 export type CollectionOptions = {
   /** Sessions of growth that alert; null = the default (+5 or +50 %, whichever is smaller). */
   growth: number | null;
+  /** Who a new alert pings (src/model/mention.ts); null = nobody. */
+  mention: Mention | null;
 };
 
 export const TEST_OPTIONS_USAGE =
   "Options: `flaky:thread|digest|alert` `after:<1–20 failed runs>` `trigger:<word>` `page:</path>` `mention:@person|@group`, " +
   "like `subscribe test 101 flaky:digest after:2 trigger:schedule page:/checkout mention:@oncall`.";
 
-export const COLLECTION_OPTIONS_USAGE = "Options: `growth:<sessions>`, like `growth:10`.";
+export const COLLECTION_OPTIONS_USAGE =
+  "Options: `growth:<sessions>` `mention:@person|@group`, like `subscribe collection 501 growth:10 mention:@oncall`.";
 
 export const TRIGGER_MAX = 64;
 export const PAGE_MAX = 200;
@@ -67,16 +70,19 @@ const testParsers: Parsed<ResolvedTestOptions> = {
       TEST_OPTIONS_USAGE,
     );
   },
-  mention(value, token) {
-    const mention = parseMention(value);
-    if (mention) return mention;
-    throw bad(
-      token,
-      "`mention:` takes one person or one user group: type `mention:@` and pick them from Slack's list (Slack then sends it as `<@U…>` or `<!subteam^S…>`); `@here`, `@channel` and channels are not taken",
-      TEST_OPTIONS_USAGE,
-    );
-  },
+  mention: (value, token) => parseMentionOption(value, token, TEST_OPTIONS_USAGE),
 };
+
+/** `mention:` reads the same on tests and collections; only the usage it points to differs. */
+function parseMentionOption(value: string, token: string, usage: string): Mention {
+  const mention = parseMention(value);
+  if (mention) return mention;
+  throw bad(
+    token,
+    "`mention:` takes one person or one user group: type `mention:@` and pick them from Slack's list (Slack then sends it as `<@U…>` or `<!subteam^S…>`); `@here`, `@channel` and channels are not taken",
+    usage,
+  );
+}
 
 const collectionParsers: Parsed<CollectionOptions> = {
   growth(value, token) {
@@ -84,6 +90,7 @@ const collectionParsers: Parsed<CollectionOptions> = {
     if (n >= 1) return n;
     throw bad(token, "`growth:` takes a number of sessions, at least 1", COLLECTION_OPTIONS_USAGE);
   },
+  mention: (value, token) => parseMentionOption(value, token, COLLECTION_OPTIONS_USAGE),
 };
 
 function bad(token: string, what: string, usage: string): CommandInputError {
@@ -123,11 +130,11 @@ export function parseTestOptions(tokens: readonly string[]): ResolvedTestOptions
   return parseOptions(tokens, DEFAULT_TEST_OPTIONS, testParsers, "subscribe test", TEST_OPTIONS_USAGE);
 }
 
-/** `growth:<sessions>` after `subscribe collection <id>`. */
+/** `growth:<sessions> mention:…` after `subscribe collection <id>`. */
 export function parseCollectionOptions(tokens: readonly string[]): CollectionOptions {
   return parseOptions(
     tokens,
-    { growth: null },
+    { growth: null, mention: null },
     collectionParsers,
     "subscribe collection",
     COLLECTION_OPTIONS_USAGE,

@@ -16,6 +16,7 @@ describe("/decipher text", () => {
       kind: "collection",
       id: 501,
       growth: 10,
+      mention: null,
     });
     expect(parseDecipherCommand("SUBSCRIBE Collection 501")).toMatchObject({ growth: null });
     expect(parseDecipherCommand("unsubscribe collection 501")).toEqual({

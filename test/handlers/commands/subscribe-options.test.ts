@@ -171,10 +171,29 @@ describe("subscribe test options", () => {
 
 describe("subscribe collection options", () => {
   it("keeps growth:<n>, and null without it", () => {
-    expect(parseCollectionOptions([])).toEqual({ growth: null });
-    expect(parseCollectionOptions(["growth:10"])).toEqual({ growth: 10 });
-    expect(parseCollectionOptions(["GROWTH:3"])).toEqual({ growth: 3 });
+    expect(parseCollectionOptions([])).toEqual({ growth: null, mention: null });
+    expect(parseCollectionOptions(["growth:10"])).toEqual({ growth: 10, mention: null });
+    expect(parseCollectionOptions(["GROWTH:3"])).toEqual({ growth: 3, mention: null });
   });
+
+  it("takes mention: as a test subscription does, escaped or typed", () => {
+    expect(parseCollectionOptions(["mention:<!subteam^S0ONCALL|@oncall>"]).mention).toBe(
+      "<!subteam^S0ONCALL>",
+    );
+    expect(parseCollectionOptions(["growth:3", "mention:<@U0ALICE>"])).toEqual({
+      growth: 3,
+      mention: "<@U0ALICE>",
+    });
+  });
+
+  it.each(["@here", "<!channel>", "<#C0ALERTS|alerts>", "oncall"])(
+    "refuses mention:%s with the collection's usage",
+    (raw) => {
+      expect(() => parseCollectionOptions([`mention:${raw}`])).toThrowError(
+        /`mention:` takes one person or one user group.*growth:<sessions>/s,
+      );
+    },
+  );
 
   it.each(["growth:0", "growth:lots", "growth:1234567"])("refuses %s", (token) => {
     expect(() => parseCollectionOptions([token])).toThrowError(/`growth:` takes a number of sessions/);

@@ -1,0 +1,33 @@
+import type { Env } from "../config.ts";
+import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
+import type { Subscription, TestSubscription } from "../model/subscription.ts";
+import { mapLimit } from "../util/map-limit.ts";
+import { subscriptionObject } from "./addresses.ts";
+
+/** Subscription objects asked for their digest figures at once. */
+const LEDGER_READS_AT_ONCE = 8;
+
+/**
+ * Each of a channel's tests' figures and state from its own object's ledger, by test id: one
+ * internal call each, no vendor read, so the daily digest and the weekly report name a test's
+ * state as its object knows it. A test whose object did not answer is missing from the map.
+ */
+export async function ledgerLines(
+  env: Env,
+  teamId: string,
+  channelId: string,
+  subscriptions: readonly Subscription[],
+  at: string,
+): Promise<Map<number, LedgerDigestLine>> {
+  const tests = subscriptions.filter(
+    (s): s is TestSubscription => s.kind === "test" && s.channelId === channelId,
+  );
+  const lines = new Map<number, LedgerDigestLine>();
+  await mapLimit(tests, LEDGER_READS_AT_ONCE, async (t) => {
+    const line = await subscriptionObject(env, { teamId, channelId, kind: "test", id: t.testId })
+      .digestLine(at)
+      .catch(() => null);
+    if (line) lines.set(t.testId, line);
+  });
+  return lines;
+}
