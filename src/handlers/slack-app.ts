@@ -3,6 +3,7 @@ import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
 import { noAck } from "./actions/action-requests.ts";
+import { channelPageAction } from "./actions/channel-more.ts";
 import { collectionSessionsAction } from "./actions/collection-sessions.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionTimelineAction } from "./actions/session-detail.ts";
@@ -64,6 +65,8 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
   const buttons = [
     [ACTION_IDS.sessionsMore, sessionsPageAction(deps)],
     [ACTION_IDS.sessionsFirst, sessionsPageAction(deps)],
+    [ACTION_IDS.channelMore, channelPageAction(deps)],
+    [ACTION_IDS.channelFirst, channelPageAction(deps)],
     [ACTION_IDS.sessionTimeline, sessionTimelineAction(deps)],
     [ACTION_IDS.sessionClicks, sessionClicksAction(deps)],
     [ACTION_IDS.sessionScreenshots, sessionScreenshotsAction(deps)],
