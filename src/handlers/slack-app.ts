@@ -74,10 +74,12 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     [ACTION_IDS.triageAcknowledge, triageButtonAction("acknowledge")(deps)],
     [ACTION_IDS.triageUnsnooze, triageButtonAction("unsnooze")(deps)],
     [ACTION_IDS.triageMute, triageButtonAction("mute")(deps)],
-    [ACTION_IDS.triageUnmute, triageButtonAction("unmute")(deps)],
     [ACTION_IDS.collectionSessions, collectionSessionsAction(deps)],
   ] as const;
   for (const [actionId, listener] of buttons) app.action(button(actionId), listener.ack, listener.lazy);
+  // Several Unmute buttons in one row: `triage_unmute`, `triage_unmute:2`, … (src/messages/decipher-replies.ts).
+  const unmute = triageButtonAction("unmute")(deps);
+  app.action(new RegExp(`^${ACTION_IDS.triageUnmute}(:\\d+)?$`), unmute.ack, unmute.lazy);
   const snooze = triageSnoozeAction(deps);
   app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.

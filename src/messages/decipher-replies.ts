@@ -6,7 +6,7 @@ import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts"
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { ACTION_IDS, type ChannelPageValue, encodeChannelPageValue } from "./action-ids.ts";
 import { actions, context, header, section } from "./elements.ts";
-import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
+import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
@@ -15,10 +15,13 @@ import { unmuteButton } from "./triage-controls.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
+/** A vendor name is cut here in list and status, so one huge name never crowds out the others. */
+const NAME_CHARS = 300;
+
 export function subscriptionLabel(subscription: Subscription, appUrl: string): string {
   return subscription.kind === "test"
-    ? `test ${link(testUrl(appUrl, subscription.testId), `${subscription.testName} (#${subscription.testId})`)}`
-    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(subscription.rootCause)}`;
+    ? `test ${link(testUrl(appUrl, subscription.testId), `${truncatePlain(subscription.testName, NAME_CHARS)} (#${subscription.testId})`)}`
+    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(truncatePlain(subscription.rootCause, NAME_CHARS))}`;
 }
 
 /** A subscription's options as the command that would set them: what `list` and `status` show. */
@@ -44,11 +47,17 @@ function growthRule(growth: number | null): string {
   return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
 }
 
-/** One **Unmute** button per muted subscription (a row holds 25). */
+/**
+ * One **Unmute** button per muted subscription (a row holds 25). Slack refuses two controls
+ * with one action_id in a block, so the second is `triage_unmute:2`, and so on (all are
+ * answered by the Unmute listener, src/handlers/slack-app.ts).
+ */
 export function unmuteButtons(subscriptions: readonly Subscription[]): MessageBlock[] {
   const buttons = subscriptions
     .filter((s) => s.muted)
-    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`));
+    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`))
+    .filter((b) => b !== null)
+    .map((b, i) => (i === 0 ? b : { ...b, action_id: `${ACTION_IDS.triageUnmute}:${i + 1}` }));
   return actions(...buttons.slice(0, 25));
 }
 
