@@ -13,7 +13,10 @@ import { mutedStateLine } from "./subscription-state-lines.ts";
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
 export const FIND_SESSIONS_ACTION_ID = "home_find_sessions";
-/** Sections one channel may take before its list is cut ("and N more"). */
+/**
+ * Sections one channel may take at least before its list is cut ("and N more"); a view of few
+ * channels shares its 100 blocks among them, so one big channel shows every subscription.
+ */
 const SECTIONS_PER_CHANNEL = 3;
 
 export type HomeInput = {
@@ -174,12 +177,14 @@ export function homeView(input: HomeInput): HomeTabView {
   }
   const room = HOME_MAX_BLOCKS - top.length - footer.length - 1;
   let left = channels.size;
+  // Each channel's share of the room, less one block for its row of Unmute buttons.
+  const share = Math.max(SECTIONS_PER_CHANNEL, Math.floor(room / Math.max(1, channels.size)) - 1);
   for (const [channelId, subs] of channels) {
     const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl));
     const sections = [
       ...packLines(
         [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],
-        SECTIONS_PER_CHANNEL,
+        share,
         (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
       ),
       ...unmuteButtons(subs.filter((s) => mutedOf(s) !== null)),
