@@ -26,6 +26,8 @@ export type HomeInput = {
   teamUrl: string | null;
   /** Subscriptions that exist but could not be read (not shown). */
   unreadable?: number;
+  /** Slack could not say which channels the person is in, so none is shown. */
+  unchecked?: boolean;
 };
 
 /** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
@@ -138,8 +140,8 @@ const byChannel = (subs: Subscription[]) => {
 };
 
 /**
- * The App Home: a Find sessions button, then each channel (as `<#C…>`, which Slack shows as
- * "private channel" to people outside it) with its subscriptions' health and last alerts.
+ * The App Home: a Find sessions button, then each of the person's channels that the bot watches
+ * (as `<#C…>`) with its subscriptions' health and last alerts.
  * Never more than 100 blocks: channels that do not fit are counted in a last line.
  * No relative times ("3 min ago"): the view's hash decides whether to republish.
  */
@@ -168,10 +170,16 @@ export function homeView(input: HomeInput): HomeTabView {
   ];
   const channels = byChannel(input.subscriptions);
   const body: MessageBlock[] = [];
-  if (channels.size === 0) {
+  if (input.unchecked) {
     body.push(
       section(
-        "No channel is subscribed to anything yet. In a channel, type `/decipher subscribe test <id>`.",
+        "Slack could not tell me which channels you are in just now, so I show none. Open this tab again in a minute; `/decipher status` in a channel works meanwhile.",
+      ),
+    );
+  } else if (channels.size === 0) {
+    body.push(
+      section(
+        "None of your channels is subscribed to anything yet. In a channel, type `/decipher subscribe test <id>`.",
       ),
     );
   }

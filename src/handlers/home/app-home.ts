@@ -4,6 +4,7 @@ import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
+import { channelsOfUser } from "../../slack-api/user-channels.ts";
 import { parseSubscriptionKey } from "../../store/keys.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
@@ -17,20 +18,28 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * Every subscription of the channels the bot watches, one index call per channel (never one
- * read per subscription): the KV index names the channels, each ChannelObject answers for its own.
+ * Every subscription of the channels the bot watches that this person is in, one index call per
+ * channel (never one read per subscription): the KV index names the bot's channels, Slack says
+ * which of them the person is in, and each ChannelObject answers for its own. When Slack cannot
+ * say, no channel is shown (`unchecked`).
  */
 async function readSubscriptions(
   deps: Deps,
   teamId: string,
-): Promise<{ subscriptions: Subscription[]; unreadable: number }> {
-  const channels = [
-    ...new Set(
-      (await deps.subscriptions.listKeys())
-        .map((key) => parseSubscriptionKey(key)?.channelId)
-        .filter((c): c is string => c !== undefined),
-    ),
-  ].slice(0, MAX_CHANNELS);
+  userId: string,
+): Promise<{ subscriptions: Subscription[]; unreadable: number; unchecked: boolean }> {
+  const watched = new Set(
+    (await deps.subscriptions.listKeys())
+      .map((key) => parseSubscriptionKey(key)?.channelId)
+      .filter((c): c is string => c !== undefined),
+  );
+  if (watched.size === 0) return { subscriptions: [], unreadable: 0, unchecked: false };
+  const visible = await channelsOfUser(deps.slack, userId);
+  if (!visible.ok) {
+    console.warn(`users.conversations failed (${visible.code}): Home shows no channel`);
+    return { subscriptions: [], unreadable: 0, unchecked: true };
+  }
+  const channels = [...watched].filter((c) => visible.channels.has(c)).slice(0, MAX_CHANNELS);
   let unreadable = 0;
   const now = deps.now();
   const found = await mapLimit(channels, 6, (channelId) =>
@@ -42,6 +51,7 @@ async function readSubscriptions(
   return {
     subscriptions: found.flatMap((index) => index?.entries.map((e) => e.subscription) ?? []),
     unreadable,
+    unchecked: false,
   };
 }
 
@@ -80,8 +90,14 @@ async function publishHome(
   teamUrl: string | null,
   always: boolean,
 ): Promise<void> {
-  const { subscriptions, unreadable } = await readSubscriptions(deps, teamId);
-  const view = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
+  const { subscriptions, unreadable, unchecked } = await readSubscriptions(deps, teamId, userId);
+  const view = homeView({
+    subscriptions,
+    appUrl: deps.config.decipherAppUrl,
+    teamUrl,
+    unreadable,
+    unchecked,
+  });
   const hash = await sha256(JSON.stringify(view));
   if (!always && gate && (await gate.homeUnchanged(userId, hash))) return;
   try {

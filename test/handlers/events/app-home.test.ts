@@ -128,6 +128,31 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(bot.kv.reads - before).toBe(1);
   });
 
+  it("shows each person only the channels they are in: a private channel stays off others' Home", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0PRIVATE" });
+    await events.openHome("U0ALICE");
+    await events.openHome("U0BOB");
+    const alice = JSON.stringify((await events.views("U0ALICE")).home?.blocks);
+    const bob = JSON.stringify((await events.views("U0BOB")).home?.blocks);
+    expect(alice).toContain("<#C0PRIVATE>");
+    expect(alice).toContain("<#C0ALERTS>");
+    expect(bob).toContain("<#C0ALERTS>");
+    expect(bob).not.toContain("C0PRIVATE");
+    expect(bob).not.toContain("/tests/102");
+  });
+
+  it("shows no channel when Slack cannot say which channels the person is in", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.slackFault("users.conversations", "error", 1, { error: "missing_scope" });
+    await events.openHome("U0BOB");
+    const home = (await events.views("U0BOB")).home?.blocks ?? [];
+    expect(visibleText({ blocks: home })).toMatch(/could not tell me which channels you are in/);
+    expect(JSON.stringify(home)).not.toContain("C0ALERTS");
+  });
+
   it("says how to start when nothing is subscribed", async () => {
     const { bot, events } = await setup();
     await events.openHome();
