@@ -129,6 +129,7 @@ export function resolveChannel(ws: Workspace, ref: string | undefined): Channel 
       isPrivate: true,
       created: Math.floor(Date.now() / 1000),
       topic: "",
+      members: [user.id],
     };
     ws.channels.set(dm.id, dm);
     return dm;

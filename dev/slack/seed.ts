@@ -14,6 +14,7 @@ export function seedChannels(): Channel[] {
     isPrivate: false,
     created,
     topic: "",
+    members: ["U0ALICE", "U0BOB"],
     ...extra,
   });
   return [
@@ -22,6 +23,8 @@ export function seedChannels(): Channel[] {
     channel("C0DEMO", "decipher-demo", { topic: "Try /sessions and /decipher here" }),
     channel("C0ARCHIVED", "old-alerts", { isArchived: true }),
     channel("C0NOTIN", "random", { isMember: false }),
+    // Private, with the bot and Alice only: Bob cannot see it.
+    channel("C0PRIVATE", "incidents", { isPrivate: true, members: ["U0ALICE"] }),
   ];
 }
 

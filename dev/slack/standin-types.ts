@@ -10,6 +10,8 @@ export type Channel = {
   isPrivate: boolean;
   created: number;
   topic: string;
+  /** The people in it (the bot's own membership is `isMember`): what `users.conversations` answers. */
+  members: string[];
 };
 
 export type User = {

@@ -277,6 +277,34 @@ const usersInfo: Method = ({ ws, params }) => {
   return user ? { ok: true, user: userObject(ws, user) } : slackError("user_not_found");
 };
 
+/**
+ * The conversations a person is in, as the bot's token sees them: public channels they are in,
+ * and private ones only where the bot is a member too (Slack hides the rest from the bot). DMs
+ * are left out. Pages by `limit` (default 100, at most 1000) and `cursor`.
+ */
+const usersConversations: Method = ({ ws, params }) => {
+  const id = stringParam(params, "user");
+  const user = id ? ws.users.get(id) : undefined;
+  if (!user) return slackError("user_not_found");
+  const types = (stringParam(params, "types") ?? "public_channel").split(",").map((t) => t.trim());
+  const excludeArchived = boolParam(params, "exclude_archived") === true;
+  const all = [...ws.channels.values()].filter(
+    (c) =>
+      !c.id.startsWith("D") &&
+      c.members.includes(user.id) &&
+      (c.isPrivate ? types.includes("private_channel") && c.isMember : types.includes("public_channel")) &&
+      !(excludeArchived && c.isArchived),
+  );
+  const limit = Math.min(Math.max(Number(stringParam(params, "limit") ?? 100) || 100, 1), 1000);
+  const start = Number(stringParam(params, "cursor")?.replace(/^next:/, "") ?? "0") || 0;
+  const more = start + limit < all.length;
+  return {
+    ok: true,
+    channels: all.slice(start, start + limit).map(channelObject),
+    response_metadata: { next_cursor: more ? `next:${start + limit}` : "" },
+  };
+};
+
 const authTest: Method = ({ ws }) => ({
   ok: true,
   url: `https://${ws.domain}.slack.com/`,
@@ -303,4 +331,5 @@ export const METHODS: Record<string, Method> = {
   "conversations.history": conversationsHistory,
   "conversations.replies": conversationsReplies,
   "users.info": usersInfo,
+  "users.conversations": usersConversations,
 };

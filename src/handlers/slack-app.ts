@@ -3,6 +3,7 @@ import { ACTION_IDS } from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
 import { noAck } from "./actions/action-requests.ts";
+import { channelPageAction } from "./actions/channel-more.ts";
 import { collectionSessionsAction } from "./actions/collection-sessions.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
 import { sessionTimelineAction } from "./actions/session-detail.ts";
@@ -65,6 +66,8 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
   const buttons = [
     [ACTION_IDS.sessionsMore, sessionsPageAction(deps)],
     [ACTION_IDS.sessionsFirst, sessionsPageAction(deps)],
+    [ACTION_IDS.channelMore, channelPageAction(deps)],
+    [ACTION_IDS.channelFirst, channelPageAction(deps)],
     [ACTION_IDS.sessionTimeline, sessionTimelineAction(deps)],
     [ACTION_IDS.sessionClicks, sessionClicksAction(deps)],
     [ACTION_IDS.sessionScreenshots, sessionScreenshotsAction(deps)],
@@ -72,10 +75,12 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     [ACTION_IDS.triageAcknowledge, triageButtonAction("acknowledge")(deps)],
     [ACTION_IDS.triageUnsnooze, triageButtonAction("unsnooze")(deps)],
     [ACTION_IDS.triageMute, triageButtonAction("mute")(deps)],
-    [ACTION_IDS.triageUnmute, triageButtonAction("unmute")(deps)],
     [ACTION_IDS.collectionSessions, collectionSessionsAction(deps)],
   ] as const;
   for (const [actionId, listener] of buttons) app.action(button(actionId), listener.ack, listener.lazy);
+  // Several Unmute buttons in one row: `triage_unmute`, `triage_unmute:2`, … (src/messages/decipher-replies.ts).
+  const unmute = triageButtonAction("unmute")(deps);
+  app.action(new RegExp(`^${ACTION_IDS.triageUnmute}(:\\d+)?$`), unmute.ack, unmute.lazy);
   const snooze = triageSnoozeAction(deps);
   app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.

@@ -15,6 +15,10 @@ export const ACTION_IDS = {
   sessionScreenshots: "session_screenshots",
   /** Back to the first page of a `/sessions` search. */
   sessionsFirst: "sessions_first",
+  /** The next page of `/decipher list` or `status` (src/messages/paging.ts). */
+  channelMore: "channel_more",
+  /** Back to the first page of `/decipher list` or `status`. */
+  channelFirst: "channel_first",
   /** Link buttons: Slack still sends an interaction, which only needs an ack. */
   runOpen: "run_open",
   sessionReplay: "session_replay",
@@ -108,6 +112,25 @@ export function decodeMoreValue(value: unknown): MoreValue | null {
     query[key as keyof SessionSearchValue] = v;
   }
   return { query, cursor, page };
+}
+
+/** A page of `/decipher list` or `status`: the subscription it starts at, and its number. */
+export type ChannelPageValue = { view: "list" | "status"; from: number; page: number };
+
+const MAX_FROM = 1_000_000;
+
+/** `{"v":1,"w":"list","f":25,"p":2}`: names no channel, so a click reads the channel it was clicked in. */
+export function encodeChannelPageValue(value: ChannelPageValue): string {
+  return JSON.stringify({ v: 1, w: value.view, f: value.from, p: value.page });
+}
+
+export function decodeChannelPageValue(value: unknown): ChannelPageValue | null {
+  const data = parseJson(value);
+  if (!isRecord(data) || data.v !== 1 || (data.w !== "list" && data.w !== "status")) return null;
+  const from = data.f;
+  if (typeof from !== "number" || !Number.isSafeInteger(from) || from < 0 || from > MAX_FROM) return null;
+  if (!isPage(data.p)) return null;
+  return { view: data.w, from, page: data.p };
 }
 
 /** The minimum to re-render a session card in the channel when someone clicks **Share**. */

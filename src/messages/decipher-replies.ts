@@ -1,21 +1,27 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
+import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
 import { mentionToken } from "../model/mention.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
-import { actions, context, header, packLines, section } from "./elements.ts";
-import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
+import { ACTION_IDS, type ChannelPageValue, encodeChannelPageValue } from "./action-ids.ts";
+import { actions, context, header, section } from "./elements.ts";
+import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
+import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
 import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
 import { unmuteButton } from "./triage-controls.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
+/** A vendor name is cut here in list and status, so one huge name never crowds out the others. */
+const NAME_CHARS = 300;
+
 export function subscriptionLabel(subscription: Subscription, appUrl: string): string {
   return subscription.kind === "test"
-    ? `test ${link(testUrl(appUrl, subscription.testId), `${subscription.testName} (#${subscription.testId})`)}`
-    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(subscription.rootCause)}`;
+    ? `test ${link(testUrl(appUrl, subscription.testId), `${truncatePlain(subscription.testName, NAME_CHARS)} (#${subscription.testId})`)}`
+    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(truncatePlain(subscription.rootCause, NAME_CHARS))}`;
 }
 
 /** A subscription's options as the command that would set them: what `list` and `status` show. */
@@ -43,11 +49,17 @@ function growthRule(growth: number | null): string {
   return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
 }
 
-/** One **Unmute** button per muted subscription (a row holds 25). */
+/**
+ * One **Unmute** button per muted subscription (a row holds 25). Slack refuses two controls
+ * with one action_id in a block, so the second is `triage_unmute:2`, and so on (all are
+ * answered by the Unmute listener, src/handlers/slack-app.ts).
+ */
 export function unmuteButtons(subscriptions: readonly Subscription[]): MessageBlock[] {
   const buttons = subscriptions
     .filter((s) => s.muted)
-    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`));
+    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`))
+    .filter((b) => b !== null)
+    .map((b, i) => (i === 0 ? b : { ...b, action_id: `${ACTION_IDS.triageUnmute}:${i + 1}` }));
   return actions(...buttons.slice(0, 25));
 }
 
@@ -78,14 +90,81 @@ export function subscribedMessage(
   });
 }
 
+/** Subscriptions a page of list or status shows at most: their Unmute buttons fit one row. */
+export const SUBSCRIPTIONS_PER_PAGE = 25;
+/** Sections a page may take (each up to 3,000 characters), well inside 50 blocks. */
+const SECTIONS_PER_PAGE = 10;
+
+/** "200 subscriptions: 3 failing · 1 paused": the channel at a glance, on every page. */
+export function stateSummary(entries: readonly IndexEntry[], now: Date): string {
+  const counts = stateCounts(entries, now);
+  const parts = (["failing", "paused", "snoozed", "muted"] as const)
+    .filter((state) => counts[state] > 0)
+    .map((state) => `${counts[state]} ${state}`);
+  return `${plural(entries.length, "subscription")}${parts.length > 0 ? `: ${parts.join(" · ")}` : ""}`;
+}
+
+/**
+ * One page of a channel's subscriptions: a header, the entries from `at.from` (as many as fit,
+ * see src/messages/paging.ts), the Unmute buttons of those shown, the notes, and the More and
+ * First page buttons.
+ */
+function channelPage(p: {
+  view: ChannelPageValue["view"];
+  title: string;
+  /** The notification text. */
+  fallback: string;
+  entries: readonly IndexEntry[];
+  lines: readonly string[];
+  empty: string;
+  notes: string[];
+  extra: MessageBlock[];
+  now: Date;
+  at: PageAt;
+}): SlackMessage {
+  const { sections, shown, next } = linesPage(p.lines, p.at.from, {
+    maxLines: SUBSCRIPTIONS_PER_PAGE,
+    maxSections: SECTIONS_PER_PAGE,
+  });
+  const from = Math.min(p.at.from, p.entries.length);
+  const onPage = p.entries.slice(from, from + shown).map((e) => e.subscription);
+  const showing =
+    p.entries.length > shown ? `Showing ${from + 1}–${from + shown} of ${p.entries.length}` : "";
+  const more =
+    next === null ? null : encodeChannelPageValue({ view: p.view, from: next, page: p.at.page + 1 });
+  return fitMessage({
+    text: p.fallback,
+    blocks: [
+      header(p.title),
+      context(stateSummary(p.entries, p.now)),
+      ...(p.entries.length > 0 ? sections : [section(p.empty)]),
+      ...unmuteButtons(onPage),
+      ...p.extra,
+      context(
+        ...p.notes,
+        ...[[pageLabel(p.at.page), showing, more ? MORE_NOTE : ""].filter(Boolean).join(" · ")].filter(
+          Boolean,
+        ),
+      ),
+      ...pageButtons({
+        page: p.at.page,
+        first: encodeChannelPageValue({ view: p.view, from: 0, page: 1 }),
+        more,
+        actionIds: { first: ACTION_IDS.channelFirst, more: ACTION_IDS.channelMore },
+      }),
+    ],
+  });
+}
+
 export function listMessage(
-  subscriptions: Subscription[],
+  entries: readonly IndexEntry[],
   digest: DigestSchedule | null,
   appUrl: string,
   now: Date,
   weekly: WeeklySchedule | null = null,
+  at: PageAt = FIRST_PAGE,
 ): SlackMessage {
-  const lines = subscriptions.map((s) =>
+  const lines = entries.map(({ subscription: s }) =>
     [
       `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}${s.muted ? ` — ${bold("muted")}` : ""}`,
       `   ${optionsLine(s)}`,
@@ -98,19 +177,24 @@ export function listMessage(
   const weeklyLine = weekly
     ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt)}.`
     : "No weekly report (set one with `/decipher weekly mon 09:00 Europe/Berlin`).";
-  const body =
-    lines.length > 0
-      ? lines.join("\n")
-      : "This channel watches nothing yet. Try `/decipher subscribe test <id>` or `/decipher subscribe collection <id>`.";
-  return fitMessage({
-    text: `This channel watches ${plural(subscriptions.length, "item")}.`,
-    blocks: [
-      header("What this channel watches"),
-      section(body),
-      ...unmuteButtons(subscriptions),
-      context(digestLine, weeklyLine),
-    ],
+  return channelPage({
+    view: "list",
+    title: "What this channel watches",
+    fallback: `This channel watches ${plural(entries.length, "item")}.`,
+    entries,
+    lines,
+    empty:
+      "This channel watches nothing yet. Try `/decipher subscribe test <id>` or `/decipher subscribe collection <id>`.",
+    notes: [digestLine, weeklyLine],
+    extra: [],
+    now,
+    at,
   });
+}
+
+/** When the subscription last alerted in the channel (its thread), from the channel's index. */
+function lastAlertLine(entry: IndexEntry): string {
+  return entry.lastAlert ? `last alert ${dateToken(entry.lastAlert.at)}` : "no alert yet";
 }
 
 /**
@@ -118,17 +202,19 @@ export function listMessage(
  * doing (a test failing for 3 runs is "polling OK" and still red), then triage state.
  */
 export function statusMessage(
-  subscriptions: Subscription[],
+  entries: readonly IndexEntry[],
   lastPoll: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
   now: Date,
   health: EngineHealth | null = null,
+  at: PageAt = FIRST_PAGE,
 ): SlackMessage {
   const poll = lastPoll
     ? `Last poll ${dateToken(lastPoll.at)} (${plural(lastPoll.subscriptions, "subscription")} checked).`
     : "No poll has run yet since the bot started; polls run every minute.";
-  const entries = subscriptions.map((s) =>
-    [
+  const lines = entries.map((entry) => {
+    const s = entry.subscription;
+    return [
       `• ${subscriptionLabel(s, appUrl)}`,
       `   ${optionsLine(s)}`,
       ...[
@@ -136,23 +222,23 @@ export function statusMessage(
         pollingLine(s),
         ...triageStateLines(s, now),
         ...engineNotes(s, now),
-        `last change ${dateToken(s.lastChangeAt)}`,
+        `${lastAlertLine(entry)} · last change ${dateToken(s.lastChangeAt)}`,
       ].map((line) => `   ${line}`),
-    ].join("\n"),
-  );
+    ].join("\n");
+  });
   const workspace = health?.slackWorkspace
     ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
     : null;
-  return fitMessage({
-    text: `Status of ${plural(subscriptions.length, "subscription")}.`,
-    blocks: [
-      header("Decipher alerts status"),
-      ...(entries.length > 0
-        ? packLines(entries, 40, (n) => `_…and ${n} more_`)
-        : [section("This channel watches nothing yet.")]),
-      ...unmuteButtons(subscriptions),
-      ...(workspace ? [section(workspace)] : []),
-      context(poll),
-    ],
+  return channelPage({
+    view: "status",
+    title: "Decipher alerts status",
+    fallback: `Status of ${plural(entries.length, "subscription")}.`,
+    entries,
+    lines,
+    empty: "This channel watches nothing yet.",
+    notes: [poll],
+    extra: workspace ? [section(workspace)] : [],
+    now,
+    at,
   });
 }

@@ -13,7 +13,10 @@ import { mutedStateLine } from "./subscription-state-lines.ts";
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
 export const FIND_SESSIONS_ACTION_ID = "home_find_sessions";
-/** Sections one channel may take before its list is cut ("and N more"). */
+/**
+ * Sections one channel may take at least before its list is cut ("and N more"); a view of few
+ * channels shares its 100 blocks among them, so one big channel shows every subscription.
+ */
 const SECTIONS_PER_CHANNEL = 3;
 
 export type HomeInput = {
@@ -23,6 +26,8 @@ export type HomeInput = {
   teamUrl: string | null;
   /** Subscriptions that exist but could not be read (not shown). */
   unreadable?: number;
+  /** Slack could not say which channels the person is in, so none is shown. */
+  unchecked?: boolean;
 };
 
 /** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
@@ -137,8 +142,8 @@ const byChannel = (subs: Subscription[]) => {
 };
 
 /**
- * The App Home: a Find sessions button, then each channel (as `<#C…>`, which Slack shows as
- * "private channel" to people outside it) with its subscriptions' health and last alerts.
+ * The App Home: a Find sessions button, then each of the person's channels that the bot watches
+ * (as `<#C…>`) with its subscriptions' health and last alerts.
  * Never more than 100 blocks: channels that do not fit are counted in a last line.
  * No relative times ("3 min ago"): the view's hash decides whether to republish.
  */
@@ -167,21 +172,29 @@ export function homeView(input: HomeInput): HomeTabView {
   ];
   const channels = byChannel(input.subscriptions);
   const body: MessageBlock[] = [];
-  if (channels.size === 0) {
+  if (input.unchecked) {
     body.push(
       section(
-        "No channel is subscribed to anything yet. In a channel, type `/decipher subscribe test <id>`.",
+        "Slack could not tell me which channels you are in just now, so I show none. Open this tab again in a minute; `/decipher status` in a channel works meanwhile.",
+      ),
+    );
+  } else if (channels.size === 0) {
+    body.push(
+      section(
+        "None of your channels is subscribed to anything yet. In a channel, type `/decipher subscribe test <id>`.",
       ),
     );
   }
   const room = HOME_MAX_BLOCKS - top.length - footer.length - 1;
   let left = channels.size;
+  // Each channel's share of the room, less one block for its row of Unmute buttons.
+  const share = Math.max(SECTIONS_PER_CHANNEL, Math.floor(room / Math.max(1, channels.size)) - 1);
   for (const [channelId, subs] of channels) {
     const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl));
     const sections = [
       ...packLines(
         [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],
-        SECTIONS_PER_CHANNEL,
+        share,
         (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
       ),
       ...unmuteButtons(subs.filter((s) => mutedOf(s) !== null)),

@@ -1,9 +1,10 @@
 import type { SessionSummary, TimelineBody } from "../vendor/types.ts";
 import { inferDurationUnit } from "../vendor/units.ts";
 import { ACTION_IDS, toSharedSessionCard } from "./action-ids.ts";
-import { actions, button, context, section } from "./elements.ts";
+import { context, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { bold, oneLine, plural } from "./mrkdwn.ts";
+import { MORE_NOTE, pageButtons, pageLabel } from "./paging.ts";
 import { sessionCard } from "./session-card.ts";
 
 /**
@@ -57,10 +58,10 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
     sessionCard(toSharedSessionCard(s), timelines[s.id], { appUrl, now, variant: "ephemeral", durationUnit }),
   );
   const footer = [
-    page > 1 ? `Page ${page}` : "",
+    pageLabel(page),
     `Showing ${plural(shown.length, "session")}`,
     hidden > 0 ? `${hidden} more not shown here: ${NARROW[askedIn]}` : "",
-    more ? "*More* loads the next page" : "",
+    more ? MORE_NOTE : "",
   ]
     .filter(Boolean)
     .join(" · ");
@@ -68,12 +69,12 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
     section(`:mag: ${bold(`Sessions for ${subject}`)}${page > 1 ? ` · page ${page}` : ""}`),
     ...cards,
     context(footer),
-    ...actions(
-      page > 1 && first
-        ? button({ text: "« First page", actionId: ACTION_IDS.sessionsFirst, value: first })
-        : null,
-      more ? button({ text: "More", actionId: ACTION_IDS.sessionsMore, value: more }) : null,
-    ),
+    ...pageButtons({
+      page,
+      first: first ?? null,
+      more: more ?? null,
+      actionIds: { first: ACTION_IDS.sessionsFirst, more: ACTION_IDS.sessionsMore },
+    }),
   ];
   return fitMessage({ text: `${plural(sessions.length, "session")} for ${oneLine(subject)}`, blocks });
 }

@@ -49,7 +49,8 @@ export function itemLine(s: Subscription): string {
 export function triageStateLines(s: Subscription, now: Date): string[] {
   const t = triageOf(s);
   const id = s.kind === "test" ? s.testId : s.collectionId;
-  const acks = (t.acknowledgedBy ?? []).filter((a) => a && typeof a.userId === "string");
+  // An older copy holds one record, not a list.
+  const acks = [t.acknowledgedBy ?? []].flat().filter((a) => a && typeof a.userId === "string");
   const snooze =
     t.snooze && (!t.snooze.until || Date.parse(t.snooze.until) > now.getTime()) ? t.snooze : null;
   return [

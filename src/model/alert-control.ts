@@ -1,3 +1,4 @@
+import type { ChannelIndex } from "./channel-index.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import type { Subscription } from "./subscription.ts";
 import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
@@ -63,4 +64,6 @@ export interface AlertControl {
     now: Date,
   ): Promise<WeeklySchedule | null>;
   health(): Promise<EngineHealth>;
+  /** One channel's subscriptions and schedules, from its index: one call however many it watches. */
+  channelIndex(teamId: string, channelId: string, now: Date): Promise<ChannelIndex>;
 }

@@ -4,7 +4,9 @@ import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
+import type { ChannelIndex } from "../model/channel-index.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
+import type { Subscription, TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
@@ -12,9 +14,10 @@ import { SubscriptionStore } from "../store/subscription-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { kvScopeOf, objectNames, registry } from "./addresses.ts";
-import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
+import { kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { ledgerLines } from "./ledger-lines.ts";
+import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
 
@@ -314,6 +317,30 @@ export class ChannelObject extends DurableObject<Env> {
       // A failed edit costs only the parent's title; each recovery still replied in the thread.
       await update(deps.slack, channelId, ts, parent.message);
     });
+  }
+
+  // The channel's index of its subscriptions (src/objects/sql-channel-index.ts): each
+  // subscription object writes its own row when what it shows changed; list, status and Home
+  // read the whole channel in this one call.
+  indexSubscription(sub: Subscription, at: string): void {
+    new SqlChannelIndex(this.ctx.storage.sql).put(sub, new Date(at));
+  }
+  unindexSubscription(key: string): void {
+    new SqlChannelIndex(this.ctx.storage.sql).remove(key);
+  }
+  async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
+    const index = new SqlChannelIndex(this.ctx.storage.sql);
+    if (!index.filled) {
+      // Subscriptions made before the index existed: read from their KV copies, once.
+      const existing = await new SubscriptionStore(this.env.STATE).listForChannel(channelId);
+      if (!index.filled) index.fill(existing, new Date(at));
+    }
+    const channel = await this.ctx.storage.get<Stored>("channel");
+    return {
+      entries: index.entries(),
+      digest: channel?.schedule ?? null,
+      weekly: await readWeekly(this.ctx.storage),
+    };
   }
 
   // The weekly report (src/objects/channel-weekly.ts), in this object's one-at-a-time queue.

@@ -49,6 +49,11 @@ async function save(storage: DurableObjectStorage, env: Env, state: StoredWeekly
   );
 }
 
+/** The channel's weekly schedule, for its index (`ChannelObject.channelIndex`). */
+export async function readWeekly(storage: DurableObjectStorage): Promise<WeeklySchedule | null> {
+  return (await storage.get<StoredWeekly>(KEY))?.schedule ?? null;
+}
+
 /** `/decipher weekly mon 09:00 zone` (or off): due at the first such time after now, never at once. */
 export async function setWeekly(
   storage: DurableObjectStorage,

@@ -23,5 +23,7 @@ export function objectControl(env: Env, config: Config): AlertControl {
         now.toISOString(),
       ),
     health: () => registry(env).health(),
+    channelIndex: (teamId, channelId, now) =>
+      channelObject(env, objectNames.channel(teamId, channelId)).channelIndex(channelId, now.toISOString()),
   };
 }

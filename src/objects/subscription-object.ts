@@ -9,6 +9,7 @@ import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
+import { indexCopy, indexKey } from "../model/channel-index.ts";
 import {
   byRowTime,
   LEDGER_KEEP_MS,
@@ -17,6 +18,7 @@ import {
   plausibleTime,
 } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
+import { DEFAULT_TEAM } from "../model/subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
@@ -55,11 +57,16 @@ export class SubscriptionObject extends DurableObject<Env> {
   readonly #queue = new SerialQueue();
   #polling = false;
   #writes = { storage: 0, kv: 0 };
+  /** This subscription's row of its channel's index failed to update (see `#index`). */
+  #indexOwed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.#indexOwed = (await ctx.storage.get<boolean>("index-owed")) === true;
+    });
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -70,13 +77,43 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.ctx.storage.get<Subscription>("sub");
   }
 
-  /** Stores the state and its readable copy in KV; the copy is written only when it changed. */
+  /**
+   * Stores the state and its readable copy in KV, and its row in the channel's index; the copy
+   * and the row are written only when they changed.
+   */
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, after.teamId)).update(after);
       this.#writes.kv++;
+    }
+    if (!before || JSON.stringify(indexCopy(before)) !== JSON.stringify(indexCopy(after)))
+      await this.#index(after);
+  }
+
+  #channel(sub: { teamId?: string | undefined; channelId: string }) {
+    return channelObject(this.env, objectNames.channel(sub.teamId || DEFAULT_TEAM, sub.channelId));
+  }
+
+  /**
+   * Writes this subscription's row of its channel's index. A failed write is owed (and noted in
+   * storage, so a restart still owes it): the next poll tries again, so the index never keeps
+   * a state the subscription left.
+   */
+  async #index(sub: Subscription): Promise<void> {
+    try {
+      await this.#channel(sub).indexSubscription(indexCopy(sub), new Date().toISOString());
+      if (this.#indexOwed) {
+        this.#indexOwed = false;
+        await this.ctx.storage.delete("index-owed");
+      }
+    } catch (error) {
+      console.warn(`channel index not updated: ${error instanceof Error ? error.name : "error"}`);
+      if (!this.#indexOwed) {
+        this.#indexOwed = true;
+        await this.ctx.storage.put("index-owed", true);
+      }
     }
   }
 
@@ -139,7 +176,15 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.#serial(async () => {
       const existing = await this.#read();
       await this.ctx.storage.deleteAll();
+      this.#indexOwed = false;
       await this.env.STATE.delete(copyKey(this.env, ref));
+      // A row left behind (its channel's object unreachable just now) goes with the next
+      // unsubscribe of the same id, which reaches here even when nothing else is left.
+      await this.#channel(ref)
+        .unindexSubscription(indexKey(ref.kind, ref.id))
+        .catch((error: unknown) =>
+          console.warn(`channel index row not removed: ${error instanceof Error ? error.name : "error"}`),
+        );
       await registry(this.env).remove(objectNames.subscription(ref));
       return existing !== undefined;
     });
@@ -184,6 +229,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       return await this.#serial(async () => {
         const sub = await this.#read();
         if (!sub) return idle("gone");
+        if (this.#indexOwed) await this.#index(sub);
         // A muted collection is not polled (its growth is measured again from unmute); a muted
         // test is, so its ledger counts every failure (as muted) and status and the digest show them.
         if (sub.muted && sub.kind === "collection") return idle("waiting");

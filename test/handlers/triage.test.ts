@@ -120,6 +120,14 @@ describe("Snooze and Mute", () => {
     expect(fakeOf(app).calls.map((c) => c.action.type)).toEqual(["mute", "unsnooze"]);
   });
 
+  it("every Unmute button of a row reaches the writer (the second is triage_unmute:2, and so on)", async () => {
+    const app = await slackApp();
+    await app.act(ACTION_IDS.triageUnmute, value);
+    await app.act(`${ACTION_IDS.triageUnmute}:2`, value);
+    await app.act(`${ACTION_IDS.triageUnmute}:25`, value);
+    expect(fakeOf(app).calls.map((c) => c.action.type)).toEqual(["unmute", "unmute", "unmute"]);
+  });
+
   it.each([
     ["snooze", ACTION_IDS.triageSnooze, `${value}|for:1`, true],
     ["mute", ACTION_IDS.triageMute, value, false],

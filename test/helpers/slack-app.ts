@@ -55,6 +55,7 @@ export class FakeAlertControl implements AlertControl {
   setDigest: AlertControl["setDigest"] = (...args) => this.real().setDigest(...args);
   setWeekly: AlertControl["setWeekly"] = (...args) => this.real().setWeekly(...args);
   health: AlertControl["health"] = () => this.real().health();
+  channelIndex: AlertControl["channelIndex"] = (...args) => this.real().channelIndex(...args);
 }
 
 export const TEAM_ID = "T0TEST";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/action-ids.ts";
 import type { RichBlock } from "../../src/messages/rich-blocks.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
 import type {
   Click,
   CollectionSession,
@@ -299,3 +300,52 @@ export const anyRichBlock: fc.Arbitrary<RichBlock> = fc.oneof(
     ),
   }),
 );
+
+const channelId = fc.stringMatching(/^C[A-Z0-9]{2,10}$/);
+const iso = fc
+  .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
+  .map((d) => d.toISOString());
+const ts = fc
+  .tuple(fc.integer({ min: 1e9, max: 2e9 }), fc.integer({ min: 0, max: 999999 }))
+  .map(([a, b]) => `${a}.${String(b).padStart(6, "0")}`);
+
+const base = {
+  channelId,
+  createdAt: iso,
+  createdBy: fc.constant("U0ALICE"),
+  paused: fc.option(fc.record({ reason: nasty, at: iso }), { nil: null }),
+  lastError: fc.option(fc.record({ message: nasty, at: iso }), { nil: null }),
+  lastChangeAt: iso,
+  acknowledgedBy: fc.option(fc.record({ userId: fc.constantFrom("U0BOB", "bad id"), at: iso }), {
+    nil: undefined,
+  }),
+};
+
+/** A stored subscription of either kind, with vendor names at their worst. */
+export const anySubscription: fc.Arbitrary<Subscription> = fc.oneof(
+  fc.record({
+    ...base,
+    kind: fc.constant("test" as const),
+    testId: fc.integer({ min: 1, max: 1e9 }),
+    testName: nasty,
+    lastRunId: fc.nat(),
+    lastRunAt: fc.constant(null),
+    handledRunIds: fc.constant([]),
+    streak: fc.option(
+      fc.record({ threadTs: ts, failedRuns: fc.nat(), firstRunId: fc.nat(), lastRunId: fc.nat() }),
+      { nil: null },
+    ),
+  }),
+  fc.record({
+    ...base,
+    kind: fc.constant("collection" as const),
+    collectionId: fc.integer({ min: 1, max: 1e9 }),
+    rootCause: nasty,
+    growth: fc.constant(null),
+    alertedCount: fc.nat(),
+    alertedAt: iso,
+    wasResolved: fc.boolean(),
+    regressed: fc.boolean(),
+    threadTs: fc.option(ts, { nil: null }),
+  }),
+) as fc.Arbitrary<Subscription>;

@@ -34,6 +34,7 @@ import { testUnfurl } from "../../src/messages/test-unfurl.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
 import { type WeeklyTestLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
 import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
+import { indexEntry } from "../../src/model/channel-index.ts";
 import type { FailureContext } from "../../src/model/failure-context.ts";
 import type { ImpactResult } from "../../src/model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../../src/model/subscription.ts";
@@ -264,8 +265,9 @@ describe("names are escaped exactly once, in every message builder", () => {
     fc.assert(
       fc.property(name, (raw) => {
         const subs: Subscription[] = [testSub(raw), collectionSub(raw)];
-        escapedOnce(listMessage(subs, null, APP, NOW), raw, "listMessage");
-        escapedOnce(statusMessage(subs, null, APP, NOW), raw, "statusMessage");
+        const entries = subs.map((s) => indexEntry(s, NOW));
+        escapedOnce(listMessage(entries, null, APP, NOW), raw, "listMessage");
+        escapedOnce(statusMessage(entries, null, APP, NOW), raw, "statusMessage");
         for (const sub of subs) escapedOnce(subscribedMessage(sub, APP, false), raw, "subscribedMessage");
         escapedOnce(
           noticeMessage({

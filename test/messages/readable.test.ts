@@ -4,6 +4,7 @@ import { statusMessage, subscribedMessage } from "../../src/messages/decipher-re
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import { overviewText } from "../../src/messages/overview.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
+import { indexEntry } from "../../src/model/channel-index.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aCollection, aTest, aTimeline, NOW, SESSION_ID } from "./fixtures.ts";
@@ -80,7 +81,12 @@ describe("wording", () => {
   });
 
   it("counts subscriptions in words, never 'subscription(s)'", () => {
-    const one = statusMessage([collection], { at: NOW.toISOString(), subscriptions: 1, failed: 0 }, APP, NOW);
+    const one = statusMessage(
+      [indexEntry(collection, NOW)],
+      { at: NOW.toISOString(), subscriptions: 1, failed: 0 },
+      APP,
+      NOW,
+    );
     expect(visibleText(one)).toContain("1 subscription checked");
     expect(one.text).toBe("Status of 1 subscription.");
     expect(visibleText(one)).not.toContain("(s)");

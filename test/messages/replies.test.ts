@@ -2,14 +2,20 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
+import { channelObject, objectNames } from "../../src/objects/addresses.ts";
 import { keys } from "../../src/store/keys.ts";
 import { SubscriptionStore, subscriptionKey } from "../../src/store/subscription-store.ts";
-import { CHANNEL_ID, slackApp } from "../helpers/slack-app.ts";
+import { CHANNEL_ID, slackApp, TEAM_ID } from "../helpers/slack-app.ts";
 
-/** Stores a readable copy and indexes it, as the subscription's object would. */
+/** The channel watches exactly this subscription, as its object would have written it: KV copy and index row. */
 async function stored(subscription: TestSubscription) {
   await new SubscriptionStore(env.STATE).update(subscription);
   await env.STATE.put(keys.subscriptionIndex(), JSON.stringify([subscriptionKey(subscription)]));
+  // The slack app's team is the same in every test of this file, and so is its channel object.
+  const channel = channelObject(env as never, objectNames.channel(TEAM_ID, CHANNEL_ID));
+  const { entries } = await channel.channelIndex(CHANNEL_ID, new Date().toISOString());
+  for (const e of entries) await channel.unindexSubscription(e.key);
+  await channel.indexSubscription(subscription, new Date().toISOString());
 }
 
 function aTestSubscription(over: Partial<TestSubscription> & Record<string, unknown> = {}): TestSubscription {

@@ -233,6 +233,39 @@ describe("conversations.info and users.info", () => {
   });
 });
 
+describe("users.conversations", () => {
+  it("answers the channels a person is in, private ones only where the bot is too", async () => {
+    const ws = workspace();
+    const ids = async (user: string, types = "public_channel,private_channel") =>
+      (
+        (await ws.call("users.conversations", { user, types, exclude_archived: true })).body.channels as {
+          id: string;
+        }[]
+      ).map((c) => c.id);
+    expect(await ids("U0ALICE")).toContain("C0PRIVATE");
+    expect(await ids("U0BOB")).not.toContain("C0PRIVATE");
+    expect(await ids("U0BOB")).toContain("C0ALERTS");
+    expect(await ids("U0ALICE", "public_channel")).not.toContain("C0PRIVATE");
+    expect(await ids("U0ALICE")).not.toContain("C0ARCHIVED");
+    expect((await ws.call("users.conversations", { user: "U0NOBODY" })).body).toEqual({
+      ok: false,
+      error: "user_not_found",
+    });
+  });
+
+  it("pages with limit and cursor", async () => {
+    const ws = workspace();
+    const first = (await ws.call("users.conversations", { user: "U0ALICE", limit: 2 })).body;
+    expect(first.channels).toHaveLength(2);
+    const cursor = (first.response_metadata as { next_cursor: string }).next_cursor;
+    expect(cursor).not.toBe("");
+    const second = (await ws.call("users.conversations", { user: "U0ALICE", limit: 2, cursor })).body;
+    expect((second.channels as { id: string }[])[0]?.id).not.toBe(
+      (first.channels as { id: string }[])[0]?.id,
+    );
+  });
+});
+
 describe("conversations.history and conversations.replies", () => {
   it("lists top-level messages newest first and a thread oldest first, never ephemerals", async () => {
     const ws = workspace();

@@ -1,9 +1,11 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
+import type { ChannelPageValue } from "../../messages/action-ids.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code, dateToken } from "../../messages/mrkdwn.ts";
+import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
 import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
@@ -11,7 +13,6 @@ import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { WEEKDAY_NAMES, weeklySchedule } from "../../model/weekly-schedule.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
-import { WeeklyStore } from "../../store/weekly-store.ts";
 import type { Deps } from "../../wiring.ts";
 import { helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
@@ -45,7 +46,7 @@ function read(req: Request, deps: Deps): Parsed {
 const ephemeral = (message: SlackMessage) => ({ response_type: "ephemeral" as const, ...message });
 
 /** The team and channel a command manages (the team names the objects; see src/objects/addresses.ts). */
-type Where = { teamId: string; channelId: string };
+export type Where = { teamId: string; channelId: string };
 const where = (req: Request): Where => ({
   teamId: req.payload.team_id || DEFAULT_TEAM,
   channelId: req.payload.channel_id,
@@ -94,36 +95,51 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
 }
 
+/**
+ * A page of `/decipher list` or `status`, from the channel's index (one call, however many
+ * subscriptions); the More and First page buttons come back here (src/handlers/actions/channel-more.ts).
+ */
+export async function channelPageMessage(
+  deps: Deps,
+  view: ChannelPageValue["view"],
+  { teamId, channelId }: Where,
+  at: PageAt,
+): Promise<SlackMessage> {
+  const now = deps.now();
+  const [index, health] = await Promise.all([
+    deps.control.channelIndex(teamId, channelId, now).catch(() => null),
+    view === "status" ? deps.control.health().catch(() => null) : null,
+  ]);
+  if (!index) return errorMessage(INDEX_UNREADABLE);
+  const appUrl = deps.config.decipherAppUrl;
+  if (view === "list") return listMessage(index.entries, index.digest, appUrl, now, index.weekly, at);
+  return statusMessage(
+    index.entries,
+    health?.lastCycleAt
+      ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
+      : null,
+    appUrl,
+    now,
+    health,
+    at,
+  );
+}
+
+const INDEX_UNREADABLE =
+  "This channel's subscriptions could not be read just now. Nothing changed; try again in a minute.";
+
 /** Commands that touch only the bot's own state: answered inside the ack. */
 async function answer(
   deps: Deps,
   command: QuickCommand,
   { teamId, channelId }: Where,
 ): Promise<SlackMessage> {
-  const appUrl = deps.config.decipherAppUrl;
   switch (command.action) {
     case "help":
       return helpMessage();
     case "list":
-      return listMessage(
-        await deps.subscriptions.listForChannel(channelId),
-        await deps.digests.get(channelId),
-        appUrl,
-        deps.now(),
-        await new WeeklyStore(deps.kv, deps.config.kvScope).get(channelId),
-      );
-    case "status": {
-      const health = await deps.control.health().catch(() => null);
-      return statusMessage(
-        await deps.subscriptions.listForChannel(channelId),
-        health?.lastCycleAt
-          ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
-          : null,
-        appUrl,
-        deps.now(),
-        health,
-      );
-    }
+    case "status":
+      return channelPageMessage(deps, command.action, { teamId, channelId }, FIRST_PAGE);
     case "unsubscribe": {
       const removed = await deps.control.unsubscribe({
         teamId,

@@ -22,7 +22,13 @@ type EventHandler<T extends EventType> = (req: EventRequest<T>, deps: Deps, gate
 const HANDLERS: { [T in EventType]: EventHandler<T> } = {
   link_shared: (req, deps, gate) => handleLinkShared(req.payload, deps, gate),
   app_home_opened: (req, deps, gate) =>
-    handleAppHomeOpened(req.payload, deps, gate, req.context.authorizeResult.url ?? null),
+    handleAppHomeOpened(
+      req.payload,
+      deps,
+      gate,
+      req.context.teamId ?? null,
+      req.context.authorizeResult.url ?? null,
+    ),
   app_mention: (req, deps) => handleAppMention(req.payload, deps, req.context.authorizeResult.url ?? null),
 };
 

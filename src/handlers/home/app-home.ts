@@ -2,29 +2,58 @@ import type { AppHomeOpenedEvent } from "slack-edge";
 import { connectDecipherBlocks } from "../../messages/connect-decipher.ts";
 import { homeView } from "../../messages/home-view.ts";
 import type { Subscription } from "../../model/subscription.ts";
+import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
+import { channelsOfUser } from "../../slack-api/user-channels.ts";
+import { parseSubscriptionKey } from "../../store/keys.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
 
-/** A Home view lists at most this many subscriptions (KV reads per open stay bounded). */
-const MAX_SUBSCRIPTIONS = 300;
+/** Channels a Home view reads at most (one call each); a view shows far fewer anyway (100 blocks). */
+const MAX_CHANNELS = 40;
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function readSubscriptions(deps: Deps): Promise<{ subscriptions: Subscription[]; unreadable: number }> {
-  const keys = (await deps.subscriptions.listKeys()).slice(0, MAX_SUBSCRIPTIONS);
+/**
+ * Every subscription of the channels the bot watches that this person is in, one index call per
+ * channel (never one read per subscription): the KV index names the bot's channels, Slack says
+ * which of them the person is in, and each ChannelObject answers for its own. When Slack cannot
+ * say, no channel is shown (`unchecked`).
+ */
+async function readSubscriptions(
+  deps: Deps,
+  teamId: string,
+  userId: string,
+): Promise<{ subscriptions: Subscription[]; unreadable: number; unchecked: boolean }> {
+  const watched = new Set(
+    (await deps.subscriptions.listKeys())
+      .map((key) => parseSubscriptionKey(key)?.channelId)
+      .filter((c): c is string => c !== undefined),
+  );
+  if (watched.size === 0) return { subscriptions: [], unreadable: 0, unchecked: false };
+  const visible = await channelsOfUser(deps.slack, userId);
+  if (!visible.ok) {
+    console.warn(`users.conversations failed (${visible.code}): Home shows no channel`);
+    return { subscriptions: [], unreadable: 0, unchecked: true };
+  }
+  const channels = [...watched].filter((c) => visible.channels.has(c)).slice(0, MAX_CHANNELS);
   let unreadable = 0;
-  const found = await mapLimit(keys, 6, (key) =>
-    deps.subscriptions.getByKey(key).catch(() => {
+  const now = deps.now();
+  const found = await mapLimit(channels, 6, (channelId) =>
+    deps.control.channelIndex(teamId, channelId, now).catch(() => {
       unreadable++;
       return null;
     }),
   );
-  return { subscriptions: found.filter((s): s is Subscription => s !== null), unreadable };
+  return {
+    subscriptions: found.flatMap((index) => index?.entries.map((e) => e.subscription) ?? []),
+    unreadable,
+    unchecked: false,
+  };
 }
 
 /**
@@ -36,10 +65,11 @@ export async function handleAppHomeOpened(
   event: AppHomeOpenedEvent,
   deps: Deps,
   gate: EventGate,
+  teamId: string | null,
   teamUrl: string | null,
 ): Promise<void> {
   if (event.tab !== "home") return;
-  await publishHome(deps, gate, event.user, teamUrl, false);
+  await publishHome(deps, gate, event.user, teamId || DEFAULT_TEAM, teamUrl, false);
 }
 
 /** After a change made from the Home tab (Unmute): the person sees it at once. */
@@ -50,18 +80,25 @@ export async function refreshHome(
   teamUrl: string | null,
 ): Promise<void> {
   const gate = deps.eventGate && teamId ? eventGate(deps.eventGate, teamId, deps.budget) : null;
-  await publishHome(deps, gate, userId, teamUrl, true);
+  await publishHome(deps, gate, userId, teamId || DEFAULT_TEAM, teamUrl, true);
 }
 
 async function publishHome(
   deps: Deps,
   gate: EventGate | null,
   userId: string,
+  teamId: string,
   teamUrl: string | null,
   always: boolean,
 ): Promise<void> {
-  const { subscriptions, unreadable } = await readSubscriptions(deps);
-  const home = homeView({ subscriptions, appUrl: deps.config.decipherAppUrl, teamUrl, unreadable });
+  const { subscriptions, unreadable, unchecked } = await readSubscriptions(deps, teamId, userId);
+  const home = homeView({
+    subscriptions,
+    appUrl: deps.config.decipherAppUrl,
+    teamUrl,
+    unreadable,
+    unchecked,
+  });
   // Multi-workspace mode: the team's Decipher connection comes first (src/handlers/install/).
   const view = deps.tenant
     ? {

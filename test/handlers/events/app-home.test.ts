@@ -2,8 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../../dev/in-workerd/bot.ts";
 import { FIND_SESSIONS_ACTION_ID } from "../../../src/messages/home-view.ts";
+import type { Subscription } from "../../../src/model/subscription.ts";
+import { channelObject, objectNames } from "../../../src/objects/addresses.ts";
 import { SubscriptionStore } from "../../../src/store/subscription-store.ts";
 
+import { channelWatching } from "../../helpers/emulator.ts";
 import { eventsOf } from "../../helpers/events.ts";
 
 async function setup() {
@@ -45,12 +48,21 @@ describe("App Home (app_home_opened → views.publish)", () => {
     await bot.command("/decipher", "subscribe test 102", { channelId: "C0ALERTS" });
     await bot.command("/decipher", "subscribe collection 501", { channelId: "C0DEMO" });
     const store = new SubscriptionStore(env.STATE);
+    // A state the engine would write: its readable copy, and its row of the channel's index.
+    const team = await bot.team();
+    const show = async (sub: Subscription) => {
+      await store.update(sub);
+      await channelObject(env as never, objectNames.channel(team, sub.channelId)).indexSubscription(
+        sub,
+        new Date().toISOString(),
+      );
+    };
     const t101 = await store.get("C0ALERTS", "test", 101);
     const t102 = await store.get("C0ALERTS", "test", 102);
     const c501 = await store.get("C0DEMO", "collection", 501);
     if (!t101 || !t102 || !c501 || t101.kind !== "test" || c501.kind !== "collection")
       throw new Error("setup");
-    await store.update({
+    await show({
       ...t101,
       lastError: {
         message: "Decipher is unavailable right now",
@@ -61,11 +73,11 @@ describe("App Home (app_home_opened → views.publish)", () => {
       // Fields the engine adds: shown when present.
       acknowledgedBy: [{ userId: "U0BOB", at: new Date().toISOString() }],
     } as never);
-    await store.update({
+    await show({
       ...t102,
       paused: { reason: "the bot was removed from the channel", at: new Date().toISOString() },
     });
-    await store.update({
+    await show({
       ...c501,
       threadTs: "1732200000.000200",
       snooze: {
@@ -102,6 +114,43 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(text).not.toContain("&lt;!date");
     expect(text).toContain("only each subscription's latest alert thread is recorded");
     expect(JSON.stringify(home?.blocks)).toContain(FIND_SESSIONS_ACTION_ID);
+  });
+
+  it("reads each channel's index once, not each subscription's KV copy", async () => {
+    const { bot, tests } = await channelWatching(15);
+    const events = eventsOf(bot);
+    await events.openHome();
+    const before = bot.kv.reads;
+    await events.openHome("U0BOB");
+    const home = visibleText({ blocks: (await events.views("U0BOB")).home?.blocks ?? [] });
+    expect(home).toMatch(/15 subscriptions/);
+    for (const t of tests) expect(home).toContain(t.name);
+    expect(bot.kv.reads - before).toBe(1);
+  });
+
+  it("shows each person only the channels they are in: a private channel stays off others' Home", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0PRIVATE" });
+    await events.openHome("U0ALICE");
+    await events.openHome("U0BOB");
+    const alice = JSON.stringify((await events.views("U0ALICE")).home?.blocks);
+    const bob = JSON.stringify((await events.views("U0BOB")).home?.blocks);
+    expect(alice).toContain("<#C0PRIVATE>");
+    expect(alice).toContain("<#C0ALERTS>");
+    expect(bob).toContain("<#C0ALERTS>");
+    expect(bob).not.toContain("C0PRIVATE");
+    expect(bob).not.toContain("/tests/102");
+  });
+
+  it("shows no channel when Slack cannot say which channels the person is in", async () => {
+    const { bot, events } = await setup();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    await bot.slackFault("users.conversations", "error", 1, { error: "missing_scope" });
+    await events.openHome("U0BOB");
+    const home = (await events.views("U0BOB")).home?.blocks ?? [];
+    expect(visibleText({ blocks: home })).toMatch(/could not tell me which channels you are in/);
+    expect(JSON.stringify(home)).not.toContain("C0ALERTS");
   });
 
   it("says how to start when nothing is subscribed", async () => {

@@ -1,0 +1,125 @@
+import type { DigestSchedule } from "./digest-schedule.ts";
+import type { Subscription } from "./subscription.ts";
+import type { SubscriptionKind } from "./subscription-kind.ts";
+import type { WeeklySchedule } from "./weekly-schedule.ts";
+
+/**
+ * A channel's index of its subscriptions, kept by its ChannelObject (src/objects/) and written
+ * by each SubscriptionObject only when what the index shows of it changed: `/decipher list`,
+ * `status` and the App Home read one channel with one call, however many it watches.
+ */
+
+/** What a subscription is doing, as one word: the headline counts of list, status and Home. */
+export type IndexState = "ok" | "failing" | "paused" | "snoozed" | "muted";
+
+/** The subscription's latest alert in the channel: its thread, and when it was last added to. */
+export type LastAlert = { ts: string; at: string };
+
+export type IndexEntry = {
+  /** `test:101`: one row per subscription of the channel. */
+  key: string;
+  state: IndexState;
+  /** Since when it is failing (its polls, or the test's current failure streak); null otherwise. */
+  failingSince: string | null;
+  /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should be 0. */
+  overdue: number;
+  lastAlert: LastAlert | null;
+  /** The subscription as list, status and Home show it (`indexCopy`). */
+  subscription: Subscription;
+};
+
+/** One read of a channel: its subscriptions, sorted, and its digest and weekly schedules. */
+export type ChannelIndex = {
+  entries: IndexEntry[];
+  digest: DigestSchedule | null;
+  weekly: WeeklySchedule | null;
+};
+
+export const indexKey = (kind: SubscriptionKind, id: number) => `${kind}:${id}`;
+
+export const indexKeyOf = (sub: Subscription) =>
+  indexKey(sub.kind, sub.kind === "test" ? sub.testId : sub.collectionId);
+
+/**
+ * The subscription without what only its object needs (a failure's first run and evidence, a
+ * collection card, chart counts, pending edits): 200 of these still make one small answer.
+ */
+export function indexCopy(sub: Subscription): Subscription {
+  if (sub.kind === "test") {
+    const { baselineRuns: _b, parentEdit: _p, heldFor: _h, flakyThread: _f, ...rest } = sub;
+    if (!rest.streak) return rest;
+    const { evidence: _e, firstRun, ...streak } = rest.streak;
+    // The first run stays for Home's "failing since", without its AI summary.
+    return {
+      ...rest,
+      streak: { ...streak, ...(firstRun ? { firstRun: { ...firstRun, summary: null } } : {}) },
+    };
+  }
+  const { card: _c, counts: _n, ...rest } = sub;
+  return rest;
+}
+
+const snoozedAt = (sub: Subscription, now: Date) =>
+  !!sub.snooze && (!sub.snooze.until || Date.parse(sub.snooze.until) > now.getTime());
+
+function failingSinceOf(sub: Subscription): string | null {
+  if (sub.failingSince) return sub.failingSince;
+  if (sub.lastError) return sub.lastError.at;
+  if (sub.kind === "test" && sub.streak)
+    return sub.streak.firstRun?.createdAt ?? sub.streak.lastFailedAt ?? sub.lastChangeAt;
+  if (sub.kind === "collection" && sub.regressed) return sub.alertedAt;
+  return null;
+}
+
+/** Paused and muted outrank a snooze, which outranks failing: what a person can act on first. */
+export function stateOf(sub: Subscription, now: Date): IndexState {
+  if (sub.paused) return "paused";
+  if (sub.muted) return "muted";
+  if (snoozedAt(sub, now)) return "snoozed";
+  return failingSinceOf(sub) ? "failing" : "ok";
+}
+
+function lastAlertOf(sub: Subscription): LastAlert | null {
+  if (sub.kind === "test") {
+    const s = sub.streak;
+    return s ? { ts: s.threadTs, at: s.lastFailedAt ?? s.firstRun?.createdAt ?? sub.lastChangeAt } : null;
+  }
+  return sub.threadTs ? { ts: sub.threadTs, at: sub.alertedAt } : null;
+}
+
+/**
+ * The index row of a subscription. A streak that ended leaves no thread on the subscription,
+ * so the previous row's last alert is kept unless this one is newer.
+ */
+export function indexEntry(sub: Subscription, now: Date, previous: IndexEntry | null = null): IndexEntry {
+  const current = lastAlertOf(sub);
+  const kept = previous?.lastAlert ?? null;
+  const lastAlert =
+    current && kept ? (Date.parse(current.at) >= Date.parse(kept.at) ? current : kept) : (current ?? kept);
+  return {
+    key: indexKeyOf(sub),
+    state: stateOf(sub, now),
+    failingSince: failingSinceOf(sub),
+    overdue: sub.kind === "test" ? (sub.overdue ?? 0) : 0,
+    lastAlert,
+    subscription: indexCopy(sub),
+  };
+}
+
+/** Collections, then tests, each by id: the order every page of list and status keeps. */
+export function sortEntries(entries: readonly IndexEntry[]): IndexEntry[] {
+  const idOf = (e: IndexEntry) =>
+    e.subscription.kind === "test" ? e.subscription.testId : e.subscription.collectionId;
+  return [...entries].sort((a, b) =>
+    a.subscription.kind === b.subscription.kind
+      ? idOf(a) - idOf(b)
+      : a.subscription.kind.localeCompare(b.subscription.kind),
+  );
+}
+
+/** How many entries are in each state, for a one-line summary. */
+export function stateCounts(entries: readonly IndexEntry[], now: Date): Record<IndexState, number> {
+  const counts: Record<IndexState, number> = { ok: 0, failing: 0, paused: 0, snoozed: 0, muted: 0 };
+  for (const e of entries) counts[stateOf(e.subscription, now)]++;
+  return counts;
+}

@@ -1,0 +1,101 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeChannelPageValue } from "../../src/messages/action-ids.ts";
+import { listMessage, SUBSCRIPTIONS_PER_PAGE, statusMessage } from "../../src/messages/decipher-replies.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
+import { FIRST_PAGE, type PageAt } from "../../src/messages/paging.ts";
+import { type IndexEntry, indexEntry, sortEntries } from "../../src/model/channel-index.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
+import { assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";
+import { anySubscription, nasty } from "./arbitraries.ts";
+
+const APP = "https://app.decipher.test";
+const NOW = new Date("2026-11-24T09:00:00.000Z");
+
+/** `count` subscriptions of one channel with distinct ids, long names, and every seventh muted. */
+const aBigChannel = (count: { min: number; max: number }) =>
+  fc
+    .tuple(
+      fc.array(anySubscription, { minLength: count.min, maxLength: count.max }),
+      fc.array(nasty, { minLength: 1, maxLength: 4 }),
+    )
+    .map(([subs, names]) =>
+      sortEntries(
+        subs.map((s, i): IndexEntry => {
+          const long = `${names[i % names.length]} ${"checkout and payment in every browser ".repeat(4)}`;
+          const sub: Subscription = {
+            ...s,
+            channelId: "C0ALERTS",
+            muted: i % 7 === 0 ? { by: "U0BOB", at: NOW.toISOString() } : null,
+            ...(s.kind === "test"
+              ? { testId: i + 1, testName: long }
+              : { collectionId: i + 1, rootCause: long }),
+          } as Subscription;
+          return indexEntry(sub, NOW);
+        }),
+      ),
+    );
+
+/** Every page from the first, following each More button's value. */
+function pages(render: (at: PageAt) => SlackMessage): SlackMessage[] {
+  const all = [render(FIRST_PAGE)];
+  for (;;) {
+    const more = buttonsOf(all.at(-1) as SlackMessage).find((b) => b.action_id === "channel_more");
+    if (!more) return all;
+    const at = decodeChannelPageValue(more.value);
+    if (!at || all.length > 200) throw new Error("a More button that leads nowhere");
+    all.push(render(at));
+  }
+}
+
+/** The ids a page links to (tests and collections), in order. */
+const linkedIds = (message: SlackMessage) =>
+  [...JSON.stringify(message.blocks).matchAll(/\/(?:tests|issue-collections)\/(\d+)\|/g)].map((m) =>
+    Number(m[1]),
+  );
+
+const idOf = (e: IndexEntry) =>
+  e.subscription.kind === "test" ? e.subscription.testId : e.subscription.collectionId;
+
+describe("/decipher list and status, paged", () => {
+  it("show every subscription once, in order, each page within Slack's limits (200 with long names)", () => {
+    fc.assert(
+      fc.property(aBigChannel({ min: 200, max: 200 }), (entries) => {
+        for (const render of [
+          (at: PageAt) => listMessage(entries, null, APP, NOW, null, at),
+          (at: PageAt) => statusMessage(entries, null, APP, NOW, null, at),
+        ]) {
+          const all = pages(render);
+          for (const page of all) assertWithinSlackLimits(page);
+          expect(all.flatMap(linkedIds)).toEqual(entries.map(idOf));
+          expect(all.length).toBeGreaterThanOrEqual(200 / SUBSCRIPTIONS_PER_PAGE);
+        }
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it("fit any channel, from empty to a few pages, whatever the names", () => {
+    fc.assert(
+      fc.property(aBigChannel({ min: 0, max: 60 }), (entries) => {
+        const all = pages((at) => statusMessage(entries, null, APP, NOW, null, at));
+        for (const page of all) assertWithinSlackLimits(page);
+        expect(all.flatMap(linkedIds)).toEqual(entries.map(idOf));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("give every muted subscription on a page its Unmute button", () => {
+    fc.assert(
+      fc.property(aBigChannel({ min: 30, max: 80 }), (entries) => {
+        const all = pages((at) => listMessage(entries, null, APP, NOW, null, at));
+        const unmutes = all.flatMap((p) =>
+          buttonsOf(p).filter((b) => /^triage_unmute(:\d+)?$/.test(b.action_id ?? "")),
+        );
+        expect(unmutes).toHaveLength(entries.filter((e) => e.subscription.muted).length);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});

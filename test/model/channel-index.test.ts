@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { indexCopy, indexEntry, stateOf } from "../../src/model/channel-index.ts";
+import type { TestSubscription } from "../../src/model/subscription.ts";
+
+const AT = "2026-11-24T09:00:00.000Z";
+const NOW = new Date("2026-11-24T10:00:00.000Z");
+
+const aTest = (over: Partial<TestSubscription> = {}): TestSubscription => ({
+  kind: "test",
+  channelId: "C0ALERTS",
+  createdAt: AT,
+  createdBy: "U0ALICE",
+  paused: null,
+  lastError: null,
+  lastChangeAt: AT,
+  testId: 101,
+  testName: "Checkout works",
+  lastRunId: 10,
+  lastRunAt: AT,
+  streak: null,
+  ...over,
+});
+
+const failing = aTest({
+  streak: { threadTs: "1764000000.000100", failedRuns: 2, firstRunId: 9, lastRunId: 10, lastFailedAt: AT },
+});
+
+describe("a channel index row", () => {
+  it("names the state a person acts on first: paused, then muted, then snoozed, then failing", () => {
+    const snooze = {
+      by: "U0BOB",
+      at: AT,
+      until: null,
+      choice: { kind: "until-pass" as const },
+      missedFailures: 0,
+      countAtStart: null,
+    };
+    expect(stateOf(aTest(), NOW)).toBe("ok");
+    expect(stateOf(failing, NOW)).toBe("failing");
+    expect(stateOf({ ...failing, snooze }, NOW)).toBe("snoozed");
+    expect(stateOf({ ...failing, snooze, muted: { by: "U0BOB", at: AT } }, NOW)).toBe("muted");
+    expect(
+      stateOf({ ...failing, muted: { by: "U0BOB", at: AT }, paused: { reason: "gone", at: AT } }, NOW),
+    ).toBe("paused");
+    // A timed snooze that ended no longer counts.
+    expect(stateOf({ ...failing, snooze: { ...snooze, until: AT } }, NOW)).toBe("failing");
+  });
+
+  it("keeps the last alert after the streak that made it ends", () => {
+    const during = indexEntry(failing, NOW);
+    expect(during.lastAlert).toEqual({ ts: "1764000000.000100", at: AT });
+    const after = indexEntry(aTest(), NOW, during);
+    expect(after.state).toBe("ok");
+    expect(after.lastAlert).toEqual(during.lastAlert);
+  });
+
+  it("carries no first-run summary or evidence: 200 rows stay one small answer", () => {
+    const heavy = aTest({
+      streak: {
+        ...(failing.streak as NonNullable<TestSubscription["streak"]>),
+        evidence: { strip: "x".repeat(5000) } as never,
+      },
+      parentEdit: { ts: "1.2", streak: failing.streak as never },
+    });
+    const copy = indexCopy(heavy) as TestSubscription;
+    expect(JSON.stringify(copy).length).toBeLessThan(1000);
+    expect(copy.streak?.failedRuns).toBe(2);
+    expect(copy.parentEdit).toBeUndefined();
+  });
+});
