@@ -100,7 +100,7 @@ export function indexEntry(sub: Subscription, now: Date, previous: IndexEntry | 
     key: indexKeyOf(sub),
     state: stateOf(sub, now),
     failingSince: failingSinceOf(sub),
-    overdue: sub.kind === "test" ? (sub.overdue ?? 0) : 0,
+    overdue: sub.overdue ?? 0,
     lastAlert,
     subscription: indexCopy(sub),
   };
