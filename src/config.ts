@@ -1,19 +1,22 @@
-import type { PollChunk } from "./model/poll-chunk.ts";
 import { parseHttpUrl } from "./util/checks.ts";
 
 /**
  * Bindings: generated from wrangler.toml and `.dev.vars.example` by `npm run cf-typegen`
- * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults. The queue is
- * optional: without it every chunk is polled by the cron itself.
+ * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults.
  */
-export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
+export type Env = Cloudflare.Env & {
   /** Per-request timeout for Decipher calls in ms (default 8000). */
   VENDOR_TIMEOUT_MS?: string;
   /** Per-call timeout for Slack Web API calls in ms (default 10000). */
   SLACK_TIMEOUT_MS?: string;
   /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
   SLACK_LOOKUP_AFTER_MS?: string;
-  POLL_QUEUE?: Queue<PollChunk>;
+  /**
+   * Who keeps the poll clock (README "The clock"): `alarms` (default), each subscription object
+   * its own, with the cron as watchdog; `cron`, the cron polls every subscription each minute
+   * and no object sets an alarm, for tests that set the time of each cycle themselves.
+   */
+  POLL_CLOCK?: string;
 };
 
 /** Configuration after checking: every value present and well formed. */
@@ -29,6 +32,7 @@ export type Config = {
   vendorTimeoutMs: number;
   slackTimeoutMs: number;
   slackLookupAfterMs: number;
+  clock: "alarms" | "cron";
 };
 
 export class ConfigError extends Error {
@@ -80,6 +84,8 @@ export function readConfig(env: Env): Config {
   if (!Number.isInteger(lookupAfter) || lookupAfter < 0 || lookupAfter > 300_000) {
     problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
   }
+  const clock = env.POLL_CLOCK?.trim() || "alarms";
+  if (clock !== "alarms" && clock !== "cron") problems.push("POLL_CLOCK must be alarms or cron");
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -93,6 +99,7 @@ export function readConfig(env: Env): Config {
     vendorTimeoutMs: timeout,
     slackTimeoutMs: slackTimeout,
     slackLookupAfterMs: lookupAfter,
+    clock: clock === "cron" ? "cron" : "alarms",
   };
 }
 

@@ -1,23 +1,28 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Config, Env } from "../config.ts";
+import { type Config, type Env, readConfig } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
+import type { PollMode } from "../engine/poll-context.ts";
+import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
+import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
+import { describeError } from "../util/describe-error.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { objectNames, registry, subscriptionObject, subscriptionObjectByName } from "./addresses.ts";
 import { sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import type { PollReport } from "./subscription-object.ts";
 
 /** Subscription objects asked for their digest figures at once. */
 const LEDGER_READS_AT_ONCE = 8;
@@ -49,6 +54,21 @@ type Outage = {
  */
 export type OutagePost = { ts: string | null; named: number[]; waiting: number[] };
 
+/** A new failure a test handed to this channel's outage window, waiting for the decision. */
+type Hold = { name: string; item: HeldFailure; at: string };
+/** The window: which channel, and the held failures by run id (in this object's storage, one writer). */
+type Window = { channelId: string; teamId: string; holds: Record<string, Hold> };
+/**
+ * What was decided for a held run (by run id): the outage message that names it, or null for
+ * alone. A run is decided once: a test that holds it again (its telling failed, or another
+ * cycle saw it too) is told the same, so no run is ever both named and told alone.
+ */
+type Decided = Record<string, { ts: string | null; at: string }>;
+/** Decisions are kept this long: a run unfated for longer is overdue and told alone by its object. */
+const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
+
+const modeOf = (runId: number, ts: string | null): PollMode => (ts ? { group: { ts, runIds: [runId] } } : {});
+
 /** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
 const isOutage = (held: number, tests: number) =>
   held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
@@ -71,6 +91,8 @@ const idsOfPart = (key: string) =>
  */
 export class ChannelObject extends DurableObject<Env> {
   readonly #queue = new SerialQueue();
+  /** The last caller's configuration, for the window's alarm (see SubscriptionObject's). */
+  #config: Config | null = null;
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.run(work);
@@ -118,13 +140,13 @@ export class ChannelObject extends DurableObject<Env> {
    * or a thread reply whose outcome is unknown is settled first (looked up in Slack), and the
    * failures an outage does not name yet are added in its thread, each test once.
    */
-  postOutage(
+  async #decide(
     channelId: string,
     items: OutageItem[],
     subscribed: number,
     config: Config,
   ): Promise<OutagePost> {
-    return this.#serial(async () => {
+    {
       const now = new Date();
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
@@ -248,7 +270,115 @@ export class ChannelObject extends DurableObject<Env> {
       await sendAll(posted, overflow, sent.ts);
       await this.ctx.storage.put("outage", posted);
       return answer(sent.ts, posted.named);
+    }
+  }
+
+  /**
+   * A test's new failure, held for this channel's outage window. Decided before (a retried
+   * alarm, another cycle's poll): the test is told the decision at once. Otherwise the failure
+   * waits in this object's storage; the first one opens the window (the alarm that closes it)
+   * and asks the channel's other tests to poll now.
+   */
+  async hold(
+    channelId: string,
+    name: string,
+    item: HeldFailure,
+    at: string,
+    config: Config,
+  ): Promise<PollMode | null> {
+    this.#config = config;
+    const answer = await this.#serial(async (): Promise<{ told: PollMode } | { opened: boolean }> => {
+      const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
+      const known = decided[String(item.runId)];
+      if (known) return { told: modeOf(item.runId, known.ts) };
+      const window = (await this.ctx.storage.get<Window>("window")) ?? {
+        channelId,
+        teamId: name.split(":")[0] ?? "",
+        holds: {},
+      };
+      const first = Object.keys(window.holds).length === 0;
+      window.holds[String(item.runId)] = { name, item, at };
+      await this.ctx.storage.put("window", window);
+      if (first && config.clock === "alarms") await this.ctx.storage.setAlarm(Date.now() + OUTAGE_WINDOW_MS);
+      return { opened: first };
     });
+    if ("told" in answer) return answer.told;
+    // The others poll now, so their failures of the same outage are in before the window closes.
+    if (answer.opened && config.clock === "alarms") {
+      const teamId = name.split(":")[0] ?? "";
+      const others = (await registry(this.env).tests(teamId, channelId)).filter((n) => n !== name);
+      await mapLimit(others, 8, (n) =>
+        subscriptionObjectByName(this.env, n)
+          .pollSoon()
+          .catch(() => {}),
+      );
+    }
+    return null;
+  }
+
+  /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
+  override async alarm(): Promise<void> {
+    let config: Config;
+    try {
+      config = this.#config ?? readConfig(this.env);
+    } catch (error) {
+      console.error(`channel alarm: ${describeError(error)}`);
+      return;
+    }
+    await this.closeWindow(new Date().toISOString(), config);
+  }
+
+  /**
+   * Closes the outage window: decides grouped or alone for every held failure at once (the
+   * outage message is posted here, through this object's outbox), records each decision, and
+   * tells each test's object its run's fate. A failure a message may name whose answer was
+   * lost stays held, and is decided again later. Two closes never decide one failure twice:
+   * the holds and decisions are this object's, read and written one close at a time.
+   */
+  async closeWindow(at: string, config: Config): Promise<PollReport[]> {
+    this.#config = config;
+    const tells = await this.#serial(async () => {
+      const window = await this.ctx.storage.get<Window>("window");
+      const holds = Object.values(window?.holds ?? {});
+      if (!window || holds.length === 0) return [];
+      const tests = await registry(this.env).tests(window.teamId, window.channelId);
+      const subscribed = Math.max(tests.length, new Set(holds.map((h) => h.name)).size);
+      const decided = await this.#decide(
+        window.channelId,
+        holds.map((h) => h.item),
+        subscribed,
+        config,
+      );
+      const record = (await this.ctx.storage.get<Decided>("decided")) ?? {};
+      const now = Date.now();
+      for (const [id, d] of Object.entries(record))
+        if (now - Date.parse(d.at) > DECIDED_KEEP_MS) delete record[id];
+      const told: { hold: Hold; mode: PollMode }[] = [];
+      for (const hold of holds) {
+        const runId = hold.item.runId;
+        if (decided.waiting.includes(runId)) continue;
+        const ts = decided.ts && decided.named.includes(runId) ? decided.ts : null;
+        record[String(runId)] = { ts, at: new Date(now).toISOString() };
+        delete window.holds[String(runId)];
+        told.push({ hold, mode: modeOf(runId, ts) });
+      }
+      await this.ctx.storage.put({ window, decided: record });
+      if (Object.keys(window.holds).length > 0 && config.clock === "alarms")
+        await this.ctx.storage.setAlarm(now + OUTAGE_RETRY_MS);
+      return told;
+    });
+    // Told outside the queue: a test's object may be waiting on `hold` here meanwhile.
+    const latest = [at, ...tells.map((t) => t.hold.at)].sort().at(-1) ?? at;
+    const reports = await mapLimit(tells, 8, async ({ hold, mode }): Promise<PollReport | null> => {
+      try {
+        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, latest, config, mode);
+      } catch (error) {
+        // Its object will hold the run again at its next poll, and be told this decision then.
+        console.error(`telling ${hold.name}: ${describeError(error)}`);
+        return null;
+      }
+    });
+    return reports.filter((r): r is PollReport => r !== null);
   }
 
   /**
