@@ -48,13 +48,21 @@ export const LEASE_RENEW_MS = 5 * 60_000;
 /** Objects the watchdog wakes per invocation: well inside 1,000 operations on Cloudflare services. */
 export const WATCHDOG_WAKES_PER_CYCLE = 400;
 
-/** A stable number in [0, 1) from an object's name (FNV-1a). */
+/**
+ * A stable number in [0, 1) from an object's name: FNV-1a, then mixed (murmur3's finalizer) so
+ * names that differ only in their last digits land far apart.
+ */
 export function phaseOf(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) {
     h ^= name.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return (h >>> 0) / 2 ** 32;
 }
 

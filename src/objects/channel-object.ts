@@ -325,7 +325,7 @@ export class ChannelObject extends DurableObject<Env> {
       console.error(`channel alarm: ${describeError(error)}`);
       return;
     }
-    await this.closeWindow(new Date().toISOString(), config);
+    await this.closeWindow(config);
   }
 
   /**
@@ -335,7 +335,7 @@ export class ChannelObject extends DurableObject<Env> {
    * lost stays held, and is decided again later. Two closes never decide one failure twice:
    * the holds and decisions are this object's, read and written one close at a time.
    */
-  async closeWindow(at: string, config: Config): Promise<PollReport[]> {
+  async closeWindow(config: Config): Promise<PollReport[]> {
     this.#config = config;
     const tells = await this.#serial(async () => {
       const window = await this.ctx.storage.get<Window>("window");
@@ -367,11 +367,11 @@ export class ChannelObject extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(now + OUTAGE_RETRY_MS);
       return told;
     });
-    // Told outside the queue: a test's object may be waiting on `hold` here meanwhile.
-    const latest = [at, ...tells.map((t) => t.hold.at)].sort().at(-1) ?? at;
+    // Told outside the queue (a test's object may be waiting on `hold` here meanwhile), as of the
+    // poll that held it: the failure is that poll's to settle (src/engine/decide-test-step.ts).
     const reports = await mapLimit(tells, 8, async ({ hold, mode }): Promise<PollReport | null> => {
       try {
-        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, latest, config, mode);
+        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, hold.at, config, mode);
       } catch (error) {
         // Its object will hold the run again at its next poll, and be told this decision then.
         console.error(`telling ${hold.name}: ${describeError(error)}`);

@@ -1,0 +1,242 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { runPollCycle } from "../../src/cron.ts";
+import { IDLE_POLL_MS, JITTER_MS, OUTAGE_WINDOW_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { ledgerOf, runIdsIn, subscriptionStub, until } from "../helpers/cases.ts";
+
+// Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
+// objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
+// other suites set the time of each cycle themselves (POLL_CLOCK=cron, vitest.config.ts).
+
+const ALARMS = { POLL_CLOCK: "alarms" };
+
+async function alarmsBot(tests: number, options: { apiKey?: string; botToken?: string } = {}) {
+  const apiKey = options.apiKey ?? (await newOrg());
+  const bot = createBot({ apiKey, env: ALARMS, ...(options.botToken ? { botToken: options.botToken } : {}) });
+  const org = emulator.org(apiKey);
+  const ids: number[] = [];
+  for (let i = 0; i < tests; i++) {
+    const test = await org.addTest(`Clock step ${i + 1} ${crypto.randomUUID().slice(0, 6)}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    ids.push(test.id);
+  }
+  return { bot, org, ids };
+}
+
+const alarmIn = async (stub: DurableObjectStub) =>
+  runInDurableObject(stub, async (_i, state) => {
+    const at = await state.storage.getAlarm();
+    return at === null ? null : at - Date.now();
+  });
+
+const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALERTS") =>
+  env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(await bot.team(), channelId)));
+
+const alertsFor = async (bot: ReturnType<typeof createBot>, runId: number) =>
+  (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(runId));
+
+describe("each subscription object polls on its own alarm", () => {
+  it("subscribing arms it; a running run is polled every 10 s, and its failure is posted by the next alarm", async () => {
+    const { bot, org, ids } = await alarmsBot(1);
+    const id = ids[0] as number;
+    const stub = await subscriptionStub(bot, "test", id);
+    expect(await alarmIn(stub)).not.toBeNull();
+    const run = await org.addRun(id, "running");
+    await runDurableObjectAlarm(stub);
+    const running = (await alarmIn(stub)) as number;
+    expect(running).toBeGreaterThan(RUNNING_POLL_MS - 2_000);
+    expect(running).toBeLessThanOrEqual(RUNNING_POLL_MS + JITTER_MS);
+    expect((await ledgerOf(bot, "test", id)).find((r) => r.id === run.id)?.status).toBe("running");
+
+    await org.setRun(run.id, "failed");
+    await runDurableObjectAlarm(stub);
+    // Alone in its channel: held for the window, which its channel's alarm closes.
+    await runDurableObjectAlarm(await channelStub(bot));
+    await until(async () => (await alertsFor(bot, run.id)).length > 0, 5_000, "the alert");
+    expect(await alertsFor(bot, run.id)).toHaveLength(1);
+    const idle = (await alarmIn(stub)) as number;
+    expect(idle).toBeGreaterThan(IDLE_POLL_MS - 2_000);
+    expect(idle).toBeLessThanOrEqual(IDLE_POLL_MS + JITTER_MS);
+  });
+
+  it("unsubscribing clears the alarm", async () => {
+    const { bot, ids } = await alarmsBot(1);
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    expect(await alarmIn(stub)).not.toBeNull();
+    await bot.command("/decipher", `unsubscribe test ${ids[0]}`);
+    expect(await alarmIn(stub)).toBeNull();
+  });
+
+  it("a channel's objects are spread over the minute, not fired together", async () => {
+    const { bot, ids } = await alarmsBot(4);
+    const next: number[] = [];
+    for (const id of ids) {
+      const stub = await subscriptionStub(bot, "test", id);
+      await runDurableObjectAlarm(stub);
+      next.push((await alarmIn(stub)) as number);
+    }
+    expect(new Set(next.map((ms) => Math.round(ms / 250))).size).toBeGreaterThan(1);
+  });
+});
+
+describe("an alarm that throws is retried, and the retry never posts twice", () => {
+  it("the object dies mid-post in its alarm; the retried alarm finds the post by its key instead of sending it again", async () => {
+    // The retry runs in a fresh instance, on the object's own bindings: this bot uses them.
+    const bot = createBot({
+      apiKey: env.DECIPHER_API_KEY as string,
+      botToken: env.SLACK_BOT_TOKEN as string,
+      env: ALARMS,
+    });
+    const org = emulator.org(env.DECIPHER_API_KEY as string);
+    const test = await org.addTest(`Retry step ${crypto.randomUUID().slice(0, 8)}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    const stub = await subscriptionStub(bot, "test", test.id);
+    const channel = await channelStub(bot);
+    await runDurableObjectAlarm(stub);
+    const first = await org.addRun(test.id, "failed");
+    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(channel);
+    await until(async () => (await alertsFor(bot, first.id)).length === 1, 5_000, "the first alert");
+
+    // A second failure replies in the alert's thread, posted by the object's own alarm. Slack
+    // stores it and answers late; the object is reset before the answer comes.
+    const second = await org.addRun(test.id, "failed");
+    const posts = async () =>
+      (await bot.slackCalls()).filter(
+        (c) =>
+          c.method === "chat.postMessage" && runIdsIn(JSON.stringify(c.params ?? {})).includes(second.id),
+      );
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
+    const dying = runDurableObjectAlarm(stub).catch((error: unknown) => error);
+    await until(async () => (await posts()).length > 0, 10_000, "the reply to reach Slack");
+    // (The abort rejects this call too: the instance it ran in is gone.)
+    await runInDurableObject(stub, (_i, state) => state.abort("crash after the post")).catch(() => {});
+    await dying;
+    await until(async () => (await alertsFor(bot, second.id)).length > 0, 5_000, "Slack to store it");
+
+    // The platform runs the alarm again: before the outbox's lookup delay, and after it (a
+    // new stub: the old one stays broken with the instance it reached).
+    const fresh = () => subscriptionStub(bot, "test", test.id);
+    const retry = async () => {
+      await runInDurableObject(await fresh(), (_i, state) => state.storage.setAlarm(Date.now()));
+      await runDurableObjectAlarm(await fresh());
+    };
+    await retry();
+    expect(await posts()).toHaveLength(1);
+    await runInDurableObject(await fresh(), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE outbox SET intended_at = ? WHERE key LIKE ?",
+        new Date(Date.now() - 5 * 60_000).toISOString(),
+        `%${second.id}%`,
+      );
+    });
+    await retry();
+    expect(await posts()).toHaveLength(1);
+    const replies = await alertsFor(bot, second.id);
+    expect(replies).toHaveLength(1);
+    const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === second.id);
+    expect(row).toMatchObject({ fate: "threaded", ts: replies[0]?.ts });
+  });
+});
+
+describe("the cron is the watchdog", () => {
+  it("wakes only the objects whose lease has passed, and renews it", async () => {
+    const { bot, org, ids } = await alarmsBot(3);
+    const config = readConfig(bot.env);
+    const before = (await org.requests()).total;
+    const idle = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(idle.subscriptions).toBe(0);
+    expect((await org.requests()).total).toBe(before);
+
+    const stopped = objectNames.subscription({
+      teamId: await bot.team(),
+      channelId: "C0ALERTS",
+      kind: "test",
+      id: ids[1] as number,
+    });
+    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
+    await runInDurableObject(registry, (_i, state) => {
+      state.storage.sql.exec("UPDATE clock SET until = 0 WHERE name = ?", stopped);
+    });
+    const woken = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(woken.subscriptions).toBe(1);
+    expect(woken.polled).toBe(1);
+    expect((await org.requests()).total - before).toBe(1);
+    const again = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(again.subscriptions).toBe(0);
+  });
+});
+
+describe("outage grouping with independent clocks", () => {
+  it("a new failure opens the channel's window and asks its other tests to poll now; one message names all three", async () => {
+    const { bot, org, ids } = await alarmsBot(4);
+    const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+    for (const stub of stubs) await runDurableObjectAlarm(stub);
+    const runs = [];
+    for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
+    await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    const channel = await channelStub(bot);
+    const window = (await alarmIn(channel)) as number;
+    expect(window).toBeGreaterThan(0);
+    expect(window).toBeLessThanOrEqual(OUTAGE_WINDOW_MS);
+    // The others were asked to poll at once: their own alarms (not their next minute) bring
+    // their failures into the window within seconds.
+    const held = () =>
+      runInDurableObject(channel, async (_i, state) =>
+        Object.keys((await state.storage.get<{ holds: object }>("window"))?.holds ?? {}),
+      );
+    await until(async () => (await held()).length === 3, 8_000, "the other tests' failures in the window");
+    await runDurableObjectAlarm(channel);
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    const named = runIdsIn(visibleText(posted[0] as { text?: string }));
+    for (const run of runs) expect(named).toContain(run.id);
+    for (const [i, run] of runs.entries())
+      expect((await ledgerOf(bot, "test", ids[i] as number)).find((r) => r.id === run.id)?.fate).toBe(
+        "grouped",
+      );
+  });
+
+  it("a failure decided alone after a refused outage post is never named by a later outage message", async () => {
+    const { bot, org, ids } = await alarmsBot(6);
+    const config = readConfig(bot.env);
+    const channel = await channelStub(bot);
+    const team = await bot.team();
+    const nameOf = (id: number) =>
+      objectNames.subscription({ teamId: team, channelId: "C0ALERTS", kind: "test", id });
+    const item = (id: number, runId: number) => ({
+      testId: id,
+      testName: `test ${id}`,
+      runId,
+      summary: null,
+    });
+    const first = [];
+    for (const id of ids.slice(0, 3)) first.push({ id, run: await org.addRun(id, "failed") });
+    for (const { id, run } of first)
+      await channel.hold("C0ALERTS", nameOf(id), item(id, run.id), new Date().toISOString(), config);
+    // Slack refuses the outage message: each failure is told alone.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "ratelimited" });
+    await channel.closeWindow(config);
+    const held = first[0] as { id: number; run: { id: number } };
+    // The same failure held again (a second cycle saw it too): answered with the decision, not held.
+    expect(
+      await channel.hold(
+        "C0ALERTS",
+        nameOf(held.id),
+        item(held.id, held.run.id),
+        new Date().toISOString(),
+        config,
+      ),
+    ).toEqual({});
+    for (const id of ids.slice(3)) {
+      const run = await org.addRun(id, "failed");
+      await channel.hold("C0ALERTS", nameOf(id), item(id, run.id), new Date().toISOString(), config);
+    }
+    await channel.closeWindow(config);
+    const mentions = (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(held.run.id));
+    expect(mentions).toHaveLength(1);
+  });
+});
