@@ -51,7 +51,7 @@ export async function pollNames(
   const told = new Map<string, PollReport>();
   for (const channel of channels) {
     const replies = await channelObject(env, channel)
-      .closeWindow(config)
+      .closeWindow(config, at)
       .catch((error: unknown) => {
         // The channel could not answer: its holds stay in its storage, decided by its alarm or the next cycle.
         console.error(`outage window of ${channel}: ${describeError(error)}`);

@@ -57,7 +57,13 @@ export type OutagePost = { ts: string | null; named: number[]; waiting: number[]
 /** A new failure a test handed to this channel's outage window, waiting for the decision. */
 type Hold = { name: string; item: HeldFailure; at: string };
 /** The window: which channel, and the held failures by run id (in this object's storage, one writer). */
-type Window = { channelId: string; teamId: string; holds: Record<string, Hold> };
+type Window = {
+  channelId: string;
+  teamId: string;
+  holds: Record<string, Hold>;
+  /** The channel's other tests asked to poll now that have not answered yet. */
+  waitingFor?: string[];
+};
 /**
  * What was decided for a held run (by run id): the outage message that names it, or null for
  * alone. A run is decided once: a test that holds it again (its telling failed, or another
@@ -67,7 +73,8 @@ type Decided = Record<string, { ts: string | null; at: string }>;
 /** Decisions are kept this long: a run unfated for longer is overdue and told alone by its object. */
 const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
-const modeOf = (runId: number, ts: string | null): PollMode => (ts ? { group: { ts, runIds: [runId] } } : {});
+const modeOf = (runId: number, ts: string | null): PollMode =>
+  ts ? { told: true, group: { ts, runIds: [runId] } } : { told: true };
 
 /** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
 const isOutage = (held: number, tests: number) =>
@@ -287,33 +294,51 @@ export class ChannelObject extends DurableObject<Env> {
     config: Config,
   ): Promise<PollMode | null> {
     this.#config = config;
-    const answer = await this.#serial(async (): Promise<{ told: PollMode } | { opened: boolean }> => {
+    const alarms = config.clock === "alarms";
+    const teamId = name.split(":")[0] ?? "";
+    const tests = alarms ? await registry(this.env).tests(teamId, channelId) : [];
+    const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
       if (known) return { told: modeOf(item.runId, known.ts) };
-      const window = (await this.ctx.storage.get<Window>("window")) ?? {
-        channelId,
-        teamId: name.split(":")[0] ?? "",
-        holds: {},
-      };
-      const first = Object.keys(window.holds).length === 0;
+      const stored = await this.ctx.storage.get<Window>("window");
+      const open = stored && Object.keys(stored.holds).length > 0;
+      const window: Window = open
+        ? stored
+        : { channelId, teamId, holds: {}, waitingFor: tests.filter((n) => n !== name) };
       window.holds[String(item.runId)] = { name, item, at };
+      window.waitingFor = (window.waitingFor ?? []).filter((n) => n !== name);
       await this.ctx.storage.put("window", window);
-      if (first && config.clock === "alarms") await this.ctx.storage.setAlarm(Date.now() + OUTAGE_WINDOW_MS);
-      return { opened: first };
+      if (alarms) {
+        // Everyone asked has answered: decided now, not at the end of the window.
+        const closes = window.waitingFor.length === 0 ? Date.now() : Date.now() + OUTAGE_WINDOW_MS;
+        const current = await this.ctx.storage.getAlarm();
+        if (!open || current === null || closes < current) await this.ctx.storage.setAlarm(closes);
+      }
+      return { ask: open ? [] : window.waitingFor };
     });
     if ("told" in answer) return answer.told;
     // The others poll now, so their failures of the same outage are in before the window closes.
-    if (answer.opened && config.clock === "alarms") {
-      const teamId = name.split(":")[0] ?? "";
-      const others = (await registry(this.env).tests(teamId, channelId)).filter((n) => n !== name);
-      await mapLimit(others, 8, (n) =>
-        subscriptionObjectByName(this.env, n)
-          .pollSoon()
-          .catch(() => {}),
-      );
-    }
+    await mapLimit(answer.ask, 8, (n) =>
+      subscriptionObjectByName(this.env, n)
+        .pollSoon()
+        .catch(() => {}),
+    );
     return null;
+  }
+
+  /**
+   * A test asked to poll did, and found nothing new to hold: once every test asked has answered
+   * (held a failure, or this), the window closes at once.
+   */
+  polled(name: string): Promise<void> {
+    return this.#serial(async () => {
+      const window = await this.ctx.storage.get<Window>("window");
+      if (!window || Object.keys(window.holds).length === 0 || !window.waitingFor?.includes(name)) return;
+      window.waitingFor = window.waitingFor.filter((n) => n !== name);
+      await this.ctx.storage.put("window", window);
+      if (window.waitingFor.length === 0) await this.ctx.storage.setAlarm(Date.now());
+    });
   }
 
   /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
@@ -335,7 +360,7 @@ export class ChannelObject extends DurableObject<Env> {
    * lost stays held, and is decided again later. Two closes never decide one failure twice:
    * the holds and decisions are this object's, read and written one close at a time.
    */
-  async closeWindow(config: Config): Promise<PollReport[]> {
+  async closeWindow(config: Config, at?: string): Promise<PollReport[]> {
     this.#config = config;
     const tells = await this.#serial(async () => {
       const window = await this.ctx.storage.get<Window>("window");
@@ -367,11 +392,12 @@ export class ChannelObject extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(now + OUTAGE_RETRY_MS);
       return told;
     });
-    // Told outside the queue (a test's object may be waiting on `hold` here meanwhile), as of the
-    // poll that held it: the failure is that poll's to settle (src/engine/decide-test-step.ts).
+    // Told outside the queue (a test's object may be waiting on `hold` here meanwhile), at the
+    // time of the cycle that closes the window, or now.
+    const now = at ?? new Date().toISOString();
     const reports = await mapLimit(tells, 8, async ({ hold, mode }): Promise<PollReport | null> => {
       try {
-        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, hold.at, config, mode);
+        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, now, config, mode);
       } catch (error) {
         // Its object will hold the run again at its next poll, and be told this decision then.
         console.error(`telling ${hold.name}: ${describeError(error)}`);

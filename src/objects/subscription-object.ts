@@ -66,8 +66,10 @@ export class SubscriptionObject extends DurableObject<Env> {
   #config: Config | null = null;
   /** What this object last told the registry (status, failing, overdue): it reports only a change. */
   #reported: string | null = null;
-  /** When the current alarm was set for, to tell how long ago the previous poll was. */
+  /** When the previous poll was, to tell whether this one renews the lease. */
   #lastPollAt: number | null = null;
+  /** A channel's outage window asked this object to poll now, and waits for its answer. */
+  #asked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -183,6 +185,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   /** A channel's other test found a new failure: poll within a second (unless sooner already). */
   async pollSoon(): Promise<void> {
     if (this.#clock() !== "alarms" || !(await this.#read())) return;
+    this.#asked = true;
     const soon = Date.now() + POLL_SOON_MS;
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > soon) await this.ctx.storage.setAlarm(soon);
@@ -206,9 +209,16 @@ export class SubscriptionObject extends DurableObject<Env> {
       return quietReport(name, at, "gone");
     }
     const now = Date.parse(at);
+    const asked = this.#asked;
+    this.#asked = false;
     let report = await this.poll(name, at, config, { hold: true });
+    const channel = channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId));
+    // Read, and nothing to add to the window that asked: it need not wait for this test any
+    // longer. A poll that could not read Decipher leaves the window to its full length.
+    if (asked && !report.held && !report.error && report.status !== "busy")
+      await channel.polled(name).catch(() => {});
     if (report.held && sub.kind === "test") {
-      const told = await channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId))
+      const told = await channel
         .hold(sub.channelId, name, report.held, at, config)
         .catch((error: unknown) => {
           console.error(`hold of ${name}: ${describeError(error)}`);
@@ -315,7 +325,8 @@ export class SubscriptionObject extends DurableObject<Env> {
           mode,
           outbox,
           ledger,
-          cycle: at,
+          // The channel's decision is the held failure's to follow, whichever poll held it last.
+          cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
         });
         // An outage message this test recovered from is re-rendered by its channel.
         for (const ts of result.outageRecoveries ?? []) {
