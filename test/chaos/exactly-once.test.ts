@@ -185,7 +185,9 @@ function announcedRuns(text: string, blocks: unknown): number[] | null | "unread
   walk(blocks ?? []);
   if (button !== undefined) return [Number(button)];
   const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
-  if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : "unreadable";
+  // An outage message, as posted ("failing at once") or edited once its tests all passed again
+  // ("failed at once — all passed again"): it still names each run.
+  if (/(failing|failed) at once/.test(text)) return links.length > 0 ? [...new Set(links)] : "unreadable";
   // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
   if (/failed again|is flaky:|failed \(flaky\)/.test(text))
     return links.length > 0 ? [links[0] as number] : "unreadable";
