@@ -87,7 +87,7 @@ async function padRegistry(n: number, stopped: number) {
         new Date().toISOString(),
       );
     }
-    await state.storage.put("index", index);
+    await state.storage.put({ index, leasesSeeded: true });
   });
 }
 

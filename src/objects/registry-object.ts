@@ -124,6 +124,12 @@ export class RegistryObject extends DurableObject<Env> {
     const due = await this.#get<Record<string, string>>("digests", {});
     const now = Date.parse(at);
     const index = await this.#entries();
+    // Subscriptions made before leases existed have no row and no alarm yet: expired, once.
+    if (!(await this.ctx.storage.get<boolean>("leasesSeeded"))) {
+      for (const name of Object.keys(index))
+        this.#sql().exec("INSERT OR IGNORE INTO clock (name, until) VALUES (?, 0)", name);
+      await this.ctx.storage.put("leasesSeeded", true);
+    }
     const overdue = options.all
       ? Object.keys(index)
       : this.#sql()

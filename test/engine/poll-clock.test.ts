@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
-import { IDLE_POLL_MS, JITTER_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
+import { IDLE_POLL_MS, JITTER_MS, POLL_SOON_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
 import { ledgerOf, runIdsIn, subscriptionStub, until } from "../helpers/cases.ts";
 
@@ -173,6 +173,27 @@ describe("the cron is the watchdog", () => {
   });
 });
 
+describe("subscriptions made before the clock", () => {
+  it("have no lease and no alarm: the first watchdog cron wakes them", async () => {
+    const { bot, ids } = await alarmsBot(2);
+    for (const id of ids) {
+      const stub = await subscriptionStub(bot, "test", id);
+      await runDurableObjectAlarm(stub);
+      await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
+    }
+    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
+    await runInDurableObject(registry, async (_i, state) => {
+      state.storage.sql.exec("DELETE FROM clock");
+      await state.storage.delete("leasesSeeded");
+    });
+    const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(first.subscriptions).toBe(2);
+    for (const id of ids) expect(await alarmIn(await subscriptionStub(bot, "test", id))).not.toBeNull();
+    const next = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(next.subscriptions).toBe(0);
+  });
+});
+
 describe("outage grouping with independent clocks", () => {
   it("a new failure opens the channel's window and asks its other tests to poll now; one message names all three", async () => {
     const { bot, org, ids } = await alarmsBot(4);
@@ -181,13 +202,21 @@ describe("outage grouping with independent clocks", () => {
     const runs: { id: number }[] = [];
     for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
     await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
-    // The others were asked to poll now: they see their failures within seconds, not at their
-    // next idle alarm a minute later.
-    for (const [i, run] of runs.entries()) {
-      const seen = async () => (await ledgerOf(bot, "test", ids[i] as number)).some((r) => r.id === run.id);
-      await until(seen, IDLE_POLL_MS / 3, `test ${i + 1} to poll`);
+    // The others were asked to poll now: each one's alarm, a minute away before, is now at
+    // most a second away (or has fired already).
+    for (const stub of stubs.slice(1)) {
+      const at = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+      expect(at === null || at <= Date.now() + POLL_SOON_MS).toBe(true);
     }
-    // Their own alarms bring their failures into the window; the fourth answers it has none.
+    for (const [i, run] of runs.entries()) {
+      const stub = stubs[i] as DurableObjectStub;
+      const seen = async () => (await ledgerOf(bot, "test", ids[i] as number)).some((r) => r.id === run.id);
+      // Its alarm (run here if it has not fired on its own yet, or if its read failed).
+      for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stub);
+    }
+    await runDurableObjectAlarm(stubs[3] as DurableObjectStub);
+    await runDurableObjectAlarm(await channelStub(bot));
+    // Their failures are in the window and the fourth answered it has none: the window closes.
     await until(async () => (await bot.posted()).length > 0, 60_000, "the outage message");
     const fates = async () =>
       Promise.all(
