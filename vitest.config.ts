@@ -19,6 +19,10 @@ const worker = (extra: (slackUrl: string) => Record<string, string>) =>
         SLACK_API_URL: inject("slackUrl"),
         // Keeps the "vendor hangs" tests short; production default is 8000.
         VENDOR_TIMEOUT_MS: "1000",
+        // A test sets the time of each cycle itself (bot.cron(at)): the cron polls every
+        // subscription and no object sets an alarm that would fire on its own in real time.
+        // test/engine/poll-clock.test.ts runs the objects' own alarms.
+        POLL_CLOCK: "cron",
         ...extra(inject("slackUrl")),
       },
     },

@@ -178,7 +178,7 @@ const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a
 
 function summarize(n: number, cycles: Cycle[]) {
   const keys = [...new Set(cycles.flatMap((c) => Object.keys(c.doRequests)))].sort();
-  const polls = cycles.flatMap((c) => c.doWall["subscription.poll"] ?? []);
+  const polls = cycles.flatMap((c) => c.doWall["subscription.wake"] ?? []);
   const registryCalls = cycles.flatMap((c) =>
     Object.entries(c.doWall)
       .filter(([k]) => k.startsWith("registry."))

@@ -126,7 +126,7 @@ function render(rows: Row[], seconds: number): string {
   if (ref) {
     const i = ref.idle;
     const n = ref.n;
-    const polls = i.doRequestsByMethod["subscription.poll"] ?? 0;
+    const polls = i.doRequestsByMethod["subscription.wake"] ?? 0;
     const alert = ref.alert;
     const big = rows[rows.length - 1];
     out.push(

@@ -1,19 +1,16 @@
-import type { PollChunk } from "./model/poll-chunk.ts";
 import { parseHttpUrl } from "./util/checks.ts";
 
 /**
  * Bindings: generated from wrangler.toml and `.dev.vars.example` by `npm run cf-typegen`
- * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults. The queue is
- * optional: without it every chunk is polled by the cron itself.
+ * (src/worker-configuration.d.ts), plus the tuning knobs that have defaults.
  */
-export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
+export type Env = Cloudflare.Env & {
   /** Per-request timeout for Decipher calls in ms (default 8000). */
   VENDOR_TIMEOUT_MS?: string;
   /** Per-call timeout for Slack Web API calls in ms (default 10000). */
   SLACK_TIMEOUT_MS?: string;
   /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
   SLACK_LOOKUP_AFTER_MS?: string;
-  POLL_QUEUE?: Queue<PollChunk>;
   /** Multi-workspace mode (Add to Slack): set, it replaces SLACK_BOT_TOKEN and DECIPHER_API_KEY. */
   SLACK_CLIENT_ID?: string;
   SLACK_CLIENT_SECRET?: string;
@@ -25,6 +22,12 @@ export type Env = Omit<Cloudflare.Env, "POLL_QUEUE"> & {
   SLACK_OAUTH_URL?: string;
   /** Base64 of 32 random bytes: encrypts stored bot tokens and Decipher keys (AES-GCM). */
   ENCRYPTION_KEY?: string;
+  /**
+   * Who keeps the poll clock (README "The clock"): `alarms` (default), each subscription object
+   * its own, with the cron as watchdog; `cron`, the cron polls every subscription each minute
+   * and no object sets an alarm, for tests that set the time of each cycle themselves.
+   */
+  POLL_CLOCK?: string;
 };
 
 /** Add to Slack: present only in multi-workspace mode. */
@@ -64,6 +67,7 @@ export type Config = {
    * mode (keys as they always were), `<teamId>/` for one team of a multi-workspace install.
    */
   kvScope: string;
+  clock: "alarms" | "cron";
 };
 
 /** Multi-workspace mode is chosen by SLACK_CLIENT_ID alone, so every layer can tell without the rest. */
@@ -122,6 +126,8 @@ export function readConfig(env: Env): Config {
     problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
   }
   const install = multi ? readInstall(env, problems) : null;
+  const clock = env.POLL_CLOCK?.trim() || "alarms";
+  if (clock !== "alarms" && clock !== "cron") problems.push("POLL_CLOCK must be alarms or cron");
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -139,6 +145,7 @@ export function readConfig(env: Env): Config {
     slackLookupAfterMs: lookupAfter,
     install,
     kvScope: "",
+    clock: clock === "cron" ? "cron" : "alarms",
   };
 }
 

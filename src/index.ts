@@ -1,7 +1,6 @@
 import { app } from "./app.ts";
 import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
-import { pollNames, runPollCycle } from "./cron.ts";
-import type { PollChunk } from "./model/poll-chunk.ts";
+import { runPollCycle } from "./cron.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
 export { InstallStateObject } from "./objects/install-state-object.ts";
@@ -23,26 +22,11 @@ function configured(env: Env): Config | null {
 export default {
   fetch: app.fetch,
 
+  /** The watchdog and digest clock (src/cron.ts): the subscription objects poll on their own alarms. */
   async scheduled(controller, env, _ctx) {
     const config = configured(env);
     if (!config) return;
-    const report = await runPollCycle(env, config, {
-      now: new Date(controller.scheduledTime),
-      queue: env.POLL_QUEUE,
-    });
+    const report = await runPollCycle(env, config, { now: new Date(controller.scheduledTime) });
     console.log(`poll cycle ${JSON.stringify(report)}`);
   },
-
-  async queue(batch, env, _ctx) {
-    const config = configured(env);
-    if (!config) {
-      batch.retryAll();
-      return;
-    }
-    for (const message of batch.messages) {
-      // Polls against the current time: each object's state, not the message, says what is new.
-      await pollNames(env, config, message.body.names, new Date().toISOString());
-      message.ack();
-    }
-  },
-} satisfies ExportedHandler<Env, PollChunk>;
+} satisfies ExportedHandler<Env>;

@@ -73,7 +73,6 @@ export function createBot(options: {
   apiKey: string;
   botToken?: string;
   adminUserIds?: string;
-  queue?: Queue;
   /** More bindings, e.g. `SLACK_LOOKUP_AFTER_MS` for suites that run in real time. */
   env?: Record<string, string>;
 }) {
@@ -85,7 +84,6 @@ export function createBot(options: {
     DECIPHER_API_KEY: options.apiKey,
     SLACK_BOT_TOKEN: botToken,
     ADMIN_USER_IDS: options.adminUserIds ?? "",
-    POLL_QUEUE: options.queue,
     ...options.env,
   };
 

@@ -300,7 +300,10 @@ export function decideTestStep(input: TestPollInput): TestStep {
       sub.heldFor &&
       sub.heldFor.cycle !== (input.cycle ?? at) &&
       Date.parse(sub.heldFor.until) > now.getTime();
-    if (heldElsewhere && !late) return { kind: "done", change: change() };
+    // A failure whose own alert Slack may hold is settled through the outbox (looked up, never
+    // sent blindly), not left waiting for an outage decision that can no longer name it.
+    if (heldElsewhere && !late && !input.unsettled?.has(`run:${run.id}`))
+      return { kind: "done", change: change() };
     // A failure and the pass right after it, seen in one look, are one message that is true as posted.
     const nextRow = pending[i + 1];
     const passedNext =

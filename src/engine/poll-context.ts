@@ -28,4 +28,6 @@ export type PollContext = {
 export type PollMode = {
   hold?: boolean;
   group?: { ts: string; runIds: number[] } | null;
+  /** The channel decided the held failures (grouped or alone): this poll tells them, whichever poll held them. */
+  told?: boolean;
 };

@@ -1,24 +1,36 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Config, Env } from "../config.ts";
+import { type Config, type Env, readConfig } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
+import type { PollMode } from "../engine/poll-context.ts";
+import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
+import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { Subscription, TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
+import { describeError } from "../util/describe-error.ts";
 import { nextOccurrence } from "../util/local-time.ts";
+import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import {
+  kvScopeOf,
+  objectNames,
+  registry,
+  subscriptionObject,
+  subscriptionObjectByName,
+} from "./addresses.ts";
 import { readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import type { PollReport } from "./subscription-object.ts";
 import { teamConfig } from "./tenancy.ts";
 
 type Stored = { channelId: string; teamId: string; schedule: DigestSchedule | null; failedAt: string | null };
@@ -48,6 +60,28 @@ type Outage = {
  */
 export type OutagePost = { ts: string | null; named: number[]; waiting: number[] };
 
+/** A new failure a test handed to this channel's outage window, waiting for the decision. */
+type Hold = { name: string; item: HeldFailure; at: string };
+/** The window: which channel, and the held failures by run id (in this object's storage, one writer). */
+type Window = {
+  channelId: string;
+  teamId: string;
+  holds: Record<string, Hold>;
+  /** The channel's other tests asked to poll now that have not answered yet. */
+  waitingFor?: string[];
+};
+/**
+ * What was decided for a held run (by run id): the outage message that names it, or null for
+ * alone. A run is decided once: a test that holds it again (its telling failed, or another
+ * cycle saw it too) is told the same, so no run is ever both named and told alone.
+ */
+type Decided = Record<string, { ts: string | null; at: string }>;
+/** Decisions are kept this long: a run unfated for longer is overdue and told alone by its object. */
+const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
+
+const modeOf = (runId: number, ts: string | null): PollMode =>
+  ts ? { told: true, group: { ts, runIds: [runId] } } : { told: true };
+
 /** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
 const isOutage = (held: number, tests: number) =>
   held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
@@ -58,14 +92,6 @@ const isOutage = (held: number, tests: number) =>
  */
 const undecided = (kind: SlackFailureKind) =>
   kind === "unknown" || kind === "deferred" || kind === "workspace";
-
-/** Runs the channel told to alert alone, by id, with when: kept a day, far past any overlap of cycles. */
-type AloneRuns = Record<number, string>;
-const ALONE_KEPT_MS = 24 * 60 * 60 * 1000;
-const pruneAlone = (alone: AloneRuns, now: Date): AloneRuns =>
-  Object.fromEntries(
-    Object.entries(alone).filter(([, at]) => now.getTime() - Date.parse(at) < ALONE_KEPT_MS),
-  );
 
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 const idsOfPart = (key: string) =>
@@ -78,6 +104,8 @@ const idsOfPart = (key: string) =>
  */
 export class ChannelObject extends DurableObject<Env> {
   readonly #queue = new SerialQueue();
+  /** The last caller's configuration, for the window's alarm (see SubscriptionObject's). */
+  #config: Config | null = null;
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.run(work);
@@ -128,165 +156,267 @@ export class ChannelObject extends DurableObject<Env> {
    * or a thread reply whose outcome is unknown is settled first (looked up in Slack), and the
    * failures an outage does not name yet are added in its thread, each test once.
    */
-  postOutage(
+  async #decide(
     channelId: string,
     items: OutageItem[],
     subscribed: number,
     config: Config,
   ): Promise<OutagePost> {
-    return this.#serial(async () => {
+    {
       const now = new Date();
       const team = await this.#teamConfig(config);
       if (!team) return { ts: null, named: [], waiting: [] };
-      // A run once told to alert alone stays alone: an overlapping cycle that held it too must
-      // not name it in an outage message of its own.
-      const alone = pruneAlone((await this.ctx.storage.get<AloneRuns>("alone")) ?? {}, now);
-      const decided = await this.#decideOutage(
+      config = team;
+      const deps = createEngineDeps(config, this.env, {
+        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+      });
+      SqlOutbox.migrate(this.ctx.storage.sql);
+      const outbox = new SqlOutbox(
+        this.ctx.storage.sql,
+        deps.slack,
         channelId,
-        items.filter((i) => alone[i.runId] === undefined),
-        subscribed,
-        team,
         now,
+        { storage: 0 },
+        config.slackLookupAfterMs,
       );
-      const toldAlone = items.filter(
-        (i) => !decided.named.includes(i.runId) && !decided.waiting.includes(i.runId),
-      );
-      if (toldAlone.some((i) => alone[i.runId] === undefined)) {
-        for (const i of toldAlone) alone[i.runId] ??= now.toISOString();
-        await this.ctx.storage.put("alone", alone);
+      const appUrl = config.decipherAppUrl;
+      const wanted = items.map((i) => i.runId);
+      /** Runs a message may name, not confirmed yet. */
+      const waiting = new Set<number>();
+      const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
+        for (const [i, part] of parts.entries()) {
+          const sent = await outbox.send(
+            `${outage.key}:more:${part.runIds.join(",")}:${i}`,
+            part.message,
+            threadTs,
+          );
+          if (!sent.ok) {
+            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+            break;
+          }
+          if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
+        }
+      };
+      let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+      if (outage && outage.ts === null) {
+        // An earlier outage message may be in the channel: looked up by its key, never sent
+        // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
+        // runs may have been told alone since, once overdue).
+        const settled = await outbox.settle(outage.key);
+        if (typeof settled === "object") {
+          const { parent, overflow } = outageMessages({
+            items: outage.items,
+            appUrl,
+            subscribed: outage.subscribed,
+          });
+          const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
+          await sendAll(found, overflow, settled.ts);
+          await this.ctx.storage.put("outage", found);
+          outage = found;
+        } else if (settled === "unknown") {
+          // Its runs wait for it; the others too when they would make an outage of their own
+          // (one outage is settled at a time).
+          const pending = outage.items.map((i) => i.runId);
+          const others = wanted.filter((id) => !pending.includes(id));
+          const wait = isOutage(others.length, subscribed)
+            ? wanted
+            : wanted.filter((id) => pending.includes(id));
+          return { ts: null, named: [], waiting: wait };
+        } else {
+          await this.ctx.storage.delete("outage");
+          outage = null;
+        }
       }
-      return decided;
+      const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
+      if (earlier) {
+        // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
+        for (const { key } of outbox.unknown()) {
+          if (!key.startsWith(`${earlier.key}:more:`)) continue;
+          const settled = await outbox.settle(key);
+          if (typeof settled === "object")
+            earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
+          if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
+        }
+      }
+      const open = items.filter((i) => !waiting.has(i.runId));
+      const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
+        ts,
+        named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
+        waiting: wanted.filter((id) => waiting.has(id)),
+      });
+      if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
+        // Some or all of these are the earlier outage's (a retried cycle, or one settled just
+        // now): what it does not name yet joins its thread, each test once.
+        const fresh = open.filter((i) => !earlier.named.includes(i.runId));
+        earlier.items = [
+          ...earlier.items,
+          ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
+        ];
+        if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
+        await this.ctx.storage.put("outage", earlier);
+        return answer(earlier.ts, earlier.named);
+      }
+      if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
+      // Not an outage: each test alerts alone.
+      if (!isOutage(open.length, subscribed)) return answer(null, []);
+      const next: Outage = {
+        key: `outage:${now.toISOString()}`,
+        at: now.toISOString(),
+        items: open,
+        subscribed,
+        ts: null,
+        named: [],
+      };
+      // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
+      await this.ctx.storage.put("outage", next);
+      const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
+      const sent = await outbox.send(next.key, parent.message, undefined);
+      if (!sent.ok) {
+        if (undecided(sent.failure.kind)) {
+          for (const i of open) waiting.add(i.runId);
+          return answer(null, []);
+        }
+        await this.ctx.storage.delete("outage");
+        return answer(null, []);
+      }
+      // Text alone names no test: those runs alert alone (in no thread of this message).
+      const posted = {
+        ...next,
+        ts: sent.ts,
+        named: sent.textOnly ? [] : parent.runIds,
+        posted: open.length,
+      };
+      await sendAll(posted, overflow, sent.ts);
+      await this.ctx.storage.put("outage", posted);
+      return answer(sent.ts, posted.named);
+    }
+  }
+
+  /**
+   * A test's new failure, held for this channel's outage window. Decided before (a retried
+   * alarm, another cycle's poll): the test is told the decision at once. Otherwise the failure
+   * waits in this object's storage; the first one opens the window (the alarm that closes it)
+   * and asks the channel's other tests to poll now.
+   */
+  async hold(
+    channelId: string,
+    name: string,
+    item: HeldFailure,
+    at: string,
+    config: Config,
+  ): Promise<PollMode | null> {
+    this.#config = config;
+    const alarms = config.clock === "alarms";
+    const teamId = name.split(":")[0] ?? "";
+    const tests = alarms ? await registry(this.env).tests(teamId, channelId) : [];
+    const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
+      const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
+      const known = decided[String(item.runId)];
+      if (known) return { told: modeOf(item.runId, known.ts) };
+      const stored = await this.ctx.storage.get<Window>("window");
+      const open = stored && Object.keys(stored.holds).length > 0;
+      const window: Window = open
+        ? stored
+        : { channelId, teamId, holds: {}, waitingFor: tests.filter((n) => n !== name) };
+      window.holds[String(item.runId)] = { name, item, at };
+      window.waitingFor = (window.waitingFor ?? []).filter((n) => n !== name);
+      await this.ctx.storage.put("window", window);
+      if (alarms) {
+        // Everyone asked has answered: decided now, not at the end of the window.
+        const closes = window.waitingFor.length === 0 ? Date.now() : Date.now() + OUTAGE_WINDOW_MS;
+        const current = await this.ctx.storage.getAlarm();
+        if (!open || current === null || closes < current) await this.ctx.storage.setAlarm(closes);
+      }
+      return { ask: open ? [] : window.waitingFor };
+    });
+    if ("told" in answer) return answer.told;
+    // The others poll now, so their failures of the same outage are in before the window closes.
+    await mapLimit(answer.ask, 8, (n) =>
+      subscriptionObjectByName(this.env, n)
+        .pollSoon()
+        .catch(() => {}),
+    );
+    return null;
+  }
+
+  /**
+   * A test asked to poll did, and found nothing new to hold: once every test asked has answered
+   * (held a failure, or this), the window closes at once.
+   */
+  polled(name: string): Promise<void> {
+    return this.#serial(async () => {
+      const window = await this.ctx.storage.get<Window>("window");
+      if (!window || Object.keys(window.holds).length === 0 || !window.waitingFor?.includes(name)) return;
+      window.waitingFor = window.waitingFor.filter((n) => n !== name);
+      await this.ctx.storage.put("window", window);
+      if (window.waitingFor.length === 0) await this.ctx.storage.setAlarm(Date.now());
     });
   }
 
-  async #decideOutage(
-    channelId: string,
-    items: OutageItem[],
-    subscribed: number,
-    config: Config,
-    now: Date,
-  ): Promise<OutagePost> {
-    const deps = createEngineDeps(config, this.env, {
-      budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
+  /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
+  override async alarm(): Promise<void> {
+    let config: Config;
+    try {
+      config = this.#config ?? readConfig(this.env);
+    } catch (error) {
+      console.error(`channel alarm: ${describeError(error)}`);
+      return;
+    }
+    await this.closeWindow(config);
+  }
+
+  /**
+   * Closes the outage window: decides grouped or alone for every held failure at once (the
+   * outage message is posted here, through this object's outbox), records each decision, and
+   * tells each test's object its run's fate. A failure a message may name whose answer was
+   * lost stays held, and is decided again later. Two closes never decide one failure twice:
+   * the holds and decisions are this object's, read and written one close at a time.
+   */
+  async closeWindow(config: Config, at?: string): Promise<PollReport[]> {
+    this.#config = config;
+    const tells = await this.#serial(async () => {
+      const window = await this.ctx.storage.get<Window>("window");
+      const holds = Object.values(window?.holds ?? {});
+      if (!window || holds.length === 0) return [];
+      const tests = await registry(this.env).tests(window.teamId, window.channelId);
+      const subscribed = Math.max(tests.length, new Set(holds.map((h) => h.name)).size);
+      const decided = await this.#decide(
+        window.channelId,
+        holds.map((h) => h.item),
+        subscribed,
+        config,
+      );
+      const record = (await this.ctx.storage.get<Decided>("decided")) ?? {};
+      const now = Date.now();
+      for (const [id, d] of Object.entries(record))
+        if (now - Date.parse(d.at) > DECIDED_KEEP_MS) delete record[id];
+      const told: { hold: Hold; mode: PollMode }[] = [];
+      for (const hold of holds) {
+        const runId = hold.item.runId;
+        if (decided.waiting.includes(runId)) continue;
+        const ts = decided.ts && decided.named.includes(runId) ? decided.ts : null;
+        record[String(runId)] = { ts, at: new Date(now).toISOString() };
+        delete window.holds[String(runId)];
+        told.push({ hold, mode: modeOf(runId, ts) });
+      }
+      await this.ctx.storage.put({ window, decided: record });
+      if (Object.keys(window.holds).length > 0 && config.clock === "alarms")
+        await this.ctx.storage.setAlarm(now + OUTAGE_RETRY_MS);
+      return told;
     });
-    SqlOutbox.migrate(this.ctx.storage.sql);
-    const outbox = new SqlOutbox(
-      this.ctx.storage.sql,
-      deps.slack,
-      channelId,
-      now,
-      { storage: 0 },
-      config.slackLookupAfterMs,
-    );
-    const appUrl = config.decipherAppUrl;
-    const wanted = items.map((i) => i.runId);
-    /** Runs a message may name, not confirmed yet. */
-    const waiting = new Set<number>();
-    const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
-      for (const [i, part] of parts.entries()) {
-        const sent = await outbox.send(
-          `${outage.key}:more:${part.runIds.join(",")}:${i}`,
-          part.message,
-          threadTs,
-        );
-        if (!sent.ok) {
-          if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
-          break;
-        }
-        if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
+    // Told outside the queue (a test's object may be waiting on `hold` here meanwhile), at the
+    // time of the cycle that closes the window, or now.
+    const now = at ?? new Date().toISOString();
+    const reports = await mapLimit(tells, 8, async ({ hold, mode }): Promise<PollReport | null> => {
+      try {
+        return await subscriptionObjectByName(this.env, hold.name).poll(hold.name, now, config, mode);
+      } catch (error) {
+        // Its object will hold the run again at its next poll, and be told this decision then.
+        console.error(`telling ${hold.name}: ${describeError(error)}`);
+        return null;
       }
-    };
-    let outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
-    if (outage && outage.ts === null) {
-      // An earlier outage message may be in the channel: looked up by its key, never sent
-      // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
-      // runs may have been told alone since, once overdue).
-      const settled = await outbox.settle(outage.key);
-      if (typeof settled === "object") {
-        const { parent, overflow } = outageMessages({
-          items: outage.items,
-          appUrl,
-          subscribed: outage.subscribed,
-        });
-        const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
-        await sendAll(found, overflow, settled.ts);
-        await this.ctx.storage.put("outage", found);
-        outage = found;
-      } else if (settled === "unknown") {
-        // Its runs wait for it; the others too when they would make an outage of their own
-        // (one outage is settled at a time).
-        const pending = outage.items.map((i) => i.runId);
-        const others = wanted.filter((id) => !pending.includes(id));
-        const wait = isOutage(others.length, subscribed)
-          ? wanted
-          : wanted.filter((id) => pending.includes(id));
-        return { ts: null, named: [], waiting: wait };
-      } else {
-        await this.ctx.storage.delete("outage");
-        outage = null;
-      }
-    }
-    const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
-    if (earlier) {
-      // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
-      for (const { key } of outbox.unknown()) {
-        if (!key.startsWith(`${earlier.key}:more:`)) continue;
-        const settled = await outbox.settle(key);
-        if (typeof settled === "object") earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
-        if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
-      }
-    }
-    const open = items.filter((i) => !waiting.has(i.runId));
-    const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
-      ts,
-      named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
-      waiting: wanted.filter((id) => waiting.has(id)),
     });
-    if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
-      // Some or all of these are the earlier outage's (a retried cycle, or one settled just
-      // now): what it does not name yet joins its thread, each test once.
-      const fresh = open.filter((i) => !earlier.named.includes(i.runId));
-      earlier.items = [
-        ...earlier.items,
-        ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
-      ];
-      if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
-      await this.ctx.storage.put("outage", earlier);
-      return answer(earlier.ts, earlier.named);
-    }
-    if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
-    // Not an outage: each test alerts alone.
-    if (!isOutage(open.length, subscribed)) return answer(null, []);
-    const next: Outage = {
-      key: `outage:${now.toISOString()}`,
-      at: now.toISOString(),
-      items: open,
-      subscribed,
-      ts: null,
-      named: [],
-    };
-    // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
-    await this.ctx.storage.put("outage", next);
-    const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
-    const sent = await outbox.send(next.key, parent.message, undefined);
-    if (!sent.ok) {
-      if (undecided(sent.failure.kind)) {
-        for (const i of open) waiting.add(i.runId);
-        return answer(null, []);
-      }
-      await this.ctx.storage.delete("outage");
-      return answer(null, []);
-    }
-    // Text alone names no test: those runs alert alone (in no thread of this message).
-    const posted = {
-      ...next,
-      ts: sent.ts,
-      named: sent.textOnly ? [] : parent.runIds,
-      posted: open.length,
-    };
-    await sendAll(posted, overflow, sent.ts);
-    await this.ctx.storage.put("outage", posted);
-    return answer(sent.ts, posted.named);
+    return reports.filter((r): r is PollReport => r !== null);
   }
 
   /**

@@ -5,7 +5,7 @@ import { channelObject, objectNames, registry, subscriptionObject } from "./addr
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */
 export function objectControl(env: Env, config: Config): AlertControl {
   return {
-    subscribe: (ref, fresh) => subscriptionObject(env, ref).install(ref, fresh),
+    subscribe: (ref, fresh) => subscriptionObject(env, ref).install(ref, fresh, config),
     unsubscribe: (ref) => subscriptionObject(env, ref).remove(ref),
     triage: (ref, action, now) => subscriptionObject(env, ref).triage(ref, action, now.toISOString(), config),
     setDigest: (teamId, channelId, when, now) =>

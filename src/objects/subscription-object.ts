@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Config, Env } from "../config.ts";
+import { type Config, type Env, readConfig } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
@@ -11,6 +11,13 @@ import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import {
+  LEASE_MS,
+  leaseRenewDue,
+  nextPollAt,
+  POLL_SOON_MS,
+  RUNNING_FOR_AT_MOST_MS,
+} from "../model/poll-clock.ts";
+import {
   byRowTime,
   LEDGER_KEEP_MS,
   type LedgerRow,
@@ -21,6 +28,7 @@ import { resolveTestOptions, type Subscription, type TestOptions } from "../mode
 import { DEFAULT_TEAM } from "../model/subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
+import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
@@ -59,6 +67,18 @@ export class SubscriptionObject extends DurableObject<Env> {
   #writes = { storage: 0, kv: 0 };
   /** This subscription's row of its channel's index failed to update (see `#index`). */
   #indexOwed = false;
+  /**
+   * The configuration of the Worker that called last: the same bindings as this object's own in
+   * a deployment, and a test's own workspace when a test drives the object. The alarm uses it,
+   * or this object's bindings after a restart.
+   */
+  #config: Config | null = null;
+  /** What this object last told the registry (status, failing, overdue): it reports only a change. */
+  #reported: string | null = null;
+  /** When the previous poll was, to tell whether this one renews the lease. */
+  #lastPollAt: number | null = null;
+  /** A channel's outage window asked this object to poll now, and waits for its answer. */
+  #asked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -121,7 +141,9 @@ export class SubscriptionObject extends DurableObject<Env> {
   install(
     ref: SubscriptionRef,
     fresh: Subscription,
+    config?: Config,
   ): Promise<{ subscription: Subscription; created: boolean }> {
+    if (config) this.#config = config;
     return this.#serial(async () => {
       const existing = await this.#read();
       // Paused or muted: subscribing again starts over from the fresh baseline.
@@ -166,7 +188,10 @@ export class SubscriptionObject extends DurableObject<Env> {
         );
       }
       await this.#store(existing, sub);
-      await registry(this.env).add({ name: objectNames.subscription(ref), ref });
+      // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.
+      await registry(this.env).add({ name: objectNames.subscription(ref), ref }, Date.now() + LEASE_MS);
+      this.#reported = null;
+      if (this.#clock() === "alarms") await this.ctx.storage.setAlarm(Date.now() + POLL_SOON_MS);
       return { subscription: sub, created: true };
     });
   }
@@ -175,6 +200,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   remove(ref: SubscriptionRef): Promise<boolean> {
     return this.#serial(async () => {
       const existing = await this.#read();
+      await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       this.#indexOwed = false;
       await this.env.STATE.delete(copyKey(this.env, ref));
@@ -190,11 +216,114 @@ export class SubscriptionObject extends DurableObject<Env> {
     });
   }
 
+  #clock(): Config["clock"] {
+    return this.#config?.clock ?? (this.env.POLL_CLOCK === "cron" ? "cron" : "alarms");
+  }
+
+  /**
+   * The object's own clock (src/model/poll-clock.ts). An alarm that throws is retried by the
+   * platform: a retry is a poll like any other, and the ledger and outbox make a second poll
+   * after a post find the post (never send it again).
+   */
+  override async alarm(): Promise<void> {
+    let config: Config;
+    try {
+      config = this.#config ?? readConfig(this.env);
+    } catch (error) {
+      console.error(`subscription alarm: ${describeError(error)}`);
+      await this.ctx.storage.setAlarm(Date.now() + LEASE_MS);
+      return;
+    }
+    await this.wake(new Date().toISOString(), config);
+  }
+
+  /** A channel's other test found a new failure: poll within a second (unless sooner already). */
+  async pollSoon(): Promise<void> {
+    if (this.#clock() !== "alarms" || !(await this.#read())) return;
+    this.#asked = true;
+    const soon = Date.now() + POLL_SOON_MS;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > soon) await this.ctx.storage.setAlarm(soon);
+  }
+
+  /**
+   * One tick of the clock, from this object's alarm or from the watchdog cron: a poll that holds
+   * a new failure for the channel's outage window, the next alarm, and a report to the registry
+   * only when something changed or the lease is due.
+   */
+  async wake(
+    at: string,
+    config: Config,
+    options: { renew?: boolean; name?: string } = {},
+  ): Promise<PollReport> {
+    this.#config = config;
+    const sub = await this.#read();
+    const name = options.name ?? (sub ? objectNames.subscription(refOf(sub)) : "");
+    if (!sub) {
+      await this.ctx.storage.deleteAlarm();
+      return quietReport(name, at, "gone");
+    }
+    const now = Date.parse(at);
+    const asked = this.#asked;
+    this.#asked = false;
+    let report = await this.poll(name, at, config, { hold: true });
+    const channel = channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId));
+    // Read, and nothing to add to the window that asked: it need not wait for this test any
+    // longer. A poll that could not read Decipher leaves the window to its full length.
+    if (asked && !report.held && !report.error && report.status !== "busy")
+      await channel.polled(name).catch(() => {});
+    if (report.held && sub.kind === "test") {
+      const told = await channel
+        .hold(sub.channelId, name, report.held, at, config)
+        .catch((error: unknown) => {
+          console.error(`hold of ${name}: ${describeError(error)}`);
+          return null;
+        });
+      // Decided earlier (a retry, or a decision this object missed): told now, as decided.
+      if (told) {
+        const again = await this.poll(name, at, config, told);
+        report = { ...again, posts: again.posts + report.posts, held: again.held };
+      }
+    }
+    const alarms = this.#clock() === "alarms";
+    const after = await this.#read();
+    const since = this.#lastPollAt === null ? Number.POSITIVE_INFINITY : now - this.#lastPollAt;
+    this.#lastPollAt = now;
+    if (alarms && after && !after.paused) {
+      await this.ctx.storage.setAlarm(nextPollAt(name, Date.now(), this.#runningSince(now)));
+    }
+    if (alarms && report.status !== "busy") {
+      const state = JSON.stringify([report.status, report.failingSince, report.overdue]);
+      if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since)) {
+        await registry(this.env)
+          .report(report, Date.now() + LEASE_MS)
+          .then(() => {
+            this.#reported = state;
+          })
+          .catch((error: unknown) => console.error(`report of ${name}: ${describeError(error)}`));
+      }
+    }
+    return report;
+  }
+
+  /** The first sighting of the oldest run still running for less than RUNNING_FOR_AT_MOST_MS. */
+  #runningSince(now: number): number | null {
+    SqlRunLedger.migrate(this.ctx.storage.sql);
+    const row = this.ctx.storage.sql
+      .exec<{ first: string | null }>(
+        "SELECT MIN(first_seen) AS first FROM runs WHERE status = 'running' AND first_seen > ?",
+        new Date(now - RUNNING_FOR_AT_MOST_MS).toISOString(),
+      )
+      .one();
+    return row.first ? Date.parse(row.first) : null;
+  }
+
   read(): Promise<Subscription | null> {
     return this.#read().then((sub) => sub ?? null);
   }
 
   triage(_ref: SubscriptionRef, action: TriageAction, at: string, config: Config): Promise<TriageOutcome> {
+    this.#config = config;
     return this.#serial(async () => {
       const sub = await this.#read();
       if (!sub) {
@@ -258,7 +387,8 @@ export class SubscriptionObject extends DurableObject<Env> {
           mode,
           outbox,
           ledger,
-          cycle: at,
+          // The channel's decision is the held failure's to follow, whichever poll held it last.
+          cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
           readLastRun: (testId) =>
             subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
         });

@@ -53,7 +53,8 @@ function announcedRuns(call: Call): number[] {
   const links = [...JSON.stringify(call.params.blocks ?? "").matchAll(/\/tests\/\d+\/runs\/(\d+)/g)].map(
     (m) => Number(m[1]),
   );
-  if (/failing at once/.test(text)) return links.length > 0 ? [...new Set(links)] : [-1];
+  // An outage message, as posted or edited once its tests all passed again: it names each run.
+  if (/(failing|failed) at once/.test(text)) return links.length > 0 ? [...new Set(links)] : [-1];
   if (!/^Test failed[:,]|failed again|is failing for|is flaky:|failed \(flaky\)/.test(text)) return [];
   return [links[0] ?? -1];
 }

@@ -174,28 +174,6 @@ describe("cost and concurrency", () => {
     await bot.cron();
     expect(await bot.posted()).toHaveLength(1);
   });
-
-  it("polls many subscriptions, fanning chunks out to the queue", async () => {
-    // Chunks of 10 here (200 in production) so a handful of subscriptions shows the fan-out.
-    const apiKey = await newOrg();
-    const org = emulator.org(apiKey);
-    const sent: unknown[] = [];
-    const queue = {
-      send: async (body: unknown) => void sent.push(body),
-      sendBatch: async (messages: Iterable<{ body: unknown }>) => {
-        for (const m of messages) sent.push(m.body);
-      },
-    } as unknown as Queue;
-    const bot = createBot({ apiKey, queue });
-    const tests = await Promise.all(Array.from({ length: 24 }, (_, i) => org.addTest(`Generated test ${i}`)));
-    for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
-    await org.addRun((tests[0] as { id: number }).id, "failed");
-    await runPollCycle(bot.env, readConfig(bot.env), { now: new Date(), queue, chunkSize: 10 });
-    // 24 subscriptions in chunks of 10: one polled inline, two handed to the queue.
-    expect(sent).toHaveLength(2);
-    expect((sent as { names: string[] }[]).flatMap((m) => m.names)).toHaveLength(14);
-    expect(await bot.posted()).toHaveLength(1);
-  });
 });
 
 describe("a message Slack refuses", () => {

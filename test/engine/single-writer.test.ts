@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
@@ -24,18 +24,6 @@ async function postReceived(bot: ReturnType<typeof createBot>): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error("no chat.postMessage reached Slack");
-}
-
-/** Puts `count` made-up subscriptions into the registry's index (their objects are empty). */
-async function padIndex(count: number) {
-  await runInDurableObject(registry(), async (_instance, state) => {
-    const index = (await state.storage.get<Record<string, unknown>>("index")) ?? {};
-    for (let i = 0; i < count; i++) {
-      const ref = { teamId: "T0PAD", channelId: "C0ZZ", kind: "test", id: 10_000 + i };
-      index[`T0PAD:C0ZZ:test:${10_000 + i}`] = { name: `T0PAD:C0ZZ:test:${10_000 + i}`, ref };
-    }
-    await state.storage.put("index", index);
-  });
 }
 
 describe("one writer per subscription", () => {
@@ -127,48 +115,6 @@ describe("digests", () => {
     await store().update({ ...gone, testId: 987654 });
     await bot.cron(new Date((await dueOf(CHANNEL)).getTime() + 5_000));
     expect(await digestsIn(bot)).toHaveLength(1);
-  });
-});
-
-describe("fan-out", () => {
-  it("still polls everything itself when the queue refuses", async () => {
-    const { bot, org } = await subscribedBot();
-    await org.addRun(101, "failed");
-    await padIndex(10);
-    const refusing = {
-      send: async () => {},
-      sendBatch: async () => {
-        throw new Error("Queue quota exceeded");
-      },
-    } as unknown as Queue;
-    const report = await runPollCycle(bot.env, readConfig(bot.env), {
-      now: new Date(),
-      queue: refusing as never,
-      chunkSize: 5,
-    });
-    expect(report.queuedChunks).toBe(0);
-    expect(report.subscriptions).toBe(11);
-    expect(await bot.posted()).toHaveLength(1);
-  });
-
-  it("queues more than 100 chunks in batches of at most 100", async () => {
-    const { bot } = await subscribedBot();
-    await padIndex(1010);
-    const batches: number[] = [];
-    const queue = {
-      send: async () => {},
-      sendBatch: async (messages: unknown[]) => {
-        if (messages.length > 100) throw new Error("batch too large");
-        batches.push(messages.length);
-      },
-    } as unknown as Queue;
-    const report = await runPollCycle(bot.env, readConfig(bot.env), {
-      now: new Date(),
-      queue: queue as never,
-      chunkSize: 10,
-    });
-    expect(report.queuedChunks).toBe(101);
-    expect(batches).toEqual([100, 1]);
   });
 });
 

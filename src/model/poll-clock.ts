@@ -1,0 +1,91 @@
+/**
+ * The clock of each subscription object (README "The clock"): when it polls next, when it
+ * tells the registry it is alive, and how long a channel waits for its other tests before it
+ * decides whether failures are one outage. Every number of the clock is here.
+ */
+
+/**
+ * A run is `running`: it will pass or fail within minutes, and someone is waiting to hear.
+ * 10 s keeps a failure's median delay to Slack near 5 s plus one post, and costs 6 object
+ * requests a minute only while a run is open.
+ */
+export const RUNNING_POLL_MS = 10_000;
+/**
+ * Nothing is running: a run that starts and fails between two polls is seen within a minute.
+ * 60 s matches what the cron did before (1,440 requests a day per subscription).
+ */
+export const IDLE_POLL_MS = 60_000;
+/**
+ * A run still `running` after this long is most likely stuck (Decipher's runs take minutes):
+ * its subscription falls back to the idle pace so a hung run cannot cost 8,640 requests a day.
+ */
+export const RUNNING_FOR_AT_MOST_MS = 30 * 60_000;
+/**
+ * Each object's polls are shifted by up to this much (from a hash of its name, so the same
+ * every time): a channel's 20 objects do not all call Decipher and Slack in the same second.
+ */
+export const JITTER_MS = 5_000;
+/** A test that found a new failure asks the channel's other tests to poll within this. */
+export const POLL_SOON_MS = 1_000;
+/**
+ * How long a channel waits, after a test's new failure, for its other tests' polls before it
+ * decides alone or grouped: longer than one running-pace poll of the others (they are asked
+ * to poll at once), short enough that a grouped alert is still timely.
+ */
+export const OUTAGE_WINDOW_MS = 15_000;
+/** A decision that waits on a lost answer is tried again this much later. */
+export const OUTAGE_RETRY_MS = 60_000;
+
+/**
+ * The registry's watchdog lease: an object tells the registry "alive until T" when its state
+ * changes and every LEASE_RENEW_MS of polling; the cron wakes only objects whose T has passed.
+ * 15 minutes is three missed renewals: a clock that stopped is restarted within 16 minutes,
+ * inside the 15-minute window after which /health reports polls failing.
+ */
+export const LEASE_MS = 15 * 60_000;
+/** Renewals: at 5 minutes, 20 subscriptions cost 5,760 registry requests a day. */
+export const LEASE_RENEW_MS = 5 * 60_000;
+/** Objects the watchdog wakes per invocation: well inside 1,000 operations on Cloudflare services. */
+export const WATCHDOG_WAKES_PER_CYCLE = 400;
+
+/**
+ * A stable number in [0, 1) from an object's name: FNV-1a, then mixed (murmur3's finalizer) so
+ * names that differ only in their last digits land far apart.
+ */
+export function phaseOf(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 2 ** 32;
+}
+
+/**
+ * When an object polls next: at the running pace while one of its runs has been running for
+ * less than RUNNING_FOR_AT_MOST_MS (`runningSince`: the oldest such run's first sighting),
+ * otherwise at the idle pace; shifted by the object's own phase.
+ */
+export function nextPollAt(name: string, now: number, runningSince: number | null): number {
+  const running = runningSince !== null && now - runningSince < RUNNING_FOR_AT_MOST_MS;
+  const base = running ? RUNNING_POLL_MS : IDLE_POLL_MS;
+  const jitter = Math.round(phaseOf(name) * (running ? JITTER_MS / 5 : JITTER_MS));
+  return now + base + jitter;
+}
+
+/**
+ * Whether this poll renews the lease: the first poll after each LEASE_RENEW_MS boundary (shifted
+ * by the object's phase, so renewals spread over the period). It needs no stored time: the
+ * previous poll was `sincePrevious` ago.
+ */
+export function leaseRenewDue(name: string, now: number, sincePrevious: number): boolean {
+  const shift = phaseOf(name) * LEASE_RENEW_MS;
+  return (
+    Math.floor((now - shift) / LEASE_RENEW_MS) !== Math.floor((now - sincePrevious - shift) / LEASE_RENEW_MS)
+  );
+}

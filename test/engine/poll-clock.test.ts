@@ -1,0 +1,278 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { runPollCycle } from "../../src/cron.ts";
+import { IDLE_POLL_MS, JITTER_MS, POLL_SOON_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { ledgerOf, runIdsIn, subscriptionStub, until } from "../helpers/cases.ts";
+
+// Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
+// objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
+// other suites set the time of each cycle themselves (POLL_CLOCK=cron, vitest.config.ts).
+
+const ALARMS = { POLL_CLOCK: "alarms" };
+
+async function alarmsBot(tests: number, options: { clock?: "alarms" | "cron" } = {}) {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey, env: { POLL_CLOCK: options.clock ?? "alarms" } });
+  const org = emulator.org(apiKey);
+  const ids: number[] = [];
+  for (let i = 0; i < tests; i++) {
+    const test = await org.addTest(`Clock step ${i + 1} ${crypto.randomUUID().slice(0, 6)}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    ids.push(test.id);
+  }
+  return { bot, org, ids };
+}
+
+const alarmIn = async (stub: DurableObjectStub) =>
+  runInDurableObject(stub, async (_i, state) => {
+    const at = await state.storage.getAlarm();
+    return at === null ? null : at - Date.now();
+  });
+
+const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALERTS") =>
+  env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(await bot.team(), channelId)));
+
+const alertsFor = async (bot: ReturnType<typeof createBot>, runId: number) =>
+  (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(runId));
+
+describe("each subscription object polls on its own alarm", () => {
+  it("subscribing arms it; a running run is polled every 10 s, and its failure is posted by the next alarm", async () => {
+    const { bot, org, ids } = await alarmsBot(1);
+    const id = ids[0] as number;
+    const stub = await subscriptionStub(bot, "test", id);
+    expect(await alarmIn(stub)).not.toBeNull();
+    const run = await org.addRun(id, "running");
+    // The next alarm, against the time before and after the alarm that set it.
+    const paced = async (ms: number) => {
+      const before = Date.now();
+      await runDurableObjectAlarm(stub);
+      const after = Date.now();
+      const at = (await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())) as number;
+      expect(at - before).toBeGreaterThanOrEqual(ms);
+      expect(at - after).toBeLessThanOrEqual(ms + JITTER_MS);
+    };
+    await paced(RUNNING_POLL_MS);
+    expect((await ledgerOf(bot, "test", id)).find((r) => r.id === run.id)?.status).toBe("running");
+
+    await org.setRun(run.id, "failed");
+    await paced(IDLE_POLL_MS);
+    // Alone in its channel: held for the window, which its channel's alarm closes.
+    await runDurableObjectAlarm(await channelStub(bot));
+    await until(async () => (await alertsFor(bot, run.id)).length > 0, 30_000, "the alert");
+    expect(await alertsFor(bot, run.id)).toHaveLength(1);
+  });
+
+  it("unsubscribing clears the alarm", async () => {
+    const { bot, ids } = await alarmsBot(1);
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    expect(await alarmIn(stub)).not.toBeNull();
+    await bot.command("/decipher", `unsubscribe test ${ids[0]}`);
+    expect(await alarmIn(stub)).toBeNull();
+  });
+
+  it("a channel's objects are spread over the minute, not fired together", async () => {
+    const { bot, ids } = await alarmsBot(4);
+    const next: number[] = [];
+    for (const id of ids) {
+      const stub = await subscriptionStub(bot, "test", id);
+      await runDurableObjectAlarm(stub);
+      next.push((await alarmIn(stub)) as number);
+    }
+    expect(new Set(next.map((ms) => Math.round(ms / 250))).size).toBeGreaterThan(1);
+  });
+});
+
+describe("an alarm that throws is retried, and the retry never posts twice", () => {
+  it("the object dies mid-post in its alarm; the retried alarm finds the post by its key instead of sending it again", async () => {
+    // The retry runs in a fresh instance, on the object's own bindings: this bot uses them.
+    const bot = createBot({
+      apiKey: env.DECIPHER_API_KEY as string,
+      botToken: env.SLACK_BOT_TOKEN as string,
+      env: ALARMS,
+    });
+    const org = emulator.org(env.DECIPHER_API_KEY as string);
+    const test = await org.addTest(`Retry step ${crypto.randomUUID().slice(0, 8)}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    const stub = await subscriptionStub(bot, "test", test.id);
+    const channel = await channelStub(bot);
+    await runDurableObjectAlarm(stub);
+    const first = await org.addRun(test.id, "failed");
+    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(channel);
+    await until(async () => (await alertsFor(bot, first.id)).length === 1, 30_000, "the first alert");
+
+    // A second failure replies in the alert's thread, posted by the object's own alarm. Slack
+    // stores it and answers late; the object is reset before the answer comes.
+    const second = await org.addRun(test.id, "failed");
+    const posts = async () =>
+      (await bot.slackCalls()).filter(
+        (c) =>
+          c.method === "chat.postMessage" && runIdsIn(JSON.stringify(c.params ?? {})).includes(second.id),
+      );
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
+    const dying = runDurableObjectAlarm(stub).catch((error: unknown) => error);
+    await until(async () => (await posts()).length > 0, 30_000, "the reply to reach Slack");
+    // (The abort rejects this call too: the instance it ran in is gone.)
+    await runInDurableObject(stub, (_i, state) => state.abort("crash after the post")).catch(() => {});
+    await dying;
+    await until(async () => (await alertsFor(bot, second.id)).length > 0, 30_000, "Slack to store it");
+
+    // The platform runs the alarm again: before the outbox's lookup delay, and after it (a
+    // new stub: the old one stays broken with the instance it reached).
+    const fresh = () => subscriptionStub(bot, "test", test.id);
+    const retry = async () => {
+      await runInDurableObject(await fresh(), (_i, state) => state.storage.setAlarm(Date.now()));
+      await runDurableObjectAlarm(await fresh());
+    };
+    await retry();
+    expect(await posts()).toHaveLength(1);
+    await runInDurableObject(await fresh(), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE outbox SET intended_at = ? WHERE key LIKE ?",
+        new Date(Date.now() - 5 * 60_000).toISOString(),
+        `%${second.id}%`,
+      );
+    });
+    await retry();
+    expect(await posts()).toHaveLength(1);
+    const replies = await alertsFor(bot, second.id);
+    expect(replies).toHaveLength(1);
+    const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === second.id);
+    expect(row).toMatchObject({ fate: "threaded", ts: replies[0]?.ts });
+  });
+});
+
+describe("the cron is the watchdog", () => {
+  it("wakes only the objects whose lease has passed, and renews it", async () => {
+    const { bot, org, ids } = await alarmsBot(3);
+    const config = readConfig(bot.env);
+    const before = (await org.requests()).total;
+    const idle = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(idle.subscriptions).toBe(0);
+    expect((await org.requests()).total).toBe(before);
+
+    const stopped = objectNames.subscription({
+      teamId: await bot.team(),
+      channelId: "C0ALERTS",
+      kind: "test",
+      id: ids[1] as number,
+    });
+    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
+    await runInDurableObject(registry, (_i, state) => {
+      state.storage.sql.exec("UPDATE clock SET until = 0 WHERE name = ?", stopped);
+    });
+    const woken = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(woken.subscriptions).toBe(1);
+    expect(woken.polled).toBe(1);
+    expect((await org.requests()).total - before).toBe(1);
+    const again = await runPollCycle(bot.env, config, { now: new Date() });
+    expect(again.subscriptions).toBe(0);
+  });
+});
+
+describe("subscriptions made before the clock", () => {
+  it("have no lease and no alarm: the first watchdog cron wakes them", async () => {
+    const { bot, ids } = await alarmsBot(2);
+    for (const id of ids) {
+      const stub = await subscriptionStub(bot, "test", id);
+      await runDurableObjectAlarm(stub);
+      await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
+    }
+    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
+    await runInDurableObject(registry, async (_i, state) => {
+      state.storage.sql.exec("DELETE FROM clock");
+      await state.storage.delete("leasesSeeded");
+    });
+    const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(first.subscriptions).toBe(2);
+    for (const id of ids) expect(await alarmIn(await subscriptionStub(bot, "test", id))).not.toBeNull();
+    const next = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(next.subscriptions).toBe(0);
+  });
+});
+
+describe("outage grouping with independent clocks", () => {
+  it("a new failure opens the channel's window and asks its other tests to poll now; one message names all three", async () => {
+    const { bot, org, ids } = await alarmsBot(4);
+    const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+    for (const stub of stubs) await runDurableObjectAlarm(stub);
+    const runs: { id: number }[] = [];
+    for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
+    await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    // The others were asked to poll now: each one's alarm, a minute away before, is now at
+    // most a second away (or has fired already).
+    for (const stub of stubs.slice(1)) {
+      const at = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+      expect(at === null || at <= Date.now() + POLL_SOON_MS).toBe(true);
+    }
+    for (const [i, run] of runs.entries()) {
+      const stub = stubs[i] as DurableObjectStub;
+      const seen = async () => (await ledgerOf(bot, "test", ids[i] as number)).some((r) => r.id === run.id);
+      // Its alarm (run here if it has not fired on its own yet, or if its read failed).
+      for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stub);
+    }
+    await runDurableObjectAlarm(stubs[3] as DurableObjectStub);
+    await runDurableObjectAlarm(await channelStub(bot));
+    // Their failures are in the window and the fourth answered it has none: the window closes.
+    await until(async () => (await bot.posted()).length > 0, 60_000, "the outage message");
+    const fates = async () =>
+      Promise.all(
+        runs.map(
+          async (run, i) =>
+            (await ledgerOf(bot, "test", ids[i] as number)).find((r) => r.id === run.id)?.fate,
+        ),
+      );
+    await until(async () => (await fates()).every((f) => f !== null), 30_000, "each test told");
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    const named = runIdsIn(visibleText(posted[0] as { text?: string }));
+    for (const run of runs) expect(named).toContain(run.id);
+    for (const [i, run] of runs.entries())
+      expect((await ledgerOf(bot, "test", ids[i] as number)).find((r) => r.id === run.id)?.fate).toBe(
+        "grouped",
+      );
+  });
+
+  it("a failure decided alone after a refused outage post is never named by a later outage message", async () => {
+    // No object's own alarm here: the test holds and closes the window itself.
+    const { bot, org, ids } = await alarmsBot(6, { clock: "cron" });
+    const config = readConfig(bot.env);
+    const channel = await channelStub(bot);
+    const team = await bot.team();
+    const nameOf = (id: number) =>
+      objectNames.subscription({ teamId: team, channelId: "C0ALERTS", kind: "test", id });
+    const item = (id: number, runId: number) => ({
+      testId: id,
+      testName: `test ${id}`,
+      runId,
+      summary: null,
+    });
+    const first = [];
+    for (const id of ids.slice(0, 3)) first.push({ id, run: await org.addRun(id, "failed") });
+    for (const { id, run } of first)
+      await channel.hold("C0ALERTS", nameOf(id), item(id, run.id), new Date().toISOString(), config);
+    // Slack refuses the outage message: each failure is told alone.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_arguments" });
+    await channel.closeWindow(config);
+    const held = first[0] as { id: number; run: { id: number } };
+    // The same failure held again (a second cycle saw it too): answered with the decision, not held.
+    const again = await channel.hold(
+      "C0ALERTS",
+      nameOf(held.id),
+      item(held.id, held.run.id),
+      new Date().toISOString(),
+      config,
+    );
+    expect(JSON.parse(JSON.stringify(again))).toEqual({ told: true });
+    for (const id of ids.slice(3)) {
+      const run = await org.addRun(id, "failed");
+      await channel.hold("C0ALERTS", nameOf(id), item(id, run.id), new Date().toISOString(), config);
+    }
+    await channel.closeWindow(config);
+    const mentions = (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(held.run.id));
+    expect(mentions).toHaveLength(1);
+  });
+});
