@@ -45,7 +45,11 @@ try {
     );
   }
   const { loadavg } = await import("node:os");
-  console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(" / ")}`);
+  console.log(
+    `load average ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(" / ")}`,
+  );
   const rows = await comparePeers(
     services,
     servers,

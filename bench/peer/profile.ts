@@ -7,7 +7,7 @@
  *   node bench/peer/profile.ts [help|command|ack-only] [concurrency] [requests] [git rev]
  * (PROFILE_FLOOR=1: the Hono floor of bench/peer/hono-echo.ts instead of ours.)
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { join } from "node:path";
 import { type Build, buildWorker, buildWorkerAt } from "../build.ts";
@@ -130,6 +130,7 @@ export async function profileWorker(
     await new Promise((r) => setTimeout(r, 1500)); // lazy halves
     const { profile } = (await insp.send("Profiler.stop")) as { profile: Profile };
     insp.close();
+    if (process.env.PROFILE_DUMP) writeFileSync(process.env.PROFILE_DUMP, JSON.stringify(profile));
     const locate = locator(buildDir);
     const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
     const modules = new Map<string, number>();

@@ -37,7 +37,12 @@ type Body = PreAuthorizeSlackMiddlewareRequest<Env>["body"];
 /** A request as the listeners receive it; each listener's own type narrows the payload. */
 type Request = PreAuthorizeSlackMiddlewareRequest<Env> & { payload: unknown };
 type Ack = (req: never) => Promise<unknown>;
-type Lazy = (req: never) => Promise<void>;
+/** A lazy half may return nothing when the request needs no work after the ack (see #run). */
+type Lazy = (req: never) => Promise<void> | undefined;
+/** A command's lazy half, which may have nothing to do for some of its subcommands. */
+type SlashCommandLater = (
+  ...args: Parameters<SlashCommandLazyHandler<Env>>
+) => ReturnType<SlashCommandLazyHandler<Env>> | undefined;
 type Listener = { matches: (body: Body) => boolean; ack: Ack; lazy?: Lazy | undefined };
 type Kind =
   | "command"
@@ -85,7 +90,7 @@ export class LeanSlackApp extends SlackApp<Env> {
   override command(
     pattern: StringOrRegExp,
     ack: SlashCommandAckHandler<Env>,
-    lazy?: SlashCommandLazyHandler<Env>,
+    lazy?: SlashCommandLazyHandler<Env> | SlashCommandLater,
   ) {
     return this.#add("command", { matches: (b) => !b.type && named(pattern, b.command), ack, lazy });
   }
@@ -226,14 +231,21 @@ export class LeanSlackApp extends SlackApp<Env> {
     if (kind === "event") {
       const req = { ...base, payload: body.event } as Request;
       for (const l of listeners) await l.ack(req as never);
-      for (const l of listeners) if (l.lazy) ctx.waitUntil(l.lazy(req as never));
+      for (const l of listeners) {
+        const later = l.lazy?.(req as never);
+        if (later) ctx.waitUntil(later);
+      }
       return toCompleteResponse("");
     }
     const listener = listeners[0];
     if (!listener) return new Response("No listener found", { status: 404 });
     const req = { ...base, payload: body } as Request;
     const answer = await listener.ack(req as never);
-    if (listener.lazy) ctx.waitUntil(listener.lazy(req as never));
+    // No waitUntil when the lazy half says there is nothing to do: a pending waitUntil keeps the
+    // request open after its response, which costs workerd a turn of its own per request
+    // (BENCHMARKS.md, "The Slack edge": most of an ack's CPU at one in flight).
+    const later = listener.lazy?.(req as never);
+    if (later) ctx.waitUntil(later);
     return toCompleteResponse(answer as Parameters<typeof toCompleteResponse>[0]);
   }
 
