@@ -227,8 +227,8 @@ export class LeanSlackApp extends SlackApp<Env> {
 
   async #run(body: Body, base: PreAuthorizeSlackMiddlewareRequest<Env>, ctx: ExecutionContext) {
     const kind = kindOf(body);
-    const listeners = kind ? this.#listeners[kind].filter((l) => l.matches(body)) : [];
     if (kind === "event") {
+      const listeners = this.#listeners.event.filter((l) => l.matches(body));
       const req = { ...base, payload: body.event } as Request;
       for (const l of listeners) await l.ack(req as never);
       for (const l of listeners) {
@@ -237,13 +237,13 @@ export class LeanSlackApp extends SlackApp<Env> {
       }
       return toCompleteResponse("");
     }
-    const listener = listeners[0];
+    // The first match only: the other listeners' matchers need not run.
+    const listener = kind ? this.#listeners[kind].find((l) => l.matches(body)) : undefined;
     if (!listener) return new Response("No listener found", { status: 404 });
     const req = { ...base, payload: body } as Request;
     const answer = await listener.ack(req as never);
-    // No waitUntil when the lazy half says there is nothing to do: a pending waitUntil keeps the
-    // request open after its response, which costs workerd a turn of its own per request
-    // (BENCHMARKS.md, "The Slack edge": most of an ack's CPU at one in flight).
+    // No waitUntil when the lazy half has nothing to do: each one keeps the request open after
+    // its response, for workerd to wind down later (BENCHMARKS.md, "The Slack edge").
     const later = listener.lazy?.(req as never);
     if (later) ctx.waitUntil(later);
     return toCompleteResponse(answer as Parameters<typeof toCompleteResponse>[0]);
