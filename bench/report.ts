@@ -208,7 +208,7 @@ export function renderMarkdown(f: Facts): string {
   const peerGoal = peerVerdict(f.peers);
   if (!peerGoal.met)
     gaps.push(
-      `- **Ack p99 at ${peerGoal.concurrency} concurrent on bare workerd ${f1(peerGoal.ours)} ms > Bolt's ${f1(peerGoal.bolt)} ms (${f2(peerGoal.ours / peerGoal.bolt)}×).** §6 splits the CPU of a request into HTTP floor, ack path and lazy half and names what the ack path spends it on (per-request construction of four Slack API clients and of the SlackApp, a second read of the body).`,
+      `- **Ack p99 at ${peerGoal.concurrency} concurrent on bare workerd ${f1(peerGoal.ours)} ms > Bolt's ${f1(peerGoal.bolt)} ms (${f2(peerGoal.ours / peerGoal.bolt)}×).** §6 splits the CPU of a request into HTTP floor, ack path and lazy half; "The Slack edge" below compares the ack path with Bolt and a Hono-only floor on the same workerd, with a V8 profile of it.`,
     );
   if (f.bundle.gzipBytes > 120 * 1024) gaps.push(`- **Bundle ${kb(f.bundle.gzipBytes)} > 120 KB gzip.**`);
   out.push("### Gaps and causes", "", ...(gaps.length ? gaps : ["None: every target above is met."]), "");

@@ -31,6 +31,8 @@ export type EdgeFacts = {
   plan: EdgePlan;
   rows: PeerRow[];
   cold: Array<[PeerId, number[]]>;
+  /** The same cold starts, to the first HTTP answer of any kind (process up, code loaded). */
+  coldUp: Array<[PeerId, number[]]>;
   bundles: Array<[PeerId, Size]>;
   profiles: Array<[PeerId, ProfileResult]>;
   elapsedS: number;
@@ -105,6 +107,14 @@ function goals(f: EdgeFacts): string[] {
   out.push(
     `| cold start: spawn to the first 200 of a signed \`/decipher help\`, ms (median, range) | ${coldOf("workerd-serve")} | ${coldOf("workerd-serve-base")} | ${coldOf("bolt")} | ${coldOf("hono-floor")} | ${ratio(oursCold, median(cold.get("bolt") ?? []))} | ≤ ${COLD_START_LIMIT_MS} ms | ${verdict(oursCold <= COLD_START_LIMIT_MS)} |`,
   );
+  const up = new Map(f.coldUp);
+  const upOf = (id: PeerId) => {
+    const v = up.get(id);
+    return v?.length ? f1(median(v)) : "–";
+  };
+  out.push(
+    `| of which: spawn to the first HTTP answer (a 404: the process listens, its code is loaded), ms (median) | ${upOf("workerd-serve")} | ${upOf("workerd-serve-base")} | ${upOf("bolt")} | ${upOf("hono-floor")} | ${ratio(median(up.get("workerd-serve") ?? []), median(up.get("bolt") ?? []))} | | |`,
+  );
   const size = new Map(f.bundles);
   const gz = (id: PeerId) => {
     const s = size.get(id);
@@ -139,7 +149,7 @@ function profiles(f: EdgeFacts): string[] {
   const out = [
     "### Where the CPU goes: V8 profile, top items",
     "",
-    `bench/peer/profile.ts: the build served through Miniflare with an inspector (which adds its own cost, so read the shares, not the absolute figures), ${p?.requests} signed \`/decipher help\` at ${p?.concurrency} in flight, sampled every 200 µs; self time per request, by module and by function (names and places through the bundle's source map).`,
+    `bench/peer/profile.ts: the build served on a bare \`workerd serve\` with an inspector (which adds its own cost; the sampler counts wall time, so on a loaded box read the shares, not the absolute figures), ${p?.requests} signed \`/decipher help\` at ${p?.concurrency} in flight, sampled every 200 µs; self time per request, by module and by function (names and places through the bundle's source map).`,
     "",
   ];
   const named = (id: PeerId, r: ProfileResult) => [

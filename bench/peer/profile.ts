@@ -1,21 +1,24 @@
 /**
- * Where the Worker's CPU goes on workerd under a burst: serves a build through Miniflare with an
- * inspector, samples V8's CPU profiler while bench/load.ts sends one kind of request, and
+ * Where the Worker's CPU goes on workerd: serves a build on a bare `workerd serve` (as the edge
+ * comparison does) with an inspector, samples V8's CPU profiler while bench/load.ts sends one kind of request, and
  * reports self time by bundled module (the bundle's `// path` comments), by function, and what
  * V8 could not attribute to JS (GC, program, idle). bench/peer/edge.ts runs it on the build
  * before and after; by hand:
  *   node bench/peer/profile.ts [help|command|ack-only] [concurrency] [requests] [git rev]
+ * (PROFILE_FLOOR=1: the Hono floor of bench/peer/hono-echo.ts instead of ours.)
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { join } from "node:path";
 import { type Build, buildWorker, buildWorkerAt } from "../build.ts";
 import { commandRequest } from "../slack-requests.ts";
 import { freePort } from "./child.ts";
 import type { PeerKind, Services } from "./compare.ts";
+import { bundleHonoEcho } from "./hono-echo-bundle.ts";
 import { runLoadInThread } from "./load-thread.ts";
 import { startServices } from "./services.ts";
-import { startWorkerd, type WorkerVars } from "./workerd-direct.ts";
+import type { WorkerVars } from "./workerd-direct.ts";
+import { startWorkerdServe } from "./workerd-serve.ts";
 
 type Node = {
   id: number;
@@ -105,7 +108,7 @@ export async function profileWorker(
   topN = 12,
 ): Promise<ProfileResult> {
   const inspectorPort = await freePort();
-  const served = await startWorkerd(buildDir, vars, inspectorPort);
+  const served = await startWorkerdServe(buildDir, vars, "workerd-serve", 20_000, inspectorPort);
   try {
     const make = () =>
       Promise.all(
@@ -127,6 +130,7 @@ export async function profileWorker(
     await new Promise((r) => setTimeout(r, 1500)); // lazy halves
     const { profile } = (await insp.send("Profiler.stop")) as { profile: Profile };
     insp.close();
+    if (process.env.PROFILE_DUMP) writeFileSync(process.env.PROFILE_DUMP, JSON.stringify(profile));
     const locate = locator(buildDir);
     const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
     const modules = new Map<string, number>();
@@ -158,7 +162,12 @@ export async function profileWorker(
 const isMain = process.argv[1]?.endsWith("profile.ts");
 if (isMain) {
   const [kind = "help", conc = "50", count = "300", rev] = process.argv.slice(2);
-  const build: Build = rev ? await buildWorkerAt(rev) : await buildWorker();
+  const build: Build =
+    process.env.PROFILE_FLOOR === "1"
+      ? await bundleHonoEcho()
+      : rev
+        ? await buildWorkerAt(rev)
+        : await buildWorker();
   const services = await startServices();
   try {
     const r = await profileWorker(

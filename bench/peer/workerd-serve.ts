@@ -34,10 +34,14 @@ const worker :Workerd.Worker = (
 `;
 }
 
-/** Writes the config for `<buildDir>/index.js` and starts workerd on it, without waiting for it. */
+/**
+ * Writes the config for `<buildDir>/index.js` and starts workerd on it, without waiting for it.
+ * `inspectorPort` only for bench/peer/profile.ts: an attached inspector costs CPU.
+ */
 export async function spawnWorkerdServe(
   buildDir: string,
   vars: Record<string, string>,
+  inspectorPort?: number,
 ): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const file = join(buildDir, `bench-workerd-${port}.capnp`);
@@ -45,7 +49,10 @@ export async function spawnWorkerdServe(
     file,
     config(port, { DECIPHER_APP_URL: "https://app.getdecipher.com", ADMIN_USER_IDS: "", ...vars }),
   );
-  const child = spawn(bin("workerd", "bin/workerd"), ["serve", file, "--experimental"], { stdio: "ignore" });
+  const inspector = inspectorPort ? [`--inspector-addr=127.0.0.1:${inspectorPort}`] : [];
+  const child = spawn(bin("workerd", "bin/workerd"), ["serve", file, "--experimental", ...inspector], {
+    stdio: "ignore",
+  });
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -69,8 +76,9 @@ export async function startWorkerdServe(
   vars: Record<string, string>,
   id: PeerId = "workerd-serve",
   timeoutMs = 20_000,
+  inspectorPort?: number,
 ): Promise<Served> {
-  const { child, url } = await spawnWorkerdServe(buildDir, vars);
+  const { child, url } = await spawnWorkerdServe(buildDir, vars, inspectorPort);
   const served = servedChild(id, url, child);
   if (!(await waitUntil(child, () => fetch(`${url}/health`).then((r) => r.ok), timeoutMs))) {
     await served.stop();

@@ -37,7 +37,12 @@ type Body = PreAuthorizeSlackMiddlewareRequest<Env>["body"];
 /** A request as the listeners receive it; each listener's own type narrows the payload. */
 type Request = PreAuthorizeSlackMiddlewareRequest<Env> & { payload: unknown };
 type Ack = (req: never) => Promise<unknown>;
-type Lazy = (req: never) => Promise<void>;
+/** A lazy half may return nothing when the request needs no work after the ack (see #run). */
+type Lazy = (req: never) => Promise<void> | undefined;
+/** A command's lazy half, which may have nothing to do for some of its subcommands. */
+type SlashCommandLater = (
+  ...args: Parameters<SlashCommandLazyHandler<Env>>
+) => ReturnType<SlashCommandLazyHandler<Env>> | undefined;
 type Listener = { matches: (body: Body) => boolean; ack: Ack; lazy?: Lazy | undefined };
 type Kind =
   | "command"
@@ -85,7 +90,7 @@ export class LeanSlackApp extends SlackApp<Env> {
   override command(
     pattern: StringOrRegExp,
     ack: SlashCommandAckHandler<Env>,
-    lazy?: SlashCommandLazyHandler<Env>,
+    lazy?: SlashCommandLazyHandler<Env> | SlashCommandLater,
   ) {
     return this.#add("command", { matches: (b) => !b.type && named(pattern, b.command), ack, lazy });
   }
@@ -222,18 +227,25 @@ export class LeanSlackApp extends SlackApp<Env> {
 
   async #run(body: Body, base: PreAuthorizeSlackMiddlewareRequest<Env>, ctx: ExecutionContext) {
     const kind = kindOf(body);
-    const listeners = kind ? this.#listeners[kind].filter((l) => l.matches(body)) : [];
     if (kind === "event") {
+      const listeners = this.#listeners.event.filter((l) => l.matches(body));
       const req = { ...base, payload: body.event } as Request;
       for (const l of listeners) await l.ack(req as never);
-      for (const l of listeners) if (l.lazy) ctx.waitUntil(l.lazy(req as never));
+      for (const l of listeners) {
+        const later = l.lazy?.(req as never);
+        if (later) ctx.waitUntil(later);
+      }
       return toCompleteResponse("");
     }
-    const listener = listeners[0];
+    // The first match only: the other listeners' matchers need not run.
+    const listener = kind ? this.#listeners[kind].find((l) => l.matches(body)) : undefined;
     if (!listener) return new Response("No listener found", { status: 404 });
     const req = { ...base, payload: body } as Request;
     const answer = await listener.ack(req as never);
-    if (listener.lazy) ctx.waitUntil(listener.lazy(req as never));
+    // No waitUntil when the lazy half has nothing to do: each one keeps the request open after
+    // its response, for workerd to wind down later (BENCHMARKS.md, "The Slack edge").
+    const later = listener.lazy?.(req as never);
+    if (later) ctx.waitUntil(later);
     return toCompleteResponse(answer as Parameters<typeof toCompleteResponse>[0]);
   }
 

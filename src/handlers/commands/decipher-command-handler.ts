@@ -181,6 +181,13 @@ async function answer(
   }
 }
 
+async function subscribeAndReply(deps: Deps, command: SubscribeCommand, req: Request): Promise<void> {
+  const message = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
+    errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
+  );
+  await reply(req.context.respond, message, { replaceOriginal: true });
+}
+
 /**
  * `/decipher …`: parsed once per request. Quick subcommands answer in the ack; `subscribe`
  * acks with a progress line that the lazy listener replaces with the answer.
@@ -196,14 +203,11 @@ export function decipherCommand(deps: Deps) {
         return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
       return ephemeral(await answer(deps, command, where(req)));
     },
-    lazy: async (req: Request) => {
+    /** Only `subscribe` has work after the ack; the rest return nothing (no `waitUntil`). */
+    lazy: (req: Request): Promise<void> | undefined => {
       const p = parsed(req);
-      if (!p.ok || !isSubscribe(p.command)) return;
-      const { command } = p;
-      const message = await subscribe(deps, command, where(req), req.payload.user_id).catch(
-        (error: unknown) => errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
-      );
-      await reply(req.context.respond, message, { replaceOriginal: true });
+      if (!p.ok || !isSubscribe(p.command)) return undefined;
+      return subscribeAndReply(deps, p.command, req);
     },
   };
 }

@@ -84,6 +84,13 @@ async function fetchTimelines(
 
 type Parsed = { ok: true; search: SessionSearch } | { ok: false; problem: string };
 
+async function answerLater(deps: Deps, search: SessionSearch, req: Request): Promise<void> {
+  const message = await renderSessionsPage(deps, search).catch((error: unknown) =>
+    errorMessage(vendorErrorSentence(error)),
+  );
+  await reply(req.context.respond, message, { replaceOriginal: true });
+}
+
 /**
  * `/sessions …`: bad input is answered in the ack; otherwise the ack says what is being looked
  * up and the lazy listener replaces that progress message with the answer.
@@ -106,13 +113,11 @@ export function sessionsCommand(deps: Deps) {
         text: `Looking up sessions for ${describeSessionSearch(p.search)}…`,
       };
     },
-    lazy: async (req: Request) => {
+    /** Bad input has no work after the ack (the ack explained it): nothing, so no `waitUntil`. */
+    lazy: (req: Request): Promise<void> | undefined => {
       const p = parsed(req);
-      if (!p.ok) return; // the ack already explained it
-      const message = await renderSessionsPage(deps, p.search).catch((error: unknown) =>
-        errorMessage(vendorErrorSentence(error)),
-      );
-      await reply(req.context.respond, message, { replaceOriginal: true });
+      if (!p.ok) return undefined;
+      return answerLater(deps, p.search, req);
     },
   };
 }
