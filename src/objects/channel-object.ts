@@ -9,7 +9,7 @@ import { type OutageItem, type OutagePart, outageAddition, outageMessages } from
 import type { ChannelIndex } from "../model/channel-index.ts";
 import { OUTAGE } from "../model/noise-rules.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
-import type { Subscription, TestSubscription } from "../model/subscription.ts";
+import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
@@ -19,13 +19,7 @@ import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import {
-  kvScopeOf,
-  objectNames,
-  registry,
-  subscriptionObject,
-  subscriptionObjectByName,
-} from "./addresses.ts";
+import { kvScopeOf, objectNames, registry, subscriptionObjectByName } from "./addresses.ts";
 import { readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
@@ -461,9 +455,15 @@ export class ChannelObject extends DurableObject<Env> {
   async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
     const index = new SqlChannelIndex(this.ctx.storage.sql);
     if (!index.filled) {
-      // Subscriptions made before the index existed: read from their KV copies, once.
-      const existing = await new SubscriptionStore(this.env.STATE).listForChannel(channelId);
-      if (!index.filled) index.fill(existing, new Date(at));
+      // Subscriptions made before the index existed: read from their KV copies, once, in this
+      // channel's team's scope only (another team may watch a channel of the same id).
+      const teamId = this.ctx.id.name?.split(":")[0];
+      const existing = await new SubscriptionStore(
+        this.env.STATE,
+        kvScopeOf(this.env, teamId),
+      ).listForChannel(channelId);
+      const ours = existing.filter((s) => !teamId || !s.teamId || s.teamId === teamId);
+      if (!index.filled) index.fill(ours, new Date(at));
     }
     const channel = await this.ctx.storage.get<Stored>("channel");
     return {
