@@ -2,7 +2,7 @@ import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { withCountMark } from "../model/count-marks.ts";
-import type { LedgerRow } from "../model/run-ledger.ts";
+import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
@@ -222,19 +222,7 @@ export async function pollCollectionSubscription(
 function recordGrowth(ledger: RunLedger, sub: CollectionSubscription, now: Date): LedgerRow {
   const [held] = ledger.byIds([sub.alertedCount]);
   if (held && held.status === "grown" && Date.parse(held.firstSeen) >= Date.parse(sub.alertedAt)) return held;
-  const at = now.toISOString();
-  const row: LedgerRow = {
-    id: sub.alertedCount,
-    status: "grown",
-    createdAt: at,
-    firstSeen: at,
-    trigger: null,
-    fate: null,
-    ts: null,
-    parentTs: null,
-    reason: null,
-    decidedAt: null,
-  };
+  const row = undecidedRow(sub.alertedCount, "grown", now.toISOString());
   ledger.save([row]);
   return row;
 }

@@ -11,6 +11,7 @@ import {
   isOverdue,
   type LedgerRow,
   rowTime,
+  undecidedRow,
 } from "../model/run-ledger.ts";
 import { type FailureStreak, resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
@@ -385,7 +386,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       appUrl,
       now,
       recoveredBy: edit.recoveredBy
-        ? runOf(input, { ...blankRow(edit.recoveredBy.id, edit.recoveredBy.at), status: "passed" })
+        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
         : null,
     });
     if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
@@ -400,20 +401,5 @@ function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStrea
     failedRuns: streak.failedRuns + 1,
     lastRunId: run.id,
     lastFailedAt: new Date(Math.max(rowTime(row), Date.parse(streak.lastFailedAt ?? "") || 0)).toISOString(),
-  };
-}
-
-function blankRow(id: number, at: string): LedgerRow {
-  return {
-    id,
-    status: "passed",
-    createdAt: at,
-    firstSeen: at,
-    trigger: null,
-    fate: null,
-    ts: null,
-    parentTs: null,
-    reason: null,
-    decidedAt: null,
   };
 }

@@ -81,6 +81,22 @@ export function byRowTime(a: LedgerRow, b: LedgerRow): number {
   return rowTime(a) - rowTime(b) || a.id - b.id;
 }
 
+/** A row seen at `at` with no fate yet. */
+export function undecidedRow(id: number, status: RunStatus, at: string): LedgerRow {
+  return {
+    id,
+    status,
+    createdAt: at,
+    firstSeen: at,
+    trigger: null,
+    fate: null,
+    ts: null,
+    parentTs: null,
+    reason: null,
+    decidedAt: null,
+  };
+}
+
 export function isOverdue(row: LedgerRow, now: Date): boolean {
   return (
     (row.status === "failed" || row.status === "grown") &&
