@@ -89,10 +89,14 @@ export async function pollNames(
  * and the channels whose digest or weekly report is due. It reads one index and calls only
  * the objects that need it, so it costs the same at 10 or 10,000 subscriptions.
  */
-export async function runPollCycle(env: Env, config: Config, options: { now: Date }): Promise<CycleReport> {
+export async function runPollCycle(
+  env: Env,
+  config: Config,
+  options: { now: Date; everything?: boolean },
+): Promise<CycleReport> {
   const at = options.now.toISOString();
   const { entries, dueDigests } = await registry(env).beginCycle(at, {
-    all: config.clock === "cron",
+    all: config.clock === "cron" || options.everything === true,
     limit: WATCHDOG_WAKES_PER_CYCLE,
   });
   // Sorted, a channel's subscriptions are woken together, so its outage window sees them all.

@@ -1,6 +1,7 @@
 import { app } from "./app.ts";
 import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
 import { runPollCycle } from "./cron.ts";
+import { POLL_EVERYTHING_CRON } from "./model/poll-clock.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
 export { InstallStateObject } from "./objects/install-state-object.ts";
@@ -26,7 +27,10 @@ export default {
   async scheduled(controller, env, _ctx) {
     const config = configured(env);
     if (!config) return;
-    const report = await runPollCycle(env, config, { now: new Date(controller.scheduledTime) });
+    const report = await runPollCycle(env, config, {
+      now: new Date(controller.scheduledTime),
+      everything: controller.cron === POLL_EVERYTHING_CRON,
+    });
     console.log(`poll cycle ${JSON.stringify(report)}`);
   },
 } satisfies ExportedHandler<Env>;

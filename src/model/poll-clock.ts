@@ -89,3 +89,10 @@ export function leaseRenewDue(name: string, now: number, sincePrevious: number):
     Math.floor((now - shift) / LEASE_RENEW_MS) !== Math.floor((now - sincePrevious - shift) / LEASE_RENEW_MS)
   );
 }
+
+/**
+ * The cron expression the sandbox's "Poll now" fires (`/__scheduled?cron=…` under wrangler dev):
+ * every subscription is polled at once, not only those whose clock stopped. Cloudflare fires
+ * only the expressions in wrangler.toml, so a deployment never sees it.
+ */
+export const POLL_EVERYTHING_CRON = "poll-everything";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Hono } from "hono";
+import { POLL_EVERYTHING_CRON } from "../../../src/model/poll-clock.ts";
 
 // The sandbox page: a chat UI over the stand-in's own /__slack/* API, plus two
 // controls the bot's side needs — fire the cron now, and fire it at a given time (the page's
@@ -41,7 +42,8 @@ export function pageRoutes(config: PageConfig) {
 
   const fireCron = async (): Promise<{ ok: boolean; status: number; error?: string }> => {
     if (!config.botUrl) return { ok: false, status: 0, error: "no botUrl configured" };
-    const url = new URL("/__scheduled?cron=*+*+*+*+*", config.botUrl);
+    // Every subscription now, not only the watchdog's expired clocks (src/model/poll-clock.ts).
+    const url = new URL(`/__scheduled?cron=${POLL_EVERYTHING_CRON}`, config.botUrl);
     try {
       const res = await doFetch(url, { signal: AbortSignal.timeout(60_000) });
       await res.text();
