@@ -139,7 +139,12 @@ export async function pollCollectionSubscription(
   );
   const regression = decision === "regression";
   // What the card shows besides the counts, stored with it: every later edit shows it again.
-  const shown = collectionAlertEvidence({ ...input, since: sub.alertedAt, guards });
+  const shown = collectionAlertEvidence({
+    ...input,
+    since: sub.alertedAt,
+    guards,
+    grown: current.sessionCount - sub.alertedCount,
+  });
   const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
   const result = threadTs
     ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)

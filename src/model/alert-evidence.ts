@@ -120,12 +120,15 @@ export function collectionAlertEvidence(input: {
   screenshotsExpiresAt: string | null;
   since: string | null;
   guards?: readonly GuardMark[];
+  /** New sessions the alert counts (its growth): the evidence read holds only the first few. */
+  grown?: number;
 }): CollectionAlertEvidence {
   const first = input.sessions[0];
+  const shown = first ? 1 : 0;
   return {
     session: first ? storedSession(first) : null,
     aiSummary: storedSummary(aiSummaryOf(input.sessions)),
-    moreSessions: Math.max(0, input.sessions.length - 1),
+    moreSessions: Math.max(0, Math.max(input.grown ?? 0, input.sessions.length) - shown),
     screenshotsExpiresAt: input.screenshotsExpiresAt,
     since: input.since,
     guards: (input.guards ?? []).slice(0, 5).map((g) => ({ ...g })),

@@ -31,6 +31,15 @@ describe("a collection alert's buttons lead somewhere", () => {
     expect(topLevel(await bot.posted())).toHaveLength(1);
   });
 
+  it("counts every new session it does not show: grown by 6, one shown, '…and 5 more'", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    await org.grow(501, 6);
+    await bot.cron();
+    const alert = visibleText(topLevel(await bot.posted()).at(-1) as StoredMessage);
+    expect(alert).toMatch(/sessions \(\+6\)/);
+    expect(alert).toMatch(/…and 5 more new sessions since <!date\^/);
+  });
+
   it("links the collection in Decipher", async () => {
     const { alert } = await collectionAlert();
     expect(visibleText(alert)).toMatch(
