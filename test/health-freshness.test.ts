@@ -45,7 +45,8 @@ describe("the last poll, after a cron", () => {
     expect(after.failingSubscriptions).toBe(0);
     const status = await statusText(bot);
     expect(status).toContain(`Last poll <!date^${Math.floor(at.getTime() / 1000)}^`);
-    expect(status).toMatch(/1 subscription checked/);
+    // The deployment's count is not said in a channel (another workspace's subscriptions are in it).
+    expect(status).not.toMatch(/subscriptions? checked/);
   });
 
   it("a later cron moves it, and a fresh bot binding (another isolate) sees the same", async () => {

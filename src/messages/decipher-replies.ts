@@ -210,8 +210,9 @@ export function statusMessage(
   at: PageAt = FIRST_PAGE,
 ): SlackMessage {
   const poll = lastPoll
-    ? `Last poll ${dateToken(lastPoll.at)} (${plural(lastPoll.subscriptions, "subscription")} checked).`
-    : "No poll has run yet since the bot started; polls run every minute.";
+    ? // The count of the whole deployment is not this channel's (nor, with Add to Slack, this workspace's).
+      `Last poll ${dateToken(lastPoll.at)}. Each subscription polls on its own clock: every 10 s while a run is running, every minute otherwise.`
+    : "No poll has run yet since the bot started; each subscription polls within a minute of subscribing.";
   const lines = entries.map((entry) => {
     const s = entry.subscription;
     return [

@@ -87,7 +87,6 @@ describe("wording", () => {
       APP,
       NOW,
     );
-    expect(visibleText(one)).toContain("1 subscription checked");
     expect(one.text).toBe("Status of 1 subscription.");
     expect(visibleText(one)).not.toContain("(s)");
   });
