@@ -184,7 +184,8 @@ try {
     [
       "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501;",
       `${SIMULATION_LINE},`,
-      "  and the bot polls every minute, so a failure alert arrives within a minute or two.",
+      "  each subscription polls every 10 s while a run is running, every minute otherwise:",
+      "  a failure arrives within seconds of a run the bot saw running, within ~1 min otherwise.",
       `  Digest at ${digestAt} UTC (or "Digest now"); the weekly report at ${weeklyAt} UTC.`,
       `  Bot ${stack.botUrl} · emulator ${stack.emulatorUrl} · bot log .wrangler/sandbox-bot.log`,
       "  Ctrl-C stops everything.",
