@@ -152,8 +152,19 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
     ...(ping ? [context(`:bell: ${ping}`)] : []),
     context(runFacts(firstRun, appUrl)),
     ...(summary ? [section(summary)] : []),
+    // The evidence is the first failure's, kept through edits: once the card says more (a longer
+    // streak, a recovery), it says when the evidence is from, so "failing" never reads as now.
     ...(strip || meaning
-      ? [context([strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "))]
+      ? [
+          context(
+            [
+              recoveredBy || streak.failedRuns > 1 ? "At the first failure:" : "",
+              [strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "),
+            ]
+              .filter(Boolean)
+              .join(" "),
+          ),
+        ]
       : []),
     ...impact,
     ...runDurationChart(evidence?.recentRuns),

@@ -191,6 +191,26 @@ describe("failed-run parent", () => {
     expect(elementsOf(m).map((e) => e.action_id)).toEqual([ACTION_IDS.runOpen]);
   });
 
+  it("a recovered card says its kept evidence is from the first failure, so 'failing' never reads as now", () => {
+    const evidence = {
+      recentRuns: [
+        { id: 1233, status: "passed" as const },
+        { id: 1234, status: "failed" as const },
+      ],
+      classification: null,
+      impact: null,
+    };
+    const recovered = failedRunParent(
+      parentInput({
+        evidence,
+        streak: { failedRuns: 2, lastRun: { id: 1240, at: NOW.toISOString() } },
+        recoveredBy: { id: 1241, at: NOW.toISOString() },
+      }),
+    );
+    expect(visibleText(recovered)).toContain("At the first failure: Last runs 🟩🟥");
+    expect(visibleText(failedRunParent(parentInput({ evidence })))).not.toContain("At the first failure");
+  });
+
   it("still reads well when the vendor did not say which step failed, and without a ref has no triage", () => {
     const m = failedRunParent(
       parentInput({ ref: null, firstRun: aRun({ summary: null, durationMs: null }) }),
