@@ -37,7 +37,8 @@ export function itemLine(s: Subscription): string {
   if (s.kind === "test") {
     return s.streak
       ? `:red_circle: test failing for ${plural(s.streak.failedRuns, "run")} (last failed run #${s.streak.lastRunId})`
-      : ":large_green_circle: no failure open";
+      : // Not green: a failure before subscribing opens no alert, so this does not say "passing".
+        ":white_circle: no failure alert open";
   }
   if (s.regressed)
     return `:rotating_light: regressed: was resolved, has new sessions (${plural(s.alertedCount, "session")} at the last alert)`;

@@ -108,7 +108,7 @@ describe("/decipher status and list", () => {
     const status = visibleText(JSON.parse((await app.command("/decipher", "status")).body));
     expect(status).toContain("polling failed");
     expect(status).toContain("Decipher failed (500)");
-    expect(status).toContain("no failure open");
+    expect(status).toContain("no failure alert open");
     expect(status).not.toContain("looking");
   });
 
