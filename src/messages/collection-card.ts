@@ -139,7 +139,7 @@ function sessionBlocks(
   const { appUrl, now } = view;
   const url = sessionUrl(appUrl, session.id);
   const overview = session.timeline
-    ? overviewText(session.timeline.overview, overviewMax, { url, label: "the rest in Decipher" })
+    ? overviewText(session.timeline.overview, overviewMax, { url, label: "Read the rest in Decipher" })
     : "";
   const shot = session.errorScreenshots?.main ?? session.errorScreenshots?.after ?? null;
   const usable = shot !== null && screenshotsUsable(view.screenshotsExpiresAt, now);

@@ -53,7 +53,7 @@ export function timelineSummary(
   if (!timeline) return "_AI timeline not available right now._";
   const overview = overviewText(timeline.overview, max, {
     url: sessionUrl(appUrl, session.id),
-    label: "the rest in Decipher",
+    label: "Read the rest in Decipher",
   });
   const tags = timeline.tags
     .slice(0, MAX_TAGS)
