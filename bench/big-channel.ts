@@ -6,11 +6,12 @@
  * writes it to bench/sections/50-big-channels.md (which bench/report.ts appends whenever it
  * rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md (between its `big-channels` markers).
  */
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../dev/stack.ts";
+import { run, VITEST_RUN_BOUND_MS } from "./exec.ts";
+import { percentile } from "./load.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -30,11 +31,6 @@ type Row = {
 const MARK_START = "<!-- big-channels:start";
 const MARK_END = "<!-- big-channels:end -->";
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
 /** Median, and the spread as p10–p90 (min–max when there are fewer than 10 samples). */
 const spread = (v: number[]) =>
   v.length === 0
@@ -44,18 +40,6 @@ const spread = (v: number[]) =>
       : `${percentile(v, 50)} (${Math.min(...v)}–${Math.max(...v)})`;
 const same = (v: number[]) =>
   Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}`;
-
-function run(cmd: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number; stdout: string }>((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", () => {});
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout }));
-  });
-}
 
 function render(row: Row, seconds: number): string {
   const n = row.size;
@@ -100,6 +84,7 @@ async function main() {
     process.execPath,
     [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/big-channel.config.ts"],
     { NO_COLOR: "1", FORCE_COLOR: "0" },
+    VITEST_RUN_BOUND_MS,
   );
   const row = res.stdout
     .split("\n")

@@ -28,5 +28,8 @@ export function run(
   });
 }
 
+/** A whole vitest bench run takes as long as it takes: this bound only stops a hung one. */
+export const VITEST_RUN_BOUND_MS = 3 * 60 * 60 * 1000;
+
 /** A file inside an installed package. */
 export const bin = (pkg: string, file: string) => join(ROOT, "node_modules", pkg, file);

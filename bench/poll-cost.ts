@@ -7,11 +7,11 @@
  * bench/report.ts appends whenever it rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md
  * (between its `poll-cost` markers), leaving the rest of the file alone.
  */
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../dev/stack.ts";
+import { run, VITEST_RUN_BOUND_MS } from "./exec.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -60,18 +60,6 @@ const BEFORE = {
   wall10: 28,
   wall100: 189,
 };
-
-function run(cmd: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number; stdout: string }>((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", () => {});
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout }));
-  });
-}
 
 const fmt = (v: number, digits = 0) =>
   v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -181,6 +169,7 @@ async function main() {
     process.execPath,
     [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/poll-cost.config.ts"],
     { POLL_COST_SIZES: sizes, NO_COLOR: "1", FORCE_COLOR: "0" },
+    VITEST_RUN_BOUND_MS,
   );
   const rows = res.stdout
     .split("\n")
