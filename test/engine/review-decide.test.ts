@@ -5,30 +5,24 @@ import { rowsFromRead } from "../../src/engine/poll-test.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
 import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
-import { playHistory, type SlackAnswer } from "../helpers/decide-history.ts";
+import {
+  MINUTE,
+  playHistory,
+  type SlackAnswer,
+  startingSubscription,
+  T0,
+} from "../helpers/decide-history.ts";
 
 // Review of the pure decision function: the message a step posts is true when posted, and a
 // run's fate follows its latest status.
 
-const T0 = Date.parse("2026-11-20T10:00:00.000Z");
-const MINUTE = 60_000;
 const test: TestInfo = { id: 101, name: "Checkout", url: "https://app.test/tests/101" };
 
-const baseSub = (extra: Partial<TestSubscription> = {}): TestSubscription => ({
-  kind: "test",
-  channelId: "C1",
-  testId: 101,
-  testName: test.name,
-  createdAt: new Date(T0 - 60 * MINUTE).toISOString(),
-  createdBy: "U1",
-  paused: null,
-  lastError: null,
-  lastChangeAt: new Date(T0).toISOString(),
-  lastRunId: 0,
-  lastRunAt: null,
-  streak: null,
-  ...extra,
-});
+/** A subscription made an hour before T0, with no options or snooze unless `extra` says so. */
+const baseSub = (extra: Partial<TestSubscription> = {}): TestSubscription => {
+  const { options: _options, snooze: _snooze, ...sub } = startingSubscription();
+  return { ...sub, testName: test.name, createdAt: new Date(T0 - 60 * MINUTE).toISOString(), ...extra };
+};
 
 const run = (id: number, status: TestRun["status"], at: number): TestRun => ({
   object: "testRun",
