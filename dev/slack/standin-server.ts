@@ -1,22 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createSlackStandInApp } from "./standin-app.ts";
-import type { RateLimitConfig } from "./standin-types.ts";
+import { createSlackStandInApp, type SlackStandInConfig } from "./standin-app.ts";
 
-export type SlackStandInOptions = {
+/** The stand-in's own settings (standin-app.ts), and where to listen. */
+export type SlackStandInOptions = Omit<SlackStandInConfig, "fetch"> & {
   port?: number;
   host?: string;
-  /** Where signed slash commands and interactions are delivered (the bot's /slack/events). */
-  botUrl?: string;
-  signingSecret?: string;
-  /** Default workspace for /__slack/* requests that name none (the sandbox page). */
-  botToken?: string;
-  /** Throttle chat.postMessage per channel like Slack; off by default. */
-  rateLimit?: RateLimitConfig | null;
-  /** Hosts whose links send `link_shared` (the app's `app_unfurl_domains`). */
-  unfurlDomains?: string[];
-  /** The bot's DECIPHER_APP_URL, so the page suggests links the bot unfurls. */
-  appUrl?: string;
 };
 
 export type RunningSlackStandIn = {
