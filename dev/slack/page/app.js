@@ -3,7 +3,13 @@
 // slash commands, button clicks and menu choices as real signed deliveries, and fires the
 // bot's cron.
 import { renderMessageBody } from "./blocks.js";
-import { messageTime, parseReadingClock, READING_CHOICES, readingHref, readingNote } from "./reading-clock.js";
+import {
+  messageTime,
+  parseReadingClock,
+  READING_CHOICES,
+  readingHref,
+  readingNote,
+} from "./reading-clock.js";
 import { composerPlaceholder, suggestions } from "./suggestions.js";
 
 const POLL_MS = 1000;
@@ -196,14 +202,7 @@ function renderMessage(m, inThread) {
       .filter((r) => r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts)
       .at(-1);
     replies.append(`${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}`);
-    if (last)
-      replies.append(
-        el(
-          "span",
-          "muted",
-          `Last reply ${messageTime(Number(last.ts), readingNow())}`,
-        ),
-      );
+    if (last) replies.append(el("span", "muted", `Last reply ${messageTime(Number(last.ts), readingNow())}`));
     replies.addEventListener("click", () => openThread(m.ts));
     main.append(replies);
   }
