@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { emulatorControl } from "../dev/emulator/control-client.ts";
+import { sandboxExamples } from "../dev/sandbox-examples.ts";
 import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { type Stack, startStack } from "../dev/stack.ts";
 import { clock, cronAt, twoMinutesAhead } from "./cron-at.ts";
@@ -495,4 +496,42 @@ test("the sandbox page read an hour and a day later: every alert still true", as
     }
   });
   await page.setViewportSize({ width: 1280, height: 860 });
+});
+
+test("the sandbox page switches workspaces, and each suggests its own organization's commands", async () => {
+  const globex = "xoxb-browser-globex";
+  for (const [path, body] of [
+    ["/__slack/oauth/offer", { botToken: globex, label: "Globex Sandbox" }],
+    [
+      "/__sandbox/workspaces",
+      { botToken: globex, label: "Globex Sandbox", examples: sandboxExamples("globex") },
+    ],
+  ] as const) {
+    const res = await fetch(`${stack.slackUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, `${path}: ${await res.text()}`);
+  }
+  await page.goto(`${stack.pageUrl}#C0DEMO`);
+  const chips = () => page.locator("#suggestions button").allTextContents();
+  await step("the switcher offers both", async () => {
+    await page.locator("#suggestions button").first().waitFor();
+    const switcher = page.locator("#workspace");
+    await switcher.waitFor();
+    assert.deepEqual(await switcher.locator("option").allTextContents(), ["Acme Sandbox", "Globex Sandbox"]);
+    assert.ok((await chips()).includes("/decipher subscribe test 101"));
+    await switcher.selectOption(globex);
+  });
+  await step("Globex's page suggests Globex's tests and users", async () => {
+    await page.waitForURL((url) => url.searchParams.get("ws") === globex && url.hash === "#C0DEMO");
+    await page.locator("#team-name", { hasText: "Globex Sandbox" }).waitFor();
+    await page.locator("#suggestions button").first().waitFor();
+    const shown = (await chips()).join("\n");
+    assert.match(shown, /\/sessions hank@globex\.com/);
+    assert.match(shown, /\/decipher subscribe test 201/);
+    assert.doesNotMatch(shown, /acme|\b10[1-3]\b|\b501\b/, "Acme's examples on Globex's page");
+    await shoot("globex-workspace");
+  });
 });
