@@ -1,3 +1,4 @@
+import type { PageExamples } from "./slack/page/routes.ts";
 import type { Stack } from "./stack.ts";
 
 // `WORKSPACES=2 npm start`: each workspace is installed the way a person installs it — the
@@ -78,3 +79,13 @@ export async function subscribe(stack: Stack, ws: SandboxWorkspace, channelId: s
 /** The second workspace on the consent page. */
 export const offer = (stack: Stack, ws: SandboxWorkspace) =>
   standIn(stack, "/oauth/offer", { botToken: ws.botToken, label: ws.label });
+
+/** The sandbox page's workspace switcher offers it, with its own examples. */
+export async function registerOnPage(stack: Stack, ws: SandboxWorkspace, examples: PageExamples) {
+  const res = await fetch(`${stack.slackUrl}/__sandbox/workspaces`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ botToken: ws.botToken, label: ws.label, examples }),
+  });
+  await json(res, "/__sandbox/workspaces");
+}

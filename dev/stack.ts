@@ -29,6 +29,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScenarioName } from "./emulator/model.ts";
 import { startEmulator } from "./emulator/server.ts";
+import { sandboxExamples } from "./sandbox-examples.ts";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "./slack/oauth.ts";
 import { startSlackStandIn } from "./slack/standin-server.ts";
 
@@ -196,6 +197,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // emulator's: its links unfurl, and the page suggests one of them.
       unfurlDomains: [new URL(emulator.url).hostname],
       appUrl: emulator.url,
+      // The sandbox's workspace is connected to the Acme organization (DEMO_API_KEY).
+      workspace: { label: "Acme Sandbox", examples: sandboxExamples("acme") },
       // Behave like Slack (1 message/s per channel, burst 3) as dev/slack/standin-main.ts does.
       rateLimit: { perSecond: 1, burst: 3 },
     });

@@ -7,10 +7,12 @@
 //   SANDBOX_VERBOSE=1                       also print the bot's (wrangler's) output
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sandboxExamples } from "./sandbox-examples.ts";
 import {
   connectDecipher,
   installThroughFlow,
   offer,
+  registerOnPage,
   type SandboxWorkspace,
   subscribe,
 } from "./sandbox-installs.ts";
@@ -167,6 +169,8 @@ async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
     commands: ["subscribe test 201", "subscribe collection 601"],
   };
   await offer(stack, globex);
+  // The page's switcher offers it, with Globex's own users and ids as example chips.
+  await registerOnPage(stack, globex, sandboxExamples("globex"));
   for (const ws of [acme, globex]) {
     console.log(`  ${await installThroughFlow(stack, ws)} (Add to Slack), connecting ${ws.apiKey}…`);
     await connectDecipher(stack, ws);

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { emulatorControl } from "../dev/emulator/control-client.ts";
+import { sandboxExamples } from "../dev/sandbox-examples.ts";
 import { slackAdmin } from "../dev/slack/admin-client.ts";
 import { type Stack, startStack } from "../dev/stack.ts";
 import { clock, cronAt, twoMinutesAhead } from "./cron-at.ts";
@@ -375,5 +376,162 @@ test("the sandbox page: a digest with its charts and its table, laid out like Sl
     assert.equal(await digest.locator(".bk-unsupported").count(), 0);
     mkdirSync(RESULTS, { recursive: true });
     await digest.screenshot({ path: new URL("sandbox-digest.png", RESULTS).pathname });
+  });
+});
+
+/** What the page shows at `at` (`+1h`, `+1d`): the channel reloaded with its reading clock. */
+async function readAt(at: string) {
+  await page.goto(`${stack.pageUrl}?at=${encodeURIComponent(at)}#C0DEMO`);
+  await page.locator(".live", { hasText: "live" }).waitFor();
+  await messages().first().waitFor();
+  await page.locator(`#reading-clock a.active[data-at="${at}"]`).waitFor();
+}
+
+/** Every image in the channel scrolled into view and settled: loaded, or said not to load. */
+async function imagesSettled() {
+  const images = page.locator("#messages img");
+  for (let i = 0; i < (await images.count()); i++) {
+    const img = images.nth(i);
+    await img.scrollIntoViewIfNeeded();
+    await page.waitForFunction((node) => (node as HTMLImageElement).complete, await img.elementHandle());
+  }
+  return images.evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const img = node as HTMLImageElement;
+      const fallback = img.closest("a")?.classList.contains("bk-img-fallback") ?? false;
+      return { src: img.src, loaded: img.naturalWidth > 0, saysItFailed: fallback };
+    }),
+  );
+}
+
+/** The bot's text in the channel, with the rendered Slack date tokens taken out. */
+const textOutsideDateTokens = () =>
+  page.locator("#messages .msg-body").evaluateAll((bodies) =>
+    bodies.map((body) => {
+      const copy = body.cloneNode(true) as HTMLElement;
+      for (const token of copy.querySelectorAll(".date")) token.remove();
+      return copy.textContent ?? "";
+    }),
+  );
+
+/** What a person reads at `at`: no frozen "ago", no raw token or entity, no broken image. */
+async function readsTrueAt(at: string, frozen: RegExp) {
+  await readAt(at);
+  const note = (await page.locator("#reading-note").textContent()) ?? "";
+  assert.match(note, /Only the page reads ahead — the bot and the emulator keep real time/);
+  const page_ = (await page.locator("#messages").textContent()) ?? "";
+  assert.doesNotMatch(page_, /<!date\^/, "a raw Slack date token");
+  assert.doesNotMatch(page_, /&amp;|&lt;|&gt;/, "an HTML entity shown as text");
+  for (const text of await textOutsideDateTokens()) {
+    assert.doesNotMatch(text, /just now|\bago\b/i, `a relative time written into the message: ${text}`);
+  }
+  // Date tokens are rendered for the reading clock's moment, not the posting's.
+  const tokens = await page.locator("#messages .msg-body .date").allTextContents();
+  assert.ok(tokens.length > 0, "the alerts carry Slack date tokens");
+  for (const token of tokens) assert.doesNotMatch(token, frozen, `a date token read too early: ${token}`);
+  for (const image of await imagesSettled()) {
+    assert.ok(image.loaded || image.saysItFailed, `a broken image: ${image.src}`);
+  }
+  return tokens;
+}
+
+test("the sandbox page read an hour and a day later: every alert still true", async () => {
+  await page.click('#channels a[data-channel="C0DEMO"]');
+  const demo = emulatorControl(stack.emulatorUrl).org(stack.apiKey);
+  await step("a snoozed failure alert", async () => {
+    await demo.addRun(101, "failed", {
+      oneLineSummary: "Pay button greyed out",
+      failedSteps: 1,
+      totalSteps: 12,
+    });
+    await page.click("#poll-now");
+    const alert = messages()
+      .filter({ hasText: "Test failed: Checkout flow" })
+      .filter({ has: page.locator('[data-action-id="triage_snooze"]') })
+      .last();
+    await alert.waitFor();
+    await alert.locator('.bk-button[data-action-id="triage_acknowledge"]').click();
+    await messages().filter({ hasText: "Checkout flow" }).filter({ hasText: "@alice is looking" }).waitFor();
+    const menu = alert.locator('select.bk-select[data-action-id="triage_snooze"]');
+    const value = await menu.locator("option", { hasText: "for 1 h" }).getAttribute("value");
+    await menu.selectOption(value ?? "");
+    await messages()
+      .filter({ hasText: "Checkout flow" })
+      .filter({ hasText: "snoozed by @alice until" })
+      .waitFor();
+  });
+
+  await step("a collection alert", async () => {
+    await demo.grow(501, 12);
+    await page.click("#poll-now");
+    await messages().filter({ hasText: "PaymentForm" }).filter({ hasNotText: "Subscribed" }).last().waitFor();
+  });
+
+  await page.setViewportSize({ width: 1280, height: 2400 });
+  await step("an hour later", async () => {
+    const tokens = await readsTrueAt("+1h", /second|minute/);
+    assert.ok(
+      tokens.some((t) => /hour ago|today at/.test(t)),
+      `read an hour on: ${tokens.join(" | ")}`,
+    );
+    await shoot("read-at-1h");
+  });
+
+  await step("a day later", async () => {
+    const tokens = await readsTrueAt("+1d", /second|minute|hours? ago/);
+    assert.ok(
+      tokens.some((t) => /yesterday/.test(t)),
+      `read a day on: ${tokens.join(" | ")}`,
+    );
+    assert.match((await messages().last().locator(".msg-time").textContent()) ?? "", /^yesterday at /);
+    await shoot("read-at-1d");
+    for (const [name, marker] of [
+      ["snoozed-alert", "snoozed by @alice"],
+      ["collection-alert", "PaymentForm"],
+      ["digest", "Daily Decipher digest"],
+    ] as const) {
+      const message = messages().filter({ hasText: marker }).filter({ hasNotText: "Subscribed" }).last();
+      await message.scrollIntoViewIfNeeded();
+      await message.screenshot({ path: new URL(`sandbox-read-at-1d-${name}.png`, RESULTS).pathname });
+    }
+  });
+  await page.setViewportSize({ width: 1280, height: 860 });
+});
+
+test("the sandbox page switches workspaces, and each suggests its own organization's commands", async () => {
+  const globex = "xoxb-browser-globex";
+  for (const [path, body] of [
+    ["/__slack/oauth/offer", { botToken: globex, label: "Globex Sandbox" }],
+    [
+      "/__sandbox/workspaces",
+      { botToken: globex, label: "Globex Sandbox", examples: sandboxExamples("globex") },
+    ],
+  ] as const) {
+    const res = await fetch(`${stack.slackUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, `${path}: ${await res.text()}`);
+  }
+  await page.goto(`${stack.pageUrl}#C0DEMO`);
+  const chips = () => page.locator("#suggestions button").allTextContents();
+  await step("the switcher offers both", async () => {
+    await page.locator("#suggestions button").first().waitFor();
+    const switcher = page.locator("#workspace");
+    await switcher.waitFor();
+    assert.deepEqual(await switcher.locator("option").allTextContents(), ["Acme Sandbox", "Globex Sandbox"]);
+    assert.ok((await chips()).includes("/decipher subscribe test 101"));
+    await switcher.selectOption(globex);
+  });
+  await step("Globex's page suggests Globex's tests and users", async () => {
+    await page.waitForURL((url) => url.searchParams.get("ws") === globex && url.hash === "#C0DEMO");
+    await page.locator("#team-name", { hasText: "Globex Sandbox" }).waitFor();
+    await page.locator("#suggestions button").first().waitFor();
+    const shown = (await chips()).join("\n");
+    assert.match(shown, /\/sessions hank@globex\.com/);
+    assert.match(shown, /\/decipher subscribe test 201/);
+    assert.doesNotMatch(shown, /acme|\b10[1-3]\b|\b501\b/, "Acme's examples on Globex's page");
+    await shoot("globex-workspace");
   });
 });

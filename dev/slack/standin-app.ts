@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { adminRoutes } from "./admin.ts";
 import { adminEventRoutes } from "./admin-events.ts";
 import { OAuthServer, oauthAccessHandler, oauthRoutes } from "./oauth.ts";
-import { pageRoutes } from "./page/routes.ts";
+import { type PageConfig, pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
 import type { RateLimitConfig } from "./standin-types.ts";
 import { webApiHandler } from "./web-api.ts";
@@ -22,6 +22,8 @@ export type SlackStandInConfig = {
   unfurlDomains?: string[];
   /** The bot's DECIPHER_APP_URL, so the page suggests links the bot unfurls. */
   appUrl?: string;
+  /** The sandbox's own workspace on the page: its name and its organization's example ids. */
+  workspace?: PageConfig["workspace"];
   fetch?: typeof fetch;
 };
 

@@ -22,11 +22,14 @@ export function lookingLine(acks: readonly Acknowledgement[] | undefined): strin
   return `:eyes: ${names} ${users.length === 1 ? "is" : "are"} looking`;
 }
 
-/** How long a snooze lasts, in words: "until 14:00", "until it passes", "until +5 more sessions". */
+/**
+ * How long a snooze lasts, in words: "until today at 14:00", "until it passes", "until +5 more
+ * sessions". The end names its day: read the next morning, "until 14:00" would look ahead.
+ */
 export function snoozeEnd(snooze: Snooze): string {
   switch (snooze.choice.kind) {
     case "for":
-      return `until ${dateToken(snooze.until, "{time}")}`;
+      return `until ${dateToken(snooze.until)}`;
     case "until-pass":
       return "until it passes";
     case "until-growth":

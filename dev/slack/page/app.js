@@ -3,6 +3,14 @@
 // slash commands, button clicks and menu choices as real signed deliveries, and fires the
 // bot's cron.
 import { renderMessageBody } from "./blocks.js";
+import {
+  messageTime,
+  parseReadingClock,
+  READING_CHOICES,
+  readingHref,
+  readingNote,
+} from "./reading-clock.js";
+import { composerPlaceholder, suggestions } from "./suggestions.js";
 
 const POLL_MS = 1000;
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -28,11 +36,20 @@ const state = {
   historyAt: -1,
 };
 
+/** `?at=+1h`: the page reads dates and times as they will read then (reading-clock.js). */
+const READING = parseReadingClock(new URLSearchParams(location.search).get("at"));
+/** "Now" for everything the page renders: real time, or the reading clock's. */
+const readingNow = () => Date.now() + READING.offsetMs;
+
 const ctx = {
   userName: (id) => state.users.get(id)?.name,
   channelName: (id) => state.channels.find((c) => c.id === id)?.name,
+  now: readingNow,
   onButton: clickButton,
 };
+
+/** The workspace's own examples (GET /__sandbox/config), for the empty channel's hint. */
+let examples = null;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -150,11 +167,7 @@ function renderMessage(m, inThread) {
   const meta = el("div", "msg-meta");
   meta.append(el("span", "author", who.name));
   if (who.app) meta.append(el("span", "app-badge", "APP"));
-  const time = el(
-    "time",
-    "msg-time",
-    timeOf(m.ts).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" }),
-  );
+  const time = el("time", "msg-time", messageTime(Number(m.ts), readingNow()));
   time.title = timeOf(m.ts).toString();
   meta.append(time);
   main.append(meta);
@@ -189,14 +202,7 @@ function renderMessage(m, inThread) {
       .filter((r) => r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts)
       .at(-1);
     replies.append(`${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}`);
-    if (last)
-      replies.append(
-        el(
-          "span",
-          "muted",
-          `Last reply ${timeOf(last.ts).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" })}`,
-        ),
-      );
+    if (last) replies.append(el("span", "muted", `Last reply ${messageTime(Number(last.ts), readingNow())}`));
     replies.addEventListener("click", () => openThread(m.ts));
     main.append(replies);
   }
@@ -253,7 +259,7 @@ function renderMessages() {
     mainCache,
     list,
     false,
-    "No messages here yet. Try /sessions jane@acme.com or /decipher help below.",
+    `No messages here yet. Try ${examples ? `/sessions ${examples.email} or ` : ""}/decipher help below.`,
   );
   const newest = list.at(-1)?.ts;
   if (newest) state.seen[state.channel] = newest;
@@ -548,26 +554,57 @@ async function refresh() {
   }
 }
 
-/**
- * What the composer offers. The Decipher link is one the bot unfurls here: its
- * DECIPHER_APP_URL (in the sandbox, the emulator's web-app pages), whose host is the app's
- * unfurl domain.
- * @param {string | null} appUrl
- */
-const suggestions = (appUrl) => [
-  "/sessions jane@acme.com",
-  "@Decipher sessions jane@acme.com",
-  ...(appUrl ? [`${appUrl.replace(/\/+$/, "")}/tests/101`] : []),
-  "/sessions url:/checkout/payment since:7d",
-  "/decipher list",
-  "/decipher status",
-  "/decipher subscribe test 101",
-  "/decipher help",
-];
+/** The workspaces the sandbox runs (WORKSPACES=2 npm start: two): a switcher when there are more. */
+function renderWorkspaces(workspaces) {
+  const select = /** @type {HTMLSelectElement} */ ($("workspace"));
+  if (!Array.isArray(workspaces) || workspaces.length < 2) return;
+  for (const w of workspaces) {
+    const option = /** @type {HTMLOptionElement} */ (el("option", "", w.label));
+    option.value = w.ws ?? "";
+    select.append(option);
+  }
+  select.value = WORKSPACE ?? "";
+  select.hidden = false;
+  select.addEventListener("change", () => {
+    const url = new URL(location.href);
+    if (select.value) url.searchParams.set("ws", select.value);
+    else url.searchParams.delete("ws");
+    url.hash = "#C0DEMO";
+    location.assign(url.href);
+  });
+}
+
+/** "Read as of: now · +1 hour · +1 day", and while reading ahead, a note saying what that means. */
+function renderReadingClock() {
+  const nav = $("reading-clock");
+  nav.append(el("span", "reading-label", "Read as of:"));
+  const choices = READING_CHOICES.some((c) => c.at === READING.at)
+    ? READING_CHOICES
+    : [...READING_CHOICES, { at: READING.at, label: READING.label }];
+  for (const choice of choices) {
+    const a = /** @type {HTMLAnchorElement} */ (el("a", "reading-choice", choice.label));
+    a.href = readingHref(location.href, choice.at);
+    a.dataset.at = choice.at;
+    if (choice.at === READING.at) {
+      a.classList.add("active");
+      a.setAttribute("aria-current", "true");
+    }
+    nav.append(a);
+  }
+  const note = $("reading-note");
+  if (READING.error) note.textContent = READING.error;
+  else if (READING.offsetMs > 0) note.textContent = `🕐 ${readingNote(READING, Date.now())}`;
+  note.hidden = !READING.error && READING.offsetMs === 0;
+}
 
 async function showSuggestions(input) {
-  const config = await api("/__sandbox/config").catch(() => ({ appUrl: null }));
-  for (const s of suggestions(config.appUrl)) {
+  const config = await api(
+    WORKSPACE ? `/__sandbox/config?botToken=${encodeURIComponent(WORKSPACE)}` : "/__sandbox/config",
+  ).catch(() => ({ appUrl: null, examples: null, workspaces: [] }));
+  examples = config.examples ?? null;
+  input.placeholder = composerPlaceholder(examples);
+  renderWorkspaces(config.workspaces);
+  for (const s of suggestions(config.appUrl ?? null, examples)) {
     const b = el("button", "", s);
     b.type = "button";
     b.addEventListener("click", () => {
@@ -618,6 +655,7 @@ function init() {
     input.value = state.history[next] ?? "";
     event.preventDefault();
   });
+  renderReadingClock();
   showSuggestions(input);
   $("thread-form").addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -48,6 +48,23 @@ function legend(names) {
   return row;
 }
 
+/** About how wide a tick label is drawn (10.5 px text, in the plot's own units), with a gap. */
+const labelWidth = (label) => String(label).length * 6.3 + 10;
+
+/**
+ * Which x-axis labels to draw, `step` apart: every one when they fit, else every n-th counted
+ * back from the newest, which is always shown (Slack thins them out the same way). Chosen so
+ * no two drawn labels overlap, whatever their length.
+ * @param {unknown[]} categories @param {number} step
+ * @returns {number[]}
+ */
+export function xLabelIndexes(categories, step) {
+  const widest = Math.max(0, ...categories.map(labelWidth));
+  const every = Math.max(1, Math.ceil(widest / Math.max(step, 1)));
+  const last = categories.length - 1;
+  return categories.map((_, i) => i).filter((i) => (last - i) % every === 0);
+}
+
 function seriesPlot(chart) {
   const categories = Array.isArray(chart.axis_config?.categories) ? chart.axis_config.categories : [];
   const series = Array.isArray(chart.series) ? chart.series : [];
@@ -73,10 +90,9 @@ function seriesPlot(chart) {
       ),
     );
   }
-  // Every label when they fit, else every n-th (Slack thins them out the same way).
-  const every = Math.max(1, Math.ceil(categories.length / 8));
+  const shown = new Set(xLabelIndexes(categories, step));
   categories.forEach((c, i) => {
-    if (i % every !== 0 && i !== categories.length - 1) return;
+    if (!shown.has(i)) return;
     root.append(
       svg(
         "text",

@@ -14,6 +14,8 @@ const ASSETS: Record<string, string> = {
   "blocks.js": "text/javascript; charset=utf-8",
   "charts.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
+  "reading-clock.js": "text/javascript; charset=utf-8",
+  "suggestions.js": "text/javascript; charset=utf-8",
   "style.css": "text/css; charset=utf-8",
 };
 
@@ -33,12 +35,46 @@ async function emojiFont(): Promise<Uint8Array | null> {
   }
 }
 
-export type PageConfig = { botUrl?: string; appUrl?: string; fetch?: typeof fetch };
+/** What the composer suggests in a workspace: ids and a user of its own Decipher organization. */
+export type PageExamples = { email: string; testId: number; collectionId?: number; path?: string };
+
+/** A workspace the page can switch to (`?ws=<its bot token>`), with its own examples. */
+export type PageWorkspace = { botToken: string; label: string; examples?: PageExamples };
+
+export type PageConfig = {
+  botUrl?: string;
+  appUrl?: string;
+  /** The sandbox's own workspace (the one a request without `botToken` means): its name and examples. */
+  workspace?: { label: string; examples?: PageExamples };
+  fetch?: typeof fetch;
+};
+
+const SANDBOX_LABEL = "Acme Sandbox";
+
+function parseExamples(raw: unknown): PageExamples | undefined | { error: string } {
+  if (raw === undefined) return undefined;
+  const e = raw as Partial<Record<keyof PageExamples, unknown>>;
+  const id = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0;
+  if (typeof e !== "object" || e === null || typeof e.email !== "string" || !id(e.testId))
+    return { error: "examples needs an email and a testId (a positive integer)" };
+  if (e.collectionId !== undefined && !id(e.collectionId))
+    return { error: "examples.collectionId must be a positive integer" };
+  if (e.path !== undefined && (typeof e.path !== "string" || !e.path.startsWith("/")))
+    return { error: "examples.path must start with /" };
+  return {
+    email: e.email,
+    testId: e.testId as number,
+    ...(e.collectionId !== undefined ? { collectionId: e.collectionId as number } : {}),
+    ...(e.path !== undefined ? { path: e.path as string } : {}),
+  };
+}
 
 export function pageRoutes(config: PageConfig) {
   const app = new Hono();
   const doFetch = config.fetch ?? fetch;
   const pending = new Set<ReturnType<typeof setTimeout>>();
+  // The other workspaces the page offers (WORKSPACES=2 npm start registers Globex's).
+  const others = new Map<string, PageWorkspace>();
 
   const fireCron = async (): Promise<{ ok: boolean; status: number; error?: string }> => {
     if (!config.botUrl) return { ok: false, status: 0, error: "no botUrl configured" };
@@ -71,8 +107,37 @@ export function pageRoutes(config: PageConfig) {
     });
   });
 
-  // What the page needs to know of the sandbox: where the bot's Decipher links point.
-  app.get("/__sandbox/config", (c) => c.json({ ok: true, appUrl: config.appUrl ?? null }));
+  // What the page needs to know of the sandbox: where the bot's Decipher links point, the
+  // workspaces it can switch between, and the examples of the one it shows (`?botToken=`):
+  // a workspace's own organization's, none when nobody registered any (never another's).
+  app.get("/__sandbox/config", (c) => {
+    const token = c.req.query("botToken");
+    const shown = token ? others.get(token) : config.workspace;
+    return c.json({
+      ok: true,
+      appUrl: config.appUrl ?? null,
+      examples: shown?.examples ?? null,
+      workspaces: [
+        { ws: null, label: config.workspace?.label ?? SANDBOX_LABEL },
+        ...[...others.values()].map((w) => ({ ws: w.botToken, label: w.label })),
+      ],
+    });
+  });
+
+  // Another workspace for the page's switcher, with its examples.
+  app.post("/__sandbox/workspaces", async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as Partial<Record<keyof PageWorkspace, unknown>>;
+    if (typeof body.botToken !== "string" || !body.botToken || typeof body.label !== "string" || !body.label)
+      return c.json({ ok: false, error: "botToken and label are required" }, 400);
+    const examples = parseExamples(body.examples);
+    if (examples && "error" in examples) return c.json({ ok: false, error: examples.error }, 400);
+    others.set(body.botToken, {
+      botToken: body.botToken,
+      label: body.label,
+      ...(examples ? { examples } : {}),
+    });
+    return c.json({ ok: true });
+  });
 
   // "Poll now": one cron cycle of the bot, awaited.
   app.post("/__sandbox/poll", async (c) => {
