@@ -129,7 +129,7 @@ describe("the digest's charts and table", () => {
     const [t] = tables(digestMessage({ ...base, collections, tests, history }));
     if (!t) throw new Error("no table");
     expect(t.rows.map((_, r) => [0, 1, 2, 3, 4].map((c) => cellText(t, r, c)))).toEqual([
-      ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"],
+      ["Test", "State now", "Runs (24 h)", "Failures", "Pass rate"],
       ["Search", "🔴 failing", "10", "10", "0 %"],
       ["Checkout", "🟡 flaky", "20", "5", "75 %"],
       ["Login", "🟢 passing", "20", "0", "100 %"],
@@ -513,7 +513,7 @@ describe("the weekly report's charts", () => {
     ]);
     // The read that stopped at its cap says so: "10+" runs.
     expect(tables(m)[0]?.rows.map((r) => r.map((c) => (c.type === "raw_text" ? c.text : "link")))).toEqual([
-      ["Test", "State", "Runs", "Failures", "Recoveries", "Pass rate"],
+      ["Test", "State now", "Runs", "Failures", "Recoveries", "Pass rate"],
       ["link", "🟡 flaky", "10", "3", "2", "70 %"],
       ["link", "🟢 passing", "10+", "3", "2", "70 %"],
     ]);
