@@ -218,7 +218,10 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   const { collection, previousCount, evidence, regression, ref, now, appUrl } = input;
   const cause = rootCause(collection);
   const headline = summaryHeadline(evidence.aiSummary);
-  const since = evidence.since ? ` since ${dateToken(evidence.since)}` : "";
+  // After the path, a bare "since" read as part of it: the words say what has gone on since then.
+  const since = evidence.since
+    ? ` · ${regression ? "new sessions" : "growing"} since ${dateToken(evidence.since)}`
+    : "";
   const status = triageLines(input, now, resubscribeCommand({ kind: "collection", id: collection.id }));
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
   const guards = guardsLine(evidence.guards, appUrl);

@@ -287,7 +287,7 @@ describe("collection parent", () => {
       },
     });
     expect(text).toContain(
-      "18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout` since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>",
+      "18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout` · growing since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>",
     );
     expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(2); // the block and the fallback
   });
