@@ -28,7 +28,8 @@ async function snoozeFor(bot: Bot, alert: StoredMessage, hours: number) {
 describe("a timed snooze holds for its time", () => {
   it("a 1 h snooze holds through a pass: the snoozed test is in no outage message and gets no top-level alert until the hour ends", async () => {
     const { bot, org, tests } = await channelWatching(4);
-    const [snoozed, ...others] = tests as [{ id: number }, ...{ id: number }[]];
+    const [snoozed, ...others] = tests;
+    if (!snoozed) throw new Error("channelWatching(4) watches four tests");
     const t0 = Date.now();
     await org.addRun(snoozed.id, "failed");
     await bot.cron(new Date(t0));
