@@ -8,6 +8,7 @@ import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
 import { registry } from "./objects/addresses.ts";
+import { describeError } from "./util/describe-error.ts";
 import { createDeps } from "./wiring.ts";
 
 export type AppEnv = { Bindings: Env };
@@ -114,8 +115,8 @@ app.get(OAUTH_REDIRECT_PATH, install);
 app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
 
 app.onError((error, c) => {
-  // Only the error's class reaches the log: messages may quote vendor or Slack bodies.
-  console.error(`unhandled ${error.name} on ${c.req.method} ${new URL(c.req.url).pathname}`);
+  // describeError keeps out what a message may quote from vendor or Slack bodies.
+  console.error(`unhandled on ${c.req.method} ${new URL(c.req.url).pathname}: ${describeError(error)}`);
   if (error instanceof ConfigError) return c.json({ ok: false, error: error.message }, 500);
   return c.json({ ok: false, error: "internal error" }, 500);
 });

@@ -129,7 +129,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         await this.ctx.storage.delete("index-owed");
       }
     } catch (error) {
-      console.warn(`channel index not updated: ${error instanceof Error ? error.name : "error"}`);
+      console.warn(`channel index not updated: ${describeError(error)}`);
       if (!this.#indexOwed) {
         this.#indexOwed = true;
         await this.ctx.storage.put("index-owed", true);
@@ -208,9 +208,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       // unsubscribe of the same id, which reaches here even when nothing else is left.
       await this.#channel(ref)
         .unindexSubscription(indexKey(ref.kind, ref.id))
-        .catch((error: unknown) =>
-          console.warn(`channel index row not removed: ${error instanceof Error ? error.name : "error"}`),
-        );
+        .catch((error: unknown) => console.warn(`channel index row not removed: ${describeError(error)}`));
       await registry(this.env).remove(objectNames.subscription(ref));
       return existing !== undefined;
     });

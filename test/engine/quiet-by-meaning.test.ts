@@ -31,6 +31,31 @@ describe("flaky tests stay quiet", () => {
     expect(replies.length).toBeGreaterThanOrEqual(3);
   });
 
+  it("a test called flaky gets no new top-level alert the same day, though it then fails three times in a row", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = Date.now();
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
+      await org.addRun(101, status);
+    await bot.cron(minutes(t0, 0));
+    const parents = topLevel(await bot.posted());
+    expect(parents).toHaveLength(1);
+    const flakyThread = parents[0] as StoredMessage;
+    expect(visibleText(flakyThread)).toMatch(/its failures today go in this thread/i);
+
+    // Three minutes later it fails in a row (broken by the thresholds): still the day's thread.
+    const later = [];
+    for (let i = 0; i < 3; i++) later.push(await org.addRun(101, "failed"));
+    await bot.cron(minutes(t0, 3));
+    later.push(await org.addRun(101, "failed"));
+    await bot.cron(minutes(t0, 6));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const replies = (await bot.messages())
+      .filter((m) => m.thread_ts === flakyThread.ts && m.ts !== flakyThread.ts)
+      .map(visibleText)
+      .join("\n");
+    for (const run of later) expect(replies).toContain(`runs/${run.id}`);
+  });
+
   it("flaky:digest posts nothing for a flaky failure", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 flaky:digest");
     for (const status of ["passed", "failed", "passed", "passed", "passed", "passed"] as const)

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { subscribedBot } from "../helpers/emulator.ts";
+import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const CHANNEL = "C0ALERTS";
 
@@ -52,6 +52,32 @@ describe("failed-run alerts", () => {
     const messages = await posted(bot);
     expect(messages).toHaveLength(1);
     expect(visibleText(messages[0] as StoredMessage)).toContain(`runs/${run.id}`);
+  });
+
+  it("one poll that sees a failure and its recovery posts one true message, not an alert then an edit", async () => {
+    // A fresh test: no history that would make the blip flaky (that goes to the flaky thread).
+    const { bot, org, tests } = await channelWatching(1);
+    const id = (tests[0] as { id: number }).id;
+    const failed = await org.addRun(id, "failed");
+    const passed = await org.addRun(id, "passed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + 60_000));
+    const messages = await posted(bot);
+    expect(messages).toHaveLength(1);
+    const message = messages[0] as StoredMessage;
+    expect(message.text).toMatch(/failed, then passed on the next run/);
+    const text = visibleText(message);
+    expect(text).toMatch(/Recovered/);
+    expect(text).toContain(`runs/${failed.id}`);
+    expect(text).toContain(`runs/${passed.id}`);
+    expect(text).not.toMatch(/:x: Test failed/);
+    // Posted already true: never edited to "passed again", and no reply saying so.
+    expect(message.edited ?? false).toBe(false);
+    expect((await bot.slackCalls()).filter((c) => c.method === "chat.update")).toEqual([]);
+    expect(
+      (await bot.messages(CHANNEL)).filter((m) => m.thread_ts === message.ts && m.ts !== message.ts),
+    ).toEqual([]);
   });
 
   it("threads consecutive failures under the first alert, updates it, and recovers once", async () => {

@@ -122,6 +122,15 @@ function escapedOnce(message: { text?: string; blocks?: unknown[] }, raw: string
     } else expect(t.text, where).not.toMatch(/&(amp|lt|gt);/);
   }
   expect(all.map(seen).join("\n"), where).toContain(raw);
+  saysNoStaleTime(message, raw, where);
+}
+
+/** Outside the name itself, no text says a relative time that goes stale ("just now", "19 min ago"). */
+function saysNoStaleTime(message: { text?: string; blocks?: unknown[] }, raw: string, where: string) {
+  const said = texts(message).map(seen).join("\n").split(raw).join(" ");
+  expect(said, where).not.toMatch(
+    /\bjust now\b|\b\d+\s*(?:s|sec|secs|m|min|mins|minutes?|h|hrs?|hours?|d|days?) ago\b/i,
+  );
 }
 
 const RUNS = { numRuns: 60 } as const;
@@ -173,7 +182,7 @@ function collectionSub(rootCause: string): CollectionSubscription {
   };
 }
 
-describe("names are escaped exactly once, in every message builder", () => {
+describe("names are escaped exactly once, and no time goes stale, in every message builder", () => {
   it("test alerts: parent (with its evidence), thread reply, recovery, flaky thread, outage", () => {
     fc.assert(
       fc.property(name, (raw) => {

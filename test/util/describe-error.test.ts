@@ -49,3 +49,21 @@ describe("describeError", () => {
     expect(describeError(undefined)).toBe("unknown error");
   });
 });
+
+const sources = import.meta.glob("../../src/**/*.ts", { query: "?raw", import: "default", eager: true });
+
+describe("every logged error", () => {
+  it("says what failed: no log line names only the error's class, as 'poll of … failed: Error' did", () => {
+    const files = Object.entries(sources).filter(([path]) => !path.endsWith(".d.ts"));
+    expect(files.length).toBeGreaterThan(50);
+    const classOnly = /\b(?:error|err|e)\.name\b|\$\{(?:error|err|e)\}|String\((?:error|err|e)\)/;
+    const logs = files.flatMap(([path, text]) =>
+      [...String(text).matchAll(/console\.(?:error|warn|log)\(([\s\S]*?)\);/g)].map((m) => ({
+        path,
+        line: (m[1] ?? "").replace(/\s+/g, " "),
+      })),
+    );
+    expect(logs.length).toBeGreaterThan(20);
+    expect(logs.filter(({ line }) => classOnly.test(line))).toEqual([]);
+  });
+});

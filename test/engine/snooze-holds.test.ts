@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { type Bot, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { findElement } from "../../dev/slack/payloads.ts";
+import { decodeSnoozeValue } from "../../src/messages/triage-values.ts";
+import { objectState, runIdsIn } from "../helpers/cases.ts";
+import { channelWatching } from "../helpers/emulator.ts";
+
+// The snooze reply promises "nothing is posted for this item until the snooze ends": a timed
+// snooze keeps that promise through a pass. Only "until it passes" ends on a pass.
+
+const MINUTE = 60_000;
+const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+
+/** Picks the alert's "for `hours` h" Snooze option, as a person would in Slack's menu. */
+async function snoozeFor(bot: Bot, alert: StoredMessage, hours: number) {
+  const menu = findElement(alert, "triage_snooze");
+  const options = ((menu?.element as { options?: { value: string }[] } | undefined)?.options ?? []).map(
+    (o) => o.value,
+  );
+  const value = options.find((v) => {
+    const choice = decodeSnoozeValue(v)?.choice;
+    return choice?.kind === "for" && choice.hours === hours;
+  });
+  if (!value) throw new Error(`the Snooze menu offers no "for ${hours} h"`);
+  await bot.choose(alert, "triage_snooze", value);
+}
+
+describe("a timed snooze holds for its time", () => {
+  it("a 1 h snooze holds through a pass: the snoozed test is in no outage message and gets no top-level alert until the hour ends", async () => {
+    const { bot, org, tests } = await channelWatching(4);
+    const [snoozed, ...others] = tests;
+    if (!snoozed) throw new Error("channelWatching(4) watches four tests");
+    const t0 = Date.now();
+    await org.addRun(snoozed.id, "failed");
+    await bot.cron(new Date(t0));
+    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    expect(runIdsIn(visibleText(alert))).toHaveLength(1);
+    await snoozeFor(bot, alert, 1);
+    expect((await objectState(bot, "test", snoozed.id))?.snooze?.choice).toEqual({ kind: "for", hours: 1 });
+
+    // A pass does not end a timed snooze.
+    await org.addRun(snoozed.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await objectState(bot, "test", snoozed.id))?.snooze).not.toBeNull();
+
+    // Every test fails at once: the outage message names the others, never the snoozed one.
+    const snoozedRuns = [(await org.addRun(snoozed.id, "failed")).id];
+    const otherRuns = [];
+    for (const test of others) otherRuns.push((await org.addRun(test.id, "failed")).id);
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const parents = topLevel(await bot.posted());
+    expect(parents).toHaveLength(2);
+    const outage = visibleText(parents[1] as StoredMessage);
+    expect(outage).toMatch(/3 tests failing at once/);
+    expect(runIdsIn(outage).sort()).toEqual([...otherRuns].sort());
+
+    // Three minutes later, and for the rest of the hour: no top-level alert, no reply either.
+    snoozedRuns.push((await org.addRun(snoozed.id, "failed")).id);
+    await bot.cron(new Date(t0 + 6 * MINUTE));
+    await bot.cron(new Date(t0 + 59 * MINUTE));
+    const during = await bot.posted();
+    expect(topLevel(during)).toHaveLength(2);
+    for (const id of snoozedRuns) expect(during.flatMap((m) => runIdsIn(visibleText(m)))).not.toContain(id);
+
+    // When the hour ends, one message sums up what the snooze held back.
+    await bot.cron(new Date(t0 + 61 * MINUTE));
+    const after = await bot.posted();
+    const summary = after.filter((m) => !during.some((d) => d.ts === m.ts)).map(visibleText);
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toMatch(/failed 2 more times while snoozed, and is still failing/);
+  });
+});
