@@ -292,6 +292,9 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     const home = page.locator("#home");
     await home.locator(".bk-section", { hasText: "Login with SSO" }).waitFor();
     assert.match((await home.textContent()) ?? "", /decipher-demo/);
+    // Home's times are Slack date tokens rendered for the reader, never the raw token.
+    assert.doesNotMatch((await home.textContent()) ?? "", /!date\^/);
+    assert.ok((await home.locator("time.date, a.date").count()) > 0, "Home shows at least one rendered date");
   });
 
   await step("find sessions", async () => {
@@ -356,7 +359,7 @@ test("the sandbox page: a digest with its charts and its table, laid out like Sl
     const digest = digests().last();
     await digest.locator("table.bk-table").waitFor();
     const header = await digest.locator("table.bk-table tr").first().locator("th").allTextContents();
-    assert.deepEqual(header, ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"]);
+    assert.deepEqual(header, ["Test", "State now", "Runs (24 h)", "Failures", "Pass rate"]);
     assert.equal(await digest.locator(".bk-chart").count(), 0, "one day of figures draws no chart");
   });
 
