@@ -82,6 +82,9 @@ function looksFlaky(window: readonly ClassifiedRun[]): boolean {
 }
 
 const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
+/** "failed 3 runs in a row", but "its last run failed": one run is no row. */
+const inARow = (verb: "failed" | "passed", n: number) =>
+  n === 1 ? `its last run ${verb}` : `${verb} ${runs(n)} in a row`;
 
 export function classifyTest<R extends ClassifiedRun>(
   history: readonly R[],
@@ -112,8 +115,8 @@ export function classifyTest<R extends ClassifiedRun>(
   if (trailingFailures === 1 && passesBefore >= t.newFailureAfterPasses)
     return { ...base, kind: "new-failure", reason: `failed after ${runs(passesBefore)} passed` };
   if (trailingFailures > 0)
-    return { ...base, kind: "failing", reason: `failed ${runs(trailingFailures)} in a row` };
-  return { ...base, kind: "passing", reason: `passed ${runs(passesBefore)} in a row` };
+    return { ...base, kind: "failing", reason: inARow("failed", trailingFailures) };
+  return { ...base, kind: "passing", reason: inARow("passed", passesBefore) };
 }
 
 /**

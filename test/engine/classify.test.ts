@@ -65,6 +65,12 @@ describe("classifyTest: examples", () => {
     );
   });
 
+  it("never says a row of one run: 'its last run failed', 'its last run passed'", () => {
+    expect(classifyTest(history("PPF"), NOW).reason).toBe("its last run failed");
+    expect(classifyTest(history("FFP"), NOW).reason).toBe("its last run passed");
+    expect(classifyTest(history("FFPP"), NOW).reason).toBe("passed 2 runs in a row");
+  });
+
   it("reads runs by id, whatever order the vendor lists them in, each id once", () => {
     const runs = history("PPPPPPF");
     expect(classifyTest([...runs].reverse(), NOW).kind).toBe("new-failure");
