@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
-import pkg from "../package.json" with { type: "json" };
+// A named import: the bundle keeps this one field, not the whole package.json.
+import { version } from "../package.json";
 import { ConfigError, type Env, readConfig } from "./config.ts";
 import { INSTALL_PATH, OAUTH_REDIRECT_PATH } from "./handlers/install/install-pages.ts";
 import { installRoutes } from "./handlers/install/oauth-routes.ts";
@@ -12,7 +13,7 @@ import { createDeps } from "./wiring.ts";
 
 export type AppEnv = { Bindings: Env };
 
-const VERSION: string = pkg.version;
+const VERSION: string = version;
 
 export const app = new Hono<AppEnv>();
 
