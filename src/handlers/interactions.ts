@@ -1,4 +1,6 @@
-import { ResponseUrlSender } from "slack-edge";
+// slack-edge's Web API client from its own package: slack-edge's index bundles all of
+// slack-edge (src/handlers/lean-slack-app.ts).
+import { ResponseUrlSender } from "slack-web-api-client";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
 import { NO_HANDLER_NOTE } from "./fallbacks.ts";

@@ -1,4 +1,7 @@
-import { type RetryHandler, type RetryHandlerArgs, type RetryHandlerState, SlackAPIClient } from "slack-edge";
+import type { RetryHandler, RetryHandlerArgs, RetryHandlerState } from "slack-edge";
+// slack-edge's Web API client from its own package: slack-edge's index bundles all of
+// slack-edge (src/handlers/lean-slack-app.ts).
+import { SlackAPIClient } from "slack-web-api-client";
 import type { Config } from "../config.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 

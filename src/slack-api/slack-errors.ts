@@ -1,4 +1,6 @@
-import { SlackAPIConnectionError, SlackAPIError } from "slack-edge";
+// slack-edge's Web API client from its own package: slack-edge's index bundles all of
+// slack-edge (src/handlers/lean-slack-app.ts).
+import { SlackAPIConnectionError, SlackAPIError } from "slack-web-api-client";
 import { BudgetExhaustedError } from "../util/subrequest-budget.ts";
 import { SlackTimeoutError } from "./slack-client.ts";
 
