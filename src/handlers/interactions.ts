@@ -1,6 +1,5 @@
-// slack-edge's Web API client from its own package: slack-edge's index bundles all of
-// slack-edge (src/handlers/lean-slack-app.ts).
-import { ResponseUrlSender } from "slack-web-api-client";
+// Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
+import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
 import { NO_HANDLER_NOTE } from "./fallbacks.ts";

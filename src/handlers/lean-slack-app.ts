@@ -31,13 +31,13 @@ import type {
 } from "slack-edge";
 // slack-edge's modules one by one, not its index: the index (CommonJS, so nothing is
 // tree-shaken) brings its SlackApp, OAuth, OpenID Connect, Socket Mode and assistant code
-// into the bundle, none of which runs here (README, "Dependencies"). Its Web API client comes
-// from that client's own package, whose one index keeps one copy of its error classes in the
-// tests' workerd too (classifySlackFailure tells them by class).
+// into the bundle, none of which runs here (README, "Dependencies"). The same for its Web API
+// client's package, slack-web-api-client.
 import { builtBaseContext } from "slack-edge/dist/context/context.js";
 import { ignoringSelfEvents, urlVerification } from "slack-edge/dist/middleware/built-in-middleware.js";
 import { toCompleteResponse } from "slack-edge/dist/response/response.js";
-import { ResponseUrlSender, SlackAPIClient } from "slack-web-api-client";
+import { SlackAPIClient } from "slack-web-api-client/dist/client/api-client.js";
+import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 
 type Env = SlackEdgeAppEnv;
 /** slack-edge's own type for a parsed request body (any JSON object). */
