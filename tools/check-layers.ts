@@ -5,7 +5,8 @@
  * a folder may import its own tier (one way: no two folders import each other, even through
  * others), and no file (in src/, dev/, bench/, tools/) is part of an
  * import cycle, type-only imports included. dev/, bench/ and tools/ may import src/ but never
- * test/; src/ imports none of them. Prints each violation and exits 1 when there is any.
+ * test/; src/ imports none of them. src/ takes only types from slack-edge's index and its
+ * client's (see SLACK_EDGE_VALUE below). Prints each violation and exits 1 when there is any.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -92,6 +93,18 @@ for (const [file, targets] of edges) {
     if (a && b && b.tier > a.tier)
       problems.push(`${from} (${a.layer}) imports ${to} (${b.layer}), a higher layer`);
   }
+}
+
+// slack-edge and its Web API client are CommonJS: a value from either index brings all of that
+// package (SlackApp, OAuth, Socket Mode, …) into the Worker's bundle. Values come from their
+// modules, `…/dist/…` (src/handlers/lean-slack-app.ts).
+const SLACK_EDGE_VALUE =
+  /^\s*(?:import|export)\s+(?!type\b)[^'"`;]*?from\s*['"](?:slack-edge|slack-web-api-client)['"]/m;
+for (const file of files) {
+  if (rel(file).startsWith("src/") && SLACK_EDGE_VALUE.test(fs.readFileSync(file, "utf8")))
+    problems.push(
+      `${rel(file)} imports a value from slack-edge's (or its client's) index: use \`import type\`, or the module`,
+    );
 }
 
 // Tarjan's strongly connected components: any component of more than one file is a cycle.

@@ -1,4 +1,6 @@
-import { type Authorize, AuthorizeError, type AuthorizeResult, type SlackAPIClient } from "slack-edge";
+import type { Authorize, AuthorizeResult, SlackAPIClient } from "slack-edge";
+// Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
+import { AuthorizeError } from "slack-edge/dist/errors.js";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
 
 type Cached = { result: AuthorizeResult; until: number };

@@ -3,7 +3,6 @@ import type {
   GlobalShortcutAckHandler,
   MessageShortcutAckHandler,
   MessageShortcutLazyHandler,
-  SlackApp,
   SlackEdgeAppEnv,
   SlashCommandAckHandler,
   SourceSpecifiedBlockActionLazyHandler,
@@ -13,6 +12,7 @@ import type {
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
 import { helpMessage } from "./help.ts";
+import type { LeanSlackApp } from "./lean-slack-app.ts";
 
 /**
  * What the person sees when a control from an older message of the bot is used: its
@@ -59,7 +59,7 @@ const shortcutNote: MessageShortcutLazyHandler<SlackEdgeAppEnv> = async (req) =>
  * match (no `actions`, no `view`, …) never reach the Slack app: src/handlers/slack-edge.ts
  * answers those first.
  */
-export function registerFallbacks(app: SlackApp<SlackEdgeAppEnv>): void {
+export function registerFallbacks(app: LeanSlackApp): void {
   app.command(ANY, unknownCommand);
   app.action(ANY, async () => {}, olderButton);
   app.options(ANY, noOptions);

@@ -1,4 +1,5 @@
-import { ResponseUrlSender } from "slack-edge";
+// Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
+import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
 import { NO_HANDLER_NOTE } from "./fallbacks.ts";

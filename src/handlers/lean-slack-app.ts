@@ -1,35 +1,43 @@
-import {
-  type AuthorizeResult,
-  type BlockAction,
-  type BlockActionAckHandler,
-  type BlockActionLazyHandler,
-  type BlockElementActions,
-  type BlockElementTypes,
-  type BlockSuggestionAckHandler,
-  builtBaseContext,
-  type EventLazyHandler,
-  type ExecutionContext,
-  type GlobalShortcutAckHandler,
-  type GlobalShortcutLazyHandler,
-  type MessageShortcutAckHandler,
-  type MessageShortcutLazyHandler,
-  type PreAuthorizeSlackMiddlewareRequest,
-  ResponseUrlSender,
-  SlackAPIClient,
-  SlackApp,
-  type SlackEdgeAppEnv,
-  type SlashCommandAckHandler,
-  type SlashCommandLazyHandler,
-  type SourceSpecifiedBlockActionAckHandler,
-  type SourceSpecifiedBlockActionLazyHandler,
-  type StringOrRegExp,
-  type SupportedEventType,
-  toCompleteResponse,
-  type ViewClosedAckHandler,
-  type ViewClosedLazyHandler,
-  type ViewSubmissionAckHandler,
-  type ViewSubmissionLazyHandler,
+import type {
+  Authorize,
+  AuthorizeErrorHandler,
+  AuthorizeResult,
+  BlockAction,
+  BlockActionAckHandler,
+  BlockActionLazyHandler,
+  BlockElementActions,
+  BlockElementTypes,
+  BlockSuggestionAckHandler,
+  EventLazyHandler,
+  ExecutionContext,
+  GlobalShortcutAckHandler,
+  GlobalShortcutLazyHandler,
+  MessageShortcutAckHandler,
+  MessageShortcutLazyHandler,
+  Middleware,
+  PreAuthorizeMiddleware,
+  PreAuthorizeSlackMiddlewareRequest,
+  SlackEdgeAppEnv,
+  SlashCommandAckHandler,
+  SlashCommandLazyHandler,
+  SourceSpecifiedBlockActionAckHandler,
+  SourceSpecifiedBlockActionLazyHandler,
+  StringOrRegExp,
+  SupportedEventType,
+  ViewClosedAckHandler,
+  ViewClosedLazyHandler,
+  ViewSubmissionAckHandler,
+  ViewSubmissionLazyHandler,
 } from "slack-edge";
+// slack-edge's modules one by one, not its index: the index (CommonJS, so nothing is
+// tree-shaken) brings its SlackApp, OAuth, OpenID Connect, Socket Mode and assistant code
+// into the bundle, none of which runs here (README, "Dependencies"). The same for its Web API
+// client's package, slack-web-api-client.
+import { builtBaseContext } from "slack-edge/dist/context/context.js";
+import { ignoringSelfEvents, urlVerification } from "slack-edge/dist/middleware/built-in-middleware.js";
+import { toCompleteResponse } from "slack-edge/dist/response/response.js";
+import { SlackAPIClient } from "slack-web-api-client/dist/client/api-client.js";
+import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 
 type Env = SlackEdgeAppEnv;
 /** slack-edge's own type for a parsed request body (any JSON object). */
@@ -59,19 +67,34 @@ export type ParsedRequest = { body: Body; rawBody: string; headers: Headers };
 const named = (pattern: StringOrRegExp, name: unknown) =>
   typeof name === "string" && (typeof pattern === "string" ? name === pattern : pattern.test(name));
 
+/** What the app is built with: slack-edge's `SlackAppOptions`, for the parts the bot sets. */
+export type LeanSlackAppOptions = {
+  env: Env;
+  authorize: Authorize<Env>;
+  authorizeErrorHandler: AuthorizeErrorHandler<Env>;
+};
+
 /**
- * slack-edge's `SlackApp`, with its own registration API and handler types, dispatching the
- * way slack-edge 1.3 does (first matching listener; every matching one for events; the ack
- * first, then the lazy half through `waitUntil`; block_suggestion without a lazy half) but
- * without the two Web API clients slack-edge builds for every request's context: here
+ * slack-edge's `SlackApp` registration API and handler types, dispatching the way slack-edge
+ * 1.3 does (its built-in middleware; first matching listener; every matching one for events;
+ * the ack first, then the lazy half through `waitUntil`; block_suggestion without a lazy half)
+ * but without the two Web API clients slack-edge builds for every request's context: here
  * `context.client` and `context.say` build theirs only when a listener touches them (the
  * bot's listeners use the isolate's own client, src/wiring.ts). Each client binds some 200
  * methods, and building two was a third of an ack's CPU (BENCHMARKS.md, "The Slack edge").
  * It also takes the body already parsed, and logs nothing: slack-edge logs a payload no
  * listener takes, which may hold a `response_url` or what someone typed. Only the listener
- * kinds the bot uses are dispatched; registering another kind throws.
+ * kinds the bot uses can be registered. It does not extend slack-edge's class, whose module
+ * brings Socket Mode and the assistant into the bundle with it.
  */
-export class LeanSlackApp extends SlackApp<Env> {
+export class LeanSlackApp {
+  readonly env: Env;
+  readonly authorize: Authorize<Env>;
+  readonly authorizeErrorHandler: AuthorizeErrorHandler<Env>;
+  /** slack-edge's defaults: answer `url_verification`; drop events the bot caused itself. */
+  readonly preAuthorizeMiddleware: PreAuthorizeMiddleware<Env>[] = [urlVerification];
+  readonly postAuthorizeMiddleware: Middleware<Env>[] = [ignoringSelfEvents(true)];
+  readonly eventsToSkipAuthorize = ["app_uninstalled", "tokens_revoked"];
   readonly #listeners: Record<Kind, Listener[]> = {
     command: [],
     event: [],
@@ -82,12 +105,18 @@ export class LeanSlackApp extends SlackApp<Env> {
     view: [],
   };
 
+  constructor(options: LeanSlackAppOptions) {
+    this.env = options.env;
+    this.authorize = options.authorize;
+    this.authorizeErrorHandler = options.authorizeErrorHandler;
+  }
+
   #add(kind: Kind, listener: Listener): this {
     this.#listeners[kind].push(listener);
     return this;
   }
 
-  override command(
+  command(
     pattern: StringOrRegExp,
     ack: SlashCommandAckHandler<Env>,
     lazy?: SlashCommandLazyHandler<Env> | SlashCommandLater,
@@ -95,11 +124,11 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("command", { matches: (b) => !b.type && named(pattern, b.command), ack, lazy });
   }
 
-  override event<Type extends SupportedEventType>(event: Type, lazy: EventLazyHandler<Type, Env>) {
+  event<Type extends SupportedEventType>(event: Type, lazy: EventLazyHandler<Type, Env>) {
     return this.#add("event", { matches: (b) => b.event?.type === event, ack: async () => "", lazy });
   }
 
-  override globalShortcut(
+  globalShortcut(
     callbackId: StringOrRegExp,
     ack: GlobalShortcutAckHandler<Env>,
     lazy?: GlobalShortcutLazyHandler<Env>,
@@ -107,7 +136,7 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("shortcut", { matches: (b) => named(callbackId, b.callback_id), ack, lazy });
   }
 
-  override messageShortcut(
+  messageShortcut(
     callbackId: StringOrRegExp,
     ack: MessageShortcutAckHandler<Env>,
     lazy?: MessageShortcutLazyHandler<Env>,
@@ -115,7 +144,7 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("message_action", { matches: (b) => named(callbackId, b.callback_id), ack, lazy });
   }
 
-  override action<
+  action<
     T extends BlockElementTypes,
     A extends BlockAction<Extract<BlockElementActions, { type: T }>> = BlockAction<
       Extract<BlockElementActions, { type: T }>
@@ -139,7 +168,7 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("block_actions", { matches, ack, lazy });
   }
 
-  override options(
+  options(
     constraints: StringOrRegExp | { block_id?: string; action_id: string },
     ack: BlockSuggestionAckHandler<Env>,
   ) {
@@ -150,7 +179,7 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("block_suggestion", { matches, ack });
   }
 
-  override viewSubmission(
+  viewSubmission(
     callbackId: StringOrRegExp,
     ack: ViewSubmissionAckHandler<Env>,
     lazy?: ViewSubmissionLazyHandler<Env>,
@@ -159,30 +188,18 @@ export class LeanSlackApp extends SlackApp<Env> {
     return this.#add("view", { matches, ack, lazy });
   }
 
-  override viewClosed(
-    callbackId: StringOrRegExp,
-    ack: ViewClosedAckHandler<Env>,
-    lazy?: ViewClosedLazyHandler<Env>,
-  ) {
+  viewClosed(callbackId: StringOrRegExp, ack: ViewClosedAckHandler<Env>, lazy?: ViewClosedLazyHandler<Env>) {
     const matches = (b: Body) => b.type === "view_closed" && named(callbackId, b.view?.callback_id);
     return this.#add("view", { matches, ack, lazy });
   }
 
-  override function(): never {
-    throw new Error("LeanSlackApp dispatches no workflow functions");
-  }
-  override message(): never {
-    throw new Error("LeanSlackApp dispatches no message events");
-  }
-  override assistant(): never {
-    throw new Error("LeanSlackApp dispatches no assistant threads");
-  }
-  override appRateLimited(): never {
-    throw new Error("LeanSlackApp dispatches no app_rate_limited envelopes");
+  /** For callers that hold a Request, as slack-edge's `run` (its signature check aside). */
+  run(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
+    return this.handleEventRequest(request, ctx);
   }
 
-  /** For callers that hold a Request (slack-edge's `run`): parsed as slack-edge parses it. */
-  override async handleEventRequest(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
+  /** A request parsed as slack-edge parses it. */
+  async handleEventRequest(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
     const rawBody = new TextDecoder().decode(await request.arrayBuffer());
     const json =
       (request.headers.get("content-type") ?? "").startsWith("application/json") || rawBody.startsWith("{");

@@ -52,9 +52,6 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     },
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
-    // The ack is computed before any lazy work starts, so Slack's 3 s clock never waits on it,
-    // and a progress ack is always shown before the answer that replaces it.
-    startLazyListenerAfterAck: true,
   });
 
   const sessions = sessionsCommand(deps);

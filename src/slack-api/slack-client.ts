@@ -1,4 +1,6 @@
-import { type RetryHandler, type RetryHandlerArgs, type RetryHandlerState, SlackAPIClient } from "slack-edge";
+import type { RetryHandler, RetryHandlerArgs, RetryHandlerState } from "slack-edge";
+// Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
+import { SlackAPIClient } from "slack-web-api-client/dist/client/api-client.js";
 import type { Config } from "../config.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 

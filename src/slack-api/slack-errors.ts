@@ -1,4 +1,4 @@
-import { SlackAPIConnectionError, SlackAPIError } from "slack-edge";
+import type { SlackAPIConnectionError, SlackAPIError } from "slack-edge";
 import { BudgetExhaustedError } from "../util/subrequest-budget.ts";
 import { SlackTimeoutError } from "./slack-client.ts";
 
@@ -31,10 +31,20 @@ const WORKSPACE = new Set([
   "team_access_not_granted",
 ]);
 
+/**
+ * slack-web-api-client's errors, told by the names its classes give them: a class test would
+ * need the one copy of the class that threw, and the tests' workerd loads that CommonJS module
+ * once for an `import` and once more for the client's own `require`.
+ */
+const isSlackAPIError = (error: unknown): error is SlackAPIError =>
+  error instanceof Error && error.name === "SlackAPIError";
+const isSlackAPIConnectionError = (error: unknown): error is SlackAPIConnectionError =>
+  error instanceof Error && error.name === "SlackAPIConnectionError";
+
 export function classifySlackFailure(error: unknown): SlackFailure {
   if (error instanceof SlackTimeoutError) return { kind: "unknown", code: "timeout" };
   if (error instanceof BudgetExhaustedError) return { kind: "deferred", code: "budget" };
-  if (error instanceof SlackAPIError) {
+  if (isSlackAPIError(error)) {
     const code = String(error.error);
     if (CHANNEL_GONE.has(code)) return { kind: "permanent", code };
     if (WORKSPACE.has(code)) return { kind: "workspace", code };
@@ -47,7 +57,7 @@ export function classifySlackFailure(error: unknown): SlackFailure {
       return { kind: "transient", code };
     return { kind: "rejected", code };
   }
-  if (error instanceof SlackAPIConnectionError) {
+  if (isSlackAPIConnectionError(error)) {
     return { kind: "transient", code: error.status === 429 ? "ratelimited" : `http_${error.status}` };
   }
   return { kind: "transient", code: "network_error" };

@@ -2,7 +2,6 @@
  * Typed client for the five read endpoints of the Decipher API (docs/decipher-api.md).
  * Every answer is validated (schema.ts); every failure is a `VendorApiError` (errors.ts).
  */
-import { createFetch } from "ofetch";
 import * as v from "valibot";
 import { isRecord, parseHttpUrl } from "../util/checks.ts";
 import {
@@ -78,10 +77,10 @@ export type VendorClient = {
 
 const DEFAULT_TIMEOUT_MS = 8_000;
 /**
- * What ofetch may retry: 429 and every 5xx. A request with no HTTP answer counts as 500 in
- * ofetch, so timeouts and network errors are covered too; `nextDelay` has the last word.
+ * Answers worth another attempt: 429 and every 5xx (a request with no HTTP answer is one
+ * too); `nextDelay` has the last word. Any other 4xx is final at once.
  */
-const RETRY_STATUSES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
+const retryableStatus = (status: number) => status === 429 || (status >= 500 && status <= 599);
 
 /** Thrown by an attempt whose own timer fired, to tell it from a network failure. */
 class AttemptTimeout extends Error {
@@ -116,14 +115,6 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const transport = options.fetch;
-  // ofetch runs the attempts: `retry` and `retryStatusCodes` say how many and for what, and
-  // the error hooks turn each failure into a VendorApiError and either throw it (give up) or
-  // wait before ofetch tries again. Not used, both measured on ofetch 1.5.1: `timeout` (its
-  // timer stops once headers arrive, and a retry reuses the already-aborted signal) and
-  // `retryDelay` (synchronous, always a real timer, blind to Retry-After's cap) — see
-  // `attempt` and `settle` below. Answers are read as text so bad JSON is our error, not
-  // destr's silent fallback to a string.
-  const $fetch = createFetch({ fetch: attempt });
 
   /**
    * One HTTP attempt with its own timeout over headers and body; the answer comes back fully
@@ -162,7 +153,7 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
     const qs = params.toString();
     const url = `${baseUrl}${path}${qs ? `?${qs}` : ""}`;
     let attempts = 0;
-    /** After a failed attempt: throw the error to give up, or wait and let ofetch try again. */
+    /** After a failed attempt: throw the error to give up, or wait before the next one. */
     const settle = async (error: VendorApiError): Promise<void> => {
       error.attempts = attempts;
       const delay = nextDelay(error, attempts, policy, random);
@@ -174,30 +165,35 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
       return error;
     };
 
-    let response: { status: number; headers: Headers; _data?: unknown };
+    // The attempts, each with its own timeout (`attempt`), and the waits between them
+    // (`settle`): the platform's fetch needs nothing more here. Answers are read as text so
+    // bad JSON is our error.
+    let response: Response;
+    let text: string;
     try {
-      response = await $fetch.raw(url, {
-        method: "GET",
-        headers: { Authorization: `Bearer ${apiKey}`, Accept: "application/json" },
-        responseType: "text",
-        retry: policy.attempts - 1,
-        retryStatusCodes: RETRY_STATUSES,
-        onRequest: () => {
-          attempts++;
-        },
-        onRequestError: ({ error }) => settle(requestFailure(operation, error)),
-        onResponseError: ({ response }) =>
-          settle(
-            errorFromResponse(operation, response.status, response.headers, String(response._data ?? "")),
-          ),
-      });
+      for (;;) {
+        attempts++;
+        try {
+          response = await attempt(url, {
+            method: "GET",
+            headers: { Authorization: `Bearer ${apiKey}`, Accept: "application/json" },
+          });
+        } catch (error) {
+          // An abort the attempt's own timer did not cause is nobody's to retry.
+          if (error instanceof Error && error.name === "AbortError")
+            throw fail(requestFailure(operation, error));
+          await settle(requestFailure(operation, error));
+          continue;
+        }
+        text = await response.text();
+        if (!retryableStatus(response.status)) break;
+        await settle(errorFromResponse(operation, response.status, response.headers, text));
+      }
     } catch (error) {
       if (isVendorApiError(error)) throw error;
-      // Never wrap an ofetch error: it carries the request options, headers and key included.
       throw fail(requestFailure(operation, error));
     }
 
-    const text = typeof response._data === "string" ? response._data : "";
     if (response.status < 200 || response.status > 299) {
       throw fail(errorFromResponse(operation, response.status, response.headers, text));
     }
@@ -334,7 +330,7 @@ function issuePath(path: readonly { key: unknown }[] | undefined): string {
   return out;
 }
 
-/** The root cause's own words, without ofetch's wrapper (which repeats the URL and options). */
+/** The root cause's own words, without the wrappers around it. */
 function describe(error: unknown): string {
   let current: unknown = error;
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;

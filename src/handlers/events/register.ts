@@ -7,6 +7,7 @@ import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
 import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
+import type { LeanSlackApp } from "../lean-slack-app.ts";
 import { handleAppMention } from "../mentions/app-mention.ts";
 import { handleLinkShared } from "../unfurl/link-shared.ts";
 import { eventTeam } from "./event-envelope.ts";
@@ -58,7 +59,7 @@ function once<T extends EventType>(type: T, deps: Deps) {
 }
 
 /** Wiring of the Events API, the Home tab's button and its modal (slack-edge's own shape). */
-export function registerEvents(app: SlackApp<SlackEdgeAppEnv>, deps: Deps): void {
+export function registerEvents(app: LeanSlackApp, deps: Deps): void {
   for (const type of Object.keys(HANDLERS) as EventType[]) {
     app.event(type, once(type, deps) as never);
   }

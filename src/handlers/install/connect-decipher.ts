@@ -1,4 +1,4 @@
-import type { SlackApp, SlackEdgeAppEnv, SlackRequest, ViewSubmission } from "slack-edge";
+import type { SlackEdgeAppEnv, SlackRequest, ViewSubmission } from "slack-edge";
 import {
   CONNECT_DECIPHER_ACTION_ID,
   CONNECT_DECIPHER_CALLBACK_ID,
@@ -11,6 +11,7 @@ import { createVendorClient } from "../../vendor/vendor-client.ts";
 import { VendorApiError } from "../../vendor/vendor-errors.ts";
 import type { Deps, Tenant } from "../../wiring.ts";
 import { refreshHome } from "../home/app-home.ts";
+import type { LeanSlackApp } from "../lean-slack-app.ts";
 
 type Values = Record<
   string,
@@ -63,7 +64,7 @@ function read(values: Values) {
 }
 
 /** Registers the Home tab's Connect Decipher button and form (multi-workspace mode only). */
-export function registerConnectDecipher(app: SlackApp<SlackEdgeAppEnv>, deps: Deps): void {
+export function registerConnectDecipher(app: LeanSlackApp, deps: Deps): void {
   const tenant = deps.tenant;
   if (!tenant) return;
   app.action(

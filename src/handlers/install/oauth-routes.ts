@@ -1,15 +1,6 @@
-import {
-  type Authorize,
-  type Installation,
-  type InstallationStore,
-  type InstallationStoreQuery,
-  SlackOAuthApp,
-  type SlackOAuthEnv,
-  type StateStore,
-} from "slack-edge";
 import type { Config, Env } from "../../config.ts";
 import { installStates, workspaceObject } from "../../objects/addresses.ts";
-import { forgetTeam, purgeTeam, teamCredentials } from "../../objects/tenancy.ts";
+import { forgetTeam } from "../../objects/tenancy.ts";
 import { createSlackClient } from "../../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import { describeError } from "../../util/describe-error.ts";
@@ -27,80 +18,12 @@ const STATE_COOKIE = "decipher-install-state";
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
 
-/** slack-edge's StateStore on the one InstallStateObject: each state works once, for 10 minutes. */
-function stateStore(env: Env): StateStore {
-  return {
-    issueNewState: () => installStates(env).issue(),
-    consume: (state) => installStates(env).consume(state ?? ""),
-  };
-}
-
-/**
- * slack-edge's InstallationStore on the WorkspaceObjects. Its `save` is not reached through
- * slack-edge's callback (see `exchange` below) but keeps the interface whole; Enterprise Grid
- * org installs (no team) are refused.
- */
-function installationStore(env: Env): InstallationStore<SlackOAuthEnv> {
-  const teamOf = (query: InstallationStoreQuery) => query.teamId ?? "";
-  return {
-    async save(installation: Installation) {
-      if (!installation.team_id || installation.is_enterprise_install) throw new Error("org-wide install");
-      await workspaceObject(env, installation.team_id).install(
-        {
-          teamId: installation.team_id,
-          teamName: null,
-          appId: installation.app_id,
-          installerUserId: installation.user_id,
-          botUserId: installation.bot_user_id ?? "",
-          botToken: installation.bot_token ?? "",
-          scopes: installation.bot_scopes ?? [],
-          refreshToken: installation.bot_refresh_token ?? null,
-          expiresAt: installation.bot_token_expires_at ? installation.bot_token_expires_at * 1000 : null,
-        },
-        new Date().toISOString(),
-      );
-      forgetTeam(installation.team_id);
-    },
-    async findBotInstallation(query) {
-      const credentials = await teamCredentials(env, teamOf(query));
-      if (!credentials) return undefined;
-      return {
-        app_id: "",
-        team_id: credentials.teamId,
-        user_id: credentials.installerUserId,
-        bot_token: credentials.botToken,
-        bot_user_id: credentials.botUserId,
-        bot_scopes: credentials.scopes,
-      };
-    },
-    findUserInstallation: async () => undefined,
-    deleteBotInstallation: (query) => purgeTeam(env, teamOf(query), new Date()),
-    deleteUserInstallation: async () => {},
-    deleteAll: (query) => purgeTeam(env, teamOf(query), new Date()),
-    toAuthorize(): Authorize<SlackOAuthEnv> {
-      return async (req) => {
-        const credentials = await teamCredentials(env, req.context.teamId ?? "");
-        if (!credentials) throw new Error("not installed");
-        return {
-          teamId: credentials.teamId,
-          botToken: credentials.botToken,
-          botId: "",
-          botUserId: credentials.botUserId,
-          botScopes: credentials.scopes,
-        };
-      };
-    },
-  };
-}
-
 const redirectUri = (config: Config, request: Request) =>
   config.install?.redirectUri ?? `${new URL(request.url).origin}${OAUTH_REDIRECT_PATH}`;
 
 /**
- * slack-edge's callback exchanges the code through a client of its own, on slack.com, whatever
- * SLACK_API_URL says (and says nothing to a stand-in). So `beforeInstallation`, which runs
- * after slack-edge checked the state (cookie and single use) and the code's presence, does
- * the exchange through the bot's own client and answers the page itself.
+ * The code's exchange, through the bot's own client (on SLACK_API_URL, so a stand-in answers
+ * it too), once the state (cookie and single use) and the code's presence are checked.
  */
 async function exchange(config: Config, env: Env, request: Request): Promise<Response> {
   const install = config.install;
@@ -165,57 +88,92 @@ const DENIED: Record<string, string> = {
   access_denied: "The install was cancelled on Slack's page, so nothing was installed.",
 };
 
-/** GET /slack/install and /slack/oauth_redirect, through slack-edge's SlackOAuthApp. */
+/**
+ * The state cookie's value, read as slack-edge's parser (the `cookie` package's) reads it: the
+ * first pair of that name, without quotes, URL-decoded where that works.
+ */
+function cookieValue(header: string, name: string): string | undefined {
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    let value = pair.slice(eq + 1).trim();
+    if (value.charCodeAt(0) === 0x22) value = value.slice(1, -1);
+    try {
+      return value.includes("%") ? decodeURIComponent(value) : value;
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * GET /slack/install and /slack/oauth_redirect: Slack's OAuth v2 flow, in the steps and with
+ * the answers of slack-edge's SlackOAuthApp (1.3), whose start page, failure pages and code
+ * exchange the bot replaced with its own, so only its state check was left to it. Not that
+ * class itself: its module brings SlackApp, OpenID Connect, Socket Mode and the assistant
+ * into the bundle (README, "Dependencies").
+ */
 export function installRoutes(config: Config, env: Env): { handle(request: Request): Promise<Response> } {
   const install = config.install;
   if (!install)
     return { handle: async () => html(failurePage("Add to Slack is not set up on this deployment."), 404) };
-  const app = new SlackOAuthApp({
-    env: {
-      SLACK_SIGNING_SECRET: config.slackSigningSecret,
-      SLACK_CLIENT_ID: install.clientId,
-      SLACK_CLIENT_SECRET: install.clientSecret,
-      SLACK_BOT_SCOPES: install.botScopes,
-      SLACK_LOGGING_LEVEL: "ERROR",
-    },
-    installationStore: installationStore(env),
-    stateStore: stateStore(env),
-    routes: { events: "/slack/events", oauth: { start: INSTALL_PATH, callback: OAUTH_REDIRECT_PATH } },
-    oauth: {
-      stateCookieName: STATE_COOKIE,
-      // slack-edge's URL names slack.com and leaves the redirect out: both come from config here.
-      start: async ({ authorizeUrl, stateValue, request }) => {
-        const generated = new URL(authorizeUrl);
-        const target = new URL(install.oauthUrl);
-        for (const [name, value] of generated.searchParams) target.searchParams.set(name, value);
-        target.searchParams.set("redirect_uri", redirectUri(config, request));
-        const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-        return html(startPage(target.toString()), 200, {
-          "set-cookie": `${STATE_COOKIE}=${stateValue}; Path=/; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
-          "cache-control": "no-store",
-        });
-      },
-      onStateValidationError: async () => html(failurePage(STATE_REFUSED), 400),
-      onFailure: async ({ request, reason }) => {
-        const error = new URL(request.url).searchParams.get("error");
-        return html(
-          failurePage(
-            (error && DENIED[error]) ??
-              (error
-                ? `Slack ended the install (${error.slice(0, 60)}).`
-                : `The install did not finish (${reason.code}).`),
-          ),
-          400,
-        );
-      },
-      beforeInstallation: ({ request }) =>
-        exchange(config, env, request).catch((error: unknown) => {
-          console.error(`install failed: ${describeError(error)}`);
-          return html(failurePage("Saving the install failed. Start again in a minute."), 500);
-        }),
-    },
-  });
+  const { clientId, botScopes, oauthUrl } = install;
+
+  async function start(request: Request): Promise<Response> {
+    const state = await installStates(env).issue();
+    const team = new URL(request.url).searchParams.get("team") || undefined;
+    // slack-edge's authorize URL (state, client id, scopes, team), on SLACK_OAUTH_URL and with
+    // the redirect from config.
+    const generated = new URL(
+      `https://slack.com/oauth/v2/authorize?state=${state}&client_id=${clientId}&scope=${botScopes}${team ? `&team=${team}` : ""}`,
+    );
+    const target = new URL(oauthUrl);
+    for (const [name, value] of generated.searchParams) target.searchParams.set(name, value);
+    target.searchParams.set("redirect_uri", redirectUri(config, request));
+    const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+    return html(startPage(target.toString()), 200, {
+      "set-cookie": `${STATE_COOKIE}=${state}; Path=/; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
+      "cache-control": "no-store",
+    });
+  }
+
+  const failure = (request: Request, reason: string) => {
+    const error = new URL(request.url).searchParams.get("error");
+    return html(
+      failurePage(
+        (error && DENIED[error]) ??
+          (error
+            ? `Slack ended the install (${error.slice(0, 60)}).`
+            : `The install did not finish (${reason}).`),
+      ),
+      400,
+    );
+  };
+
+  async function callback(request: Request): Promise<Response> {
+    const { searchParams } = new URL(request.url);
+    const state = searchParams.get("state");
+    if (
+      state !== cookieValue(request.headers.get("Cookie") || "", STATE_COOKIE) ||
+      !(await installStates(env).consume(state ?? ""))
+    )
+      return html(failurePage(STATE_REFUSED), 400);
+    // slack-edge's order: an empty `error` fails as such; any other leaves the code to decide.
+    if (searchParams.get("error") === "") return failure(request, "");
+    if (!searchParams.get("code")) return failure(request, "missing-code");
+    return exchange(config, env, request).catch((error: unknown) => {
+      console.error(`install failed: ${describeError(error)}`);
+      return html(failurePage("Saving the install failed. Start again in a minute."), 500);
+    });
+  }
+
   return {
-    handle: (request) => app.run(request),
+    async handle(request) {
+      const { pathname } = new URL(request.url);
+      if (request.method === "GET" && pathname === INSTALL_PATH) return start(request);
+      if (request.method === "GET" && pathname === OAUTH_REDIRECT_PATH) return callback(request);
+      return new Response("Not found", { status: 404 });
+    },
   };
 }
