@@ -114,8 +114,7 @@ export function classifyTest<R extends ClassifiedRun>(
     };
   if (trailingFailures === 1 && passesBefore >= t.newFailureAfterPasses)
     return { ...base, kind: "new-failure", reason: `failed after ${runs(passesBefore)} passed` };
-  if (trailingFailures > 0)
-    return { ...base, kind: "failing", reason: inARow("failed", trailingFailures) };
+  if (trailingFailures > 0) return { ...base, kind: "failing", reason: inARow("failed", trailingFailures) };
   return { ...base, kind: "passing", reason: inARow("passed", passesBefore) };
 }
 

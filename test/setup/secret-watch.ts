@@ -111,7 +111,10 @@ beforeAll(() => {
       const copy = request.clone();
       const response = await fetch(request, env, ctx);
       if (response.status >= 200 && response.status < 300 && request.method === "POST") {
-        const body = parseSlackBody(new TextDecoder().decode(await copy.arrayBuffer()), request.headers.get("content-type") ?? "");
+        const body = parseSlackBody(
+          new TextDecoder().decode(await copy.arrayBuffer()),
+          request.headers.get("content-type") ?? "",
+        );
         for (const value of mustNotLog(body)) typed.add(value);
       }
       return response;
