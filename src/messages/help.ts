@@ -42,7 +42,7 @@ const T = CLASSIFY_THRESHOLDS;
 const NOISE_HELP = escapeMrkdwn(
   [
     "*Quiet by understanding* (test options):",
-    `• a failure is *new* after ${T.newFailureAfterPasses}+ passes; a test is *broken* after ${T.brokenAfterFailures} failures in a row; *flaky* when, in its last ${T.flakyWindowRuns} runs (within 24 h), ${T.flakyMinFailures} or more but at most ${Math.round(T.flakyMaxFailureShare * 100)} % failed, with passes in between`,
+    `• a failure is *new* after ${T.newFailureAfterPasses}+ passes; a test is *broken* after ${T.brokenAfterFailures} failures in a row; *flaky* when, in its last ${T.flakyWindowRuns} runs (within 24 h), ${T.flakyMinFailures} or more failed with passes in between, and either at most ${Math.round(T.flakyMaxFailureShare * 100)} % failed or it failed again after passing ${T.flakyRelapsesAnyShare}+ times (it keeps flipping)`,
     "• `flaky:thread` (default) — a flaky test's failures go into one thread a day; `flaky:digest` — only in the digest; `flaky:alert` — every failure alerts",
     "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
     "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",

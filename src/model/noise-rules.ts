@@ -15,15 +15,26 @@ export const CLASSIFY_THRESHOLDS = {
    * runs and created within `flakyWindowMs` of now: the smaller of the two windows. A test
    * that runs every minute is judged on its last 20 runs (the last 20 minutes); a test that
    * runs every two hours on the 12 of the last day, so a flake from last week is forgotten.
-   * A test that runs fewer than 5 times a day is never called flaky: its window cannot hold
-   * 2 failures at no more than 40 %.
    */
   flakyWindowRuns: 20,
   flakyWindowMs: 24 * 60 * 60 * 1000,
-  /** At least this many failures in the window… */
+  /** At least this many failures in the window, with a pass between the first and the last… */
   flakyMinFailures: 2,
-  /** …and at most this share of its runs, with a pass between the first and the last failure. */
+  /**
+   * …and either at most this share of its runs (a test that mostly passes and fails now and
+   * then: two flakes among five runs already say so; a test that runs fewer than 5 times a day
+   * is never called flaky this way)…
+   */
   flakyMaxFailureShare: 0.4,
+  /**
+   * …or, whatever the share, it failed again after passing at least this many times (three
+   * separate failures or blocks of them: F P F P F). A test that keeps flipping at 50 % is
+   * flaky, not a fresh break each time it fails after a pass: under the share cap alone every
+   * such failure was a top-level alert. One relapse is not enough at a high share: a long
+   * break, one pass, and a failure again (FFFFFF P F) is still failing, not flaky. The latest
+   * streak wins over both: 3 failures in a row are broken.
+   */
+  flakyRelapsesAnyShare: 2,
 } as const;
 
 /** An outage: this many of a channel's tests failing in one cycle, or this share of them (at least `atLeast`). */

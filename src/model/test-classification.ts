@@ -20,8 +20,10 @@ export type TestClassification<R extends ClassifiedRun = TestRun> = {
   /**
    * - `unknown`: no settled run yet.
    * - `broken`: the last `brokenAfterFailures` or more settled runs failed (wins over the rest).
-   * - `flaky`: the window holds 2 to 40 % failures with a pass between them (wins over
-   *   `new-failure`: a test that flakes once in a while would otherwise alert every time).
+   * - `flaky`: the window holds 2 or more failures with a pass between them, and either at
+   *   most 40 % of its runs failed or it failed again after passing twice (wins over
+   *   `new-failure`: a test that flakes once in a while, or keeps flipping, would otherwise
+   *   alert every time). The thresholds and their reasons: src/model/noise-rules.ts.
    * - `new-failure`: the latest settled run failed after at least 5 passes in a row.
    * - `failing`: the latest settled run failed, and none of the above says more.
    * - `passing`: the latest settled run passed, and the test is not flaky.
@@ -37,7 +39,7 @@ export type TestClassification<R extends ClassifiedRun = TestRun> = {
    * The flakiness window: how many settled runs it holds, how many of them failed, and
    * whether it passed between two of those failures (they are not one block).
    */
-  window: { runs: number; failures: number; flipping: boolean };
+  window: { runs: number; failures: number; flipping: boolean; relapses: number };
   /** One short sentence for people ("failed 3 runs in a row"). */
   reason: string;
 };
@@ -64,21 +66,27 @@ export function flakyWindow<R extends ClassifiedRun>(settled: readonly R[], now:
   return settled.slice(-flakyWindowRuns).filter((run) => Date.parse(run.createdAt) >= oldest);
 }
 
-/** Not one block of failures: the test passed between two of them. */
-function flips(window: readonly ClassifiedRun[]): boolean {
-  const failed = window.flatMap((run, i) => (run.status === "failed" ? [i] : []));
-  const first = failed[0];
-  const last = failed.at(-1);
-  if (first === undefined || last === undefined) return false;
-  return window.slice(first, last + 1).some((run) => run.status === "passed");
+/** How many times the test failed again after passing, within the window (F P F: once). */
+function relapses(window: readonly ClassifiedRun[]): number {
+  let n = 0;
+  let failedBefore = false;
+  for (let i = 0; i < window.length; i++) {
+    const run = window[i] as ClassifiedRun;
+    if (run.status !== "failed") continue;
+    if (failedBefore && window[i - 1]?.status === "passed") n++;
+    failedBefore = true;
+  }
+  return n;
 }
 
-/** Failures within the limits, and not one block of them. */
-function looksFlaky(window: readonly ClassifiedRun[]): boolean {
-  const { flakyMinFailures, flakyMaxFailureShare } = CLASSIFY_THRESHOLDS;
-  const failures = window.filter((run) => run.status === "failed").length;
-  if (failures < flakyMinFailures || failures > flakyMaxFailureShare * window.length) return false;
-  return flips(window);
+/**
+ * Failures not in one block, and either few of them or many flips: one rule for the alerts,
+ * the digest and the weekly report (src/model/noise-rules.ts says why these numbers).
+ */
+function looksFlaky(window: { runs: number; failures: number; relapses: number }): boolean {
+  const { flakyMinFailures, flakyMaxFailureShare, flakyRelapsesAnyShare } = CLASSIFY_THRESHOLDS;
+  if (window.failures < flakyMinFailures || window.relapses < 1) return false;
+  return window.failures <= flakyMaxFailureShare * window.runs || window.relapses >= flakyRelapsesAnyShare;
 }
 
 const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
@@ -96,17 +104,19 @@ export function classifyTest<R extends ClassifiedRun>(
   const trailingFailures = streakFromEnd(settled, "failed");
   const passesBefore = streakFromEnd(settled, "passed", settled.length - trailingFailures);
   const windowRuns = flakyWindow(settled, now);
+  const relapsed = relapses(windowRuns);
   const window = {
     runs: windowRuns.length,
     failures: windowRuns.filter((run) => run.status === "failed").length,
-    flipping: flips(windowRuns),
+    flipping: relapsed > 0,
+    relapses: relapsed,
   };
   const base = { latest, trailingFailures, passesBefore, window };
 
   if (latest === null) return { ...base, kind: "unknown", reason: "no finished run yet" };
   if (trailingFailures >= t.brokenAfterFailures)
     return { ...base, kind: "broken", reason: `failed ${runs(trailingFailures)} in a row` };
-  if (looksFlaky(windowRuns))
+  if (looksFlaky(window))
     return {
       ...base,
       kind: "flaky",
@@ -137,8 +147,8 @@ export type ToldState = {
 /**
  * - `failing`: broken, a new failure or failing — the alerts' words for a test whose latest
  *   run failed — and also a test whose latest run passed but whose window holds more failures
- *   than flaky allows, with passes between them (7 of 9 failed is not "passing", and the
- *   noise rules keep "flaky" for at most 40 %).
+ *   than flaky allows, with a pass between them (FFFFFFPFP: 7 of 9 failed, and it failed
+ *   again only once after passing, is not "passing"; the noise rules call it neither flaky).
  * - `flaky`: the classification says flaky, or the bot called it flaky in the window (its
  *   failures went to the day's flaky thread or the digest), unless it is broken now.
  * - `passing`: the latest run passed and neither of the above holds (a streak that ended in
