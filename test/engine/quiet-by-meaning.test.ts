@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emulator, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { collectionPath, subscribedBot } from "../helpers/emulator.ts";
+import { channelWatching, collectionPath, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 const minutes = (t0: number, n: number) => new Date(t0 + n * 60_000);
@@ -29,6 +29,25 @@ describe("flaky tests stay quiet", () => {
       (m) => m.thread_ts === parents[0]?.ts && m.ts !== parents[0]?.ts,
     );
     expect(replies.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a test that fails half its runs, flipping with passes, gets one flaky thread, not an alert per failure", async () => {
+    const { bot, org, tests } = await channelWatching(1, { names: () => "Login with SSO" });
+    const test = tests[0] as { id: number };
+    const t0 = Date.now();
+    // Fails, passes, fails, passes… for 18 minutes: 50 % failed, never 3 in a row.
+    for (let i = 0; i < 18; i++) {
+      await org.addRun(test.id, i % 2 === 0 ? "failed" : "passed");
+      await bot.cron(minutes(t0, i));
+    }
+    const parents = topLevel(await bot.posted());
+    // Its first failure and its first relapse alert; from the second relapse on it is flaky.
+    expect(parents).toHaveLength(3);
+    expect(visibleText(parents[2] as StoredMessage)).toMatch(/is flaky/);
+    const replies = (await bot.messages()).filter(
+      (m) => m.thread_ts === parents[2]?.ts && m.ts !== parents[2]?.ts,
+    );
+    expect(replies).toHaveLength(6);
   });
 
   it("a test called flaky gets no new top-level alert the same day, though it then fails three times in a row", async () => {
