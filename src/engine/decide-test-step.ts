@@ -247,39 +247,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
       };
     }
     const flakyOpen = sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
-    const flaky =
-      options.flaky !== "alert" && (flakyOpen !== null || input.meaning?.classification.kind === "flaky");
-    if (flaky && options.flaky === "digest") {
-      counted(row, "flaky-digest");
-      continue;
-    }
-    if (flaky) {
-      // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
-      const message = flakyOpen
-        ? flakyThreadReply(test, run, input.meaning, appUrl)
-        : flakyThreadParent(test, run, input.meaning as FailureContext, appUrl);
-      return {
-        kind: "post",
-        change: change(),
-        key: `run:${run.id}`,
-        message: late ? withLateNote(message, row.firstSeen) : message,
-        ...(flakyOpen ? { threadTs: flakyOpen } : {}),
-        delivered: (ts) => ({
-          sub: flakyOpen ? sub : { ...sub, flakyThread: { ts, day: utcDay(now) } },
-          rows: [
-            ...rows,
-            flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),
-          ],
-        }),
-      };
-    }
     const quiet = sub.quietFailures ?? 0;
-    if (quiet + 1 < options.after) {
-      counted(row, "after");
-      sub = { ...sub, quietFailures: quiet + 1 };
-      continue;
-    }
-    if (input.hold && !late && !input.unsettled?.has(`run:${run.id}`)) {
+    // Every failure that would be told now is held for the channel's outage window, a flaky
+    // one too (its thread reply or its "is flaky" alert): three flaky tests failing together
+    // are an outage, one message, not three threads. Only a failure `after:` still waits for
+    // is counted without one.
+    const wouldTell = quiet + 1 >= options.after || (flakyOpen !== null && options.flaky !== "alert");
+    if (input.hold && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {
         ...sub,
@@ -303,8 +277,40 @@ export function decideTestStep(input: TestPollInput): TestStep {
       Date.parse(sub.heldFor.until) > now.getTime();
     // A failure whose own alert Slack may hold is settled through the outbox (looked up, never
     // sent blindly), not left waiting for an outage decision that can no longer name it.
-    if (heldElsewhere && !late && !input.unsettled?.has(`run:${run.id}`))
+    if (heldElsewhere && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`))
       return { kind: "done", change: change() };
+    const flaky =
+      options.flaky !== "alert" && (flakyOpen !== null || input.meaning?.classification.kind === "flaky");
+    if (flaky && options.flaky === "digest") {
+      counted(row, "flaky-digest");
+      sub = { ...sub, heldFor: null };
+      continue;
+    }
+    if (flaky) {
+      // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
+      const message = flakyOpen
+        ? flakyThreadReply(test, run, input.meaning, appUrl)
+        : flakyThreadParent(test, run, input.meaning as FailureContext, appUrl);
+      return {
+        kind: "post",
+        change: change(),
+        key: `run:${run.id}`,
+        message: late ? withLateNote(message, row.firstSeen) : message,
+        ...(flakyOpen ? { threadTs: flakyOpen } : {}),
+        delivered: (ts) => ({
+          sub: { ...sub, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ts, day: utcDay(now) } }) },
+          rows: [
+            ...rows,
+            flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),
+          ],
+        }),
+      };
+    }
+    if (quiet + 1 < options.after) {
+      counted(row, "after");
+      sub = { ...sub, quietFailures: quiet + 1 };
+      continue;
+    }
     // A failure and the pass right after it, seen in one look, are one message that is true as posted.
     const nextRow = pending[i + 1];
     const passedNext =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { channelWatching } from "../helpers/emulator.ts";
+import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 const isOutage = (m: StoredMessage) => /failing at once/.test(visibleText(m));
@@ -77,5 +77,28 @@ describe("one message per outage", () => {
     await bot.cron(new Date(at.getTime() + 60_000));
     expect((await bot.posted()).filter(isOutage)).toHaveLength(1);
     expect(await bot.posted()).toHaveLength(1);
+  });
+});
+
+describe("the noisy scenario's outage", () => {
+  it("three flaky tests failing together are one outage message, not flaky-thread replies and alerts", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101");
+    for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
+    await org.scenario("noisy");
+    const t0 = Date.now();
+    // Its steps 0–7 (each test flaps; 101 and 102 get a flaky thread), then 8–10: all fail.
+    // One tick per minute, as each object's own clock would see them.
+    let minute = 0;
+    for (; minute < 8; minute++) {
+      await org.tick();
+      await bot.cron(new Date(t0 + minute * 60_000));
+    }
+    const before = (await bot.posted()).length;
+    expect(topLevel(await bot.posted()).some((m) => /is flaky/.test(visibleText(m)))).toBe(true);
+    await org.tick();
+    await bot.cron(new Date(t0 + minute * 60_000));
+    const outagePosts = (await bot.posted()).slice(before);
+    expect(outagePosts).toHaveLength(1);
+    expect(visibleText(outagePosts[0] as StoredMessage)).toMatch(/3 tests failing at once/);
   });
 });
