@@ -1,5 +1,6 @@
 import { type CollectionParentInput, collectionParent } from "../messages/collection-card.ts";
 import { failedRunParent } from "../messages/failed-run-card.ts";
+import { flakyThreadParent } from "../messages/failure-meaning.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
 import { refOf } from "../model/alert-control.ts";
@@ -7,6 +8,7 @@ import { type CollectionAlertEvidence, collectionAlertEvidence } from "../model/
 import type {
   CollectionSubscription,
   FailureStreak,
+  FlakyThread,
   Subscription,
   TestSubscription,
 } from "../model/subscription.ts";
@@ -61,6 +63,30 @@ export function testParent(
   });
 }
 
+/**
+ * The day's "is flaky" alert as it should read now: its first run and evidence as posted, and
+ * who is on it. Null for a thread opened before the alert's run was stored: nothing to re-render from.
+ */
+export function flakyParent(
+  sub: TestSubscription,
+  flaky: FlakyThread,
+  input: { test?: TestInfo; appUrl: string; now: Date; unmutedBy?: Muted | null },
+): SlackMessage | null {
+  if (!flaky.firstRun) return null;
+  return flakyThreadParent({
+    ref: input.unmutedBy ? null : refOf(sub),
+    test: input.test ?? testInfoOf(sub, input.appUrl),
+    run: flaky.firstRun,
+    evidence: flaky.evidence ?? null,
+    acknowledgedBy: sub.acknowledgedBy,
+    snooze: sub.snooze,
+    muted: sub.muted ?? null,
+    unmutedBy: input.unmutedBy ?? null,
+    appUrl: input.appUrl,
+    now: input.now,
+  });
+}
+
 /** What a collection alert showed when it was posted; an empty record for cards stored before. */
 export function cardEvidence(sub: CollectionSubscription): CollectionAlertEvidence {
   return (
@@ -97,7 +123,11 @@ export function openParent(
   if (sub.kind === "test") {
     const streak = sub.streak;
     const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
-    return streak && message ? { ts: streak.threadTs, message } : null;
+    if (streak && message) return { ts: streak.threadTs, message };
+    // No failure streak open: the test's latest "is flaky" alert is the one its buttons belong to.
+    const flaky = sub.flakyThread;
+    const flakyMessage = flaky ? flakyParent(sub, flaky, { appUrl, now, unmutedBy }) : null;
+    return flaky && flakyMessage ? { ts: flaky.ts, message: flakyMessage } : null;
   }
   const card = sub.card;
   if (!sub.threadTs || !card?.collection) return null;

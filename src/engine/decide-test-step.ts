@@ -1,5 +1,5 @@
 import { failedRunThreadReply, failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
-import { flakyThreadParent, flakyThreadReply } from "../messages/failure-meaning.ts";
+import { flakyThreadReply } from "../messages/failure-meaning.ts";
 import { withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testAlertEvidence } from "../model/alert-evidence.ts";
@@ -13,9 +13,14 @@ import {
   rowTime,
   undecidedRow,
 } from "../model/run-ledger.ts";
-import { type FailureStreak, resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import {
+  type FailureStreak,
+  type FlakyThread,
+  resolveTestOptions,
+  type TestSubscription,
+} from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { testParent } from "./alert-parents.ts";
+import { flakyParent, testParent } from "./alert-parents.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
 import { isSnoozed } from "./snooze.ts";
 
@@ -288,9 +293,15 @@ export function decideTestStep(input: TestPollInput): TestStep {
     }
     if (flaky) {
       // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
+      const opened: FlakyThread = {
+        ts: "",
+        day: utcDay(now),
+        firstRun: run,
+        evidence: testAlertEvidence(input.meaning),
+      };
       const message = flakyOpen
         ? flakyThreadReply(test, run, input.meaning, appUrl)
-        : flakyThreadParent(test, run, input.meaning as FailureContext, appUrl);
+        : (flakyParent(sub, opened, { test, appUrl, now }) as SlackMessage);
       return {
         kind: "post",
         change: change(),
@@ -298,7 +309,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         message: late ? withLateNote(message, row.firstSeen) : message,
         ...(flakyOpen ? { threadTs: flakyOpen } : {}),
         delivered: (ts) => ({
-          sub: { ...sub, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ts, day: utcDay(now) } }) },
+          sub: { ...sub, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ...opened, ts } }) },
           rows: [
             ...rows,
             flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),

@@ -1,12 +1,16 @@
+import type { SubscriptionRef } from "../model/alert-control.ts";
+import type { TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { context, section } from "./elements.ts";
+import { type TriageState, triageLines } from "./alert-status.ts";
+import { actions, context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
 import { escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
 import { productionImpactLine } from "./production-impact-blocks.ts";
 import { runStrip } from "./run-strip.ts";
+import { resubscribeCommand, triageControls } from "./triage-controls.ts";
 
 const LABEL: Record<string, string> = {
   "new-failure": ":new: new failure",
@@ -32,28 +36,48 @@ const rawName = (test: TestInfo) => test.name.trim() || `Test ${test.id}`;
 /** Escaped once, for text outside a link. */
 const name = (test: TestInfo) => oneLine(rawName(test));
 
+/** What the "is flaky" alert shows, and who is on it: stored when posted, re-rendered after triage. */
+export type FlakyParentInput = TriageState & {
+  /** The subscription, for the triage controls; null → none (an alert that was unmuted since). */
+  ref: SubscriptionRef | null;
+  test: TestInfo;
+  run: TestRun;
+  evidence: TestAlertEvidence | null;
+  appUrl: string;
+  now: Date;
+};
+
 /**
  * A flaky test's failures of one day share one thread (`flaky:thread`): this opens it, once
- * a day at most, so a flapping test never floods the channel.
+ * a day at most, so a flapping test never floods the channel. It carries the triage controls
+ * of every alert, so a flapping test can be snoozed or muted from it.
  */
-export function flakyThreadParent(
-  test: TestInfo,
-  run: TestRun,
-  meaning: FailureContext,
-  appUrl: string,
-): SlackMessage {
+export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
+  const { test, run, evidence, appUrl, ref } = input;
   const title = `:large_yellow_circle: ${link(testUrl(appUrl, test.id), rawName(test))} is flaky`;
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
+  const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
+  const meaning = [
+    evidence?.classification ? classLine(evidence.classification) : "",
+    strip && `last runs ${strip}`,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  const status = triageLines(input, input.now, resubscribeCommand({ kind: "test", id: test.id }));
   return fitMessage({
-    text: `${name(test)} is flaky: ${meaning.classification.reason}`,
+    text: `${name(test)} is flaky${evidence?.classification ? `: ${evidence.classification.reason}` : ""}`,
     blocks: [
       section(
         `${title} — ${link(runUrl(appUrl, run.testId, run.id), `run #${run.id}`)} failed${summary ? `: ${summary}` : ""}`,
       ),
       context(
-        meaningLine(meaning),
+        meaning,
         "Its failures today go in this thread; `flaky:alert` alerts on each, `flaky:digest` only counts them.",
       ),
+      ...(status.length > 0 ? [context(status.join("\n"))] : []),
+      ...(input.unmutedBy
+        ? []
+        : actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) }))),
     ],
   });
 }

@@ -61,6 +61,18 @@ type SubscriptionBase = {
   overdue?: number;
 };
 
+/**
+ * The day's "is flaky" alert and its thread. Its first run and evidence (stored when it was
+ * posted; absent on threads opened before they were) let a triage click re-render it as it
+ * was, with only the status line and the controls changed.
+ */
+export type FlakyThread = {
+  ts: string;
+  day: string;
+  firstRun?: TestRun;
+  evidence?: TestAlertEvidence | null;
+};
+
 /** Thread of an ongoing failure streak: replies go under `threadTs`, its parent is edited. */
 export type FailureStreak = {
   threadTs: string;
@@ -135,7 +147,7 @@ export type TestSubscription = SubscriptionBase & {
   /** Failures in a row not announced yet (`after:<n>`). */
   quietFailures?: number;
   /** `flaky:thread`: the day's thread for a flaky test's failures (UTC day `YYYY-MM-DD`). */
-  flakyThread?: { ts: string; day: string } | null;
+  flakyThread?: FlakyThread | null;
   /** A capped read left runs older than this unread: their failures are read on their own for an hour after it. */
   unreadSince?: string | null;
   /** A failure held for a cycle's outage check: another cycle leaves it alone until `until`. */

@@ -145,6 +145,39 @@ describe("an alert keeps what it showed when it was posted", () => {
   });
 });
 
+describe("a flaky alert can be triaged like every alert", () => {
+  it("the 'is flaky' alert has Acknowledge, Snooze and Mute; clicking them keeps its strip and class, and Mute stops its thread", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = Date.now();
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
+      await org.addRun(101, status);
+    await bot.cron(new Date(t0));
+    const parent = topLevel(await bot.posted()).at(-1) as StoredMessage;
+    expect(visibleText(parent)).toMatch(/is flaky/);
+    expect(visibleText(parent)).toMatch(/flaky — .* · last runs [🟩🟥]+/u);
+    expect(buttonIds(parent)).toEqual(["triage_acknowledge", "triage_snooze", "triage_mute"]);
+    const before = evidenceOf(parent);
+
+    await bot.click(parent, "triage_acknowledge");
+    const acked = await parentNow(bot, parent.ts);
+    expect(visibleText(acked)).toMatch(/<@U0ALICE> is looking/);
+    expect(evidenceOf(acked)).toEqual(before);
+
+    await bot.click(acked, "triage_mute");
+    const muted = await parentNow(bot, parent.ts);
+    expect(visibleText(muted)).toMatch(/muted by <@U0ALICE>/);
+    expect(evidenceOf(muted)).toEqual(before);
+    expect(buttonIds(muted)).toEqual(["triage_unmute"]);
+
+    // Muted from its flaky alert: its next failures post nothing, in the thread or above it.
+    const posts = (await bot.messages()).length;
+    await org.addRun(101, "passed");
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await bot.messages()).length).toBe(posts);
+  });
+});
+
 describe("triage through the subscription's single writer", () => {
   it("Acknowledge shows who is looking on the parent; a second person is added, a second click changes nothing", async () => {
     const { bot, parent } = await failingAlert();

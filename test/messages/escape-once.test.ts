@@ -33,7 +33,7 @@ import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { testUnfurl } from "../../src/messages/test-unfurl.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
 import { type WeeklyTestLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
-import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
+import { collectionAlertEvidence, testAlertEvidence } from "../../src/model/alert-evidence.ts";
 import { indexEntry } from "../../src/model/channel-index.ts";
 import type { FailureContext } from "../../src/model/failure-context.ts";
 import type { ImpactResult } from "../../src/model/production-impact.ts";
@@ -221,7 +221,18 @@ describe("names are escaped exactly once, and no time goes stale, in every messa
           classification: classifyTest([run], NOW),
           impact: null,
         };
-        escapedOnce(flakyThreadParent(test, run, meaning, APP), raw, "flakyThreadParent");
+        escapedOnce(
+          flakyThreadParent({
+            ref: null,
+            test,
+            run,
+            evidence: testAlertEvidence(meaning),
+            appUrl: APP,
+            now: NOW,
+          }),
+          raw,
+          "flakyThreadParent",
+        );
         escapedOnce(flakyThreadReply(test, run, meaning, APP), raw, "flakyThreadReply");
         escapedOnce(
           outageMessages({
