@@ -74,9 +74,22 @@ function snoozeText(s: Snooze): string {
   return `:zzz: snoozed by ${mention(s.by)} ${until}`.trim();
 }
 
+/**
+ * A test the bot called flaky has no failure streak (its failures went to the day's thread):
+ * Home says so and links that thread.
+ */
+function flakyLine(sub: Extract<Subscription, { kind: "test" }>, teamUrl: string | null): string | null {
+  const flaky = sub.flakyThread;
+  if (!flaky || typeof flaky.ts !== "string") return null;
+  const url = permalink(teamUrl, sub.channelId, flaky.ts);
+  const what = "one thread";
+  const when = flaky.firstRun ? dateToken(flaky.firstRun.createdAt) : `on ${oneLine(flaky.day)} (UTC)`;
+  return `:large_yellow_circle: called flaky ${when}: that day's failures go in ${url ? link(url, what) : what}`;
+}
+
 function lastAlert(sub: Subscription, teamUrl: string | null): string {
   if (sub.kind === "test") {
-    if (!sub.streak) return "no failure streak on record";
+    if (!sub.streak) return flakyLine(sub, teamUrl) ?? "no failure streak on record";
     const url = permalink(teamUrl, sub.channelId, sub.streak.threadTs);
     const what = `failing for ${plural(sub.streak.failedRuns, "run")}`;
     const since = sub.streak.firstRun ? ` since ${dateToken(sub.streak.firstRun.createdAt)}` : "";

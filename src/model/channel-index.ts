@@ -1,5 +1,5 @@
 import type { DigestSchedule } from "./digest-schedule.ts";
-import type { Subscription } from "./subscription.ts";
+import type { FlakyThread, Subscription } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
 import type { WeeklySchedule } from "./weekly-schedule.ts";
 
@@ -46,7 +46,9 @@ export const indexKeyOf = (sub: Subscription) =>
  */
 export function indexCopy(sub: Subscription): Subscription {
   if (sub.kind === "test") {
-    const { baselineRuns: _b, parentEdit: _p, heldFor: _h, flakyThread: _f, ...rest } = sub;
+    const { baselineRuns: _b, parentEdit: _p, heldFor: _h, flakyThread, ...slim } = sub;
+    // The day's flaky thread stays for Home's line (its link and when), without its evidence.
+    const rest = flakyThread ? { ...slim, flakyThread: slimFlaky(flakyThread) } : slim;
     if (!rest.streak) return rest;
     const { evidence: _e, firstRun, ...streak } = rest.streak;
     // The first run stays for Home's "failing since", without its AI summary.
@@ -122,4 +124,9 @@ export function stateCounts(entries: readonly IndexEntry[], now: Date): Record<I
   const counts: Record<IndexState, number> = { ok: 0, failing: 0, paused: 0, snoozed: 0, muted: 0 };
   for (const e of entries) counts[stateOf(e.subscription, now)]++;
   return counts;
+}
+
+function slimFlaky(flaky: FlakyThread): FlakyThread {
+  const { evidence: _e, firstRun, ...rest } = flaky;
+  return { ...rest, ...(firstRun ? { firstRun: { ...firstRun, summary: null } } : {}) };
 }

@@ -42,6 +42,23 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(await publishes(bot)).toHaveLength(2);
   });
 
+  it("says a test the bot called flaky is flaky, linking the day's thread, not 'no failure streak on record'", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const events = eventsOf(bot);
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
+      await emulator.org(apiKey).addRun(101, status);
+    await bot.cron();
+    const alert = (await bot.posted()).find((m) => /is flaky/.test(visibleText(m))) as StoredMessage;
+    expect(alert).toBeDefined();
+    await events.openHome();
+    const home = visibleText({ blocks: (await events.views()).home?.blocks ?? [] });
+    expect(home).toMatch(/:large_yellow_circle: called flaky <!date\^\d+\^[^>]*>: that day's failures go in/);
+    expect(home).toContain(`p${alert.ts.replace(".", "")}`);
+    expect(home).not.toMatch(/no failure streak on record/);
+  });
+
   it("shows each channel's subscriptions with their health, triage and last alerts", async () => {
     const { bot, events } = await setup();
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0ALERTS" });
