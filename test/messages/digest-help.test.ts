@@ -105,6 +105,12 @@ describe("help and errors", () => {
     assertWithinSlackLimits(m);
   });
 
+  it("/decipher help names the flaky rule the alerts use: a few failures, or a test that keeps flipping", () => {
+    const t = visibleText(decipherHelpMessage());
+    expect(t).toContain("at most 40 % failed");
+    expect(t).toContain("failed again after passing 2+ times");
+  });
+
   it("/decipher help lists the /sessions filters", () => {
     const t = visibleText(decipherHelpMessage());
     for (const filter of [
