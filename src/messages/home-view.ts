@@ -8,7 +8,7 @@ import { fitMessage, type MessageBlock } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { mutedStateLine } from "./subscription-state-lines.ts";
+import { calledFlakyLine, mutedStateLine } from "./subscription-state-lines.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -74,17 +74,11 @@ function snoozeText(s: Snooze): string {
   return `:zzz: snoozed by ${mention(s.by)} ${until}`.trim();
 }
 
-/**
- * A test the bot called flaky has no failure streak (its failures went to the day's thread):
- * Home says so and links that thread.
- */
+/** A test the bot called flaky has no failure streak: Home links that day's thread. */
 function flakyLine(sub: Extract<Subscription, { kind: "test" }>, teamUrl: string | null): string | null {
   const flaky = sub.flakyThread;
   if (!flaky || typeof flaky.ts !== "string") return null;
-  const url = permalink(teamUrl, sub.channelId, flaky.ts);
-  const what = "one thread";
-  const when = flaky.firstRun ? dateToken(flaky.firstRun.createdAt) : `on ${oneLine(flaky.day)} (UTC)`;
-  return `:large_yellow_circle: called flaky ${when}: that day's failures go in ${url ? link(url, what) : what}`;
+  return calledFlakyLine(flaky, permalink(teamUrl, sub.channelId, flaky.ts));
 }
 
 function lastAlert(sub: Subscription, teamUrl: string | null): string {

@@ -1,7 +1,7 @@
-import type { Subscription } from "../model/subscription.ts";
+import type { FlakyThread, Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
-import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import { resubscribeCommand } from "./triage-controls.ts";
 
 /**
@@ -32,13 +32,25 @@ export function pollingLine(s: Subscription): string {
   return ":white_check_mark: polling OK";
 }
 
+/**
+ * A test the bot called flaky has no failure streak (its failures went to that day's thread):
+ * `status` and Home say so, with a link to the thread when there is one.
+ */
+export function calledFlakyLine(flaky: FlakyThread, threadUrl: string | null): string {
+  const what = "one thread";
+  const when = flaky.firstRun ? dateToken(flaky.firstRun.createdAt) : `on ${oneLine(flaky.day)} (UTC)`;
+  return `:large_yellow_circle: called flaky ${when}: that day's failures go in ${threadUrl ? link(threadUrl, what) : what}`;
+}
+
 /** What the watched item itself is doing: a test failing for N runs, a collection's state. */
 export function itemLine(s: Subscription): string {
   if (s.kind === "test") {
     return s.streak
       ? `:red_circle: test failing for ${plural(s.streak.failedRuns, "run")} (last failed run #${s.streak.lastRunId})`
-      : // Not green: a failure before subscribing opens no alert, so this does not say "passing".
-        ":white_circle: no failure alert open";
+      : s.flakyThread?.ts
+        ? calledFlakyLine(s.flakyThread, null)
+        : // Not green: a failure before subscribing opens no alert, so this does not say "passing".
+          ":white_circle: no failure alert open";
   }
   if (s.regressed)
     return `:rotating_light: regressed: was resolved, has new sessions (${plural(s.alertedCount, "session")} at the last alert)`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emulator, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { statusText } from "../helpers/cases.ts";
 import { channelWatching, collectionPath, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
@@ -73,6 +74,23 @@ describe("flaky tests stay quiet", () => {
       .map(visibleText)
       .join("\n");
     for (const run of later) expect(replies).toContain(`runs/${run.id}`);
+  });
+
+  it("/decipher status says a test called flaky today is flaky, not that no failure alert is open", async () => {
+    const { bot, org } = await subscribedBot();
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
+      await org.addRun(101, status);
+    await bot.cron();
+    expect(
+      topLevel(await bot.posted())
+        .map(visibleText)
+        .join("\n"),
+    ).toMatch(/is flaky/);
+    const status = await statusText(bot);
+    expect(status).toMatch(
+      /:large_yellow_circle: called flaky <!date\^\d+\^[^>]*>: that day's failures go in one thread/,
+    );
+    expect(status).not.toMatch(/no failure alert open/);
   });
 
   it("flaky:digest posts nothing for a flaky failure", async () => {
