@@ -60,7 +60,7 @@ function countedKv(kv: KVNamespace): KVNamespace {
 }
 
 const total = (c: Calls) => Object.values(c).reduce((a, b) => a + b, 0);
-const registryStub = () => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry()));
+const registryStub = () => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry("T0BENCH")));
 
 /** The registry of `n` subscriptions (their objects empty), leases alive except `stopped` of them. */
 async function padRegistry(n: number, stopped: number) {

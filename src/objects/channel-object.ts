@@ -111,7 +111,7 @@ export class ChannelObject extends DurableObject<Env> {
       state.channelId,
       state.schedule,
     );
-    await registry(this.env).setDigestDue(
+    await registry(this.env, state.teamId).setDigestDue(
       objectNames.channel(state.teamId, state.channelId),
       state.schedule?.nextDueAt ?? null,
     );
@@ -302,7 +302,7 @@ export class ChannelObject extends DurableObject<Env> {
     this.#config = config;
     const alarms = config.clock === "alarms";
     const teamId = name.split(":")[0] ?? "";
-    const tests = alarms ? await registry(this.env).tests(teamId, channelId) : [];
+    const tests = alarms ? await this.#tests(teamId, channelId, at) : [];
     const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
@@ -372,7 +372,7 @@ export class ChannelObject extends DurableObject<Env> {
       const window = await this.ctx.storage.get<Window>("window");
       const holds = Object.values(window?.holds ?? {});
       if (!window || holds.length === 0) return [];
-      const tests = await registry(this.env).tests(window.teamId, window.channelId);
+      const tests = await this.#tests(window.teamId, window.channelId, new Date().toISOString());
       const subscribed = Math.max(tests.length, new Set(holds.map((h) => h.name)).size);
       const decided = await this.#decide(
         window.channelId,
@@ -452,11 +452,11 @@ export class ChannelObject extends DurableObject<Env> {
   unindexSubscription(key: string): void {
     new SqlChannelIndex(this.ctx.storage.sql).remove(key);
   }
-  async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
+  /** The channel's index, filled once from the KV copies of subscriptions made before it existed. */
+  async #index(channelId: string, at: string): Promise<SqlChannelIndex> {
     const index = new SqlChannelIndex(this.ctx.storage.sql);
     if (!index.filled) {
-      // Subscriptions made before the index existed: read from their KV copies, once, in this
-      // channel's team's scope only (another team may watch a channel of the same id).
+      // Read in this channel's team's scope only (another team may watch a channel of the same id).
       const teamId = this.ctx.id.name?.split(":")[0];
       const existing = await new SubscriptionStore(
         this.env.STATE,
@@ -465,6 +465,25 @@ export class ChannelObject extends DurableObject<Env> {
       const ours = existing.filter((s) => !teamId || !s.teamId || s.teamId === teamId);
       if (!index.filled) index.fill(ours, new Date(at));
     }
+    return index;
+  }
+
+  /**
+   * The names of the channel's test subscriptions, from its own index (no other object asked):
+   * who an outage window asks to poll, and how many there are.
+   */
+  async #tests(teamId: string, channelId: string, at: string): Promise<string[]> {
+    return (await this.#index(channelId, at))
+      .entries()
+      .flatMap((e) =>
+        e.subscription.kind === "test"
+          ? [objectNames.subscription({ teamId, channelId, kind: "test", id: e.subscription.testId })]
+          : [],
+      );
+  }
+
+  async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
+    const index = await this.#index(channelId, at);
     const channel = await this.ctx.storage.get<Stored>("channel");
     return {
       entries: index.entries(),

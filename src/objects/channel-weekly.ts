@@ -14,7 +14,7 @@ import { SqlOutbox } from "./sql-outbox.ts";
  * A channel's weekly report, kept in its channel object (src/objects/channel-object.ts) beside
  * the daily digest and run one at a time with it: the object is the only writer of the
  * schedule, so a `/decipher weekly` change and a due report never overwrite each other, and a
- * report is sent once however many crons overlap. The registry knows it as its own due time,
+ * report is sent once however many crons overlap. The team's registry shard knows it as its own due time,
  * `<channel object name>#weekly`.
  */
 
@@ -43,7 +43,7 @@ export function dueTarget(name: string): { channel: string; weekly: boolean } {
 async function save(storage: DurableObjectStorage, env: Env, state: StoredWeekly): Promise<void> {
   await storage.put(KEY, state);
   await new WeeklyStore(env.STATE, kvScopeOf(env, state.teamId)).writeCopy(state.channelId, state.schedule);
-  await registry(env).setDigestDue(
+  await registry(env, state.teamId).setDigestDue(
     weeklyDueName(objectNames.channel(state.teamId, state.channelId)),
     state.schedule?.nextDueAt ?? null,
   );

@@ -1,8 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
+import { LEGACY_ENTRIES_PER_CYCLE } from "../model/poll-clock.ts";
 import { keys } from "../store/keys.ts";
-import { copyKey } from "./addresses.ts";
+import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
+import {
+  publishDue,
+  type ShardSummary,
+  SqlRegistryDirectory,
+  type WorkspaceCondition,
+} from "./registry-directory.ts";
+
+export type { WorkspaceCondition };
 
 /** One subscription as the cron knows it. */
 export type RegistryEntry = { name: string; ref: SubscriptionRef };
@@ -18,15 +27,12 @@ export type PollSummary = {
   overdue?: number;
 };
 
-export type WorkspaceCondition = EngineHealth["slackWorkspace"];
-
-type CycleMeta = { firstCycleAt: string | null; lastCycleAt: string | null; lastSuccessAt: string | null };
+export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
 
 /**
- * One row per subscription in the registry's SQLite: how its last reported poll went, and its
+ * One row per subscription in a shard's SQLite: how its last reported poll went, and its
  * watchdog lease (`until`, ms): the time by which it must have told the registry again. The
- * cron reads only the rows whose lease has passed (an index on `until`), so it costs the same
- * at 10 or 10,000 subscriptions.
+ * cron reads only the rows whose lease has passed (an index on `until`).
  */
 type ClockRow = {
   name: string;
@@ -38,12 +44,36 @@ type ClockRow = {
 };
 
 /**
- * The one writer of the subscription index, the digest timetable, the objects' watchdog
- * leases and the engine's health. KV has no compare-and-swap: two subscribes editing one index
- * key lose an entry; here they run one after the other. The index is mirrored to KV (on change
- * only) for readers.
+ * One team's part of the registry that came before the shards (everything in the root object):
+ * handed to the team's shard by the first watchdog cycles after a deploy, then deleted.
+ */
+export type LegacyPart = {
+  teamId: string;
+  entries: RegistryEntry[];
+  leases: ClockRow[];
+  digests: Record<string, string>;
+};
+
+const teamOfName = (name: string) => name.split(":")[0] ?? "";
+
+/**
+ * The registry, one instance per Slack team (a **shard**, `registry:<teamId>`, see
+ * src/objects/addresses.ts) plus one root (`registry`) that is the **directory** of shards.
+ *
+ * A shard is the one writer of its team's subscription index, digest timetable, watchdog leases
+ * and health figures: KV has no compare-and-swap, so two subscribes editing one index key would
+ * lose an entry; here they run one after the other, and one team's load never reaches another
+ * team's shard. It tells the directory its summary (when the cron must look at it, its figures)
+ * only when that would otherwise be wrong (`publishDue`), never on every poll.
+ *
+ * The directory (src/objects/registry-directory.ts) is what the cron reads first, and what
+ * `/health` adds up; it also keeps the cron's cycle times, and what is left of the single
+ * registry of before (`LegacyPart`), handed out to the shards by the cron.
  */
 export class RegistryObject extends DurableObject<Env> {
+  /** The summary the directory has of this shard (as far as this shard knows). */
+  #told: ShardSummary | null | undefined;
+
   async #get<T>(key: string, fallback: T): Promise<T> {
     return ((await this.ctx.storage.get<T>(key)) ?? fallback) as T;
   }
@@ -57,6 +87,11 @@ export class RegistryObject extends DurableObject<Env> {
     return sql;
   }
 
+  /** This shard's team (null in the root). */
+  get #team(): string | null {
+    return shardTeamOf(this.ctx.id.name ?? "");
+  }
+
   async #entries(): Promise<Record<string, RegistryEntry>> {
     return this.#get<Record<string, RegistryEntry>>("index", {});
   }
@@ -66,7 +101,65 @@ export class RegistryObject extends DurableObject<Env> {
     const copy = Object.values(index)
       .map((e) => copyKey(this.env, e.ref))
       .sort();
-    await this.env.STATE.put(keys.subscriptionIndex(), JSON.stringify(copy));
+    await this.env.STATE.put(
+      keys.subscriptionIndex(kvScopeOf(this.env, this.#team ?? undefined)),
+      JSON.stringify(copy),
+    );
+  }
+
+  // ── A team's shard ──────────────────────────────────────────────────────────────────────
+
+  /** What the directory should know of this shard now. */
+  async #summary(teamId: string): Promise<ShardSummary> {
+    const row = this.#sql()
+      .exec<{
+        n: number;
+        first: number | null;
+        f: number | null;
+        p: number | null;
+        o: number | null;
+        last: string | null;
+      }>(
+        `SELECT COUNT(*) AS n, MIN(until) AS first, SUM(status = 'failing') AS f, SUM(status = 'paused') AS p,
+         SUM(overdue) AS o, MAX(CASE WHEN status = 'ok' THEN at END) AS last FROM clock`,
+      )
+      .one();
+    const digests = Object.values(await this.#get<Record<string, string>>("digests", {})).map((d) =>
+      Date.parse(d),
+    );
+    const times = [...(row.first === null ? [] : [row.first]), ...digests];
+    return {
+      teamId,
+      checkAt: times.length > 0 ? Math.min(...times) : null,
+      subscriptions: row.n,
+      failing: row.f ?? 0,
+      paused: row.p ?? 0,
+      overdue: row.o ?? 0,
+      lastSuccessAt: row.last,
+      workspace: await this.#get<WorkspaceCondition>("workspace", null),
+      seq: Date.now(),
+    };
+  }
+
+  /**
+   * Tells the directory this shard's summary when it must (src/objects/registry-directory.ts):
+   * a failure to tell is tried again at the shard's next change or lease renewal.
+   */
+  async #publish(at = Date.now()): Promise<void> {
+    const teamId = this.#team;
+    if (!teamId) return;
+    const now = await this.#summary(teamId);
+    if (this.#told === undefined) this.#told = await this.#get<ShardSummary | null>("told", null);
+    if (!publishDue(this.#told, now, at)) return;
+    try {
+      await registryDirectory(this.env).noteShard(now);
+      this.#told = now;
+      await this.ctx.storage.put("told", now);
+    } catch (error) {
+      console.error(
+        `registry shard ${teamId}: directory not told (${error instanceof Error ? error.name : "error"})`,
+      );
+    }
   }
 
   /** Adds a subscription; its lease starts now, so the watchdog wakes it if its clock never starts. */
@@ -77,24 +170,21 @@ export class RegistryObject extends DurableObject<Env> {
       until,
     );
     const index = await this.#entries();
-    if (index[entry.name]) return;
-    index[entry.name] = entry;
-    await this.#saveIndex(index);
+    if (!index[entry.name]) {
+      index[entry.name] = entry;
+      await this.#saveIndex(index);
+    }
+    await this.#publish();
   }
 
   async remove(name: string): Promise<void> {
     this.#sql().exec("DELETE FROM clock WHERE name = ?", name);
     const index = await this.#entries();
-    if (!index[name]) return;
-    delete index[name];
-    await this.#saveIndex(index);
-  }
-
-  /** The names of a channel's test subscriptions: who an outage window asks to poll, and how many there are. */
-  async tests(teamId: string, channelId: string): Promise<string[]> {
-    return Object.values(await this.#entries())
-      .filter((e) => e.ref.teamId === teamId && e.ref.channelId === channelId && e.ref.kind === "test")
-      .map((e) => e.name);
+    if (index[name]) {
+      delete index[name];
+      await this.#saveIndex(index);
+    }
+    await this.#publish();
   }
 
   async list(): Promise<RegistryEntry[]> {
@@ -112,11 +202,13 @@ export class RegistryObject extends DurableObject<Env> {
       due[channelName] = nextDueAt;
     }
     await this.ctx.storage.put("digests", due);
+    await this.#publish();
   }
 
   /**
-   * What one watchdog cycle has to do: the subscriptions whose lease has passed (all of them
-   * when `all`, the clock kept by the cron alone), and the channels whose digest is due.
+   * What one watchdog cycle has to do in this team: the subscriptions whose lease has passed
+   * (all of them when `all`, the clock kept by the cron alone), and the channels whose digest
+   * is due.
    */
   async beginCycle(
     at: string,
@@ -125,12 +217,6 @@ export class RegistryObject extends DurableObject<Env> {
     const due = await this.#get<Record<string, string>>("digests", {});
     const now = Date.parse(at);
     const index = await this.#entries();
-    // Subscriptions made before leases existed have no row and no alarm yet: expired, once.
-    if (!(await this.ctx.storage.get<boolean>("leasesSeeded"))) {
-      for (const name of Object.keys(index))
-        this.#sql().exec("INSERT OR IGNORE INTO clock (name, until) VALUES (?, 0)", name);
-      await this.ctx.storage.put("leasesSeeded", true);
-    }
     const overdue = options.all
       ? Object.keys(index)
       : this.#sql()
@@ -141,6 +227,8 @@ export class RegistryObject extends DurableObject<Env> {
           )
           .toArray()
           .map((r) => r.name);
+    // Nothing due after all (leases renewed since the directory heard): it hears the later time.
+    await this.#publish(now);
     return {
       entries: overdue.flatMap((name) => (index[name] ? [index[name]] : [])),
       dueDigests: Object.entries(due)
@@ -165,10 +253,10 @@ export class RegistryObject extends DurableObject<Env> {
   }
 
   /**
-   * Results of polls the cron ran itself (the watchdog's, or every poll when it keeps the
-   * clock alone): one write per subscription that answered, and the cycle's times.
+   * Results of polls the cron ran itself in this team (the watchdog's, or every poll when it
+   * keeps the clock alone): one write per subscription that answered.
    */
-  async recordPolls(at: string, summaries: PollSummary[], complete: boolean): Promise<void> {
+  async recordPolls(at: string, summaries: PollSummary[]): Promise<void> {
     const index = await this.#entries();
     for (const s of summaries) {
       if (s.status === "busy") continue;
@@ -180,20 +268,7 @@ export class RegistryObject extends DurableObject<Env> {
       if (s.status === "gone" || !index[s.name]) this.#sql().exec("DELETE FROM clock WHERE name = ?", s.name);
       else this.#upsert(s, null);
     }
-    const meta = await this.#get<CycleMeta>("cycle", {
-      firstCycleAt: null,
-      lastCycleAt: null,
-      lastSuccessAt: null,
-    });
-    // A cycle with nothing to poll succeeds only when there is nothing at all: a watchdog that
-    // found every clock running polled nothing, and says nothing about the polls.
-    const succeeded =
-      summaries.some((s) => s.status === "ok") || (complete && Object.keys(index).length === 0);
-    await this.ctx.storage.put("cycle", {
-      firstCycleAt: meta.firstCycleAt ?? at,
-      lastCycleAt: complete ? at : meta.lastCycleAt,
-      lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
-    } satisfies CycleMeta);
+    await this.#publish(Date.parse(at));
   }
 
   /**
@@ -204,6 +279,7 @@ export class RegistryObject extends DurableObject<Env> {
     const index = await this.#entries();
     if (!index[summary.name]) return;
     this.#upsert(summary, until);
+    await this.#publish();
   }
 
   /** A token or scope refusal: remembered from its first sighting until a post succeeds. */
@@ -212,34 +288,158 @@ export class RegistryObject extends DurableObject<Env> {
     if (condition === null && current === null) return;
     if (condition && current?.code === condition.code) return;
     await this.ctx.storage.put("workspace", condition);
+    await this.#publish();
   }
 
-  async health(): Promise<EngineHealth> {
-    const [index, cycle, workspace] = await Promise.all([
-      this.#entries(),
-      this.#get<CycleMeta>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null }),
-      this.#get<WorkspaceCondition>("workspace", null),
-    ]);
-    const live = this.#sql()
-      .exec<ClockRow>("SELECT * FROM clock WHERE status IS NOT NULL")
-      .toArray()
-      .filter((r) => index[r.name]);
-    // The newest successful poll any object reported (objects report on a change, and renew
-    // their lease every few minutes), or the cron's own.
-    const reported = live.filter((r) => r.status === "ok" && r.at).map((r) => r.at as string);
-    const lastSuccessAt = [cycle.lastSuccessAt, ...reported]
-      .filter((t): t is string => t !== null)
-      .sort()
-      .at(-1);
+  /** This team's figures, for `/decipher status` (the cycle times are the directory's). */
+  async health(): Promise<Omit<EngineHealth, "firstCycleAt" | "lastCycleAt">> {
+    const s = await this.#summary(this.#team ?? "");
     return {
-      firstCycleAt: cycle.firstCycleAt,
-      lastCycleAt: cycle.lastCycleAt,
-      lastSuccessAt: lastSuccessAt ?? null,
-      subscriptions: Object.keys(index).length,
-      failing: live.filter((r) => r.status === "failing").length,
-      paused: live.filter((r) => r.status === "paused").length,
-      overdue: live.reduce((n, r) => n + (r.overdue ?? 0), 0),
-      slackWorkspace: workspace,
+      lastSuccessAt: s.lastSuccessAt,
+      subscriptions: s.subscriptions,
+      failing: s.failing,
+      paused: s.paused,
+      overdue: s.overdue,
+      slackWorkspace: s.workspace,
     };
+  }
+
+  /**
+   * This team's part of the registry of before: kept where this shard has nothing newer (a
+   * subscription it knows, a digest time a channel set since), so handing it over twice is
+   * harmless.
+   */
+  async adopt(part: LegacyPart): Promise<void> {
+    const index = await this.#entries();
+    for (const entry of part.entries) {
+      if (index[entry.name]) continue;
+      index[entry.name] = entry;
+      const lease = part.leases.find((l) => l.name === entry.name);
+      // A subscription with no lease yet (made before leases existed) is due at once.
+      this.#sql().exec(
+        `INSERT OR IGNORE INTO clock (name, until, status, at, failing_since, overdue) VALUES (?, ?, ?, ?, ?, ?)`,
+        entry.name,
+        lease?.until ?? 0,
+        lease?.status ?? null,
+        lease?.at ?? null,
+        lease?.failing_since ?? null,
+        lease?.overdue ?? 0,
+      );
+    }
+    await this.#saveIndex(index);
+    const due = await this.#get<Record<string, string>>("digests", {});
+    await this.ctx.storage.put("digests", { ...part.digests, ...due });
+    await this.#publish();
+  }
+
+  /** Uninstall (src/objects/tenancy.ts): nothing kept, and the team leaves the directory. */
+  async purge(): Promise<void> {
+    const teamId = this.#team;
+    await this.ctx.storage.deleteAll();
+    this.#told = null;
+    if (teamId) await registryDirectory(this.env).dropShard(teamId);
+  }
+
+  // ── The root: the directory of shards ───────────────────────────────────────────────────
+
+  #directory(): SqlRegistryDirectory {
+    return new SqlRegistryDirectory(this.ctx.storage.sql);
+  }
+
+  noteShard(summary: ShardSummary): void {
+    this.#directory().note(summary);
+  }
+
+  dropShard(teamId: string): void {
+    this.#directory().drop(teamId);
+  }
+
+  /** How many shards the directory lists. */
+  shardCount(): number {
+    return this.#directory().size;
+  }
+
+  /**
+   * The start of a watchdog cycle: the teams whose shard has work due (every team with `all`),
+   * and the next teams' parts of the registry of before, for the cron to hand over.
+   */
+  async dueShards(
+    at: string,
+    options: { all?: boolean; limit: number },
+  ): Promise<{ teams: string[]; legacy: LegacyPart[] }> {
+    return {
+      teams: this.#directory().due(Date.parse(at), options.limit, options.all),
+      legacy: await this.#legacyParts(),
+    };
+  }
+
+  async #legacyParts(): Promise<LegacyPart[]> {
+    const index = await this.#entries();
+    const digests = await this.#get<Record<string, string>>("digests", {});
+    if (Object.keys(index).length === 0 && Object.keys(digests).length === 0) return [];
+    const leases = this.#sql().exec<ClockRow>("SELECT * FROM clock").toArray();
+    const parts = new Map<string, LegacyPart>();
+    const partOf = (teamId: string) => {
+      const part = parts.get(teamId) ?? { teamId, entries: [], leases: [], digests: {} };
+      parts.set(teamId, part);
+      return part;
+    };
+    for (const entry of Object.values(index)) partOf(entry.ref.teamId).entries.push(entry);
+    for (const lease of leases) if (index[lease.name]) partOf(teamOfName(lease.name)).leases.push(lease);
+    for (const [name, dueAt] of Object.entries(digests)) partOf(teamOfName(name)).digests[name] = dueAt;
+    const out: LegacyPart[] = [];
+    let size = 0;
+    for (const part of parts.values()) {
+      if (out.length > 0 && size + part.entries.length > LEGACY_ENTRIES_PER_CYCLE) break;
+      out.push(part);
+      size += part.entries.length;
+    }
+    return out;
+  }
+
+  /**
+   * The end of a watchdog cycle: its times (a cycle succeeded when one of its polls did, or when
+   * nothing is subscribed anywhere), and the teams whose part of the registry of before their
+   * shard now has.
+   */
+  async endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
+    if (options.adopted.length > 0) {
+      const adopted = new Set(options.adopted);
+      const index = await this.#entries();
+      const digests = await this.#get<Record<string, string>>("digests", {});
+      for (const [name, entry] of Object.entries(index)) {
+        if (!adopted.has(entry.ref.teamId)) continue;
+        delete index[name];
+        this.#sql().exec("DELETE FROM clock WHERE name = ?", name);
+      }
+      for (const name of Object.keys(digests)) if (adopted.has(teamOfName(name))) delete digests[name];
+      if (Object.keys(index).length > 0) await this.ctx.storage.put("index", index);
+      else await this.ctx.storage.delete(["index", "leasesSeeded", "workspace"]);
+      if (Object.keys(digests).length > 0) await this.ctx.storage.put("digests", digests);
+      else await this.ctx.storage.delete("digests");
+    }
+    const meta = await this.cycleTimes();
+    const succeeded = options.polledOk || this.#directory().totals().subscriptions === 0;
+    await this.ctx.storage.put("cycle", {
+      firstCycleAt: meta.firstCycleAt ?? at,
+      lastCycleAt: at,
+      lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
+    } satisfies CycleTimes);
+  }
+
+  async cycleTimes(): Promise<CycleTimes> {
+    return this.#get<CycleTimes>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null });
+  }
+
+  /** Every team's figures added up, for `GET /health`: one query here, no shard called. */
+  async totals(): Promise<EngineHealth> {
+    const cycle = await this.cycleTimes();
+    const sum = this.#directory().totals();
+    const lastSuccessAt =
+      [cycle.lastSuccessAt, sum.lastSuccessAt]
+        .filter((t): t is string => t !== null)
+        .sort()
+        .at(-1) ?? null;
+    return { ...sum, firstCycleAt: cycle.firstCycleAt, lastCycleAt: cycle.lastCycleAt, lastSuccessAt };
   }
 }

@@ -189,7 +189,10 @@ export class SubscriptionObject extends DurableObject<Env> {
       }
       await this.#store(existing, sub);
       // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.
-      await registry(this.env).add({ name: objectNames.subscription(ref), ref }, Date.now() + LEASE_MS);
+      await registry(this.env, ref.teamId).add(
+        { name: objectNames.subscription(ref), ref },
+        Date.now() + LEASE_MS,
+      );
       this.#reported = null;
       if (this.#clock() === "alarms") await this.ctx.storage.setAlarm(Date.now() + POLL_SOON_MS);
       return { subscription: sub, created: true };
@@ -211,7 +214,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         .catch((error: unknown) =>
           console.warn(`channel index row not removed: ${error instanceof Error ? error.name : "error"}`),
         );
-      await registry(this.env).remove(objectNames.subscription(ref));
+      await registry(this.env, ref.teamId).remove(objectNames.subscription(ref));
       return existing !== undefined;
     });
   }
@@ -295,7 +298,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     if (alarms && report.status !== "busy") {
       const state = JSON.stringify([report.status, report.failingSince, report.overdue]);
       if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since)) {
-        await registry(this.env)
+        await registry(this.env, refOf(sub).teamId)
           .report(report, Date.now() + LEASE_MS)
           .then(() => {
             this.#reported = state;

@@ -5,7 +5,15 @@ import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { IDLE_POLL_MS, JITTER_MS, POLL_SOON_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
-import { ledgerOf, runIdsIn, subscriptionStub, until } from "../helpers/cases.ts";
+import {
+  expireLease,
+  ledgerOf,
+  registryDirectoryStub,
+  registryShard,
+  runIdsIn,
+  subscriptionStub,
+  until,
+} from "../helpers/cases.ts";
 
 // Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
 // objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
@@ -160,10 +168,7 @@ describe("the cron is the watchdog", () => {
       kind: "test",
       id: ids[1] as number,
     });
-    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-    await runInDurableObject(registry, (_i, state) => {
-      state.storage.sql.exec("UPDATE clock SET until = 0 WHERE name = ?", stopped);
-    });
+    await expireLease(bot, stopped);
     const woken = await runPollCycle(bot.env, config, { now: new Date() });
     expect(woken.subscriptions).toBe(1);
     expect(woken.polled).toBe(1);
@@ -173,22 +178,29 @@ describe("the cron is the watchdog", () => {
   });
 });
 
-describe("subscriptions made before the clock", () => {
-  it("have no lease and no alarm: the first watchdog cron wakes them", async () => {
+describe("the single registry of before the shards", () => {
+  it("is handed to each team's shard by the first watchdog cron, which wakes the subscriptions it had no lease for", async () => {
     const { bot, ids } = await alarmsBot(2);
     for (const id of ids) {
       const stub = await subscriptionStub(bot, "test", id);
       await runDurableObjectAlarm(stub);
       await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
     }
-    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-    await runInDurableObject(registry, async (_i, state) => {
-      state.storage.sql.exec("DELETE FROM clock");
-      await state.storage.delete("leasesSeeded");
-    });
+    // As a deployment of before left it: every subscription in the one registry, no lease.
+    const shard = await registryShard(bot);
+    const index = await runInDurableObject(shard, (_i, state) => state.storage.get("index"));
+    await shard.purge();
+    await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.put("index", index));
+    expect(await shard.list()).toEqual([]);
+
     const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(first.subscriptions).toBe(2);
+    expect((await shard.list()).map((e) => e.name).sort()).toEqual(Object.keys(index as object).sort());
     for (const id of ids) expect(await alarmIn(await subscriptionStub(bot, "test", id))).not.toBeNull();
+    // Handed over once: the root keeps none of it, and the next cron has nothing to wake.
+    expect(
+      await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.get("index")),
+    ).toBeUndefined();
     const next = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(next.subscriptions).toBe(0);
   });
