@@ -248,6 +248,20 @@ describe("outage grouping with independent clocks", () => {
       );
   });
 
+  it("an outage window asks the channel's other tests from the channel's own index, with the team's registry shard empty", async () => {
+    const { bot, org, ids } = await alarmsBot(3);
+    const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+    for (const stub of stubs) await runDurableObjectAlarm(stub);
+    // The registry shard knows none of them any more: the window must not need it.
+    await (await registryShard(bot)).purge();
+    await org.addRun(ids[0] as number, "failed");
+    await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    for (const stub of stubs.slice(1)) {
+      const at = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+      expect(at === null || at <= Date.now() + POLL_SOON_MS).toBe(true);
+    }
+  });
+
   it("a failure decided alone after a refused outage post is never named by a later outage message", async () => {
     // No object's own alarm here: the test holds and closes the window itself.
     const { bot, org, ids } = await alarmsBot(6, { clock: "cron" });
