@@ -13,7 +13,7 @@ import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
-import { SubscriptionStore } from "../store/subscription-store.ts";
+import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
@@ -482,6 +482,17 @@ export class ChannelObject extends DurableObject<Env> {
       );
   }
 
+  /**
+   * The channel's subscriptions as the digest and the weekly report read them: from its index
+   * (no KV read per subscription), in the order of their KV keys, as they were always listed.
+   */
+  async #subscriptions(channelId: string, at: string): Promise<Subscription[]> {
+    return (await this.#index(channelId, at))
+      .entries()
+      .map((e) => e.subscription)
+      .sort((a, b) => subscriptionKey(a).localeCompare(subscriptionKey(b)));
+  }
+
   async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
     const index = await this.#index(channelId, at);
     const channel = await this.ctx.storage.get<Stored>("channel");
@@ -499,7 +510,11 @@ export class ChannelObject extends DurableObject<Env> {
   sendDueWeekly(at: string, config: Config) {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
-      return team ? sendDueWeekly(this.ctx.storage, this.env, at, team) : { sent: false };
+      return team
+        ? sendDueWeekly(this.ctx.storage, this.env, at, team, (channelId) =>
+            this.#subscriptions(channelId, at),
+          )
+        : { sent: false };
     });
   }
 
@@ -540,10 +555,7 @@ export class ChannelObject extends DurableObject<Env> {
         now: () => now,
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      const subscriptions = await new SubscriptionStore(
-        this.env.STATE,
-        kvScopeOf(this.env, stored.teamId),
-      ).listForChannel(stored.channelId);
+      const subscriptions = await this.#subscriptions(stored.channelId, at);
       SqlOutbox.migrate(this.ctx.storage.sql);
       const outbox = new SqlOutbox(
         this.ctx.storage.sql,
