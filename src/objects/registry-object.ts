@@ -78,12 +78,27 @@ export class RegistryObject extends DurableObject<Env> {
     return ((await this.ctx.storage.get<T>(key)) ?? fallback) as T;
   }
 
-  /** The clock table, made again when missing (a test's deleteAll drops it under a live instance). */
-  #sql(): SqlStorage {
+  /**
+   * The root's table of before: one row per subscription of every team, with its lease (the
+   * subscriptions themselves are its storage's `index`). Read only to hand each team its part.
+   */
+  #legacySql(): SqlStorage {
     const sql = this.ctx.storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS clock (name TEXT PRIMARY KEY, until INTEGER NOT NULL,
       status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
-    sql.exec("CREATE INDEX IF NOT EXISTS clock_until ON clock (until)");
+    return sql;
+  }
+
+  /**
+   * A shard's table: one row per subscription of its team (its ref: the shard's index), with how
+   * its last reported poll went and its lease. Made again when missing (a test's deleteAll drops
+   * it under a live instance).
+   */
+  #sql(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, ref TEXT NOT NULL,
+      until INTEGER NOT NULL, status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
+    sql.exec("CREATE INDEX IF NOT EXISTS leases_until ON leases (until)");
     return sql;
   }
 
@@ -92,13 +107,20 @@ export class RegistryObject extends DurableObject<Env> {
     return shardTeamOf(this.ctx.id.name ?? "");
   }
 
-  async #entries(): Promise<Record<string, RegistryEntry>> {
-    return this.#get<Record<string, RegistryEntry>>("index", {});
+  #has(name: string): boolean {
+    return this.#sql().exec("SELECT 1 FROM leases WHERE name = ?", name).toArray().length > 0;
   }
 
-  async #saveIndex(index: Record<string, RegistryEntry>): Promise<void> {
-    await this.ctx.storage.put("index", index);
-    const copy = Object.values(index)
+  #entries(where = "", ...args: (string | number)[]): RegistryEntry[] {
+    return this.#sql()
+      .exec<{ name: string; ref: string }>(`SELECT name, ref FROM leases ${where}`, ...args)
+      .toArray()
+      .map((r) => ({ name: r.name, ref: JSON.parse(r.ref) as SubscriptionRef }));
+  }
+
+  /** The team's readable index in KV (for `/decipher list` of before and the Home's channels). */
+  async #mirror(): Promise<void> {
+    const copy = this.#entries()
       .map((e) => copyKey(this.env, e.ref))
       .sort();
     await this.env.STATE.put(
@@ -121,7 +143,7 @@ export class RegistryObject extends DurableObject<Env> {
         last: string | null;
       }>(
         `SELECT COUNT(*) AS n, MIN(until) AS first, SUM(status = 'failing') AS f, SUM(status = 'paused') AS p,
-         SUM(overdue) AS o, MAX(CASE WHEN status = 'ok' THEN at END) AS last FROM clock`,
+         SUM(overdue) AS o, MAX(CASE WHEN status = 'ok' THEN at END) AS last FROM leases`,
       )
       .one();
     const digests = Object.values(await this.#get<Record<string, string>>("digests", {})).map((d) =>
@@ -164,31 +186,28 @@ export class RegistryObject extends DurableObject<Env> {
 
   /** Adds a subscription; its lease starts now, so the watchdog wakes it if its clock never starts. */
   async add(entry: RegistryEntry, until = Date.now()): Promise<void> {
+    const known = this.#has(entry.name);
     this.#sql().exec(
-      "INSERT INTO clock (name, until) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET until = excluded.until",
+      `INSERT INTO leases (name, ref, until) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET until = excluded.until`,
       entry.name,
+      JSON.stringify(entry.ref),
       until,
     );
-    const index = await this.#entries();
-    if (!index[entry.name]) {
-      index[entry.name] = entry;
-      await this.#saveIndex(index);
-    }
+    if (!known) await this.#mirror();
     await this.#publish();
   }
 
   async remove(name: string): Promise<void> {
-    this.#sql().exec("DELETE FROM clock WHERE name = ?", name);
-    const index = await this.#entries();
-    if (index[name]) {
-      delete index[name];
-      await this.#saveIndex(index);
+    if (this.#has(name)) {
+      this.#sql().exec("DELETE FROM leases WHERE name = ?", name);
+      await this.#mirror();
     }
     await this.#publish();
   }
 
   async list(): Promise<RegistryEntry[]> {
-    return Object.values(await this.#entries());
+    return this.#entries();
   }
 
   /** The channel objects' digest times: the cron wakes only those that are due. */
@@ -216,39 +235,30 @@ export class RegistryObject extends DurableObject<Env> {
   ): Promise<{ entries: RegistryEntry[]; dueDigests: string[] }> {
     const due = await this.#get<Record<string, string>>("digests", {});
     const now = Date.parse(at);
-    const index = await this.#entries();
-    const overdue = options.all
-      ? Object.keys(index)
-      : this.#sql()
-          .exec<{ name: string }>(
-            "SELECT name FROM clock WHERE until <= ? ORDER BY until LIMIT ?",
-            now,
-            options.limit ?? 1_000,
-          )
-          .toArray()
-          .map((r) => r.name);
+    const entries = options.all
+      ? this.#entries()
+      : this.#entries("WHERE until <= ? ORDER BY until LIMIT ?", now, options.limit ?? 1_000);
     // Nothing due after all (leases renewed since the directory heard): it hears the later time.
     await this.#publish(now);
     return {
-      entries: overdue.flatMap((name) => (index[name] ? [index[name]] : [])),
+      entries,
       dueDigests: Object.entries(due)
         .filter(([, dueAt]) => Date.parse(dueAt) <= now)
         .map(([name]) => name),
     };
   }
 
-  #upsert(s: PollSummary, until: number | null): void {
+  /** How a poll went, for a subscription of this shard (none other gets a row). */
+  #record(s: PollSummary, until: number | null): void {
     this.#sql().exec(
-      `INSERT INTO clock (name, until, status, at, failing_since, overdue) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET until = COALESCE(?, until), status = excluded.status,
-       at = excluded.at, failing_since = excluded.failing_since, overdue = excluded.overdue`,
-      s.name,
-      until ?? 0,
+      `UPDATE leases SET until = COALESCE(?, until), status = ?, at = ?, failing_since = ?, overdue = ?
+       WHERE name = ?`,
+      until,
       s.status,
       s.at,
       s.failingSince,
       s.overdue ?? 0,
-      until,
+      s.name,
     );
   }
 
@@ -257,17 +267,20 @@ export class RegistryObject extends DurableObject<Env> {
    * keeps the clock alone): one write per subscription that answered.
    */
   async recordPolls(at: string, summaries: PollSummary[]): Promise<void> {
-    const index = await this.#entries();
+    let gone = false;
     for (const s of summaries) {
       if (s.status === "busy") continue;
       if (s.status === "waiting") {
         // A poll held back (a Slack backoff) still read its ledger: what is overdue shows meanwhile.
-        this.#sql().exec("UPDATE clock SET overdue = ? WHERE name = ?", s.overdue ?? 0, s.name);
+        this.#sql().exec("UPDATE leases SET overdue = ? WHERE name = ?", s.overdue ?? 0, s.name);
         continue;
       }
-      if (s.status === "gone" || !index[s.name]) this.#sql().exec("DELETE FROM clock WHERE name = ?", s.name);
-      else this.#upsert(s, null);
+      if (s.status === "gone" && this.#has(s.name)) {
+        this.#sql().exec("DELETE FROM leases WHERE name = ?", s.name);
+        gone = true;
+      } else this.#record(s, null);
     }
+    if (gone) await this.#mirror();
     await this.#publish(Date.parse(at));
   }
 
@@ -276,9 +289,8 @@ export class RegistryObject extends DurableObject<Env> {
    * on every poll): how its poll went, and the time by which it will have polled again.
    */
   async report(summary: PollSummary, until: number): Promise<void> {
-    const index = await this.#entries();
-    if (!index[summary.name]) return;
-    this.#upsert(summary, until);
+    if (!this.#has(summary.name)) return;
+    this.#record(summary, until);
     await this.#publish();
   }
 
@@ -310,15 +322,14 @@ export class RegistryObject extends DurableObject<Env> {
    * harmless.
    */
   async adopt(part: LegacyPart): Promise<void> {
-    const index = await this.#entries();
     for (const entry of part.entries) {
-      if (index[entry.name]) continue;
-      index[entry.name] = entry;
       const lease = part.leases.find((l) => l.name === entry.name);
       // A subscription with no lease yet (made before leases existed) is due at once.
       this.#sql().exec(
-        `INSERT OR IGNORE INTO clock (name, until, status, at, failing_since, overdue) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO leases (name, ref, until, status, at, failing_since, overdue)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         entry.name,
+        JSON.stringify(entry.ref),
         lease?.until ?? 0,
         lease?.status ?? null,
         lease?.at ?? null,
@@ -326,7 +337,7 @@ export class RegistryObject extends DurableObject<Env> {
         lease?.overdue ?? 0,
       );
     }
-    await this.#saveIndex(index);
+    await this.#mirror();
     const due = await this.#get<Record<string, string>>("digests", {});
     await this.ctx.storage.put("digests", { ...part.digests, ...due });
     await this.#publish();
@@ -373,11 +384,15 @@ export class RegistryObject extends DurableObject<Env> {
     };
   }
 
+  async #legacyIndex(): Promise<Record<string, RegistryEntry>> {
+    return this.#get<Record<string, RegistryEntry>>("index", {});
+  }
+
   async #legacyParts(): Promise<LegacyPart[]> {
-    const index = await this.#entries();
+    const index = await this.#legacyIndex();
     const digests = await this.#get<Record<string, string>>("digests", {});
     if (Object.keys(index).length === 0 && Object.keys(digests).length === 0) return [];
-    const leases = this.#sql().exec<ClockRow>("SELECT * FROM clock").toArray();
+    const leases = this.#legacySql().exec<ClockRow>("SELECT * FROM clock").toArray();
     const parts = new Map<string, LegacyPart>();
     const partOf = (teamId: string) => {
       const part = parts.get(teamId) ?? { teamId, entries: [], leases: [], digests: {} };
@@ -405,12 +420,12 @@ export class RegistryObject extends DurableObject<Env> {
   async endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
     if (options.adopted.length > 0) {
       const adopted = new Set(options.adopted);
-      const index = await this.#entries();
+      const index = await this.#legacyIndex();
       const digests = await this.#get<Record<string, string>>("digests", {});
       for (const [name, entry] of Object.entries(index)) {
         if (!adopted.has(entry.ref.teamId)) continue;
         delete index[name];
-        this.#sql().exec("DELETE FROM clock WHERE name = ?", name);
+        this.#legacySql().exec("DELETE FROM clock WHERE name = ?", name);
       }
       for (const name of Object.keys(digests)) if (adopted.has(teamOfName(name))) delete digests[name];
       if (Object.keys(index).length > 0) await this.ctx.storage.put("index", index);

@@ -188,7 +188,7 @@ export const registryDirectoryStub = () =>
 export async function expireLease(bot: Bot, name: string): Promise<void> {
   const shard = await registryShard(bot);
   await runInDurableObject(shard, (_i, state) => {
-    state.storage.sql.exec("UPDATE clock SET until = 0 WHERE name = ?", name);
+    state.storage.sql.exec("UPDATE leases SET until = 0 WHERE name = ?", name);
   });
   await shard.recordPolls(new Date().toISOString(), []);
 }
