@@ -161,7 +161,10 @@ const renewals = (minutes * 60_000) / LEASE_RENEW_MS;
 const perFailure = 3 + 3 * (SUBS - 1);
 const cronPerDay = minutes * (crons[0] ? sum(crons[0].doCalls) : 2);
 const perSub = runningAlarms + idleAlarms + renewals + FAILURES * perFailure;
-const day = SUBS * perSub + cronPerDay;
+// The team's shard tells the directory when its earliest lease moved 5 minutes later, or its
+// last success is 5 minutes newer (src/objects/registry-directory.ts): at most twice per period.
+const directoryTells = 2 * ((minutes * 60_000) / LEASE_RENEW_MS);
+const day = SUBS * perSub + cronPerDay + directoryTells;
 lines.push("### Durable Object requests a day: 20 subscriptions, 24 runs per test");
 lines.push("");
 lines.push(
@@ -183,6 +186,9 @@ lines.push(
   `| outage windows (${FAILURES} failures × ${perFailure} requests) | ${fmt(FAILURES * perFailure)} | ${fmt(SUBS * FAILURES * perFailure)} |`,
 );
 lines.push(`| the watchdog cron (1,440 a day, all clocks running) | | ${fmt(cronPerDay)} |`);
+lines.push(
+  `| the team's registry shard telling the directory (at most twice every ${LEASE_RENEW_MS / 60_000} min) | | ${fmt(directoryTells)} |`,
+);
 lines.push(`| **total** (Free: 100,000) | | **${fmt(day)}** |`);
 lines.push("");
 lines.push(
