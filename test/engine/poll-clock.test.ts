@@ -266,8 +266,10 @@ describe("outage grouping with independent clocks", () => {
     const before = await Promise.all(stubs.map(alarmAt));
     // The registry shard knows none of them any more: the window must not need it.
     await (await registryShard(bot)).purge();
-    await org.addRun(ids[0] as number, "failed");
-    await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    const run = await org.addRun(ids[0] as number, "failed");
+    const seen = async () => (await ledgerOf(bot, "test", ids[0] as number)).some((r) => r.id === run.id);
+    // Its alarm, again if its read of Decipher failed (the tests' vendor timeout is 1 s).
+    for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
     for (const [i, stub] of stubs.entries()) if (i > 0) expect(await askedToPoll(stub, before[i])).toBe(true);
   });
 

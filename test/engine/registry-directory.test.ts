@@ -7,10 +7,12 @@ import { publishDue, type ShardSummary } from "../../src/objects/registry-direct
 
 const T0 = Date.parse("2026-03-02T09:00:00Z");
 const MINUTE = 60_000;
+/** The earliest lease a shard told the directory. */
+const TOLD_AT = T0 + LEASE_MS;
 
 const summary = (over: Partial<ShardSummary> = {}): ShardSummary => ({
   teamId: "T1",
-  checkAt: T0 + LEASE_MS,
+  checkAt: TOLD_AT,
   subscriptions: 20,
   failing: 0,
   paused: 0,
@@ -26,16 +28,12 @@ describe("when a registry shard tells the directory", () => {
     const told = summary();
     // A renewal every minute of the shard's earliest lease: quiet until 5 minutes later than told.
     const renewals = [1, 2, 3, 4, 5, 6].map((m) =>
-      publishDue(
-        told,
-        summary({ checkAt: told.checkAt! + m * MINUTE, seq: T0 + m * MINUTE }),
-        T0 + m * MINUTE,
-      ),
+      publishDue(told, summary({ checkAt: TOLD_AT + m * MINUTE, seq: T0 + m * MINUTE }), T0 + m * MINUTE),
     );
     expect(renewals).toEqual([false, false, false, false, false, true]);
     expect(SHARD_CHECK_SLACK_MS).toBe(LEASE_RENEW_MS);
     // What it told is still in the future while the leases run, so the cron never looks there.
-    expect(told.checkAt! - (T0 + 5 * MINUTE)).toBeGreaterThan(0);
+    expect(TOLD_AT - (T0 + 5 * MINUTE)).toBeGreaterThan(0);
   });
 
   it("an earlier lease or digest time goes at once", () => {
