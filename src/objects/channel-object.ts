@@ -302,7 +302,7 @@ export class ChannelObject extends DurableObject<Env> {
     this.#config = config;
     const alarms = config.clock === "alarms";
     const teamId = name.split(":")[0] ?? "";
-    const tests = alarms ? await this.#tests(teamId, channelId, at) : [];
+    const tests = alarms ? this.#tests(teamId, channelId) : [];
     const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
@@ -372,7 +372,7 @@ export class ChannelObject extends DurableObject<Env> {
       const window = await this.ctx.storage.get<Window>("window");
       const holds = Object.values(window?.holds ?? {});
       if (!window || holds.length === 0) return [];
-      const tests = await this.#tests(window.teamId, window.channelId, new Date().toISOString());
+      const tests = this.#tests(window.teamId, window.channelId);
       const subscribed = Math.max(tests.length, new Set(holds.map((h) => h.name)).size);
       const decided = await this.#decide(
         window.channelId,
@@ -469,11 +469,13 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * The names of the channel's test subscriptions, from its own index (no other object asked):
-   * who an outage window asks to poll, and how many there are.
+   * The names of the channel's test subscriptions, from its own index (no other object asked,
+   * no KV read): who an outage window asks to poll, and how many there are. Its rows are written
+   * by the subscriptions themselves; a channel whose subscriptions predate the index has them
+   * all once its index was first read (list, status, Home, a digest).
    */
-  async #tests(teamId: string, channelId: string, at: string): Promise<string[]> {
-    return (await this.#index(channelId, at))
+  #tests(teamId: string, channelId: string): string[] {
+    return new SqlChannelIndex(this.ctx.storage.sql)
       .entries()
       .flatMap((e) =>
         e.subscription.kind === "test"

@@ -237,8 +237,18 @@ describe("outage grouping with independent clocks", () => {
       // Its alarm (run here if it has not fired on its own yet, or if its read failed).
       for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stub);
     }
+    // A run is in the ledger a moment before its object's hold reaches the window (an alarm
+    // firing on its own may be between the two): the window is closed once all three are in.
+    const channel = await channelStub(bot);
+    const inWindow = () =>
+      runInDurableObject(channel, async (_i, state) => {
+        const window = await state.storage.get<{ holds: Record<string, unknown> }>("window");
+        const decided = (await state.storage.get<Record<string, unknown>>("decided")) ?? {};
+        return runs.every((r) => String(r.id) in (window?.holds ?? {}) || String(r.id) in decided);
+      });
+    await until(inWindow, 30_000, "the three holds in the window");
     await runDurableObjectAlarm(stubs[3] as DurableObjectStub);
-    await runDurableObjectAlarm(await channelStub(bot));
+    await runDurableObjectAlarm(channel);
     // Their failures are in the window and the fourth answered it has none: the window closes.
     await until(async () => (await bot.posted()).length > 0, 60_000, "the outage message");
     const fates = async () =>
