@@ -8,16 +8,20 @@ import {
   LEASE_MS,
   LEASE_RENEW_MS,
   RUNNING_POLL_MS,
+  WATCHDOG_SHARDS_PER_CYCLE,
   WATCHDOG_WAKES_PER_CYCLE,
 } from "../src/model/poll-clock.ts";
 import { objectNames } from "../src/objects/addresses.ts";
+import type { ShardSummary } from "../src/objects/registry-directory.ts";
+import type { RegistryObject } from "../src/objects/registry-object.ts";
 
 /**
  * The clock's costs (`npm run bench:clock`, through bench/clock.ts), counted in workerd with the
  * emulator and the Slack stand-in as the vendor and Slack:
- * - the watchdog cron at 10, 1,000 and 10,000 subscriptions: its calls to Durable Objects and
- *   KV (internal subrequests, limit 1,000) and its fetches (external, limit 50), when every
- *   clock runs and when 1 % of them stopped;
+ * - the watchdog cron at 10, 1,000 and 10,000 subscriptions over 1, 10 and 1,000 Slack teams
+ *   (registry shards): its calls to Durable Objects and KV (internal subrequests, limit 1,000)
+ *   and its fetches (external, limit 50), when every clock runs and when 1 % of them stopped;
+ *   the largest shard's and the directory's SQLite size;
  * - one object's alarm, idle, renewing its lease, and while a run is running: vendor requests,
  *   its storage and KV writes, its calls to other objects; and from these, a day of 20
  *   subscriptions with 24 runs per test.
@@ -60,40 +64,73 @@ function countedKv(kv: KVNamespace): KVNamespace {
 }
 
 const total = (c: Calls) => Object.values(c).reduce((a, b) => a + b, 0);
-const registryStub = () => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry()));
+const registryStub = (name: string) => env.REGISTRY.get(env.REGISTRY.idFromName(name));
+const directoryStub = () => registryStub(objectNames.registryDirectory());
 
-/** The registry of `n` subscriptions (their objects empty), leases alive except `stopped` of them. */
-async function padRegistry(n: number, stopped: number) {
-  await runInDurableObject(registryStub(), async (_i, state) => {
-    await state.storage.deleteAll();
-    const index: Record<string, unknown> = {};
-    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS clock (name TEXT PRIMARY KEY, until INTEGER NOT NULL,
-      status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
-    state.storage.sql.exec("CREATE INDEX IF NOT EXISTS clock_until ON clock (until)");
-    const alive = Date.now() + LEASE_MS;
-    for (let i = 0; i < n; i++) {
-      const ref = {
-        teamId: "T0BENCH",
-        channelId: `C${Math.floor(i / 20)}`,
-        kind: "test",
-        id: 1000 + (i % 20),
-      };
-      const name = `${ref.teamId}:${ref.channelId}:${ref.kind}:${ref.id}`;
-      index[name] = { name, ref };
-      state.storage.sql.exec(
-        "INSERT INTO clock (name, until, status, at, failing_since, overdue) VALUES (?, ?, 'ok', ?, NULL, 0)",
-        name,
-        i < stopped ? 0 : alive,
-        new Date().toISOString(),
-      );
-    }
-    await state.storage.put({ index, leasesSeeded: true });
+/**
+ * `n` subscriptions (their objects empty) over `teams` registry shards, subscription i in team
+ * i mod `teams`, leases alive except the first `stopped` (so they fall in as many teams as they
+ * can); and the directory as the shards would have told it. Returns the largest shard's size.
+ */
+async function padShards(label: string, n: number, teams: number, stopped: number) {
+  await runInDurableObject(directoryStub(), (_i, state) => state.storage.deleteAll());
+  const alive = Date.now() + LEASE_MS;
+  const at = new Date().toISOString();
+  const summaries: ShardSummary[] = [];
+  let largest = { subscriptions: 0, bytes: 0 };
+  for (let t = 0; t < teams; t++) {
+    const teamId = `T${label}X${t}`;
+    const size = await runInDurableObject(
+      registryStub(objectNames.registry(teamId)),
+      async (instance: RegistryObject, state) => {
+        await state.storage.deleteAll();
+        await instance.list(); // makes the shard's table
+        let count = 0;
+        let first = Number.POSITIVE_INFINITY;
+        for (let i = t; i < n; i += teams) {
+          const ref = {
+            teamId,
+            channelId: `C${Math.floor(i / 20)}`,
+            kind: "test" as const,
+            id: 1000 + (i % 20),
+          };
+          const until = i < stopped ? 0 : alive;
+          first = Math.min(first, until);
+          state.storage.sql.exec(
+            "INSERT INTO leases (name, ref, until, status, at, overdue) VALUES (?, ?, ?, 'ok', ?, 0)",
+            objectNames.subscription(ref),
+            JSON.stringify(ref),
+            until,
+            at,
+          );
+          count++;
+        }
+        summaries.push({
+          teamId,
+          checkAt: count > 0 ? first : null,
+          subscriptions: count,
+          failing: 0,
+          paused: 0,
+          overdue: 0,
+          lastSuccessAt: at,
+          workspace: null,
+          seq: Date.now(),
+        });
+        return { subscriptions: count, bytes: state.storage.sql.databaseSize };
+      },
+    );
+    if (size.subscriptions > largest.subscriptions) largest = size;
+  }
+  const directoryBytes = await runInDurableObject(directoryStub(), (instance: RegistryObject, state) => {
+    for (const s of summaries) instance.noteShard(s);
+    return state.storage.sql.databaseSize;
   });
+  return { largest, directoryBytes };
 }
 
-async function cronAt(n: number, stoppedShare: number) {
+async function cronAt(n: number, teams: number, stoppedShare: number) {
   const stopped = Math.round(n * stoppedShare);
-  await padRegistry(n, stopped);
+  const sizes = await padShards(`${n}T${teams}S${stopped}`, n, teams, stopped);
   const bot = createBot({ apiKey: await newOrg(), env: { POLL_CLOCK: "alarms" } });
   const cronEnv = {
     ...bot.env,
@@ -116,6 +153,7 @@ async function cronAt(n: number, stoppedShare: number) {
     return {
       kind: "cron",
       n,
+      teams,
       stopped,
       woken: report.subscriptions,
       internal: total(calls) + kvOps,
@@ -123,20 +161,23 @@ async function cronAt(n: number, stoppedShare: number) {
       kvOps,
       external: fetches,
       wallMs: Date.now() - start,
+      largestShard: sizes.largest,
+      directoryBytes: sizes.directoryBytes,
     };
   } finally {
     globalThis.fetch = realFetch;
   }
 }
 
-it("the watchdog cron's cost at 10, 1,000 and 10,000 subscriptions", async () => {
+it("the watchdog cron's cost at 10, 1,000 and 10,000 subscriptions, over 1, 10 and 1,000 teams", async () => {
   for (const n of [10, 1_000, 10_000]) {
-    for (const share of n >= 100 ? [0, 0.01] : [0])
-      console.log(`CLOCK_JSON ${JSON.stringify(await cronAt(n, share))}`);
+    for (const teams of [1, 10, 1_000].filter((t) => t <= n))
+      for (const share of n >= 100 ? [0, 0.01] : [0])
+        console.log(`CLOCK_JSON ${JSON.stringify(await cronAt(n, teams, share))}`);
   }
   // Every clock stopped at once (a deploy that lost all alarms): 400 a minute until all restart.
-  console.log(`CLOCK_JSON ${JSON.stringify(await cronAt(10_000, 1))}`);
-}, 600_000);
+  for (const teams of [1, 1_000]) console.log(`CLOCK_JSON ${JSON.stringify(await cronAt(10_000, teams, 1))}`);
+}, 1_800_000);
 
 /** One object's wake, with its calls to other objects counted (its own env wrapped in place). */
 async function measuredWake(name: string, config: ReturnType<typeof readConfig>, apiKey: string) {
@@ -193,7 +234,14 @@ it("one object's alarm: idle, renewing its lease, and while a run is running", a
       firstRunning,
       running,
       finished,
-      constants: { RUNNING_POLL_MS, IDLE_POLL_MS, LEASE_RENEW_MS, LEASE_MS, WATCHDOG_WAKES_PER_CYCLE },
+      constants: {
+        RUNNING_POLL_MS,
+        IDLE_POLL_MS,
+        LEASE_RENEW_MS,
+        LEASE_MS,
+        WATCHDOG_WAKES_PER_CYCLE,
+        WATCHDOG_SHARDS_PER_CYCLE,
+      },
     })}`,
   );
 }, 120_000);

@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
-import base from "../vitest.config.ts";
+import { shared, singleWorker } from "../vitest.config.ts";
 
-/** The workerd side of `npm run bench:clock` (bench/clock.ts): the clock's counted costs. */
+/**
+ * The workerd side of `npm run bench:clock` (bench/clock.ts): the clock's counted costs, in
+ * single-workspace mode only (the suite's projects are not inherited, so the bench file runs
+ * once and no test file runs beside it).
+ */
 export default defineConfig({
-  ...base,
+  plugins: [singleWorker()],
   test: {
-    ...base.test,
+    ...shared,
     include: ["bench/clock.bench.ts"],
     fileParallelism: false,
     testTimeout: 900_000,

@@ -263,7 +263,8 @@ for (const n of SIZES) {
         "subscriptions",
       ),
     );
-    await instrument(env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry())), "registry");
+    await instrument(env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry(teamId))), "registry");
+    await instrument(env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registryDirectory())), "registry");
     await emulator.org(apiKey).clearRequests();
 
     const idle: Cycle[] = [];

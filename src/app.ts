@@ -11,7 +11,7 @@ import { tenants } from "./handlers/install/tenants.ts";
 import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
-import { registry } from "./objects/addresses.ts";
+import { registryDirectory } from "./objects/addresses.ts";
 import { describeError } from "./util/describe-error.ts";
 import { createDeps } from "./wiring.ts";
 
@@ -29,7 +29,7 @@ const ageSeconds = (iso: string | null, now: number) =>
 
 /**
  * Liveness for an uptime monitor: the age of the last successful poll and the number of
- * failing subscriptions, from the registry object. Never echoes configuration values.
+ * failing subscriptions, added up over the registry's shards by its directory. Never echoes configuration values.
  */
 app.get("/health", async (c) => {
   try {
@@ -41,7 +41,7 @@ app.get("/health", async (c) => {
   const now = Date.now();
   // A registry that cannot be reached (or is not bound) is a problem to report, not a 500.
   const health = await Promise.resolve()
-    .then(() => registry(c.env).health())
+    .then(() => registryDirectory(c.env).totals())
     .catch(() => null);
   if (!health)
     return c.json({ ok: false, version: VERSION, problems: ["the engine's registry did not answer"] });

@@ -1,7 +1,8 @@
 import type { Config, Env } from "./config.ts";
-import { WATCHDOG_WAKES_PER_CYCLE } from "./model/poll-clock.ts";
-import { channelObject, registry, subscriptionObjectByName } from "./objects/addresses.ts";
+import { WATCHDOG_SHARDS_PER_CYCLE, WATCHDOG_WAKES_PER_CYCLE } from "./model/poll-clock.ts";
+import { channelObject, registry, registryDirectory, subscriptionObjectByName } from "./objects/addresses.ts";
 import { dueTarget } from "./objects/channel-weekly.ts";
+import type { RegistryEntry } from "./objects/registry-object.ts";
 import { type PollReport, quietReport } from "./objects/subscription-object.ts";
 import { describeError } from "./util/describe-error.ts";
 import { mapLimit } from "./util/map-limit.ts";
@@ -30,6 +31,9 @@ function wakeOne(env: Env, config: Config, name: string, at: string): Promise<Po
       return quietReport(name, at, "failing", "object unreachable");
     });
 }
+
+/** `team` of an object name `team:channel:kind:id`. */
+const teamOf = (name: string) => name.split(":")[0] ?? "";
 
 /** `team:channel` of an object name `team:channel:kind:id`. */
 const channelOf = (name: string) => name.split(":").slice(0, 2).join(":");
@@ -63,31 +67,81 @@ export async function pollNames(
     const again = told.get(r.name);
     return again ? { ...again, posts: again.posts + r.posts } : r;
   });
-  // Token or scope refusals concern the whole workspace: /health and status show them.
-  const refused = reports.find((r) => r.workspaceFailure);
-  const reg = registry(env);
-  if (refused?.workspaceFailure)
-    await reg.setWorkspaceCondition({ code: refused.workspaceFailure, since: at });
-  else if (reports.some((r) => r.posts > 0)) await reg.setWorkspaceCondition(null);
-  await reg.recordPolls(
-    at,
-    reports.map(({ name, status, at: when, failingSince, overdue }) => ({
-      name,
-      status,
-      at: when,
-      failingSince,
-      overdue,
-    })),
-    true,
-  );
+  // Each team's results go to its own registry shard, in one call per team.
+  const byTeam = new Map<string, PollReport[]>();
+  for (const r of reports) byTeam.set(teamOf(r.name), [...(byTeam.get(teamOf(r.name)) ?? []), r]);
+  for (const [teamId, ofTeam] of byTeam) {
+    const shard = registry(env, teamId);
+    try {
+      // Token or scope refusals concern the whole workspace: /health and status show them.
+      const refused = ofTeam.find((r) => r.workspaceFailure);
+      if (refused?.workspaceFailure)
+        await shard.setWorkspaceCondition({ code: refused.workspaceFailure, since: at });
+      else if (ofTeam.some((r) => r.posts > 0)) await shard.setWorkspaceCondition(null);
+      await shard.recordPolls(
+        at,
+        ofTeam.map(({ name, status, at: when, failingSince, overdue }) => ({
+          name,
+          status,
+          at: when,
+          failingSince,
+          overdue,
+        })),
+      );
+    } catch (error) {
+      console.error(`registry shard of ${teamId}: ${describeError(error)}`);
+    }
+  }
   return reports;
+}
+
+/**
+ * What the registry has for this cycle: the directory names the teams whose shard has work due
+ * (and hands over what is left of the registry of before), then each of those shards names its
+ * expired leases and due digests. The other shards are never called.
+ */
+async function dueWork(
+  env: Env,
+  at: string,
+  all: boolean,
+): Promise<{ entries: RegistryEntry[]; dueDigests: string[]; adopted: string[]; errors: number }> {
+  const { teams, legacy } = await registryDirectory(env).dueShards(at, {
+    all,
+    limit: WATCHDOG_SHARDS_PER_CYCLE,
+  });
+  const adopted: string[] = [];
+  let errors = 0;
+  for (const part of legacy) {
+    try {
+      await registry(env, part.teamId).adopt(part);
+      adopted.push(part.teamId);
+    } catch (error) {
+      errors++;
+      console.error(`registry of before, team ${part.teamId}: ${describeError(error)}`);
+    }
+  }
+  const entries: RegistryEntry[] = [];
+  const dueDigests: string[] = [];
+  for (const teamId of new Set([...adopted, ...teams])) {
+    const limit = WATCHDOG_WAKES_PER_CYCLE - entries.length;
+    try {
+      const due = await registry(env, teamId).beginCycle(at, { all, limit });
+      entries.push(...due.entries);
+      dueDigests.push(...due.dueDigests);
+    } catch (error) {
+      errors++;
+      console.error(`registry shard of ${teamId}: ${describeError(error)}`);
+    }
+  }
+  return { entries, dueDigests, adopted, errors };
 }
 
 /**
  * One cron tick, the watchdog and the digest clock: wakes the subscription objects whose lease
  * has passed (their own alarms poll them otherwise; with `clock: "cron"` it wakes them all),
- * and the channels whose digest or weekly report is due. It reads one index and calls only
- * the objects that need it, so it costs the same at 10 or 10,000 subscriptions.
+ * and the channels whose digest or weekly report is due. It reads the shards' directory and
+ * calls only the shards and objects that need it, so it costs the same at 10 or 10,000
+ * subscriptions, in one team or a thousand.
  */
 export async function runPollCycle(
   env: Env,
@@ -95,19 +149,20 @@ export async function runPollCycle(
   options: { now: Date; everything?: boolean },
 ): Promise<CycleReport> {
   const at = options.now.toISOString();
-  const { entries, dueDigests } = await registry(env).beginCycle(at, {
-    all: config.clock === "cron" || options.everything === true,
-    limit: WATCHDOG_WAKES_PER_CYCLE,
-  });
+  const work = await dueWork(env, at, config.clock === "cron" || options.everything === true);
   // Sorted, a channel's subscriptions are woken together, so its outage window sees them all.
-  const names = entries.map((e) => e.name).sort();
+  const names = work.entries.map((e) => e.name).sort();
   const reports = await pollNames(env, config, names, at);
+  await registryDirectory(env).endCycle(at, {
+    polledOk: reports.some((r) => r.status === "ok"),
+    adopted: work.adopted,
+  });
 
   let digestsSent = 0;
-  let errors = reports.filter((r) => r.error).length;
-  for (const name of dueDigests) {
+  let errors = work.errors + reports.filter((r) => r.error).length;
+  for (const name of work.dueDigests) {
     try {
-      // The registry lists daily digests and weekly reports (src/objects/channel-weekly.ts).
+      // The shards list daily digests and weekly reports (src/objects/channel-weekly.ts).
       const due = dueTarget(name);
       const channel = channelObject(env, due.channel);
       if ((await (due.weekly ? channel.sendDueWeekly(at, config) : channel.sendDueDigest(at, config))).sent)

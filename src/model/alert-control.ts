@@ -63,7 +63,8 @@ export interface AlertControl {
     when: { day: Weekday; time: string; zone: string } | null,
     now: Date,
   ): Promise<WeeklySchedule | null>;
-  health(): Promise<EngineHealth>;
+  /** One team's (its registry shard's), or with no team every team's added up. */
+  health(teamId?: string): Promise<EngineHealth>;
   /** One channel's subscriptions and schedules, from its index: one call however many it watches. */
   channelIndex(teamId: string, channelId: string, now: Date): Promise<ChannelIndex>;
 }

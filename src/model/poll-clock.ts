@@ -47,6 +47,26 @@ export const LEASE_MS = 15 * 60_000;
 export const LEASE_RENEW_MS = 5 * 60_000;
 /** Objects the watchdog wakes per invocation: well inside 1,000 operations on Cloudflare services. */
 export const WATCHDOG_WAKES_PER_CYCLE = 400;
+/**
+ * Registry shards (one per Slack team) the watchdog looks into per invocation, each one call,
+ * plus one to record the polls of those it woke objects in: with the wakes, still under 1,000.
+ */
+export const WATCHDOG_SHARDS_PER_CYCLE = 200;
+/**
+ * How much later a shard's earliest lease may be than the time the directory has for it before
+ * the shard says so. A running clock's lease is always at least LEASE_MS - LEASE_RENEW_MS (10
+ * minutes) ahead, so a directory time up to 5 minutes early never looks due, and renewals cost
+ * the directory about one write per shard every 5 minutes instead of one per renewal.
+ */
+export const SHARD_CHECK_SLACK_MS = LEASE_RENEW_MS;
+/**
+ * How much newer a shard's last successful poll must be before the directory hears of it:
+ * renewals report a success at least every LEASE_RENEW_MS, so `/health` sees one at most 10
+ * minutes old while polls succeed, inside its 15-minute "no successful poll" limit.
+ */
+export const SHARD_SUCCESS_SLACK_MS = LEASE_RENEW_MS;
+/** Old single-registry subscriptions handed to their team's shard per watchdog cycle (src/objects/registry-object.ts). */
+export const LEGACY_ENTRIES_PER_CYCLE = 2_000;
 
 /**
  * A stable number in [0, 1) from an object's name: FNV-1a, then mixed (murmur3's finalizer) so

@@ -2,12 +2,21 @@ import { type Env, isMultiWorkspace } from "../config.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { keys, teamScope } from "../store/keys.ts";
 
+const SHARD_PREFIX = "registry:";
+
 /** Durable Object names. The team id leads, so several workspaces fit without a migration. */
 export const objectNames = {
   subscription: (ref: SubscriptionRef) => `${ref.teamId}:${ref.channelId}:${ref.kind}:${ref.id}`,
   channel: (teamId: string, channelId: string) => `${teamId}:${channelId}`,
-  registry: () => "registry",
+  /** A team's registry shard (src/objects/registry-object.ts). */
+  registry: (teamId: string) => `${SHARD_PREFIX}${teamId}`,
+  /** The registry's root: the directory of shards, and the one registry of before them. */
+  registryDirectory: () => "registry",
 } as const;
+
+/** The team of a registry shard's name; null for the directory. */
+export const shardTeamOf = (name: string) =>
+  name.startsWith(SHARD_PREFIX) ? name.slice(SHARD_PREFIX.length) : null;
 
 /** The KV scope of a team's keys: its id in multi-workspace mode, none for one workspace (src/store/keys.ts). */
 export const kvScopeOf = (env: Pick<Env, "SLACK_CLIENT_ID">, teamId: string | undefined) =>
@@ -17,7 +26,13 @@ export const kvScopeOf = (env: Pick<Env, "SLACK_CLIENT_ID">, teamId: string | un
 export const copyKey = (env: Env, ref: SubscriptionRef) =>
   keys.subscription(ref.channelId, ref.kind, ref.id, kvScopeOf(env, ref.teamId));
 
-export const registry = (env: Env) => env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry()));
+/** The team's registry shard: its subscriptions' leases, digest times and health figures. */
+export const registry = (env: Env, teamId: string) =>
+  env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry(teamId)));
+
+/** The directory of registry shards: what the cron reads first, and what `/health` adds up. */
+export const registryDirectory = (env: Env) =>
+  env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registryDirectory()));
 
 export const subscriptionObject = (env: Env, ref: SubscriptionRef) =>
   env.SUBSCRIPTIONS.get(env.SUBSCRIPTIONS.idFromName(objectNames.subscription(ref)));

@@ -13,7 +13,7 @@ import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
-import { SubscriptionStore } from "../store/subscription-store.ts";
+import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { mapLimit } from "../util/map-limit.ts";
@@ -111,7 +111,7 @@ export class ChannelObject extends DurableObject<Env> {
       state.channelId,
       state.schedule,
     );
-    await registry(this.env).setDigestDue(
+    await registry(this.env, state.teamId).setDigestDue(
       objectNames.channel(state.teamId, state.channelId),
       state.schedule?.nextDueAt ?? null,
     );
@@ -302,7 +302,7 @@ export class ChannelObject extends DurableObject<Env> {
     this.#config = config;
     const alarms = config.clock === "alarms";
     const teamId = name.split(":")[0] ?? "";
-    const tests = alarms ? await registry(this.env).tests(teamId, channelId) : [];
+    const tests = alarms ? this.#tests(teamId, channelId) : [];
     const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
@@ -372,7 +372,7 @@ export class ChannelObject extends DurableObject<Env> {
       const window = await this.ctx.storage.get<Window>("window");
       const holds = Object.values(window?.holds ?? {});
       if (!window || holds.length === 0) return [];
-      const tests = await registry(this.env).tests(window.teamId, window.channelId);
+      const tests = this.#tests(window.teamId, window.channelId);
       const subscribed = Math.max(tests.length, new Set(holds.map((h) => h.name)).size);
       const decided = await this.#decide(
         window.channelId,
@@ -452,11 +452,11 @@ export class ChannelObject extends DurableObject<Env> {
   unindexSubscription(key: string): void {
     new SqlChannelIndex(this.ctx.storage.sql).remove(key);
   }
-  async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
+  /** The channel's index, filled once from the KV copies of subscriptions made before it existed. */
+  async #index(channelId: string, at: string): Promise<SqlChannelIndex> {
     const index = new SqlChannelIndex(this.ctx.storage.sql);
     if (!index.filled) {
-      // Subscriptions made before the index existed: read from their KV copies, once, in this
-      // channel's team's scope only (another team may watch a channel of the same id).
+      // Read in this channel's team's scope only (another team may watch a channel of the same id).
       const teamId = this.ctx.id.name?.split(":")[0];
       const existing = await new SubscriptionStore(
         this.env.STATE,
@@ -465,6 +465,38 @@ export class ChannelObject extends DurableObject<Env> {
       const ours = existing.filter((s) => !teamId || !s.teamId || s.teamId === teamId);
       if (!index.filled) index.fill(ours, new Date(at));
     }
+    return index;
+  }
+
+  /**
+   * The names of the channel's test subscriptions, from its own index (no other object asked,
+   * no KV read): who an outage window asks to poll, and how many there are. Its rows are written
+   * by the subscriptions themselves; a channel whose subscriptions predate the index has them
+   * all once its index was first read (list, status, Home, a digest).
+   */
+  #tests(teamId: string, channelId: string): string[] {
+    return new SqlChannelIndex(this.ctx.storage.sql)
+      .entries()
+      .flatMap((e) =>
+        e.subscription.kind === "test"
+          ? [objectNames.subscription({ teamId, channelId, kind: "test", id: e.subscription.testId })]
+          : [],
+      );
+  }
+
+  /**
+   * The channel's subscriptions as the digest and the weekly report read them: from its index
+   * (no KV read per subscription), in the order of their KV keys, as they were always listed.
+   */
+  async #subscriptions(channelId: string, at: string): Promise<Subscription[]> {
+    return (await this.#index(channelId, at))
+      .entries()
+      .map((e) => e.subscription)
+      .sort((a, b) => subscriptionKey(a).localeCompare(subscriptionKey(b)));
+  }
+
+  async channelIndex(channelId: string, at: string): Promise<ChannelIndex> {
+    const index = await this.#index(channelId, at);
     const channel = await this.ctx.storage.get<Stored>("channel");
     return {
       entries: index.entries(),
@@ -480,7 +512,11 @@ export class ChannelObject extends DurableObject<Env> {
   sendDueWeekly(at: string, config: Config) {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
-      return team ? sendDueWeekly(this.ctx.storage, this.env, at, team) : { sent: false };
+      return team
+        ? sendDueWeekly(this.ctx.storage, this.env, at, team, (channelId) =>
+            this.#subscriptions(channelId, at),
+          )
+        : { sent: false };
     });
   }
 
@@ -521,10 +557,7 @@ export class ChannelObject extends DurableObject<Env> {
         now: () => now,
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      const subscriptions = await new SubscriptionStore(
-        this.env.STATE,
-        kvScopeOf(this.env, stored.teamId),
-      ).listForChannel(stored.channelId);
+      const subscriptions = await this.#subscriptions(stored.channelId, at);
       SqlOutbox.migrate(this.ctx.storage.sql);
       const outbox = new SqlOutbox(
         this.ctx.storage.sql,

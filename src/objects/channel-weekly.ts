@@ -2,8 +2,8 @@ import type { Config, Env } from "../config.ts";
 import { createEngineDeps, type EngineDeps } from "../engine/engine-deps.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { sendWeeklyReport } from "../engine/weekly-report.ts";
+import type { Subscription } from "../model/subscription.ts";
 import { type Weekday, type WeeklySchedule, weeklySchedule } from "../model/weekly-schedule.ts";
-import { SubscriptionStore } from "../store/subscription-store.ts";
 import { WeeklyStore } from "../store/weekly-store.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, registry } from "./addresses.ts";
@@ -14,7 +14,7 @@ import { SqlOutbox } from "./sql-outbox.ts";
  * A channel's weekly report, kept in its channel object (src/objects/channel-object.ts) beside
  * the daily digest and run one at a time with it: the object is the only writer of the
  * schedule, so a `/decipher weekly` change and a due report never overwrite each other, and a
- * report is sent once however many crons overlap. The registry knows it as its own due time,
+ * report is sent once however many crons overlap. The team's registry shard knows it as its own due time,
  * `<channel object name>#weekly`.
  */
 
@@ -43,7 +43,7 @@ export function dueTarget(name: string): { channel: string; weekly: boolean } {
 async function save(storage: DurableObjectStorage, env: Env, state: StoredWeekly): Promise<void> {
   await storage.put(KEY, state);
   await new WeeklyStore(env.STATE, kvScopeOf(env, state.teamId)).writeCopy(state.channelId, state.schedule);
-  await registry(env).setDigestDue(
+  await registry(env, state.teamId).setDigestDue(
     weeklyDueName(objectNames.channel(state.teamId, state.channelId)),
     state.schedule?.nextDueAt ?? null,
   );
@@ -96,6 +96,8 @@ export async function sendDueWeekly(
   env: Env,
   at: string,
   config: Config,
+  /** The channel's subscriptions, from its index (src/objects/channel-object.ts). */
+  subscriptionsOf: (channelId: string) => Promise<Subscription[]>,
 ): Promise<{ sent: boolean }> {
   const stored = await storage.get<StoredWeekly>(KEY);
   const now = new Date(at);
@@ -108,9 +110,7 @@ export async function sendDueWeekly(
     now: () => now,
     budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
   });
-  const subscriptions = await new SubscriptionStore(env.STATE, kvScopeOf(env, stored.teamId)).listForChannel(
-    stored.channelId,
-  );
+  const subscriptions = await subscriptionsOf(stored.channelId);
   const outcome = await sendWeeklyReport(
     deps,
     stored.channelId,

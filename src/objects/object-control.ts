@@ -1,6 +1,6 @@
 import type { Config, Env } from "../config.ts";
 import type { AlertControl } from "../model/alert-control.ts";
-import { channelObject, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { channelObject, objectNames, registry, registryDirectory, subscriptionObject } from "./addresses.ts";
 
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */
 export function objectControl(env: Env, config: Config): AlertControl {
@@ -22,7 +22,24 @@ export function objectControl(env: Env, config: Config): AlertControl {
         when,
         now.toISOString(),
       ),
-    health: () => registry(env).health(),
+    // One team: its shard's figures and the cron's times; no team: every shard's, added up.
+    health: async (teamId) => {
+      if (teamId === undefined) return registryDirectory(env).totals();
+      const [team, cycle] = await Promise.all([
+        registry(env, teamId).health(),
+        registryDirectory(env).cycleTimes(),
+      ]);
+      const lastSuccessAt = [team.lastSuccessAt, cycle.lastSuccessAt]
+        .filter((t) => t !== null)
+        .sort()
+        .at(-1);
+      return {
+        ...team,
+        firstCycleAt: cycle.firstCycleAt,
+        lastCycleAt: cycle.lastCycleAt,
+        lastSuccessAt: lastSuccessAt ?? null,
+      };
+    },
     channelIndex: (teamId, channelId, now) =>
       channelObject(env, objectNames.channel(teamId, channelId)).channelIndex(channelId, now.toISOString()),
   };

@@ -1,8 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
+import { LEGACY_ENTRIES_PER_CYCLE } from "../model/poll-clock.ts";
 import { keys } from "../store/keys.ts";
-import { copyKey } from "./addresses.ts";
+import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
+import {
+  publishDue,
+  type ShardSummary,
+  SqlRegistryDirectory,
+  type WorkspaceCondition,
+} from "./registry-directory.ts";
+
+export type { WorkspaceCondition };
 
 /** One subscription as the cron knows it. */
 export type RegistryEntry = { name: string; ref: SubscriptionRef };
@@ -18,15 +27,12 @@ export type PollSummary = {
   overdue?: number;
 };
 
-export type WorkspaceCondition = EngineHealth["slackWorkspace"];
-
-type CycleMeta = { firstCycleAt: string | null; lastCycleAt: string | null; lastSuccessAt: string | null };
+export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
 
 /**
- * One row per subscription in the registry's SQLite: how its last reported poll went, and its
+ * One row per subscription in a shard's SQLite: how its last reported poll went, and its
  * watchdog lease (`until`, ms): the time by which it must have told the registry again. The
- * cron reads only the rows whose lease has passed (an index on `until`), so it costs the same
- * at 10 or 10,000 subscriptions.
+ * cron reads only the rows whose lease has passed (an index on `until`).
  */
 type ClockRow = {
   name: string;
@@ -38,67 +44,170 @@ type ClockRow = {
 };
 
 /**
- * The one writer of the subscription index, the digest timetable, the objects' watchdog
- * leases and the engine's health. KV has no compare-and-swap: two subscribes editing one index
- * key lose an entry; here they run one after the other. The index is mirrored to KV (on change
- * only) for readers.
+ * One team's part of the registry that came before the shards (everything in the root object):
+ * handed to the team's shard by the first watchdog cycles after a deploy, then deleted.
+ */
+export type LegacyPart = {
+  teamId: string;
+  entries: RegistryEntry[];
+  leases: ClockRow[];
+  digests: Record<string, string>;
+};
+
+const teamOfName = (name: string) => name.split(":")[0] ?? "";
+
+/**
+ * The registry, one instance per Slack team (a **shard**, `registry:<teamId>`, see
+ * src/objects/addresses.ts) plus one root (`registry`) that is the **directory** of shards.
+ *
+ * A shard is the one writer of its team's subscription index, digest timetable, watchdog leases
+ * and health figures: KV has no compare-and-swap, so two subscribes editing one index key would
+ * lose an entry; here they run one after the other, and one team's load never reaches another
+ * team's shard. It tells the directory its summary (when the cron must look at it, its figures)
+ * only when that would otherwise be wrong (`publishDue`), never on every poll.
+ *
+ * The directory (src/objects/registry-directory.ts) is what the cron reads first, and what
+ * `/health` adds up; it also keeps the cron's cycle times, and what is left of the single
+ * registry of before (`LegacyPart`), handed out to the shards by the cron.
  */
 export class RegistryObject extends DurableObject<Env> {
+  /** The summary the directory has of this shard (as far as this shard knows). */
+  #told: ShardSummary | null | undefined;
+
   async #get<T>(key: string, fallback: T): Promise<T> {
     return ((await this.ctx.storage.get<T>(key)) ?? fallback) as T;
   }
 
-  /** The clock table, made again when missing (a test's deleteAll drops it under a live instance). */
-  #sql(): SqlStorage {
+  /**
+   * The root's table of before: one row per subscription of every team, with its lease (the
+   * subscriptions themselves are its storage's `index`). Read only to hand each team its part.
+   */
+  #legacySql(): SqlStorage {
     const sql = this.ctx.storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS clock (name TEXT PRIMARY KEY, until INTEGER NOT NULL,
       status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
-    sql.exec("CREATE INDEX IF NOT EXISTS clock_until ON clock (until)");
     return sql;
   }
 
-  async #entries(): Promise<Record<string, RegistryEntry>> {
-    return this.#get<Record<string, RegistryEntry>>("index", {});
+  /**
+   * A shard's table: one row per subscription of its team (its ref: the shard's index), with how
+   * its last reported poll went and its lease. Made again when missing (a test's deleteAll drops
+   * it under a live instance).
+   */
+  #sql(): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, ref TEXT NOT NULL,
+      until INTEGER NOT NULL, status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
+    sql.exec("CREATE INDEX IF NOT EXISTS leases_until ON leases (until)");
+    return sql;
   }
 
-  async #saveIndex(index: Record<string, RegistryEntry>): Promise<void> {
-    await this.ctx.storage.put("index", index);
-    const copy = Object.values(index)
+  /** This shard's team (null in the root). */
+  get #team(): string | null {
+    return shardTeamOf(this.ctx.id.name ?? "");
+  }
+
+  #has(name: string): boolean {
+    return this.#sql().exec("SELECT 1 FROM leases WHERE name = ?", name).toArray().length > 0;
+  }
+
+  #entries(where = "", ...args: (string | number)[]): RegistryEntry[] {
+    return this.#sql()
+      .exec<{ name: string; ref: string }>(`SELECT name, ref FROM leases ${where}`, ...args)
+      .toArray()
+      .map((r) => ({ name: r.name, ref: JSON.parse(r.ref) as SubscriptionRef }));
+  }
+
+  /** The team's readable index in KV (for `/decipher list` of before and the Home's channels). */
+  async #mirror(): Promise<void> {
+    const copy = this.#entries()
       .map((e) => copyKey(this.env, e.ref))
       .sort();
-    await this.env.STATE.put(keys.subscriptionIndex(), JSON.stringify(copy));
+    await this.env.STATE.put(
+      keys.subscriptionIndex(kvScopeOf(this.env, this.#team ?? undefined)),
+      JSON.stringify(copy),
+    );
+  }
+
+  // ── A team's shard ──────────────────────────────────────────────────────────────────────
+
+  /** What the directory should know of this shard now. */
+  async #summary(teamId: string): Promise<ShardSummary> {
+    const row = this.#sql()
+      .exec<{
+        n: number;
+        first: number | null;
+        f: number | null;
+        p: number | null;
+        o: number | null;
+        last: string | null;
+      }>(
+        `SELECT COUNT(*) AS n, MIN(until) AS first, SUM(status = 'failing') AS f, SUM(status = 'paused') AS p,
+         SUM(overdue) AS o, MAX(CASE WHEN status = 'ok' THEN at END) AS last FROM leases`,
+      )
+      .one();
+    const digests = Object.values(await this.#get<Record<string, string>>("digests", {})).map((d) =>
+      Date.parse(d),
+    );
+    const times = [...(row.first === null ? [] : [row.first]), ...digests];
+    return {
+      teamId,
+      checkAt: times.length > 0 ? Math.min(...times) : null,
+      subscriptions: row.n,
+      failing: row.f ?? 0,
+      paused: row.p ?? 0,
+      overdue: row.o ?? 0,
+      lastSuccessAt: row.last,
+      workspace: await this.#get<WorkspaceCondition>("workspace", null),
+      seq: Date.now(),
+    };
+  }
+
+  /**
+   * Tells the directory this shard's summary when it must (src/objects/registry-directory.ts):
+   * a failure to tell is tried again at the shard's next change or lease renewal.
+   */
+  async #publish(at = Date.now()): Promise<void> {
+    const teamId = this.#team;
+    if (!teamId) return;
+    const now = await this.#summary(teamId);
+    if (this.#told === undefined) this.#told = await this.#get<ShardSummary | null>("told", null);
+    if (!publishDue(this.#told, now, at)) return;
+    try {
+      await registryDirectory(this.env).noteShard(now);
+      this.#told = now;
+      await this.ctx.storage.put("told", now);
+    } catch (error) {
+      console.error(
+        `registry shard ${teamId}: directory not told (${error instanceof Error ? error.name : "error"})`,
+      );
+    }
   }
 
   /** Adds a subscription; its lease starts now, so the watchdog wakes it if its clock never starts. */
   async add(entry: RegistryEntry, until = Date.now()): Promise<void> {
+    const known = this.#has(entry.name);
     this.#sql().exec(
-      "INSERT INTO clock (name, until) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET until = excluded.until",
+      `INSERT INTO leases (name, ref, until) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET until = excluded.until`,
       entry.name,
+      JSON.stringify(entry.ref),
       until,
     );
-    const index = await this.#entries();
-    if (index[entry.name]) return;
-    index[entry.name] = entry;
-    await this.#saveIndex(index);
+    if (!known) await this.#mirror();
+    await this.#publish();
   }
 
   async remove(name: string): Promise<void> {
-    this.#sql().exec("DELETE FROM clock WHERE name = ?", name);
-    const index = await this.#entries();
-    if (!index[name]) return;
-    delete index[name];
-    await this.#saveIndex(index);
-  }
-
-  /** The names of a channel's test subscriptions: who an outage window asks to poll, and how many there are. */
-  async tests(teamId: string, channelId: string): Promise<string[]> {
-    return Object.values(await this.#entries())
-      .filter((e) => e.ref.teamId === teamId && e.ref.channelId === channelId && e.ref.kind === "test")
-      .map((e) => e.name);
+    if (this.#has(name)) {
+      this.#sql().exec("DELETE FROM leases WHERE name = ?", name);
+      await this.#mirror();
+    }
+    await this.#publish();
   }
 
   async list(): Promise<RegistryEntry[]> {
-    return Object.values(await this.#entries());
+    return this.#entries();
   }
 
   /** The channel objects' digest times: the cron wakes only those that are due. */
@@ -112,11 +221,13 @@ export class RegistryObject extends DurableObject<Env> {
       due[channelName] = nextDueAt;
     }
     await this.ctx.storage.put("digests", due);
+    await this.#publish();
   }
 
   /**
-   * What one watchdog cycle has to do: the subscriptions whose lease has passed (all of them
-   * when `all`, the clock kept by the cron alone), and the channels whose digest is due.
+   * What one watchdog cycle has to do in this team: the subscriptions whose lease has passed
+   * (all of them when `all`, the clock kept by the cron alone), and the channels whose digest
+   * is due.
    */
   async beginCycle(
     at: string,
@@ -124,76 +235,53 @@ export class RegistryObject extends DurableObject<Env> {
   ): Promise<{ entries: RegistryEntry[]; dueDigests: string[] }> {
     const due = await this.#get<Record<string, string>>("digests", {});
     const now = Date.parse(at);
-    const index = await this.#entries();
-    // Subscriptions made before leases existed have no row and no alarm yet: expired, once.
-    if (!(await this.ctx.storage.get<boolean>("leasesSeeded"))) {
-      for (const name of Object.keys(index))
-        this.#sql().exec("INSERT OR IGNORE INTO clock (name, until) VALUES (?, 0)", name);
-      await this.ctx.storage.put("leasesSeeded", true);
-    }
-    const overdue = options.all
-      ? Object.keys(index)
-      : this.#sql()
-          .exec<{ name: string }>(
-            "SELECT name FROM clock WHERE until <= ? ORDER BY until LIMIT ?",
-            now,
-            options.limit ?? 1_000,
-          )
-          .toArray()
-          .map((r) => r.name);
+    const entries = options.all
+      ? this.#entries()
+      : this.#entries("WHERE until <= ? ORDER BY until LIMIT ?", now, options.limit ?? 1_000);
+    // Nothing due after all (leases renewed since the directory heard): it hears the later time.
+    await this.#publish(now);
     return {
-      entries: overdue.flatMap((name) => (index[name] ? [index[name]] : [])),
+      entries,
       dueDigests: Object.entries(due)
         .filter(([, dueAt]) => Date.parse(dueAt) <= now)
         .map(([name]) => name),
     };
   }
 
-  #upsert(s: PollSummary, until: number | null): void {
+  /** How a poll went, for a subscription of this shard (none other gets a row). */
+  #record(s: PollSummary, until: number | null): void {
     this.#sql().exec(
-      `INSERT INTO clock (name, until, status, at, failing_since, overdue) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET until = COALESCE(?, until), status = excluded.status,
-       at = excluded.at, failing_since = excluded.failing_since, overdue = excluded.overdue`,
-      s.name,
-      until ?? 0,
+      `UPDATE leases SET until = COALESCE(?, until), status = ?, at = ?, failing_since = ?, overdue = ?
+       WHERE name = ?`,
+      until,
       s.status,
       s.at,
       s.failingSince,
       s.overdue ?? 0,
-      until,
+      s.name,
     );
   }
 
   /**
-   * Results of polls the cron ran itself (the watchdog's, or every poll when it keeps the
-   * clock alone): one write per subscription that answered, and the cycle's times.
+   * Results of polls the cron ran itself in this team (the watchdog's, or every poll when it
+   * keeps the clock alone): one write per subscription that answered.
    */
-  async recordPolls(at: string, summaries: PollSummary[], complete: boolean): Promise<void> {
-    const index = await this.#entries();
+  async recordPolls(at: string, summaries: PollSummary[]): Promise<void> {
+    let gone = false;
     for (const s of summaries) {
       if (s.status === "busy") continue;
       if (s.status === "waiting") {
         // A poll held back (a Slack backoff) still read its ledger: what is overdue shows meanwhile.
-        this.#sql().exec("UPDATE clock SET overdue = ? WHERE name = ?", s.overdue ?? 0, s.name);
+        this.#sql().exec("UPDATE leases SET overdue = ? WHERE name = ?", s.overdue ?? 0, s.name);
         continue;
       }
-      if (s.status === "gone" || !index[s.name]) this.#sql().exec("DELETE FROM clock WHERE name = ?", s.name);
-      else this.#upsert(s, null);
+      if (s.status === "gone" && this.#has(s.name)) {
+        this.#sql().exec("DELETE FROM leases WHERE name = ?", s.name);
+        gone = true;
+      } else this.#record(s, null);
     }
-    const meta = await this.#get<CycleMeta>("cycle", {
-      firstCycleAt: null,
-      lastCycleAt: null,
-      lastSuccessAt: null,
-    });
-    // A cycle with nothing to poll succeeds only when there is nothing at all: a watchdog that
-    // found every clock running polled nothing, and says nothing about the polls.
-    const succeeded =
-      summaries.some((s) => s.status === "ok") || (complete && Object.keys(index).length === 0);
-    await this.ctx.storage.put("cycle", {
-      firstCycleAt: meta.firstCycleAt ?? at,
-      lastCycleAt: complete ? at : meta.lastCycleAt,
-      lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
-    } satisfies CycleMeta);
+    if (gone) await this.#mirror();
+    await this.#publish(Date.parse(at));
   }
 
   /**
@@ -201,9 +289,9 @@ export class RegistryObject extends DurableObject<Env> {
    * on every poll): how its poll went, and the time by which it will have polled again.
    */
   async report(summary: PollSummary, until: number): Promise<void> {
-    const index = await this.#entries();
-    if (!index[summary.name]) return;
-    this.#upsert(summary, until);
+    if (!this.#has(summary.name)) return;
+    this.#record(summary, until);
+    await this.#publish();
   }
 
   /** A token or scope refusal: remembered from its first sighting until a post succeeds. */
@@ -212,34 +300,161 @@ export class RegistryObject extends DurableObject<Env> {
     if (condition === null && current === null) return;
     if (condition && current?.code === condition.code) return;
     await this.ctx.storage.put("workspace", condition);
+    await this.#publish();
   }
 
-  async health(): Promise<EngineHealth> {
-    const [index, cycle, workspace] = await Promise.all([
-      this.#entries(),
-      this.#get<CycleMeta>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null }),
-      this.#get<WorkspaceCondition>("workspace", null),
-    ]);
-    const live = this.#sql()
-      .exec<ClockRow>("SELECT * FROM clock WHERE status IS NOT NULL")
-      .toArray()
-      .filter((r) => index[r.name]);
-    // The newest successful poll any object reported (objects report on a change, and renew
-    // their lease every few minutes), or the cron's own.
-    const reported = live.filter((r) => r.status === "ok" && r.at).map((r) => r.at as string);
-    const lastSuccessAt = [cycle.lastSuccessAt, ...reported]
-      .filter((t): t is string => t !== null)
-      .sort()
-      .at(-1);
+  /** This team's figures, for `/decipher status` (the cycle times are the directory's). */
+  async health(): Promise<Omit<EngineHealth, "firstCycleAt" | "lastCycleAt">> {
+    const s = await this.#summary(this.#team ?? "");
     return {
-      firstCycleAt: cycle.firstCycleAt,
-      lastCycleAt: cycle.lastCycleAt,
-      lastSuccessAt: lastSuccessAt ?? null,
-      subscriptions: Object.keys(index).length,
-      failing: live.filter((r) => r.status === "failing").length,
-      paused: live.filter((r) => r.status === "paused").length,
-      overdue: live.reduce((n, r) => n + (r.overdue ?? 0), 0),
-      slackWorkspace: workspace,
+      lastSuccessAt: s.lastSuccessAt,
+      subscriptions: s.subscriptions,
+      failing: s.failing,
+      paused: s.paused,
+      overdue: s.overdue,
+      slackWorkspace: s.workspace,
     };
+  }
+
+  /**
+   * This team's part of the registry of before: kept where this shard has nothing newer (a
+   * subscription it knows, a digest time a channel set since), so handing it over twice is
+   * harmless.
+   */
+  async adopt(part: LegacyPart): Promise<void> {
+    for (const entry of part.entries) {
+      const lease = part.leases.find((l) => l.name === entry.name);
+      // A subscription with no lease yet (made before leases existed) is due at once.
+      this.#sql().exec(
+        `INSERT OR IGNORE INTO leases (name, ref, until, status, at, failing_since, overdue)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        entry.name,
+        JSON.stringify(entry.ref),
+        lease?.until ?? 0,
+        lease?.status ?? null,
+        lease?.at ?? null,
+        lease?.failing_since ?? null,
+        lease?.overdue ?? 0,
+      );
+    }
+    await this.#mirror();
+    const due = await this.#get<Record<string, string>>("digests", {});
+    await this.ctx.storage.put("digests", { ...part.digests, ...due });
+    await this.#publish();
+  }
+
+  /** Uninstall (src/objects/tenancy.ts): nothing kept, and the team leaves the directory. */
+  async purge(): Promise<void> {
+    const teamId = this.#team;
+    await this.ctx.storage.deleteAll();
+    this.#told = null;
+    if (teamId) await registryDirectory(this.env).dropShard(teamId);
+  }
+
+  // ── The root: the directory of shards ───────────────────────────────────────────────────
+
+  #directory(): SqlRegistryDirectory {
+    return new SqlRegistryDirectory(this.ctx.storage.sql);
+  }
+
+  noteShard(summary: ShardSummary): void {
+    this.#directory().note(summary);
+  }
+
+  dropShard(teamId: string): void {
+    this.#directory().drop(teamId);
+  }
+
+  /** How many shards the directory lists. */
+  shardCount(): number {
+    return this.#directory().size;
+  }
+
+  /**
+   * The start of a watchdog cycle: the teams whose shard has work due (every team with `all`),
+   * and the next teams' parts of the registry of before, for the cron to hand over.
+   */
+  async dueShards(
+    at: string,
+    options: { all?: boolean; limit: number },
+  ): Promise<{ teams: string[]; legacy: LegacyPart[] }> {
+    return {
+      teams: this.#directory().due(Date.parse(at), options.limit, options.all),
+      legacy: await this.#legacyParts(),
+    };
+  }
+
+  async #legacyIndex(): Promise<Record<string, RegistryEntry>> {
+    return this.#get<Record<string, RegistryEntry>>("index", {});
+  }
+
+  async #legacyParts(): Promise<LegacyPart[]> {
+    const index = await this.#legacyIndex();
+    const digests = await this.#get<Record<string, string>>("digests", {});
+    if (Object.keys(index).length === 0 && Object.keys(digests).length === 0) return [];
+    const leases = this.#legacySql().exec<ClockRow>("SELECT * FROM clock").toArray();
+    const parts = new Map<string, LegacyPart>();
+    const partOf = (teamId: string) => {
+      const part = parts.get(teamId) ?? { teamId, entries: [], leases: [], digests: {} };
+      parts.set(teamId, part);
+      return part;
+    };
+    for (const entry of Object.values(index)) partOf(entry.ref.teamId).entries.push(entry);
+    for (const lease of leases) if (index[lease.name]) partOf(teamOfName(lease.name)).leases.push(lease);
+    for (const [name, dueAt] of Object.entries(digests)) partOf(teamOfName(name)).digests[name] = dueAt;
+    const out: LegacyPart[] = [];
+    let size = 0;
+    for (const part of parts.values()) {
+      if (out.length > 0 && size + part.entries.length > LEGACY_ENTRIES_PER_CYCLE) break;
+      out.push(part);
+      size += part.entries.length;
+    }
+    return out;
+  }
+
+  /**
+   * The end of a watchdog cycle: its times (a cycle succeeded when one of its polls did, or when
+   * nothing is subscribed anywhere), and the teams whose part of the registry of before their
+   * shard now has.
+   */
+  async endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
+    if (options.adopted.length > 0) {
+      const adopted = new Set(options.adopted);
+      const index = await this.#legacyIndex();
+      const digests = await this.#get<Record<string, string>>("digests", {});
+      for (const [name, entry] of Object.entries(index)) {
+        if (!adopted.has(entry.ref.teamId)) continue;
+        delete index[name];
+        this.#legacySql().exec("DELETE FROM clock WHERE name = ?", name);
+      }
+      for (const name of Object.keys(digests)) if (adopted.has(teamOfName(name))) delete digests[name];
+      if (Object.keys(index).length > 0) await this.ctx.storage.put("index", index);
+      else await this.ctx.storage.delete(["index", "leasesSeeded", "workspace"]);
+      if (Object.keys(digests).length > 0) await this.ctx.storage.put("digests", digests);
+      else await this.ctx.storage.delete("digests");
+    }
+    const meta = await this.cycleTimes();
+    const succeeded = options.polledOk || this.#directory().totals().subscriptions === 0;
+    await this.ctx.storage.put("cycle", {
+      firstCycleAt: meta.firstCycleAt ?? at,
+      lastCycleAt: at,
+      lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
+    } satisfies CycleTimes);
+  }
+
+  async cycleTimes(): Promise<CycleTimes> {
+    return this.#get<CycleTimes>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null });
+  }
+
+  /** Every team's figures added up, for `GET /health`: one query here, no shard called. */
+  async totals(): Promise<EngineHealth> {
+    const cycle = await this.cycleTimes();
+    const sum = this.#directory().totals();
+    const lastSuccessAt =
+      [cycle.lastSuccessAt, sum.lastSuccessAt]
+        .filter((t): t is string => t !== null)
+        .sort()
+        .at(-1) ?? null;
+    return { ...sum, firstCycleAt: cycle.firstCycleAt, lastCycleAt: cycle.lastCycleAt, lastSuccessAt };
   }
 }

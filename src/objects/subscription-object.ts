@@ -189,7 +189,10 @@ export class SubscriptionObject extends DurableObject<Env> {
       }
       await this.#store(existing, sub);
       // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.
-      await registry(this.env).add({ name: objectNames.subscription(ref), ref }, Date.now() + LEASE_MS);
+      await registry(this.env, ref.teamId).add(
+        { name: objectNames.subscription(ref), ref },
+        Date.now() + LEASE_MS,
+      );
       this.#reported = null;
       if (this.#clock() === "alarms") await this.ctx.storage.setAlarm(Date.now() + POLL_SOON_MS);
       return { subscription: sub, created: true };
@@ -209,7 +212,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       await this.#channel(ref)
         .unindexSubscription(indexKey(ref.kind, ref.id))
         .catch((error: unknown) => console.warn(`channel index row not removed: ${describeError(error)}`));
-      await registry(this.env).remove(objectNames.subscription(ref));
+      await registry(this.env, ref.teamId).remove(objectNames.subscription(ref));
       return existing !== undefined;
     });
   }
@@ -293,7 +296,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     if (alarms && report.status !== "busy") {
       const state = JSON.stringify([report.status, report.failingSince, report.overdue]);
       if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since)) {
-        await registry(this.env)
+        await registry(this.env, refOf(sub).teamId)
           .report(report, Date.now() + LEASE_MS)
           .then(() => {
             this.#reported = state;

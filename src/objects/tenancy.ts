@@ -72,12 +72,13 @@ export async function teamConfig(
  * Uninstall (`app_uninstalled`, `tokens_revoked`): the installation and Decipher key first, so
  * nothing polls or answers for the team from here on, then every subscription (each object
  * deletes its storage, KV copy and registry entry), every channel object, every KV key in the
- * team's scope and its event gate. Safe to run twice: a reinstall starts from nothing.
+ * team's scope, its event gate, and its registry shard with its row of the shards' directory. Safe to run twice: a reinstall starts from nothing.
  */
 export async function purgeTeam(env: Env, teamId: string, at: Date): Promise<void> {
   const existed = await workspaceObject(env, teamId).purge();
   forgetTeam(teamId);
-  const refs = (await registry(env).list()).map((e) => e.ref).filter((ref) => ref.teamId === teamId);
+  const shard = registry(env, teamId);
+  const refs = (await shard.list()).map((e) => e.ref);
   const channels = new Set(refs.map((ref) => ref.channelId));
   let failed = 0;
   for (const ref of refs)
@@ -101,6 +102,11 @@ export async function purgeTeam(env: Env, teamId: string, at: Date): Promise<voi
       .catch(() => failed++);
   }
   for (const key of [...scoped, keys.richBlocksRefused(teamId)]) await env.STATE.delete(key);
+  // Last: the removals and digests turned off above report to the shard on their way.
+  await shard.purge().catch((error: unknown) => {
+    failed++;
+    console.warn(`registry shard purge failed: ${describeError(error)}`);
+  });
   if (env.SLACK_EVENT_GATE) {
     const gate = env.SLACK_EVENT_GATE.get(env.SLACK_EVENT_GATE.idFromName(`team:${teamId}`));
     await gate.purge().catch((error: unknown) => {

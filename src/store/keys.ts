@@ -10,8 +10,8 @@ import type { SubscriptionKind } from "../model/subscription-kind.ts";
 export const keys = {
   subscription: (channelId: string, kind: SubscriptionKind, id: number, scope = "") =>
     `${scope}sub:${channelId}:${kind}:${id}`,
-  /** Every subscription key, mirrored by the registry object on change (src/objects/registry-object.ts). */
-  subscriptionIndex: () => "index:subscriptions",
+  /** A team's subscription keys, mirrored by its registry shard on change (src/objects/registry-object.ts). */
+  subscriptionIndex: (scope = "") => `${scope}index:subscriptions`,
   digest: (channelId: string, scope = "") => `${scope}digest:${channelId}`,
   weekly: (channelId: string, scope = "") => `${scope}weekly:${channelId}`,
   /** Set (with a TTL) while a workspace refuses charts and tables (src/store/rich-block-store.ts). */

@@ -46,9 +46,9 @@ export class SubscriptionStore {
     await writeJson(this.#kv, subscriptionKey(subscription, this.#scope), subscription);
   }
 
-  /** The index is the registry object's copy (src/objects/registry-object.ts), read-only here. */
+  /** The index is the team's registry shard's copy (src/objects/registry-object.ts), read-only here. */
   async listKeys(): Promise<string[]> {
-    const all = (await readJson(this.#kv, keys.subscriptionIndex(), isStringList)) ?? [];
+    const all = (await readJson(this.#kv, keys.subscriptionIndex(this.#scope), isStringList)) ?? [];
     return this.#scope ? all.filter((key) => parseSubscriptionKey(key)?.scope === this.#scope) : all;
   }
 

@@ -8,6 +8,7 @@ import { runPollCycle } from "../../src/cron.ts";
 import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
+import { registryDirectoryStub } from "../helpers/cases.ts";
 
 /**
  * Exactly-once delivery of failed-run alerts by the Durable Object engine, over seeded rounds.
@@ -96,8 +97,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The previous world's subscriptions leave the cron's index (their objects are never polled again). */
 async function forgetPreviousWorld() {
-  const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-  await runInDurableObject(registry, (_instance, state) => state.storage.deleteAll());
+  // The directory of registry shards: the previous world's team (its own shard) leaves it.
+  await runInDurableObject(registryDirectoryStub(), (_instance, state) => state.storage.deleteAll());
 }
 
 /**

@@ -41,6 +41,19 @@ describe("daily digest", () => {
     expect(text).toMatch(/501|checkout|cart/i);
   });
 
+  it("reads the channel's subscriptions from its index, not their KV copies", async () => {
+    const { bot, due } = await channelWithDigest("09:00");
+    // The readable copies gone (KV is eventually consistent, and no longer what the digest reads).
+    for (const key of ["sub:C0ALERTS:test:101", "sub:C0ALERTS:collection:501", "index:subscriptions"])
+      await env.STATE.delete(key);
+    await bot.cron(new Date(due.getTime() + 5_000));
+    const sent = await digests(bot);
+    expect(sent).toHaveLength(1);
+    const text = visibleText(sent[0] as StoredMessage);
+    expect(text).toMatch(/Checkout flow/);
+    expect(text).toMatch(/501|checkout|cart/i);
+  });
+
   it("then once per local day, and a digest skipped by a missed cron goes out at the next cycle", async () => {
     const { bot, due } = await channelWithDigest("07:30", "Europe/Berlin");
     // The cron was down for three hours around the due time.

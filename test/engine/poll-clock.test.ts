@@ -5,7 +5,15 @@ import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { IDLE_POLL_MS, JITTER_MS, POLL_SOON_MS, RUNNING_POLL_MS } from "../../src/model/poll-clock.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
-import { ledgerOf, runIdsIn, subscriptionStub, until } from "../helpers/cases.ts";
+import {
+  expireLease,
+  ledgerOf,
+  registryDirectoryStub,
+  registryShard,
+  runIdsIn,
+  subscriptionStub,
+  until,
+} from "../helpers/cases.ts";
 
 // Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
 // objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
@@ -31,6 +39,19 @@ const alarmIn = async (stub: DurableObjectStub) =>
     const at = await state.storage.getAlarm();
     return at === null ? null : at - Date.now();
   });
+
+const alarmAt = (stub: DurableObjectStub) =>
+  runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+
+/**
+ * Whether an object was asked to poll now (src/objects/channel-object.ts `hold`): its next alarm
+ * is at most POLL_SOON_MS away, or that alarm already fired and the next is later than the one
+ * it had before it was asked.
+ */
+async function askedToPoll(stub: DurableObjectStub, before: number | null | undefined): Promise<boolean> {
+  const at = await alarmAt(stub);
+  return at === null || at <= Date.now() + POLL_SOON_MS || (before != null && at > before);
+}
 
 const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALERTS") =>
   env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(await bot.team(), channelId)));
@@ -160,10 +181,7 @@ describe("the cron is the watchdog", () => {
       kind: "test",
       id: ids[1] as number,
     });
-    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-    await runInDurableObject(registry, (_i, state) => {
-      state.storage.sql.exec("UPDATE clock SET until = 0 WHERE name = ?", stopped);
-    });
+    await expireLease(bot, stopped);
     const woken = await runPollCycle(bot.env, config, { now: new Date() });
     expect(woken.subscriptions).toBe(1);
     expect(woken.polled).toBe(1);
@@ -173,22 +191,29 @@ describe("the cron is the watchdog", () => {
   });
 });
 
-describe("subscriptions made before the clock", () => {
-  it("have no lease and no alarm: the first watchdog cron wakes them", async () => {
+describe("the single registry of before the shards", () => {
+  it("is handed to each team's shard by the first watchdog cron, which wakes the subscriptions it had no lease for", async () => {
     const { bot, ids } = await alarmsBot(2);
     for (const id of ids) {
       const stub = await subscriptionStub(bot, "test", id);
       await runDurableObjectAlarm(stub);
       await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
     }
-    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-    await runInDurableObject(registry, async (_i, state) => {
-      state.storage.sql.exec("DELETE FROM clock");
-      await state.storage.delete("leasesSeeded");
-    });
+    // As a deployment of before left it: every subscription in the one registry, no lease.
+    const shard = await registryShard(bot);
+    const index = Object.fromEntries((await shard.list()).map((e) => [e.name, e]));
+    await shard.purge();
+    await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.put("index", index));
+    expect(await shard.list()).toEqual([]);
+
     const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(first.subscriptions).toBe(2);
+    expect((await shard.list()).map((e) => e.name).sort()).toEqual(Object.keys(index).sort());
     for (const id of ids) expect(await alarmIn(await subscriptionStub(bot, "test", id))).not.toBeNull();
+    // Handed over once: the root keeps none of it, and the next cron has nothing to wake.
+    expect(
+      await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.get("index")),
+    ).toBeUndefined();
     const next = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(next.subscriptions).toBe(0);
   });
@@ -199,23 +224,31 @@ describe("outage grouping with independent clocks", () => {
     const { bot, org, ids } = await alarmsBot(4);
     const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
     for (const stub of stubs) await runDurableObjectAlarm(stub);
+    const before = await Promise.all(stubs.map(alarmAt));
     const runs: { id: number }[] = [];
     for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
     await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
     // The others were asked to poll now: each one's alarm, a minute away before, is now at
-    // most a second away (or has fired already).
-    for (const stub of stubs.slice(1)) {
-      const at = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
-      expect(at === null || at <= Date.now() + POLL_SOON_MS).toBe(true);
-    }
+    // most a second away (or has fired already, and the next is later than the one before).
+    for (const [i, stub] of stubs.entries()) if (i > 0) expect(await askedToPoll(stub, before[i])).toBe(true);
     for (const [i, run] of runs.entries()) {
       const stub = stubs[i] as DurableObjectStub;
       const seen = async () => (await ledgerOf(bot, "test", ids[i] as number)).some((r) => r.id === run.id);
       // Its alarm (run here if it has not fired on its own yet, or if its read failed).
       for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stub);
     }
+    // A run is in the ledger a moment before its object's hold reaches the window (an alarm
+    // firing on its own may be between the two): the window is closed once all three are in.
+    const channel = await channelStub(bot);
+    const inWindow = () =>
+      runInDurableObject(channel, async (_i, state) => {
+        const window = await state.storage.get<{ holds: Record<string, unknown> }>("window");
+        const decided = (await state.storage.get<Record<string, unknown>>("decided")) ?? {};
+        return runs.every((r) => String(r.id) in (window?.holds ?? {}) || String(r.id) in decided);
+      });
+    await until(inWindow, 30_000, "the three holds in the window");
     await runDurableObjectAlarm(stubs[3] as DurableObjectStub);
-    await runDurableObjectAlarm(await channelStub(bot));
+    await runDurableObjectAlarm(channel);
     // Their failures are in the window and the fourth answered it has none: the window closes.
     await until(async () => (await bot.posted()).length > 0, 60_000, "the outage message");
     const fates = async () =>
@@ -234,6 +267,20 @@ describe("outage grouping with independent clocks", () => {
       expect((await ledgerOf(bot, "test", ids[i] as number)).find((r) => r.id === run.id)?.fate).toBe(
         "grouped",
       );
+  });
+
+  it("an outage window asks the channel's other tests from the channel's own index, with the team's registry shard empty", async () => {
+    const { bot, org, ids } = await alarmsBot(3);
+    const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+    for (const stub of stubs) await runDurableObjectAlarm(stub);
+    const before = await Promise.all(stubs.map(alarmAt));
+    // The registry shard knows none of them any more: the window must not need it.
+    await (await registryShard(bot)).purge();
+    const run = await org.addRun(ids[0] as number, "failed");
+    const seen = async () => (await ledgerOf(bot, "test", ids[0] as number)).some((r) => r.id === run.id);
+    // Its alarm, again if its read of Decipher failed (the tests' vendor timeout is 1 s).
+    for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    for (const [i, stub] of stubs.entries()) if (i > 0) expect(await askedToPoll(stub, before[i])).toBe(true);
   });
 
   it("a failure decided alone after a refused outage post is never named by a later outage message", async () => {

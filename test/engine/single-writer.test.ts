@@ -5,11 +5,11 @@ import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { registryShard } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const CHANNEL = "C0ALERTS";
 const store = () => new SubscriptionStore(env.STATE);
-const registry = () => env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
 
 const digestsIn = async (bot: ReturnType<typeof createBot>, channelId = CHANNEL) =>
   (await bot.posted(channelId)).filter((m) => /digest/i.test(visibleText(m)));
@@ -85,7 +85,7 @@ describe("one writer per subscription", () => {
     ];
     await Promise.all(commands.map(([channelId, text]) => bot.command("/decipher", text, { channelId })));
     expect(await store().listKeys()).toHaveLength(commands.length);
-    expect(await registry().list()).toHaveLength(commands.length);
+    expect(await (await registryShard(bot)).list()).toHaveLength(commands.length);
   });
 });
 

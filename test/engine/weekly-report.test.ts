@@ -65,6 +65,19 @@ describe("weekly report", () => {
     expect(text).toContain("Flakiest tests");
   });
 
+  it("reads the channel's subscriptions from its index, not their KV copies", async () => {
+    const { bot, org, due } = await channelWithWeekly();
+    await org.addRun(101, "failed");
+    for (const key of ["sub:C0ALERTS:test:101", "sub:C0ALERTS:collection:501", "index:subscriptions"])
+      await env.STATE.delete(key);
+    await bot.cron(new Date(due.getTime() + 5_000));
+    const sent = await reports(bot);
+    expect(sent).toHaveLength(1);
+    const text = visibleText(sent[0] as StoredMessage);
+    expect(text).toContain("Checkout flow");
+    expect(text).toMatch(/Issue collections/);
+  });
+
   it("then once a week, and one skipped by a missed cron goes out at the next cycle", async () => {
     const { bot, due } = await channelWithWeekly("wed 07:30 America/New_York");
     // The cron was down for five hours around the due time.

@@ -171,3 +171,24 @@ export async function outageLeftMidPost(
   });
   return { key, ts };
 }
+
+/** The team's registry shard (src/objects/registry-object.ts). */
+export async function registryShard(bot: Bot) {
+  return env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registry(await bot.team())));
+}
+
+/** The directory of registry shards: what the cron reads first and `/health` adds up. */
+export const registryDirectoryStub = () =>
+  env.REGISTRY.get(env.REGISTRY.idFromName(objectNames.registryDirectory()));
+
+/**
+ * Makes a subscription's watchdog lease pass now, as if its clock stopped 15 minutes ago: its
+ * shard tells the directory (the earlier time always goes), as a lease that passes does by then.
+ */
+export async function expireLease(bot: Bot, name: string): Promise<void> {
+  const shard = await registryShard(bot);
+  await runInDurableObject(shard, (_i, state) => {
+    state.storage.sql.exec("UPDATE leases SET until = 0 WHERE name = ?", name);
+  });
+  await shard.recordPolls(new Date().toISOString(), []);
+}

@@ -54,7 +54,7 @@ export class FakeAlertControl implements AlertControl {
   unsubscribe: AlertControl["unsubscribe"] = (...args) => this.real().unsubscribe(...args);
   setDigest: AlertControl["setDigest"] = (...args) => this.real().setDigest(...args);
   setWeekly: AlertControl["setWeekly"] = (...args) => this.real().setWeekly(...args);
-  health: AlertControl["health"] = () => this.real().health();
+  health: AlertControl["health"] = (teamId) => this.real().health(teamId);
   channelIndex: AlertControl["channelIndex"] = (...args) => this.real().channelIndex(...args);
 }
 

@@ -4,6 +4,7 @@ import { emulator, newOrg, standIn, standInUrl, visibleText } from "../../dev/in
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "../../dev/slack/oauth.ts";
 import { clickFor, findButton } from "../../dev/slack/payloads.ts";
 import type { WorkspaceObject } from "../../src/objects/workspace-object.ts";
+import { registryDirectoryStub, registryShard } from "../helpers/cases.ts";
 import { envelope, eventsOf } from "../helpers/events.ts";
 import {
   connectKey,
@@ -302,8 +303,12 @@ describe("uninstall", () => {
     expect(ack.status).toBe(200);
     expect((await env.STATE.list({ prefix: `${team}/` })).keys).toEqual([]);
     expect(await workspaceOf(team).installed()).toBe(false);
-    const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-    expect((await registry.list()).filter((e) => e.ref.teamId === team)).toEqual([]);
+    expect(await (await registryShard(bot)).list()).toEqual([]);
+    const { teams } = await registryDirectoryStub().dueShards(new Date().toISOString(), {
+      all: true,
+      limit: 1_000,
+    });
+    expect(teams).not.toContain(team);
     expect(ephemeralText((await bot.command("/decipher", "list")).body)).toContain("not installed");
 
     // Polling stopped: a failure after the uninstall posts nothing.

@@ -2,9 +2,9 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeEach } from "vitest";
 
 // KV and Durable Objects are shared by the tests of one file; each test starts from an empty
-// namespace and an empty registry, so a subscription or digest of one test can never be polled
-// in the next. (Subscription and channel objects are named by team, and every test bot has its
-// own Slack workspace, hence its own team id.)
+// namespace and an empty directory of registry shards, so a subscription or digest of one test
+// can never be polled in the next. (Subscription, channel and registry shard objects are named by
+// team, and every test bot has its own Slack workspace, hence its own team id.)
 beforeEach(async () => {
   const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
   await runInDurableObject(registry, (_instance, state) => state.storage.deleteAll());

@@ -108,7 +108,7 @@ export async function channelPageMessage(
   const now = deps.now();
   const [index, health] = await Promise.all([
     deps.control.channelIndex(teamId, channelId, now).catch(() => null),
-    view === "status" ? deps.control.health().catch(() => null) : null,
+    view === "status" ? deps.control.health(teamId).catch(() => null) : null,
   ]);
   if (!index) return errorMessage(INDEX_UNREADABLE);
   const appUrl = deps.config.decipherAppUrl;
