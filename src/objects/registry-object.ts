@@ -3,6 +3,7 @@ import type { Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
 import { LEGACY_ENTRIES_PER_CYCLE } from "../model/poll-clock.ts";
 import { keys } from "../store/keys.ts";
+import { describeError } from "../util/describe-error.ts";
 import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
 import {
   publishDue,
@@ -178,9 +179,7 @@ export class RegistryObject extends DurableObject<Env> {
       this.#told = now;
       await this.ctx.storage.put("told", now);
     } catch (error) {
-      console.error(
-        `registry shard ${teamId}: directory not told (${error instanceof Error ? error.name : "error"})`,
-      );
+      console.error(`registry shard ${teamId}: directory not told (${describeError(error)})`);
     }
   }
 
