@@ -133,9 +133,34 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = { ...sub, counted: list };
   };
 
+  /** The parent's pending edit (its status line), or null when it has none or nothing to show. */
+  const parentEditStep = (): TestStep | null => {
+    const edit = sub.parentEdit;
+    if (!edit) return null;
+    const after: Change = { sub: { ...sub, parentEdit: null }, rows: [...rows] };
+    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
+    const parent = testParent(sub, shown, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: edit.recoveredBy
+        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
+        : null,
+    });
+    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
+    sub = after.sub;
+    return null;
+  };
+
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
   for (let i = 0; i < pending.length; i++) {
     const row = pending[i] as LedgerRow;
+    // A recovered parent is edited before the next run is told: the state holds one pending
+    // edit, and the next streak's own edit (or a hold) would otherwise leave it saying failing.
+    if (sub.parentEdit?.recoveredBy && row.status !== "running") {
+      const step = parentEditStep();
+      if (step) return step;
+    }
     if (row.status === "running") continue;
     if (row.status === "unreadable") {
       if (row.fate === null && isOverdue({ ...row, status: "failed" }, now))
@@ -377,22 +402,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = ended;
   }
 
-  const edit = sub.parentEdit;
-  if (edit) {
-    const after: Change = { sub: { ...sub, parentEdit: null }, rows: [...rows] };
-    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
-    const parent = testParent(sub, shown, {
-      test,
-      appUrl,
-      now,
-      recoveredBy: edit.recoveredBy
-        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
-        : null,
-    });
-    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
-    sub = after.sub;
-  }
-  return { kind: "done", change: change() };
+  return parentEditStep() ?? { kind: "done", change: change() };
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {
