@@ -32,7 +32,8 @@ export function testParent(
     test?: TestInfo;
     appUrl: string;
     now: Date;
-    recoveredBy?: TestRun | null;
+    /** The pass that ended the streak (a run, or its id and time as the state keeps them). */
+    recoveredBy?: Pick<TestRun, "id" | "createdAt"> | null;
     /** Who unmuted it: the old alert says so, and offers no controls (its streak is over). */
     unmutedBy?: Muted | null;
     /** The streak's first post: the only one that carries the subscription's `mention:`. */
@@ -96,8 +97,16 @@ export function openParent(
 ): { ts: string; message: SlackMessage } | null {
   if (sub.kind === "test") {
     const streak = sub.streak;
-    const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
-    return streak && message ? { ts: streak.threadTs, message } : null;
+    if (streak) {
+      const message = testParent(sub, streak, { appUrl, now, unmutedBy });
+      return message ? { ts: streak.threadTs, message } : null;
+    }
+    // No streak open: the green parent of the last one, which shows a snooze that outlived it.
+    const green = sub.recoveredParent;
+    if (!green?.recoveredBy) return null;
+    const recoveredBy = { id: green.recoveredBy.id, createdAt: green.recoveredBy.at };
+    const message = testParent(sub, green.streak, { appUrl, now, unmutedBy, recoveredBy });
+    return message ? { ts: green.ts, message } : null;
   }
   const card = sub.card;
   if (!sub.threadTs || !card?.collection) return null;

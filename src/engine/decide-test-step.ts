@@ -13,7 +13,12 @@ import {
   rowTime,
   undecidedRow,
 } from "../model/run-ledger.ts";
-import { type FailureStreak, resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import {
+  type FailureStreak,
+  resolveTestOptions,
+  type TestSubscription,
+  unacknowledged,
+} from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { testParent } from "./alert-parents.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
@@ -137,7 +142,10 @@ export function decideTestStep(input: TestPollInput): TestStep {
   const parentEditStep = (): TestStep | null => {
     const edit = sub.parentEdit;
     if (!edit) return null;
-    const after: Change = { sub: { ...sub, parentEdit: null }, rows: [...rows] };
+    const after: Change = {
+      sub: { ...sub, parentEdit: null, ...(edit.recoveredBy ? { recoveredParent: edit } : {}) },
+      rows: [...rows],
+    };
     const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
     const parent = testParent(sub, shown, {
       test,
@@ -188,7 +196,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         if (sub.snooze.choice.kind === "until-pass") sub = { ...sub, snooze: null };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason: "snoozed" }));
         sub = {
-          ...sub,
+          ...unacknowledged(sub),
           streak: null,
           quietFailures: 0,
           parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
@@ -203,7 +211,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         threadTs: streak.threadTs,
         delivered: (ts) => ({
           sub: {
-            ...sub,
+            ...unacknowledged(sub),
             streak: null,
             quietFailures: 0,
             parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
@@ -225,7 +233,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         grouped: true,
       };
       rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = { ...sub, streak: opened, quietFailures: 0, heldFor: null };
+      sub = { ...unacknowledged(sub), streak: opened, quietFailures: 0, heldFor: null };
       continue;
     }
     if (sub.muted) {
@@ -346,7 +354,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
       evidence: testAlertEvidence(input.meaning),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
-    const card = testParent(sub, opening, {
+    // A new alert starts with nobody looking: an acknowledgement was for an earlier one.
+    const fresh = unacknowledged(sub);
+    const card = testParent(fresh, opening, {
       test,
       appUrl,
       now,
@@ -362,7 +372,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       message: late ? withLateNote(message, row.firstSeen) : message,
       delivered: (ts) => ({
         sub: {
-          ...sub,
+          ...fresh,
           streak: recovered ? null : { ...opening, threadTs: ts },
           quietFailures: 0,
           heldFor: null,
@@ -379,7 +389,14 @@ export function decideTestStep(input: TestPollInput): TestStep {
   // The snooze ran out with failures it hid: one message sums them up.
   const snooze = sub.snooze;
   if (snooze && !isSnoozed(sub, now)) {
-    const ended = { ...sub, snooze: null };
+    // The parent that showed the snooze (the open streak's, else the green one) drops it.
+    const shownAt =
+      sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
+    const ended = {
+      ...sub,
+      snooze: null,
+      parentEdit: sub.parentEdit ?? shownAt ?? sub.recoveredParent ?? null,
+    };
     if (snooze.missedFailures > 0) {
       const name = test.name || `Test ${test.id}`;
       // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.

@@ -46,7 +46,14 @@ export const indexKeyOf = (sub: Subscription) =>
  */
 export function indexCopy(sub: Subscription): Subscription {
   if (sub.kind === "test") {
-    const { baselineRuns: _b, parentEdit: _p, heldFor: _h, flakyThread: _f, ...rest } = sub;
+    const {
+      baselineRuns: _b,
+      parentEdit: _p,
+      recoveredParent: _r,
+      heldFor: _h,
+      flakyThread: _f,
+      ...rest
+    } = sub;
     if (!rest.streak) return rest;
     const { evidence: _e, firstRun, ...streak } = rest.streak;
     // The first run stays for Home's "failing since", without its AI summary.

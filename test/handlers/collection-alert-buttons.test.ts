@@ -62,3 +62,21 @@ describe("a collection alert's buttons lead somewhere", () => {
     expect(when(answer)).toBe(when(alert));
   });
 });
+
+describe("a collection's acknowledgement belongs to one alert", () => {
+  it("the alert of a regression is posted with nobody looking, though the earlier alert was acknowledged", async () => {
+    const { bot, org, alert } = await collectionAlert();
+    await bot.click(alert, "triage_acknowledge");
+    expect(visibleText((await bot.messages()).find((m) => m.ts === alert.ts) as StoredMessage)).toMatch(
+      /is looking/,
+    );
+    await org.resolve(501, true);
+    await bot.cron();
+    await org.resolve(501, false);
+    await org.grow(501, 3);
+    await bot.cron();
+    const alerts = topLevel(await bot.posted());
+    expect(alerts).toHaveLength(2);
+    expect(visibleText(alerts[1] as StoredMessage)).not.toMatch(/looking/);
+  });
+});
