@@ -374,6 +374,16 @@ export function decideTestStep(input: TestPollInput): TestStep {
         sub: {
           ...fresh,
           streak: recovered ? null : { ...opening, threadTs: ts },
+          // Posted green: the last alert of the test, and the one a snooze would show on.
+          ...(recovered
+            ? {
+                recoveredParent: {
+                  ts,
+                  streak: { ...opening, threadTs: ts },
+                  recoveredBy: { id: recovered.id, at: recovered.endTime ?? recovered.createdAt },
+                },
+              }
+            : {}),
           quietFailures: 0,
           heldFor: null,
         },
