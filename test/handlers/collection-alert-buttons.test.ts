@@ -80,3 +80,24 @@ describe("a collection's acknowledgement belongs to one alert", () => {
     expect(visibleText(alerts[1] as StoredMessage)).not.toMatch(/looking/);
   });
 });
+
+describe("a collection alert's counts line up after it grows", () => {
+  it("the edited parent's '…and N more' is its current growth, and Show new sessions counts the same sessions", async () => {
+    const { bot, org, alert, lastEphemeral } = await collectionAlert();
+    expect(visibleText(alert)).toMatch(/…and 2 more new sessions/);
+    await org.grow(501, 4);
+    await bot.cron();
+    const parent = (await bot.messages()).find((m) => m.ts === alert.ts) as StoredMessage;
+    const text = visibleText(parent);
+    const grown = /sessions \(\+(\d+)\)/.exec(text)?.[1];
+    expect(grown).toBe("7");
+    expect(text).toMatch(/…and 6 more new sessions since/);
+    await bot.click(parent, "collection_sessions");
+    const answer = visibleText(await lastEphemeral());
+    expect(answer).toMatch(/5 of 7 new sessions since <!date\^/);
+    expect(answer).toMatch(
+      /…and 2 more new sessions: <https:\/\/app\.decipher\.test\/monitoring\/issue-collections\/501\|see them in Decipher>/,
+    );
+    expect(answer).not.toMatch(/of more|…and more/);
+  });
+});
