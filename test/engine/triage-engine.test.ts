@@ -268,6 +268,9 @@ describe("an acknowledgement belongs to one alert", () => {
     await org.addRun(101, "passed");
     await bot.cron(new Date(t0 + MINUTE));
     await bot.click(parent, "triage_acknowledge");
+    const note = (await bot.messages()).filter((m) => m.ephemeral).at(-1) as StoredMessage;
+    expect(visibleText(note)).toMatch(/passes again: its alert needs nobody looking/);
+    expect((await stored())?.acknowledgedBy ?? []).toEqual([]);
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + 2 * MINUTE));
     await bot.cron(new Date(t0 + 3 * MINUTE));
