@@ -34,7 +34,8 @@ export function testParent(
     test?: TestInfo;
     appUrl: string;
     now: Date;
-    recoveredBy?: TestRun | null;
+    /** The pass that ended the streak (a run, or its id and time as the state keeps them). */
+    recoveredBy?: Pick<TestRun, "id" | "createdAt"> | null;
     /** Who unmuted it: the old alert says so, and offers no controls (its streak is over). */
     unmutedBy?: Muted | null;
     /** The streak's first post: the only one that carries the subscription's `mention:`. */
@@ -124,10 +125,19 @@ export function openParent(
     const streak = sub.streak;
     const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
     if (streak && message) return { ts: streak.threadTs, message };
-    // No failure streak open: the test's latest "is flaky" alert is the one its buttons belong to.
+    // No failure streak open: the newer of the test's other alerts is the one its buttons belong
+    // to — the day's "is flaky" alert, or the green parent of the last streak (which shows a
+    // snooze that outlived it).
     const flaky = sub.flakyThread;
-    const flakyMessage = flaky ? flakyParent(sub, flaky, { appUrl, now, unmutedBy }) : null;
-    return flaky && flakyMessage ? { ts: flaky.ts, message: flakyMessage } : null;
+    const green = sub.recoveredParent?.recoveredBy ? sub.recoveredParent : undefined;
+    if (flaky && (!green || Number(flaky.ts) > Number(green.ts))) {
+      const flakyMessage = flakyParent(sub, flaky, { appUrl, now, unmutedBy });
+      return flakyMessage ? { ts: flaky.ts, message: flakyMessage } : null;
+    }
+    if (!green?.recoveredBy) return null;
+    const recoveredBy = { id: green.recoveredBy.id, createdAt: green.recoveredBy.at };
+    const greenMessage = testParent(sub, green.streak, { appUrl, now, unmutedBy, recoveredBy });
+    return greenMessage ? { ts: green.ts, message: greenMessage } : null;
   }
   const card = sub.card;
   if (!sub.threadTs || !card?.collection) return null;

@@ -98,6 +98,13 @@ function decideTriage(
   const at = now.toISOString();
   switch (action.type) {
     case "acknowledge": {
+      // Who is looking belongs to an open alert: kept on a passing test, it would greet the next one.
+      if (sub.kind === "test" && !sub.streak) {
+        return {
+          next: null,
+          outcome: { ok: true, note: "This test passes again: its alert needs nobody looking." },
+        };
+      }
       const acks = sub.acknowledgedBy ?? [];
       if (acks.some((a) => a.userId === action.userId)) {
         return {

@@ -3,7 +3,7 @@ import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { withCountMark } from "../model/count-marks.ts";
 import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
-import type { CollectionSubscription } from "../model/subscription.ts";
+import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
@@ -146,11 +146,13 @@ export async function pollCollectionSubscription(
     grown: current.sessionCount - sub.alertedCount,
   });
   const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
+  // A new alert starts with nobody looking: an acknowledgement was for the earlier one.
+  const base = threadTs ? sub : unacknowledged(sub);
   const result = threadTs
     ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)
     : await ctx.outbox.send(
         what,
-        collectionParentNow(sub, {
+        collectionParentNow(base, {
           collection: current,
           previousCount: sub.alertedCount,
           evidence: shown,
@@ -175,7 +177,7 @@ export async function pollCollectionSubscription(
     };
   }
   const moved = {
-    ...sub,
+    ...base,
     alertedCount: current.sessionCount,
     alertedAt: now.toISOString(),
     wasResolved: current.isResolved,

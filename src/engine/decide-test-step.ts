@@ -18,6 +18,7 @@ import {
   type FlakyThread,
   resolveTestOptions,
   type TestSubscription,
+  unacknowledged,
 } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { flakyParent, testParent } from "./alert-parents.ts";
@@ -138,9 +139,37 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = { ...sub, counted: list };
   };
 
+  /** The parent's pending edit (its status line), or null when it has none or nothing to show. */
+  const parentEditStep = (): TestStep | null => {
+    const edit = sub.parentEdit;
+    if (!edit) return null;
+    const after: Change = {
+      sub: { ...sub, parentEdit: null, ...(edit.recoveredBy ? { recoveredParent: edit } : {}) },
+      rows: [...rows],
+    };
+    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
+    const parent = testParent(sub, shown, {
+      test,
+      appUrl,
+      now,
+      recoveredBy: edit.recoveredBy
+        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
+        : null,
+    });
+    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
+    sub = after.sub;
+    return null;
+  };
+
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
   for (let i = 0; i < pending.length; i++) {
     const row = pending[i] as LedgerRow;
+    // A recovered parent is edited before the next run is told: the state holds one pending
+    // edit, and the next streak's own edit (or a hold) would otherwise leave it saying failing.
+    if (sub.parentEdit?.recoveredBy && row.status !== "running") {
+      const step = parentEditStep();
+      if (step) return step;
+    }
     if (row.status === "running") continue;
     if (row.status === "unreadable") {
       if (row.fate === null && isOverdue({ ...row, status: "failed" }, now))
@@ -168,7 +197,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         if (sub.snooze.choice.kind === "until-pass") sub = { ...sub, snooze: null };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason: "snoozed" }));
         sub = {
-          ...sub,
+          ...unacknowledged(sub),
           streak: null,
           quietFailures: 0,
           parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
@@ -183,7 +212,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         threadTs: streak.threadTs,
         delivered: (ts) => ({
           sub: {
-            ...sub,
+            ...unacknowledged(sub),
             streak: null,
             quietFailures: 0,
             parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
@@ -205,7 +234,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         grouped: true,
       };
       rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = { ...sub, streak: opened, quietFailures: 0, heldFor: null };
+      sub = { ...unacknowledged(sub), streak: opened, quietFailures: 0, heldFor: null };
       continue;
     }
     if (sub.muted) {
@@ -299,9 +328,11 @@ export function decideTestStep(input: TestPollInput): TestStep {
         firstRun: run,
         evidence: testAlertEvidence(input.meaning),
       };
+      // A new "is flaky" alert is a new alert: nobody is looking at it yet.
+      const base = flakyOpen ? sub : unacknowledged(sub);
       const message = flakyOpen
         ? flakyThreadReply(test, run, input.meaning, appUrl)
-        : (flakyParent(sub, opened, { test, appUrl, now }) as SlackMessage);
+        : (flakyParent(base, opened, { test, appUrl, now }) as SlackMessage);
       return {
         kind: "post",
         change: change(),
@@ -309,7 +340,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         message: late ? withLateNote(message, row.firstSeen) : message,
         ...(flakyOpen ? { threadTs: flakyOpen } : {}),
         delivered: (ts) => ({
-          sub: { ...sub, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ...opened, ts } }) },
+          sub: { ...base, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ...opened, ts } }) },
           rows: [
             ...rows,
             flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),
@@ -338,7 +369,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
       evidence: testAlertEvidence(input.meaning),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
-    const card = testParent(sub, opening, {
+    // A new alert starts with nobody looking: an acknowledgement was for an earlier one.
+    const fresh = unacknowledged(sub);
+    const card = testParent(fresh, opening, {
       test,
       appUrl,
       now,
@@ -354,8 +387,18 @@ export function decideTestStep(input: TestPollInput): TestStep {
       message: late ? withLateNote(message, row.firstSeen) : message,
       delivered: (ts) => ({
         sub: {
-          ...sub,
+          ...fresh,
           streak: recovered ? null : { ...opening, threadTs: ts },
+          // Posted green: the last alert of the test, and the one a snooze would show on.
+          ...(recovered
+            ? {
+                recoveredParent: {
+                  ts,
+                  streak: { ...opening, threadTs: ts },
+                  recoveredBy: { id: recovered.id, at: recovered.endTime ?? recovered.createdAt },
+                },
+              }
+            : {}),
           quietFailures: 0,
           heldFor: null,
         },
@@ -371,7 +414,14 @@ export function decideTestStep(input: TestPollInput): TestStep {
   // The snooze ran out with failures it hid: one message sums them up.
   const snooze = sub.snooze;
   if (snooze && !isSnoozed(sub, now)) {
-    const ended = { ...sub, snooze: null };
+    // The parent that showed the snooze (the open streak's, else the green one) drops it.
+    const shownAt =
+      sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
+    const ended = {
+      ...sub,
+      snooze: null,
+      parentEdit: sub.parentEdit ?? shownAt ?? sub.recoveredParent ?? null,
+    };
     if (snooze.missedFailures > 0) {
       const name = test.name || `Test ${test.id}`;
       // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
@@ -394,22 +444,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = ended;
   }
 
-  const edit = sub.parentEdit;
-  if (edit) {
-    const after: Change = { sub: { ...sub, parentEdit: null }, rows: [...rows] };
-    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
-    const parent = testParent(sub, shown, {
-      test,
-      appUrl,
-      now,
-      recoveredBy: edit.recoveredBy
-        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
-        : null,
-    });
-    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
-    sub = after.sub;
-  }
-  return { kind: "done", change: change() };
+  return parentEditStep() ?? { kind: "done", change: change() };
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {

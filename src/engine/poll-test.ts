@@ -270,9 +270,10 @@ export async function pollTest(
       break;
     }
     if (step.kind === "edit") {
-      // A failed edit costs only the parent's status line; the replies are what matter.
-      if (budget.has(1))
-        await update(deps.slack, sub.channelId, step.ts, step.message, richBlockGate(deps, sub.teamId));
+      // Out of budget, the edit stays owed to the next poll rather than dropped. A failed edit
+      // costs only the parent's status line; the replies are what matter.
+      if (!budget.has(1)) break;
+      await update(deps.slack, sub.channelId, step.ts, step.message, richBlockGate(deps, sub.teamId));
       apply(step.after);
       continue;
     }

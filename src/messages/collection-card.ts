@@ -183,27 +183,54 @@ function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
   return `:test_tube: Tests on this page: ${parts.join(", ")}`;
 }
 
-/** The value of the "…and N more new sessions" button: the collection and since when (epoch seconds). */
-export function encodeCollectionSessionsValue(collectionId: number, since: string | null): string | null {
+/**
+ * The value of the "…and N more new sessions" button: the collection, since when (epoch
+ * seconds) and how many new sessions the alert counts, so the answer counts the same ones.
+ */
+export function encodeCollectionSessionsValue(
+  collectionId: number,
+  since: string | null,
+  count: number | null = null,
+): string | null {
   const at = toDate(since);
   if (!Number.isSafeInteger(collectionId) || collectionId <= 0 || !at) return null;
-  return `${collectionId}|${Math.floor(at.getTime() / 1000)}`;
+  const counted = count !== null && Number.isSafeInteger(count) && count > 0 ? `|${count}` : "";
+  return `${collectionId}|${Math.floor(at.getTime() / 1000)}${counted}`;
 }
 
-export function decodeCollectionSessionsValue(value: unknown): { collectionId: number; since: Date } | null {
+/** `count` is null on buttons that did not carry it. */
+export function decodeCollectionSessionsValue(
+  value: unknown,
+): { collectionId: number; since: Date; count: number | null } | null {
   if (typeof value !== "string") return null;
-  const match = /^(\d{1,15})\|(\d{1,12})$/.exec(value);
+  const match = /^(\d{1,15})\|(\d{1,12})(?:\|(\d{1,9}))?$/.exec(value);
   if (!match) return null;
   const collectionId = Number(match[1]);
   const since = new Date(Number(match[2]) * 1000);
-  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since } : null;
+  const count = match[3] ? Number(match[3]) : null;
+  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since, count } : null;
+}
+
+/**
+ * The new sessions the card counts and does not show: its growth as it reads now (an edit
+ * shows the current count), less the one session it shows.
+ */
+function moreSessionsOf(input: CollectionParentInput): number {
+  const shown = input.evidence.session ? 1 : 0;
+  const grown = input.collection.sessionCount - input.previousCount;
+  return grown > 0 ? Math.max(0, grown - shown) : input.evidence.moreSessions;
 }
 
 function moreSessionsBlock(input: CollectionParentInput): MessageBlock[] {
   const { evidence, collection } = input;
-  if (evidence.moreSessions <= 0) return [];
-  const line = `…and ${plural(evidence.moreSessions, "more new session")} since ${evidence.since ? dateToken(evidence.since) : "the last alert"}`;
-  const value = encodeCollectionSessionsValue(collection.id, evidence.since);
+  const more = moreSessionsOf(input);
+  if (more <= 0) return [];
+  const line = `…and ${plural(more, "more new session")} since ${evidence.since ? dateToken(evidence.since) : "the last alert"}`;
+  const value = encodeCollectionSessionsValue(
+    collection.id,
+    evidence.since,
+    more + (evidence.session ? 1 : 0),
+  );
   const show = value
     ? button({ text: "Show new sessions", actionId: ACTION_IDS.collectionSessions, value })
     : null;
@@ -291,17 +318,38 @@ function threadSessions(input: CollectionReplyInput, sessions: readonly Collecti
  * when the person asked, so their screenshots are fresh.
  */
 export function collectionSessionsMessage(
-  input: CollectionReplyInput & { since: Date /** Decipher has more than these. */; more: boolean },
+  input: CollectionReplyInput & {
+    since: Date;
+    /** Decipher has more than these. */
+    more: boolean;
+    /** How many new sessions the alert counted (its button says so); null on older buttons. */
+    count?: number | null;
+  },
 ): SlackMessage {
   const summary = aiSummaryOf(input.sessions);
   const { collection, appUrl } = input;
-  const rest = link(collectionUrl(appUrl, collection.id), "the others are in Decipher");
+  const listed = input.sessions.length;
+  // The alert's count when the list is shorter than it; else, with more in Decipher, "at least".
+  const counted = input.count && input.count > listed ? input.count : null;
+  const hidden = counted ? counted - listed : 0;
+  const inDecipher = link(collectionUrl(appUrl, collection.id), "see them in Decipher");
+  const tail =
+    hidden > 0
+      ? `…and ${plural(hidden, "more new session")}: ${inDecipher}`
+      : input.more && listed <= MAX_THREAD_SESSIONS
+        ? `…and more since then: ${inDecipher}`
+        : "";
+  const howMany = counted
+    ? `${listed} of ${plural(counted, "new session")}`
+    : input.more
+      ? `the first ${plural(listed, "session")}`
+      : plural(listed, "session");
   return fitMessage({
     text: `New sessions of ${oneLine(rootCause(collection))}`,
     blocks: [
       header(`New sessions: ${rootCause(collection)}`),
       context(
-        `${collectionLink(collection, appUrl)} · ${plural(input.sessions.length, "session")}${input.more ? " (of more)" : ""} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
+        `${collectionLink(collection, appUrl)} · ${howMany} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
       ),
       ...(summary
         ? [section(`:robot_face: ${bold("AI summary of the representative issue")}\n${fullSummary(summary)}`)]
@@ -309,7 +357,7 @@ export function collectionSessionsMessage(
       ...(input.sessions.length > 0
         ? threadSessions(input, input.sessions)
         : [section("_No new sessions since then: they may have been resolved or merged in Decipher._")]),
-      ...(input.more && input.sessions.length <= MAX_THREAD_SESSIONS ? [context(`…and more: ${rest}`)] : []),
+      ...(tail ? [context(tail)] : []),
     ],
   });
 }

@@ -4,7 +4,7 @@ import { mentionToken } from "../model/mention.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { ACTION_IDS } from "./action-ids.ts";
-import { type TriageState, triageLines } from "./alert-status.ts";
+import { snoozeLine, type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";
 import { classLine } from "./failure-meaning.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
@@ -13,7 +13,7 @@ import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
 import { runDurationChart } from "./run-chart.ts";
 import { runStrip } from "./run-strip.ts";
-import { resubscribeCommand, triageControls } from "./triage-controls.ts";
+import { resubscribeCommand, triageControls, unsnoozeButton } from "./triage-controls.ts";
 
 /**
  * A failed test run, Sentry-style: the parent names the FIRST failure of a streak and keeps it,
@@ -120,7 +120,9 @@ export function streakLine(
 /** Every status line of a test alert, most important first; empty for a fresh, untouched alert. */
 export function testStatusLines(input: FailedRunParentInput): string[] {
   const resubscribe = resubscribeCommand({ kind: "test", id: input.test.id });
-  return [streakLine(input), ...triageLines(input, input.now, resubscribe)].filter(Boolean);
+  // Nobody needs to look at a test that passes again: a green alert names no one looking.
+  const triage = input.recoveredBy ? { ...input, acknowledgedBy: [] } : input;
+  return [streakLine(input), ...triageLines(triage, input.now, resubscribe)].filter(Boolean);
 }
 
 /**
@@ -176,8 +178,11 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
         url: runUrl(appUrl, firstRun.testId, firstRun.id),
         value: String(firstRun.id),
       }),
+      // A green alert keeps only what undoes a snooze that runs on past the recovery.
       ...(recoveredBy
-        ? []
+        ? ref && snoozeLine(input.snooze, input.now)
+          ? [unsnoozeButton(ref)]
+          : []
         : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
     ),
   ];

@@ -52,10 +52,14 @@ export function itemLine(s: Subscription): string {
         : // Not green: a failure before subscribing opens no alert, so this does not say "passing".
           ":white_circle: no failure alert open";
   }
-  if (s.regressed)
-    return `:rotating_light: regressed: was resolved, has new sessions (${plural(s.alertedCount, "session")} at the last alert)`;
+  // The count growth is measured from: the last alert's, or the subscription's (or the
+  // resolution's) when no alert is open.
+  const counted = s.threadTs
+    ? `${plural(s.alertedCount, "session")} at the last alert`
+    : `growth counted from ${plural(s.alertedCount, "session")}`;
+  if (s.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
   if (s.wasResolved) return ":large_green_circle: resolved";
-  return `:large_orange_circle: unresolved · ${plural(s.alertedCount, "session")} at the last alert`;
+  return `:large_orange_circle: unresolved · ${counted}`;
 }
 
 /** Who is looking, snoozes and mutes, each with its time. */

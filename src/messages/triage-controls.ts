@@ -53,7 +53,7 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
   return [
     button({ text: ":eyes: Acknowledge", actionId: ACTION_IDS.triageAcknowledge, value }),
     input.snoozed
-      ? button({ text: ":alarm_clock: Unsnooze", actionId: ACTION_IDS.triageUnsnooze, value })
+      ? unsnoozeButton(ref)
       : staticSelect({
           actionId: ACTION_IDS.triageSnooze,
           placeholder: ":sleeping: Snooze…",
@@ -70,6 +70,14 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
       }),
     }),
   ];
+}
+
+/** **Unsnooze**: the snooze ends now, and the next failure alerts again. */
+export function unsnoozeButton(ref: SubscriptionRef): Button | null {
+  const value = encodeTriageRef(ref);
+  return value
+    ? button({ text: ":alarm_clock: Unsnooze", actionId: ACTION_IDS.triageUnsnooze, value })
+    : null;
 }
 
 /** **Unmute**: the subscription polls again from a fresh baseline (nothing it missed is replayed). */

@@ -46,9 +46,26 @@ export const indexKeyOf = (sub: Subscription) =>
  */
 export function indexCopy(sub: Subscription): Subscription {
   if (sub.kind === "test") {
-    const { baselineRuns: _b, parentEdit: _p, heldFor: _h, flakyThread, ...slim } = sub;
-    // The day's flaky thread stays for Home's line (its link and when), without its evidence.
-    const rest = flakyThread ? { ...slim, flakyThread: slimFlaky(flakyThread) } : slim;
+    const {
+      baselineRuns: _b,
+      parentEdit: _p,
+      heldFor: _h,
+      flakyThread,
+      recoveredParent: green,
+      ...slim
+    } = sub;
+    // The day's flaky thread and the green parent stay (without their evidence): each may be the
+    // last alert, and Home links the flaky thread.
+    const withFlaky = flakyThread ? { ...slim, flakyThread: slimFlaky(flakyThread) } : slim;
+    const rest = green
+      ? {
+          ...withFlaky,
+          recoveredParent: {
+            ...green,
+            streak: { ...green.streak, evidence: undefined, firstRun: undefined },
+          },
+        }
+      : withFlaky;
     if (!rest.streak) return rest;
     const { evidence: _e, firstRun, ...streak } = rest.streak;
     // The first run stays for Home's "failing since", without its AI summary.
@@ -81,12 +98,27 @@ export function stateOf(sub: Subscription, now: Date): IndexState {
   return failingSinceOf(sub) ? "failing" : "ok";
 }
 
+/**
+ * A posted message as its ts names it: Slack's ts is the Unix time the message was stored, so
+ * the time shown is the message's own, never a run's (a run fails minutes before any message).
+ */
+function posted(ts: string | null | undefined): LastAlert | null {
+  const seconds = Number(ts);
+  if (!ts || !Number.isFinite(seconds) || seconds <= 0) return null;
+  return { ts, at: new Date(seconds * 1000).toISOString() };
+}
+
+/**
+ * The newest message that alerted about the subscription: a test's streak parent (or the
+ * outage message that named the streak), its last green parent, or the day's flaky thread; a
+ * collection's alert.
+ */
 function lastAlertOf(sub: Subscription): LastAlert | null {
-  if (sub.kind === "test") {
-    const s = sub.streak;
-    return s ? { ts: s.threadTs, at: s.lastFailedAt ?? s.firstRun?.createdAt ?? sub.lastChangeAt } : null;
-  }
-  return sub.threadTs ? { ts: sub.threadTs, at: sub.alertedAt } : null;
+  const found =
+    sub.kind === "test"
+      ? [sub.streak?.threadTs, sub.recoveredParent?.ts, sub.flakyThread?.ts].map(posted)
+      : [posted(sub.threadTs)];
+  return found.reduce<LastAlert | null>((a, b) => (!b || (a && a.at >= b.at) ? a : b), null);
 }
 
 /**
@@ -98,12 +130,14 @@ export function indexEntry(sub: Subscription, now: Date, previous: IndexEntry | 
   const kept = previous?.lastAlert ?? null;
   const lastAlert =
     current && kept ? (Date.parse(current.at) >= Date.parse(kept.at) ? current : kept) : (current ?? kept);
+  // A row written before times came from the message's ts: its ts still names the message.
+  const fromTs = lastAlert && (posted(lastAlert.ts) ?? lastAlert);
   return {
     key: indexKeyOf(sub),
     state: stateOf(sub, now),
     failingSince: failingSinceOf(sub),
     overdue: sub.overdue ?? 0,
-    lastAlert,
+    lastAlert: fromTs,
     subscription: indexCopy(sub),
   };
 }

@@ -154,9 +154,21 @@ export type TestSubscription = SubscriptionBase & {
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
+  /** The last streak's parent, green: a snooze that outlives the streak is shown, and undone, there. */
+  recoveredParent?: ParentEdit | null;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
   counted?: CountedFailure[];
 };
+
+/**
+ * The subscription without its acknowledgements: who is looking belongs to one alert, so a
+ * streak that ends or a new alert starts with nobody looking.
+ */
+export function unacknowledged<S extends Subscription>(sub: S): S {
+  if (!sub.acknowledgedBy) return sub;
+  const { acknowledgedBy: _a, ...rest } = sub;
+  return rest as S;
+}
 
 /** A failure the channel chose not to see posted, and when it was counted. */
 export type CountedFailure = { runId: number; reason: string; at: string };

@@ -134,4 +134,42 @@ describe("decideTestStep over generated histories", () => {
     expect(ledger.get(3)).toMatchObject({ fate: "counted", reason: "snoozed" });
     expect([...slack.keys()].filter((k) => k.startsWith("run:"))).toEqual([]);
   });
+
+  describe("a streak's parent says Recovered once it ends, also when new failures follow", () => {
+    const statuses = ["failed", "failed", "passed", "failed", "failed"] as const;
+    const plan = (appearsAt: (i: number) => number): RunPlan[] =>
+      statuses.map((status, i) => ({
+        id: i + 1,
+        statuses: [status],
+        appearsAt: appearsAt(i),
+        createdAt: "normal",
+        trigger: "schedule",
+      }));
+    const parents = ({ slack, texts }: Shown) => {
+      const first = texts.get(slack.get("run:1") ?? "") ?? "";
+      const second = texts.get(slack.get("run:4") ?? "") ?? "";
+      return { first, second };
+    };
+
+    it("fail, fail, pass, fail, fail seen in one poll", () => {
+      const { first, second } = parents(playHistory({ plans: plan(() => 0), polls: 4 }));
+      expect(first).toMatch(/Recovered/);
+      expect(first).not.toMatch(/failing for/);
+      expect(second).toMatch(/failing for 2 runs/);
+    });
+
+    it("fail, fail, pass, fail, fail seen in consecutive polls", () => {
+      const { first, second } = parents(playHistory({ plans: plan((i) => i), polls: 8 }));
+      expect(first).toMatch(/Recovered/);
+      expect(first).not.toMatch(/failing for/);
+      expect(second).toMatch(/failing for 2 runs/);
+    });
+
+    it("pass and the next failures seen in one poll after the streak's own", () => {
+      const { first, second } = parents(playHistory({ plans: plan((i) => (i < 2 ? 0 : 1)), polls: 4 }));
+      expect(first).toMatch(/Recovered/);
+      expect(first).not.toMatch(/failing for/);
+      expect(second).toMatch(/failing for 2 runs/);
+    });
+  });
 });

@@ -276,3 +276,72 @@ describe("triage through the subscription's single writer", () => {
     expect(await stored()).toBeNull();
   });
 });
+
+describe("an acknowledgement belongs to one alert", () => {
+  it("the alert of a new failure streak is posted with nobody looking, and the green one drops who was looking", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await bot.click(parent, "triage_acknowledge");
+    expect(visibleText(await parentNow(bot, parent.ts))).toMatch(/<@U0ALICE> is looking/);
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await stored())?.acknowledgedBy ?? []).toEqual([]);
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const [first, second] = topLevel(await bot.posted());
+    expect(second).toBeDefined();
+    const green = visibleText(await parentNow(bot, (first as StoredMessage).ts));
+    expect(green).toMatch(/Recovered/);
+    expect(green).not.toMatch(/looking/);
+    expect(visibleText(await parentNow(bot, (second as StoredMessage).ts))).not.toMatch(/looking/);
+  });
+
+  it("an Acknowledge clicked on a green alert is not carried onto the next alert", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.click(parent, "triage_acknowledge");
+    const note = (await bot.messages()).filter((m) => m.ephemeral).at(-1) as StoredMessage;
+    expect(visibleText(note)).toMatch(/passes again: its alert needs nobody looking/);
+    expect((await stored())?.acknowledgedBy ?? []).toEqual([]);
+    await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const second = topLevel(await bot.posted())[1] as StoredMessage;
+    expect(visibleText(await parentNow(bot, second.ts))).not.toMatch(/looking/);
+  });
+});
+
+describe("a snooze that outlives the streak stays on the green alert", () => {
+  it("a snoozed alert that recovers shows the snooze with Unsnooze, not who was looking; Unsnooze there ends it", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await bot.click(parent, "triage_acknowledge");
+    await chooseSnooze(bot, parent, 1);
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const green = await parentNow(bot, parent.ts);
+    expect(visibleText(green)).toMatch(/Recovered/);
+    expect(visibleText(green)).toMatch(/snoozed by <@U0ALICE>/);
+    expect(visibleText(green)).not.toMatch(/looking/);
+    expect(buttonIds(green)).toContain("triage_unsnooze");
+    await bot.click(green, "triage_unsnooze");
+    expect((await stored())?.snooze ?? null).toBeNull();
+    const after = await parentNow(bot, parent.ts);
+    expect(visibleText(after)).toMatch(/Recovered/);
+    expect(visibleText(after)).not.toMatch(/snoozed/);
+    expect(buttonIds(after)).not.toContain("triage_unsnooze");
+  });
+
+  it("when the snooze runs out, the green alert drops it and its Unsnooze button", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await chooseSnooze(bot, parent, 1);
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(buttonIds(await parentNow(bot, parent.ts))).toContain("triage_unsnooze");
+    await bot.cron(new Date(t0 + 61 * MINUTE));
+    const after = await parentNow(bot, parent.ts);
+    expect(visibleText(after)).toMatch(/Recovered/);
+    expect(visibleText(after)).not.toMatch(/snoozed/);
+    expect(buttonIds(after)).not.toContain("triage_unsnooze");
+  });
+});

@@ -62,3 +62,42 @@ describe("a collection alert's buttons lead somewhere", () => {
     expect(when(answer)).toBe(when(alert));
   });
 });
+
+describe("a collection's acknowledgement belongs to one alert", () => {
+  it("the alert of a regression is posted with nobody looking, though the earlier alert was acknowledged", async () => {
+    const { bot, org, alert } = await collectionAlert();
+    await bot.click(alert, "triage_acknowledge");
+    expect(visibleText((await bot.messages()).find((m) => m.ts === alert.ts) as StoredMessage)).toMatch(
+      /is looking/,
+    );
+    await org.resolve(501, true);
+    await bot.cron();
+    await org.resolve(501, false);
+    await org.grow(501, 3);
+    await bot.cron();
+    const alerts = topLevel(await bot.posted());
+    expect(alerts).toHaveLength(2);
+    expect(visibleText(alerts[1] as StoredMessage)).not.toMatch(/looking/);
+  });
+});
+
+describe("a collection alert's counts line up after it grows", () => {
+  it("the edited parent's '…and N more' is its current growth, and Show new sessions counts the same sessions", async () => {
+    const { bot, org, alert, lastEphemeral } = await collectionAlert();
+    expect(visibleText(alert)).toMatch(/…and 2 more new sessions/);
+    await org.grow(501, 4);
+    await bot.cron();
+    const parent = (await bot.messages()).find((m) => m.ts === alert.ts) as StoredMessage;
+    const text = visibleText(parent);
+    const grown = /sessions \(\+(\d+)\)/.exec(text)?.[1];
+    expect(grown).toBe("7");
+    expect(text).toMatch(/…and 6 more new sessions since/);
+    await bot.click(parent, "collection_sessions");
+    const answer = visibleText(await lastEphemeral());
+    expect(answer).toMatch(/5 of 7 new sessions since <!date\^/);
+    expect(answer).toMatch(
+      /…and 2 more new sessions: <https:\/\/app\.decipher\.test\/monitoring\/issue-collections\/501\|see them in Decipher>/,
+    );
+    expect(answer).not.toMatch(/of more|…and more/);
+  });
+});

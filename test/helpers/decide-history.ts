@@ -1,5 +1,6 @@
 import { type Change, decideTestStep } from "../../src/engine/decide-test-step.ts";
 import { rowsFromRead } from "../../src/engine/poll-test.ts";
+import type { SlackMessage } from "../../src/messages/limits.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestOptions, TestSubscription } from "../../src/model/subscription.ts";
 import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
@@ -57,6 +58,8 @@ export type Shown = {
   timesTold: Map<number, number>;
   /** Posts the decision asked for, by key (an asked key Slack already holds is not sent again). */
   asked: Map<string, number>;
+  /** Each posted message's text as Slack shows it now (its last edit), by ts. */
+  texts: Map<string, string>;
 };
 
 function createdAtOf(plan: RunPlan): string {
@@ -115,6 +118,9 @@ export function startingSubscription(options: TestOptions = {}, snoozeMinutes: n
   return sub;
 }
 
+/** A message's fallback text and its blocks' text, as one string to match against. */
+const shownText = (message: SlackMessage) => `${message.text}\n${JSON.stringify(message.blocks ?? [])}`;
+
 const runOfKey = (key: string) => (key.startsWith("run:") ? Number(key.slice(4)) : null);
 
 export function playHistory(history: History): Shown {
@@ -128,6 +134,7 @@ export function playHistory(history: History): Shown {
   const unknown = new Set<string>();
   const timesTold = new Map<number, number>();
   const asked = new Map<string, number>();
+  const texts = new Map<string, string>();
   const told = (runId: number) => timesTold.set(runId, (timesTold.get(runId) ?? 0) + 1);
   let answer = 0;
   let tsCounter = 0;
@@ -173,6 +180,7 @@ export function playHistory(history: History): Shown {
         }
         if (next.kind === "done") break;
         if (next.kind === "edit") {
+          texts.set(next.ts, shownText(next.message));
           apply(next.after);
           continue;
         }
@@ -188,6 +196,7 @@ export function playHistory(history: History): Shown {
         if (a === "error") break;
         const ts = `${1_700_000_000 + tsCounter++}.000100`;
         slack.set(next.key, ts);
+        texts.set(ts, shownText(next.message));
         const runId = runOfKey(next.key);
         if (runId !== null) told(runId);
         if (a === "lost") {
@@ -198,5 +207,5 @@ export function playHistory(history: History): Shown {
       }
     }
   }
-  return { ledger, sub, slack, timesTold, asked };
+  return { ledger, sub, slack, timesTold, asked, texts };
 }

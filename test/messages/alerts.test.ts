@@ -312,14 +312,15 @@ describe("collection parent", () => {
     expect(sessionButtons[0]?.url).toMatch(new RegExp(`^${APP}/sessions/[0-9a-f-]{36}$`));
   });
 
-  it("'…and 2 more new sessions' leads somewhere: a button that lists them since the alert's start", () => {
-    expect(text).toContain("…and 2 more new sessions since <!date^1771232400^");
+  it("'…and 6 more new sessions' (+7, one shown) leads somewhere: a button that lists them since the alert's start", () => {
+    expect(text).toContain("…and 6 more new sessions since <!date^1771232400^");
     const more = m.blocks
       .map((b) => (b as { accessory?: { action_id?: string; value?: string } }).accessory)
       .find((a) => a?.action_id === ACTION_IDS.collectionSessions);
     expect(decodeCollectionSessionsValue(more?.value)).toEqual({
       collectionId: aCollection().id,
       since: new Date("2026-02-16T09:00:00.000Z"),
+      count: 7,
     });
   });
 
@@ -376,6 +377,22 @@ describe("collection thread replies", () => {
     appUrl: APP,
     now: NOW,
   };
+
+  it("the 'Show new sessions' answer counts the sessions the alert counted: '5 of 14', and how many more are in Decipher", () => {
+    const five = [1, 2, 3, 4, 5].map(() => aCollectionSession());
+    const d = collectionSessionsMessage({
+      ...input,
+      sessions: five,
+      since: new Date("2026-02-16T09:00:00.000Z"),
+      more: true,
+      count: 14,
+    });
+    const text = visibleText(d);
+    expect(text).toContain("5 of 14 new sessions since <!date^1771232400^");
+    expect(text).toMatch(/…and 9 more new sessions: <[^|]+\/issue-collections\/\d+\|see them in Decipher>/);
+    expect(text).not.toMatch(/of more|…and more/);
+    assertWithinSlackLimits(d);
+  });
 
   it("the 'Show new sessions' answer holds the full AI summary and the sessions, read fresh", () => {
     const d = collectionSessionsMessage({

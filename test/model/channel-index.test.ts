@@ -21,8 +21,13 @@ const aTest = (over: Partial<TestSubscription> = {}): TestSubscription => ({
   ...over,
 });
 
+/** A message's ts as Slack gives it: the Unix time it was stored. */
+const tsAt = (iso: string) => `${Date.parse(iso) / 1000}.000100`;
+/** The alert was posted a few minutes after the run it announces failed. */
+const POSTED = "2026-11-24T09:05:00.000Z";
+
 const failing = aTest({
-  streak: { threadTs: "1764000000.000100", failedRuns: 2, firstRunId: 9, lastRunId: 10, lastFailedAt: AT },
+  streak: { threadTs: tsAt(POSTED), failedRuns: 2, firstRunId: 9, lastRunId: 10, lastFailedAt: AT },
 });
 
 describe("a channel index row", () => {
@@ -48,7 +53,7 @@ describe("a channel index row", () => {
 
   it("keeps the last alert after the streak that made it ends", () => {
     const during = indexEntry(failing, NOW);
-    expect(during.lastAlert).toEqual({ ts: "1764000000.000100", at: AT });
+    expect(during.lastAlert).toEqual({ ts: tsAt(POSTED), at: POSTED });
     const after = indexEntry(aTest(), NOW, during);
     expect(after.state).toBe("ok");
     expect(after.lastAlert).toEqual(during.lastAlert);
@@ -66,5 +71,45 @@ describe("a channel index row", () => {
     expect(JSON.stringify(copy).length).toBeLessThan(1000);
     expect(copy.streak?.failedRuns).toBe(2);
     expect(copy.parentEdit).toBeUndefined();
+  });
+
+  describe("its last alert is a message that exists, at the time it was posted", () => {
+    it("the outage message that named the failure, at its own time, not the run's", () => {
+      const outageAt = "2026-11-24T09:12:15.000Z";
+      const grouped = aTest({
+        streak: {
+          threadTs: tsAt(outageAt),
+          failedRuns: 1,
+          firstRunId: 9,
+          lastRunId: 9,
+          lastFailedAt: "2026-11-24T09:11:00.000Z",
+          grouped: true,
+        },
+      });
+      expect(indexEntry(grouped, NOW).lastAlert).toEqual({ ts: tsAt(outageAt), at: outageAt });
+    });
+
+    it("the day's flaky thread of a test whose failures went there", () => {
+      const flakyAt = "2026-11-24T09:13:40.000Z";
+      const flaky = aTest({ flakyThread: { ts: tsAt(flakyAt), day: "2026-11-24" } });
+      expect(indexEntry(flaky, NOW).lastAlert).toEqual({ ts: tsAt(flakyAt), at: flakyAt });
+    });
+
+    it("an alert posted already green (a failure and its pass seen in one look)", () => {
+      const greenAt = "2026-11-24T09:20:00.000Z";
+      const green = aTest({
+        recoveredParent: {
+          ts: tsAt(greenAt),
+          streak: { threadTs: tsAt(greenAt), failedRuns: 1, firstRunId: 9, lastRunId: 9, lastFailedAt: AT },
+          recoveredBy: { id: 10, at: AT },
+        },
+      });
+      expect(indexEntry(green, NOW).lastAlert).toEqual({ ts: tsAt(greenAt), at: greenAt });
+    });
+
+    it("a row stored with a run's time is read at its message's time", () => {
+      const old = { ...indexEntry(failing, NOW), lastAlert: { ts: tsAt(POSTED), at: AT } };
+      expect(indexEntry(aTest(), NOW, old).lastAlert).toEqual({ ts: tsAt(POSTED), at: POSTED });
+    });
   });
 });

@@ -26,6 +26,7 @@ async function answer(deps: Deps, value: string | undefined): Promise<SlackMessa
       screenshotsExpiresAt: page.screenshotsExpiresAt,
       since: target.since,
       more: page.hasMore,
+      count: target.count,
       appUrl: deps.config.decipherAppUrl,
       now: deps.now(),
     });

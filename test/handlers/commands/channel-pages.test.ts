@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Bot, type StoredMessage, visibleText } from "../../../dev/in-workerd/bot.ts";
+import { type Bot, emulatorUrl, type StoredMessage, visibleText } from "../../../dev/in-workerd/bot.ts";
 import { ACTION_IDS } from "../../../src/messages/action-ids.ts";
 import { assertWithinSlackLimits, buttonsOf } from "../../helpers/block-kit.ts";
 import { channelWatching, subscribedBot } from "../../helpers/emulator.ts";
@@ -90,5 +90,31 @@ describe("the channel index behind list and status", () => {
     const status = visibleText(await firstPage(bot, "status"));
     expect(status).toMatch(/1 subscription\b(?!:)/);
     expect(status).toMatch(/last alert <!date\^\d+/);
+  });
+
+  it("a collection that has not alerted yet says where its growth is counted from, not 'at the last alert'", async () => {
+    const { bot } = await subscribedBot("subscribe collection 501");
+    const status = visibleText(await firstPage(bot, "status"));
+    expect(status).toMatch(/no alert yet/);
+    expect(status).toMatch(/growth counted from \d+ sessions/);
+    expect(status).not.toMatch(/at the last alert/);
+  });
+
+  it("a test whose failure went to the day's flaky thread names that thread as its last alert", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 flaky:thread");
+    const flaky = await fetch(`${emulatorUrl}/__emulator/scenario`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: org.apiKey, name: "noisy" }),
+    });
+    expect(flaky.ok).toBe(true);
+    await org.addRun(101, "passed");
+    await org.addRun(101, "failed");
+    await bot.cron();
+    await bot.cron();
+    const posted = (await bot.posted("C0ALERTS")).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    expect((posted.at(-1) as StoredMessage).text).toMatch(/is flaky/);
+    const at = Math.floor(Number((posted.at(-1) as StoredMessage).ts));
+    expect(visibleText(await firstPage(bot, "status"))).toMatch(new RegExp(`last alert <!date\\^${at}\\^`));
   });
 });
