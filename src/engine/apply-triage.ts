@@ -98,8 +98,9 @@ function decideTriage(
   const at = now.toISOString();
   switch (action.type) {
     case "acknowledge": {
-      // Who is looking belongs to an open alert: kept on a passing test, it would greet the next one.
-      if (sub.kind === "test" && !sub.streak) {
+      // Who is looking belongs to an open alert (a failure streak, or the "is flaky" alert, whose
+      // test passes in between): kept on a passing test, it would greet the next one.
+      if (sub.kind === "test" && !sub.streak && !sub.flakyThread) {
         return {
           next: null,
           outcome: { ok: true, note: "This test passes again: its alert needs nobody looking." },
