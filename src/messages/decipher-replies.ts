@@ -102,7 +102,8 @@ function optionTokens(subscription: Subscription): string {
     return token ? [`mention:${token}`] : [];
   };
   if (subscription.kind === "collection") {
-    const growth = subscription.growth === null ? "the default growth" : code(`growth:${subscription.growth}`);
+    const growth =
+      subscription.growth === null ? "the default growth" : code(`growth:${subscription.growth}`);
     return [growth, ...ping(subscription.mention)].join(" ");
   }
   const o = resolveTestOptions(subscription.options);

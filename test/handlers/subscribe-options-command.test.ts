@@ -47,7 +47,9 @@ describe("subscribing again to a watched test or collection", () => {
     await bot.command("/decipher", "subscribe test 101 page:/checkout", { channelId: "C0DEMO" });
     await bot.command("/decipher", "subscribe test 101 after:2", { channelId: "C0DEMO" });
     const reply = visibleText((await bot.messages("C0DEMO")).at(-1) ?? {});
-    expect(reply).toMatch(/Changed the options of test .*`after:1` `page:\/checkout` → `flaky:thread` `after:2`/);
+    expect(reply).toMatch(
+      /Changed the options of test .*`after:1` `page:\/checkout` → `flaky:thread` `after:2`/,
+    );
     const saved = await store().get("C0DEMO", "test", 101);
     expect(saved?.kind === "test" && saved.options).toMatchObject({ after: 2 });
   });

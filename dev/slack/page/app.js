@@ -58,8 +58,10 @@ function el(tag, className, text) {
   return node;
 }
 
-/** `?ws=<bot token>`: the page shows that workspace (WORKSPACES=2 npm start); else the sandbox's. */
-const WORKSPACE = new URLSearchParams(location.search).get("ws");
+/** `?ws=<workspace key>`: the page shows that workspace (WORKSPACES=2 npm start); else the sandbox's. */
+const WORKSPACE_KEY = new URLSearchParams(location.search).get("ws");
+/** That workspace's bot token, asked of /__sandbox/config at start: never in the page's URL. */
+let WORKSPACE = /** @type {string | null} */ (null);
 
 function withWorkspace(path) {
   return `${path}${path.includes("?") ? "&" : "?"}botToken=${encodeURIComponent(WORKSPACE)}`;
@@ -563,7 +565,7 @@ function renderWorkspaces(workspaces) {
     option.value = w.ws ?? "";
     select.append(option);
   }
-  select.value = WORKSPACE ?? "";
+  select.value = WORKSPACE_KEY ?? "";
   select.hidden = false;
   select.addEventListener("change", () => {
     const url = new URL(location.href);
@@ -597,10 +599,17 @@ function renderReadingClock() {
   note.hidden = !READING.error && READING.offsetMs === 0;
 }
 
+let configPromise;
+/** The sandbox's config for the workspace shown (fetched once). */
+function sandboxConfig() {
+  configPromise ??= api(
+    WORKSPACE_KEY ? `/__sandbox/config?ws=${encodeURIComponent(WORKSPACE_KEY)}` : "/__sandbox/config",
+  ).catch(() => ({ appUrl: null, examples: null, botToken: null, workspaces: [] }));
+  return configPromise;
+}
+
 async function showSuggestions(input) {
-  const config = await api(
-    WORKSPACE ? `/__sandbox/config?botToken=${encodeURIComponent(WORKSPACE)}` : "/__sandbox/config",
-  ).catch(() => ({ appUrl: null, examples: null, workspaces: [] }));
+  const config = await sandboxConfig();
   examples = config.examples ?? null;
   input.placeholder = composerPlaceholder(examples);
   renderWorkspaces(config.workspaces);
@@ -615,7 +624,8 @@ async function showSuggestions(input) {
   }
 }
 
-function init() {
+async function init() {
+  if (WORKSPACE_KEY) WORKSPACE = (await sandboxConfig()).botToken ?? null;
   const me = /** @type {HTMLSelectElement} */ ($("me"));
   me.value = state.me;
   me.addEventListener("change", () => {

@@ -38,8 +38,21 @@ async function emojiFont(): Promise<Uint8Array | null> {
 /** What the composer suggests in a workspace: ids and a user of its own Decipher organization. */
 export type PageExamples = { email: string; testId: number; collectionId?: number; path?: string };
 
-/** A workspace the page can switch to (`?ws=<its bot token>`), with its own examples. */
-export type PageWorkspace = { botToken: string; label: string; examples?: PageExamples };
+/** A workspace the page can switch to (`?ws=<its key>`), with its own examples. */
+export type PageWorkspace = { key: string; botToken: string; label: string; examples?: PageExamples };
+
+/**
+ * The name a workspace goes by in the page's URL (`?ws=globex-sandbox`): made from its label,
+ * never its bot token, so a URL can be printed, shared and kept in a browser's history.
+ */
+export function workspaceKey(label: string): string {
+  return (
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "workspace"
+  );
+}
 
 export type PageConfig = {
   botUrl?: string;
@@ -108,18 +121,21 @@ export function pageRoutes(config: PageConfig) {
   });
 
   // What the page needs to know of the sandbox: where the bot's Decipher links point, the
-  // workspaces it can switch between, and the examples of the one it shows (`?botToken=`):
-  // a workspace's own organization's, none when nobody registered any (never another's).
+  // workspaces it can switch between, and the examples of the one it shows (`?ws=<key>`):
+  // a workspace's own organization's, none when nobody registered any (never another's). The
+  // page addresses that workspace's /__slack/* with the `botToken` it gets here, not from its URL.
   app.get("/__sandbox/config", (c) => {
-    const token = c.req.query("botToken");
-    const shown = token ? others.get(token) : config.workspace;
+    const key = c.req.query("ws");
+    const other = key ? others.get(key) : undefined;
+    const shown = key ? other : config.workspace;
     return c.json({
       ok: true,
       appUrl: config.appUrl ?? null,
       examples: shown?.examples ?? null,
+      botToken: other?.botToken ?? null,
       workspaces: [
         { ws: null, label: config.workspace?.label ?? SANDBOX_LABEL },
-        ...[...others.values()].map((w) => ({ ws: w.botToken, label: w.label })),
+        ...[...others.values()].map((w) => ({ ws: w.key, label: w.label })),
       ],
     });
   });
@@ -131,7 +147,9 @@ export function pageRoutes(config: PageConfig) {
       return c.json({ ok: false, error: "botToken and label are required" }, 400);
     const examples = parseExamples(body.examples);
     if (examples && "error" in examples) return c.json({ ok: false, error: examples.error }, 400);
-    others.set(body.botToken, {
+    const key = workspaceKey(body.label);
+    others.set(key, {
+      key,
       botToken: body.botToken,
       label: body.label,
       ...(examples ? { examples } : {}),
