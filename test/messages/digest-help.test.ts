@@ -5,6 +5,15 @@ import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messa
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aCollection, aTest, NOW } from "./fixtures.ts";
 
+describe("/decipher help", () => {
+  it("shows every option of subscribe test in its usage line, mention: included", () => {
+    const line = visibleText(decipherHelpMessage())
+      .split("\n")
+      .find((l) => l.includes("subscribe test ") && l.includes("trigger:"));
+    expect(line).toContain("[mention:@person|@group]");
+  });
+});
+
 describe("daily digest", () => {
   const base = { date: "2026-02-16", zone: "Europe/Berlin", appUrl: APP, now: NOW };
 
