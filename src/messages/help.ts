@@ -8,7 +8,7 @@ const SESSIONS_USAGE = escapeMrkdwn(
   [
     "*Usage:* `/sessions <email> | user:<userId> | url:<text> [since:<7d|24h|ISO>] [until:<…>]`",
     "*Examples:*",
-    "• `/sessions jane@acme.com` — Jane's sessions of the last 7 days",
+    "• `/sessions jane@acme.com` — all of Jane's recorded sessions (add `since:7d` for the last 7 days)",
     "• `/sessions user:42 since:24h` — by user id, last 24 hours",
     "• `/sessions url:/checkout since:2026-02-01 until:2026-02-08` — who visited a page",
   ].join("\n"),
