@@ -3,6 +3,7 @@
 // slash commands, button clicks and menu choices as real signed deliveries, and fires the
 // bot's cron.
 import { renderMessageBody } from "./blocks.js";
+import { controlStatus } from "./control-status.js";
 import {
   messageTime,
   parseReadingClock,
@@ -97,8 +98,17 @@ function toast(text) {
   }, 5000);
 }
 
-function setStatus(text) {
-  $("control-status").textContent = text;
+let statusTimer;
+/** Shows what a control did (dev/slack/page/control-status.js); a finished action's line fades. */
+function setStatus(event) {
+  const { text, fadeMs } = controlStatus(event);
+  const line = $("control-status");
+  line.textContent = text;
+  clearTimeout(statusTimer);
+  if (fadeMs !== null)
+    statusTimer = setTimeout(() => {
+      if (line.textContent === text) line.textContent = "";
+    }, fadeMs);
 }
 
 const visible = (m) => !m.ephemeral || m.visible_to === state.me;
@@ -378,12 +388,12 @@ async function sendCommand(line) {
 async function pollNow() {
   const btn = /** @type {HTMLButtonElement} */ ($("poll-now"));
   btn.disabled = true;
-  setStatus("Polling…");
+  setStatus({ kind: "polling" });
   try {
     await api("/__sandbox/poll", {});
-    setStatus(`Polled at ${new Date().toLocaleTimeString()}`);
+    setStatus({ kind: "polled", at: new Date() });
   } catch (e) {
-    setStatus(`Poll failed: ${e.message}`);
+    setStatus({ kind: "failed", what: "Poll", error: e.message });
   } finally {
     btn.disabled = false;
     refresh();
@@ -405,16 +415,16 @@ async function digestNow() {
     const tick = () => {
       const secs = Math.round((at.getTime() + 3000 - Date.now()) / 1000);
       if (secs > 0) {
-        setStatus(`Digest set for ${hhmm} UTC daily — arriving in ~${secs} s`);
+        setStatus({ kind: "digest-waiting", hhmm, secs });
         setTimeout(tick, 1000);
       } else {
-        setStatus(`Digest poll fired at ${new Date().toLocaleTimeString()}`);
+        setStatus({ kind: "digest-polled", hhmm, at: new Date() });
         btn.disabled = false;
       }
     };
     tick();
   } catch (e) {
-    setStatus(`Digest failed: ${e.message}`);
+    setStatus({ kind: "failed", what: "Digest", error: e.message });
     btn.disabled = false;
   }
 }
