@@ -36,6 +36,34 @@ async function emojiFont(): Promise<Uint8Array | null> {
   }
 }
 
+/**
+ * Japanese text (names like 山田太郎) the same way: Noto Sans JP from the
+ * @fontsource-variable/noto-sans-jp devDependency, in 124 slices by unicode-range, so the browser
+ * loads only the slices a page's text needs. Its stylesheet is served with the slices' URLs
+ * pointing here. Null when the package is missing.
+ */
+const CJK_PACKAGE = "@fontsource-variable/noto-sans-jp";
+const CJK_SLICE = /^noto-sans-jp-\d{1,3}-wght-normal\.woff2$/;
+
+async function cjkFontCss(): Promise<string | null> {
+  try {
+    const path = createRequire(import.meta.url).resolve(`${CJK_PACKAGE}/index.css`);
+    return (await readFile(path, "utf8")).replaceAll("url(./files/", "url(/page/fonts/cjk/");
+  } catch {
+    return null;
+  }
+}
+
+async function cjkFontSlice(name: string): Promise<Uint8Array | null> {
+  if (!CJK_SLICE.test(name)) return null;
+  try {
+    const css = createRequire(import.meta.url).resolve(`${CJK_PACKAGE}/index.css`);
+    return new Uint8Array(await readFile(new URL(`./files/${name}`, `file://${css}`)));
+  } catch {
+    return null;
+  }
+}
+
 /** What the composer suggests in a workspace: ids and a user of its own Decipher organization. */
 export type PageExamples = { email: string; testId: number; collectionId?: number; path?: string };
 
@@ -115,6 +143,27 @@ export function pageRoutes(config: PageConfig) {
   app.get("/page/fonts/emoji.woff2", async (c) => {
     const font = await emojiFont();
     if (!font) return c.text("twemoji-colr-font is not installed (npm ci installs it)", 404);
+    return c.body(font as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "font/woff2",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  app.get("/page/fonts/cjk.css", async (c) => {
+    const css = await cjkFontCss();
+    if (!css)
+      return c.text(`/* ${CJK_PACKAGE} is not installed (npm ci installs it) */`, 200, {
+        "Content-Type": "text/css",
+      });
+    return c.body(css, 200, {
+      "Content-Type": "text/css; charset=utf-8",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  app.get("/page/fonts/cjk/:file", async (c) => {
+    const font = await cjkFontSlice(c.req.param("file"));
+    if (!font) return c.notFound();
     return c.body(font as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": "font/woff2",
       "Cache-Control": "public, max-age=86400",
