@@ -172,7 +172,8 @@ async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
     commands: [],
   };
   const globex: SandboxWorkspace = {
-    botToken: `xoxb-sandbox-globex-${stack.botToken.slice(-8)}`,
+    // Its own random token: nothing of Acme's secret in it.
+    botToken: `xoxb-sandbox-globex-${randomSecrets().botToken.slice(-8)}`,
     label: "Globex Sandbox",
     apiKey: "dcp_demo_globex",
     commands: ["subscribe test 201", "subscribe collection 601"],
