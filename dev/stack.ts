@@ -14,8 +14,10 @@
 // - seed: emulator data seed (default 1).
 // - cronIntervalMs: fire the bot's cron this often (default 60 000; null = never; fireCron()
 //   still works). `wrangler dev` never runs crons by itself.
-// - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file;
-//   URLs are always the local stand-ins. Without it: demo key, random secret and token.
+// - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file
+//   (its other settings pass through); URLs are always the local stand-ins. Without it: demo
+//   key, random secret and token. wrangler gets them all in `<persistTo>.env` (mode 600, removed
+//   at stop) with `--env-file`, never as arguments.
 // - persistTo: wrangler's local KV directory (default .wrangler/sandbox/<bot port>, removed on
 //   stop() when the port was 0). Wiped at start unless keepState, because the emulator and the
 //   stand-in start empty every time too (old cursors and thread ts would point at nothing).
