@@ -1,4 +1,4 @@
-import type { PageExamples } from "./slack/page/routes.ts";
+import { type PageExamples, workspaceKey } from "./slack/page/routes.ts";
 import type { Stack } from "./stack.ts";
 
 // `WORKSPACES=2 npm start`: each workspace is installed the way a person installs it — the
@@ -89,3 +89,7 @@ export async function registerOnPage(stack: Stack, ws: SandboxWorkspace, example
   });
   await json(res, "/__sandbox/workspaces");
 }
+
+/** The sandbox page showing a workspace: named by its label's key, never by its bot token. */
+export const workspacePageUrl = (stack: Pick<Stack, "pageUrl">, ws: SandboxWorkspace, channelId: string) =>
+  `${stack.pageUrl}?ws=${encodeURIComponent(workspaceKey(ws.label))}#${channelId}`;

@@ -14,8 +14,10 @@
 // - seed: emulator data seed (default 1).
 // - cronIntervalMs: fire the bot's cron this often (default 60 000; null = never; fireCron()
 //   still works). `wrangler dev` never runs crons by itself.
-// - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file;
-//   URLs are always the local stand-ins. Without it: demo key, random secret and token.
+// - devVarsPath: read DECIPHER_API_KEY / SLACK_SIGNING_SECRET / SLACK_BOT_TOKEN from this file
+//   (its other settings pass through); URLs are always the local stand-ins. Without it: demo
+//   key, random secret and token. wrangler gets them all in `<persistTo>.env` (mode 600, removed
+//   at stop) with `--env-file`, never as arguments.
 // - persistTo: wrangler's local KV directory (default .wrangler/sandbox/<bot port>, removed on
 //   stop() when the port was 0). Wiped at start unless keepState, because the emulator and the
 //   stand-in start empty every time too (old cursors and thread ts would point at nothing).
@@ -23,7 +25,15 @@
 //   shown when startup fails).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, type WriteStream } from "node:fs";
+import {
+  createWriteStream,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  type WriteStream,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +71,8 @@ export type Stack = {
   apiKey: string;
   /** The workerd process serving the bot, once running (for CPU/memory measurements). */
   workerdPid(): number | null;
+  /** The command lines of wrangler and its children, as `ps` shows them (Linux /proc). */
+  commandLines(): string[];
   /** Run one cron cycle (`/__scheduled`) and wait for it to finish. */
   fireCron(): Promise<void>;
   stop(): Promise<void>;
@@ -91,6 +103,48 @@ export function randomSecrets() {
     signingSecret: randomBytes(16).toString("hex"),
     botToken: `xoxb-sandbox-${randomBytes(8).toString("hex")}`,
   };
+}
+
+/**
+ * What keeps wrangler from phoning home: no usage metrics, and no fetch of
+ * https://workers.cloudflare.com/cf.json for `request.cf` (offline it prints a getaddrinfo
+ * ENOTFOUND stack trace; miniflare falls back to a built-in `cf` object either way).
+ */
+export const WRANGLER_OFFLINE_ENV = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+/** `KEY=value` lines for wrangler's `--env-file`, values quoted as dotenv reads them. */
+export function envFileText(vars: Record<string, string>): string {
+  return `${Object.entries(vars)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join("\n")}\n`;
+}
+
+/**
+ * The `wrangler dev` command line: ports and paths only. Its bindings come from `envFile`
+ * (which also keeps wrangler from reading .dev.vars), so no secret is in the process list.
+ */
+export function wranglerDevArgs(p: {
+  botPort: number;
+  inspectorPort: number;
+  persistTo: string;
+  envFile: string;
+}) {
+  return [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    "--test-scheduled",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(p.botPort),
+    "--inspector-port",
+    String(p.inspectorPort),
+    "--persist-to",
+    p.persistTo,
+    "--env-file",
+    p.envFile,
+    "--show-interactive-dev-session=false",
+  ];
 }
 
 async function freePort(): Promise<number> {
@@ -211,7 +265,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       cleanups.push(async () => rmSync(persistTo, { recursive: true, force: true }));
     }
 
-    // Everything explicit with --var, so a .dev.vars pointing at real Slack/Decipher is overridden.
+    // Everything explicit in the env file, so a .dev.vars pointing at real Slack/Decipher is not read.
     const vars: Record<string, string> = {
       DECIPHER_API_URL: emulator.url,
       // The emulator also serves simple web-app pages (sessions, tests, runs): links resolve.
@@ -232,21 +286,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         SLACK_OAUTH_URL: `${slack.url}/oauth/v2/authorize`,
       });
     }
-    const args = [
-      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
-      "dev",
-      "--test-scheduled",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(botPort),
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      persistTo,
-      "--show-interactive-dev-session=false",
-      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-    ];
+    // The values go in a file only this user can read, never on the command line (`ps` shows it).
+    const envFile = `${persistTo}.env`;
+    mkdirSync(dirname(envFile), { recursive: true });
+    // The rest of .dev.vars (ADMIN_USER_IDS, …) still applies, as it did when wrangler read it.
+    const { SLACK_BOT_TOKEN: _token, DECIPHER_API_KEY: _key, ...otherFileVars } = fileVars;
+    const kept = options.multiWorkspace ? otherFileVars : fileVars;
+    writeFileSync(envFile, envFileText({ ...kept, ...vars }), { mode: 0o600 });
+    cleanups.push(async () => rmSync(envFile, { force: true }));
+    const args = wranglerDevArgs({ botPort, inspectorPort, persistTo, envFile });
     // A fresh clone has no .wrangler/ yet: make the log's folder first.
     if (options.logFile) mkdirSync(dirname(options.logFile), { recursive: true });
     const log: WriteStream | null = options.logFile
@@ -260,7 +308,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // Own process group: stop() signals wrangler and its workerd together.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" },
+      env: { ...process.env, ...WRANGLER_OFFLINE_ENV, NO_COLOR: "1", FORCE_COLOR: "0", CI: "1" },
     });
     const pgid = child.pid ?? 0;
     let exited = false;
@@ -341,6 +389,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       botToken,
       apiKey,
       workerdPid: () => (exited ? null : (groupMembers(pgid).find((p) => p.comm === "workerd")?.pid ?? null)),
+      commandLines: () =>
+        groupMembers(pgid).map(({ pid }) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+          } catch {
+            return "";
+          }
+        }),
       fireCron,
       stop: () => {
         stopping ??= stopAll();

@@ -15,9 +15,18 @@ import {
   registerOnPage,
   type SandboxWorkspace,
   subscribe,
+  workspacePageUrl,
 } from "./sandbox-installs.ts";
 import { sandboxOptions } from "./sandbox-options.ts";
-import { DEMO_API_KEY, parseDevVars, ROOT, randomSecrets, type Stack, startStack } from "./stack.ts";
+import {
+  DEMO_API_KEY,
+  parseDevVars,
+  ROOT,
+  randomSecrets,
+  type Stack,
+  startStack,
+  WRANGLER_OFFLINE_ENV,
+} from "./stack.ts";
 
 const DEV_VARS = join(ROOT, ".dev.vars");
 const DEMO_CHANNEL = "C0DEMO";
@@ -120,7 +129,7 @@ function utcClock(at: Date) {
 }
 
 ensureDevVars();
-process.env.WRANGLER_SEND_METRICS = "false";
+Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 console.log("Starting the Decipher sandbox (emulator, Slack stand-in, bot under wrangler dev)…");
 
 let stack: Stack;
@@ -163,7 +172,8 @@ async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
     commands: [],
   };
   const globex: SandboxWorkspace = {
-    botToken: `xoxb-sandbox-globex-${stack.botToken.slice(-8)}`,
+    // Its own random token: nothing of Acme's secret in it.
+    botToken: `xoxb-sandbox-globex-${randomSecrets().botToken.slice(-8)}`,
     label: "Globex Sandbox",
     apiKey: "dcp_demo_globex",
     commands: ["subscribe test 201", "subscribe collection 601"],
@@ -199,7 +209,7 @@ try {
     console.log(
       [
         `  Second workspace (Globex Sandbox, its own Decipher organization, test 201 and collection 601):`,
-        `    ${stack.pageUrl}?ws=${encodeURIComponent(second.botToken)}#${DEMO_CHANNEL}`,
+        `    ${workspacePageUrl(stack, second, DEMO_CHANNEL)}`,
         `  Both were installed through ${stack.botUrl}/slack/install; neither sees the other's alerts.`,
       ].join("\n"),
     );

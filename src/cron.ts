@@ -23,6 +23,24 @@ export type CycleReport = {
   writes: { storage: number; kv: number };
 };
 
+/**
+ * The cron's log line, in words first: it counts the objects this tick woke (overdue leases,
+ * or all of them for Poll now), not the subscriptions that exist, which poll on their own alarms.
+ */
+export function cycleLogLine(report: CycleReport, everything: boolean): string {
+  const woke = everything
+    ? `poll everything: woke all ${report.subscriptions} subscriptions`
+    : `watchdog: woke ${report.subscriptions} subscriptions whose own alarm was overdue (the others poll on their own alarms)`;
+  const done = `${report.polled} polled, ${report.busy} busy, ${report.posts} posts, ${report.digestsSent} digests sent, ${report.errors} errors`;
+  return `${woke}; ${done} ${JSON.stringify(report)}`;
+}
+
+/** The report in a line `cycleLogLine` wrote, or null for any other line. */
+export function cycleReportOf(line: unknown): CycleReport | null {
+  if (typeof line !== "string" || !/^(watchdog|poll everything): /.test(line)) return null;
+  return JSON.parse(line.slice(line.indexOf("{"))) as CycleReport;
+}
+
 function wakeOne(env: Env, config: Config, name: string, at: string): Promise<PollReport> {
   return subscriptionObjectByName(env, name)
     .wake(at, config, { renew: true, name })

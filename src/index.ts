@@ -1,6 +1,6 @@
 import { app } from "./app.ts";
 import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
-import { runPollCycle } from "./cron.ts";
+import { cycleLogLine, runPollCycle } from "./cron.ts";
 import { POLL_EVERYTHING_CRON } from "./model/poll-clock.ts";
 
 export { ChannelObject } from "./objects/channel-object.ts";
@@ -27,10 +27,8 @@ export default {
   async scheduled(controller, env, _ctx) {
     const config = configured(env);
     if (!config) return;
-    const report = await runPollCycle(env, config, {
-      now: new Date(controller.scheduledTime),
-      everything: controller.cron === POLL_EVERYTHING_CRON,
-    });
-    console.log(`poll cycle ${JSON.stringify(report)}`);
+    const everything = controller.cron === POLL_EVERYTHING_CRON;
+    const report = await runPollCycle(env, config, { now: new Date(controller.scheduledTime), everything });
+    console.log(cycleLogLine(report, everything || config.clock === "cron"));
   },
 } satisfies ExportedHandler<Env>;

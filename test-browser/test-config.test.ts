@@ -43,6 +43,17 @@ test("npm scripts that run wrangler send no telemetry, so it prints no notice", 
   );
   assert.ok(runWrangler.length >= 3, "typecheck, build and dev run wrangler");
   for (const [name, line] of runWrangler) {
-    assert.match(line, /^WRANGLER_SEND_METRICS=false wrangler /, `npm run ${name} may send telemetry`);
+    assert.match(
+      line,
+      /^WRANGLER_SEND_METRICS=false (?:[A-Z_]+=\S+ )*wrangler /,
+      `npm run ${name} may send telemetry`,
+    );
   }
+});
+
+test("npm run dev does not fetch request.cf data, so offline it prints no getaddrinfo ENOTFOUND", () => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  assert.match(scripts.dev ?? "", /\bCLOUDFLARE_CF_FETCH_ENABLED=false (?:[A-Z_]+=\S+ )*wrangler dev\b/);
 });

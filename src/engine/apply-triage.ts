@@ -1,3 +1,4 @@
+import { dateToken } from "../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../messages/vendor-error-message.ts";
 import { triageRefusal } from "../model/admins.ts";
 import type { Subscription } from "../model/subscription.ts";
@@ -18,6 +19,17 @@ function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Dat
   return action.choice.kind === "for"
     ? new Date(now.getTime() + action.choice.hours * 3_600_000).toISOString()
     : null;
+}
+
+/** The reply to Snooze names when it ends: a date token for a timed one, the event otherwise. */
+export function snoozedNote(snooze: Pick<Snooze, "until" | "choice">): string {
+  const end =
+    snooze.choice.kind === "until-pass"
+      ? "until a run of this test passes"
+      : snooze.choice.kind === "until-growth"
+        ? `until it has ${snooze.choice.sessions} more sessions than now`
+        : `until ${dateToken(snooze.until)}`;
+  return `Snoozed ${end}: nothing is posted for this item until then; then one message sums up.`;
 }
 
 /**
@@ -155,7 +167,7 @@ function decideTriage(
         next: { ...sub, snooze, lastChangeAt: at },
         outcome: {
           ok: true,
-          note: "Snoozed: nothing is posted for this item until the snooze ends; then one message sums up.",
+          note: snoozedNote(snooze),
         },
       };
     }

@@ -36,11 +36,42 @@ function screenshotLinks(click: Click): string {
   return shots.length > 0 ? `:frame_with_picture: ${shots.join(" / ")}` : "";
 }
 
+/** What people call the element an HTML tag makes; anything else is an "element". */
+const TAG_WORDS: Record<string, string> = {
+  A: "link",
+  BUTTON: "button",
+  INPUT: "input field",
+  TEXTAREA: "text box",
+  SELECT: "dropdown",
+  OPTION: "dropdown option",
+  IMG: "image",
+  SVG: "icon",
+  LABEL: "label",
+};
+
+/** "rage_click" → "Rage click": the vendor's event name in words. */
+export function clickTypeWords(type: string | null | undefined): string {
+  const words = oneLine(type ?? "")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Click";
+}
+
+/** "A" → "link", "DIV" → "element": the clicked tag in words. */
+export function clickTagWords(tag: string | null | undefined): string {
+  const name = oneLine(tag ?? "")
+    .trim()
+    .toUpperCase();
+  return name ? (TAG_WORDS[name] ?? "element") : "";
+}
+
 function clickLine(click: Click, sessionStart: ClicksMessageInput["sessionStart"]): string {
+  const target = clickTagWords(click.clickTag);
   const what = [
-    oneLine(click.type) || "click",
+    clickTypeWords(click.type),
+    target ? `on ${target}` : "",
     click.clickText ? `“${truncateMrkdwn(oneLine(click.clickText), 80)}”` : "",
-    click.clickTag ? code(click.clickTag) : "",
     click.clickCount > 1 ? `×${click.clickCount}` : "",
   ]
     .filter(Boolean)

@@ -73,6 +73,8 @@ export function subscribedMessage(
   already: boolean,
   /** It was muted: subscribing again unmuted it (from a fresh baseline). */
   unmuted = false,
+  /** The subscription before this command changed its options. */
+  before?: Subscription,
 ): SlackMessage {
   const what = subscriptionLabel(subscription, appUrl);
   const rule =
@@ -81,13 +83,45 @@ export function subscribedMessage(
       : `I'll post here when its unresolved sessions grow ${growthRule(subscription.growth)} or when it comes back after being resolved.`;
   const lead = unmuted
     ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
-    : already
-      ? `This channel already watches ${what}.`
-      : `Subscribed this channel to ${what}.`;
+    : before
+      ? `Changed the options of ${what} in this channel: ${optionTokens(before)} → ${optionTokens(subscription)}.`
+      : already
+        ? `This channel already watches ${what}; nothing changed.`
+        : `Subscribed this channel to ${what}.`;
+  const howToChange = already && !before ? [context(changeHint(subscription))] : [];
   return fitMessage({
     text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
-    blocks: [section(`${lead}\n${rule}`), context(optionsLine(subscription))],
+    blocks: [section(`${lead}\n${rule}`), context(optionsLine(subscription)), ...howToChange],
   });
+}
+
+/** The options as the tokens that set them, for a change's "old → new" (a mention as a name). */
+function optionTokens(subscription: Subscription): string {
+  const ping = (m: string | null | undefined) => {
+    const token = mentionToken(m);
+    return token ? [`mention:${token}`] : [];
+  };
+  if (subscription.kind === "collection") {
+    const growth =
+      subscription.growth === null ? "the default growth" : code(`growth:${subscription.growth}`);
+    return [growth, ...ping(subscription.mention)].join(" ");
+  }
+  const o = resolveTestOptions(subscription.options);
+  const parts = [
+    `flaky:${o.flaky}`,
+    `after:${o.after}`,
+    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
+    ...(o.page ? [`page:${o.page}`] : []),
+  ];
+  return [...parts.map((p) => code(p)), ...ping(o.mention)].join(" ");
+}
+
+function changeHint(subscription: Subscription): string {
+  const example =
+    subscription.kind === "test"
+      ? `/decipher subscribe test ${subscription.testId} after:2`
+      : `/decipher subscribe collection ${subscription.collectionId} growth:10`;
+  return `To change them, subscribe again with the options you want, like ${code(example)}: options you leave out go back to their defaults.`;
 }
 
 /** Subscriptions a page of list or status shows at most: their Unmute buttons fit one row. */

@@ -8,7 +8,7 @@ const SESSIONS_USAGE = escapeMrkdwn(
   [
     "*Usage:* `/sessions <email> | user:<userId> | url:<text> [since:<7d|24h|ISO>] [until:<…>]`",
     "*Examples:*",
-    "• `/sessions jane@acme.com` — Jane's sessions of the last 7 days",
+    "• `/sessions jane@acme.com` — all of Jane's recorded sessions (add `since:7d` for the last 7 days)",
     "• `/sessions user:42 since:24h` — by user id, last 24 hours",
     "• `/sessions url:/checkout since:2026-02-01 until:2026-02-08` — who visited a page",
   ].join("\n"),
@@ -26,7 +26,7 @@ export function usageMessage(problem?: string): SlackMessage {
 const DECIPHER_HELP = escapeMrkdwn(
   [
     "*`/decipher` manages what this channel watches:*",
-    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>]` — alert here when a run of that test fails",
+    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>] [mention:@person|@group]` — alert here when a run of that test fails",
     "• `subscribe collection <collectionId> [growth:<n>] [mention:@person|@group]` — alert here when an unresolved issue collection grows (default: +5 sessions or +50 %, whichever is smaller); `mention:` pings them in each new alert, never in its thread or its updates",
     "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
     "• `list` — this channel's subscriptions and digest time",

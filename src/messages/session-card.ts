@@ -1,5 +1,5 @@
 import type { TimelineBody } from "../vendor/types.ts";
-import { type DurationUnit, formatSessionDuration } from "../vendor/units.ts";
+import { type DurationUnit, formatSessionDuration, sessionDurationSeconds } from "../vendor/units.ts";
 import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
 import { actions, button, section } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
@@ -31,10 +31,11 @@ export function sessionUser(session: Pick<CardSession, "userEmail" | "userId">):
   return "Anonymous user";
 }
 
-/** "12 m 03 s · Chrome · Desktop · 🇩🇪 DE": the facts line of a card. */
+/** "12 m 03 s · Chrome · Desktop · 🇩🇪 DE": the facts line of a card (no duration when none was recorded). */
 export function sessionFacts(session: CardSession, durationUnit?: DurationUnit): string {
+  const recorded = sessionDurationSeconds(session.duration, durationUnit) !== null;
   return [
-    `:stopwatch: ${formatSessionDuration(session.duration, durationUnit)}`,
+    recorded ? `:stopwatch: ${formatSessionDuration(session.duration, durationUnit)}` : "",
     escapeMrkdwn(session.browser),
     escapeMrkdwn(session.device),
     countryLabel(session.countryCode),

@@ -44,7 +44,13 @@ function runLine(run: RunFacts): string {
         ? plural(run.totalSteps, "step")
         : "";
   const duration = run.durationMs !== null ? formatDurationMs(run.durationMs) : "";
-  const head = [`*Run ${run.id}*`, STATUS[run.status] ?? run.status, step, duration, dateToken(run.createdAt)]
+  const head = [
+    `*Run #${run.id}*`,
+    STATUS[run.status] ?? run.status,
+    step,
+    duration,
+    dateToken(run.createdAt),
+  ]
     .filter(Boolean)
     .join(" · ");
   return [head, summaryLine(run)].filter(Boolean).join("\n");

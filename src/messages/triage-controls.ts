@@ -65,7 +65,7 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
       value,
       confirm: confirmDialog({
         title: `Mute ${refName(ref)}?`,
-        text: `This channel gets no more alerts for ${refName(ref)} until someone types ${resubscribeCommand(ref)}.`,
+        text: `This channel gets no more alerts for ${refName(ref)} until someone clicks Unmute (on this alert, in /decipher status or the app's Home) or types ${resubscribeCommand(ref)}.`,
         confirm: "Mute",
       }),
     }),

@@ -4,7 +4,7 @@ import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { type Bot, createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
-import { runPollCycle } from "../../src/cron.ts";
+import { cycleReportOf, runPollCycle } from "../../src/cron.ts";
 import { ACTION_IDS } from "../../src/messages/action-ids.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
@@ -310,9 +310,7 @@ async function chaos(seed: number, rounds: number) {
   const log = console.log;
   console.log = (...args: unknown[]) => {
     const line = args[0];
-    if (typeof line === "string" && line.startsWith("poll cycle ")) {
-      cronBusy += (JSON.parse(line.slice("poll cycle ".length)) as { busy: number }).busy;
-    }
+    cronBusy += cycleReportOf(line)?.busy ?? 0;
     log(...args);
   };
   const apiKey = await newOrg();

@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type Bot, visibleText } from "../../dev/in-workerd/bot.ts";
+import { cycleReportOf } from "../../src/cron.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { ledgerOf } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -47,8 +48,7 @@ async function busyPolls(work: () => Promise<unknown>): Promise<number> {
   let busy = 0;
   console.log = (...args: unknown[]) => {
     const line = args[0];
-    if (typeof line === "string" && line.startsWith("poll cycle "))
-      busy += (JSON.parse(line.slice("poll cycle ".length)) as { busy: number }).busy;
+    busy += cycleReportOf(line)?.busy ?? 0;
     log(...args);
   };
   try {

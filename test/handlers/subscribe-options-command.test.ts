@@ -28,3 +28,37 @@ describe("/decipher subscribe with options, end to end", () => {
     expect(await store().get("C0ALERTS", "test", 101)).toMatchObject({ kind: "test", testId: 101 });
   });
 });
+
+describe("subscribing again to a watched test or collection", () => {
+  it("keeps the options when subscribing again without options, and says it already watches", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101 page:/checkout", { channelId: "C0DEMO" });
+    const first = await store().get("C0DEMO", "test", 101);
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0DEMO" });
+    const reply = visibleText((await bot.messages("C0DEMO")).at(-1) ?? {});
+    expect(reply).toMatch(/already watches .*nothing changed/);
+    expect(reply).toContain("page:/checkout");
+    expect(reply).toMatch(/To change them, subscribe again with the options you want/);
+    expect(await store().get("C0DEMO", "test", 101)).toEqual(first);
+  });
+
+  it("names the old and the new options when subscribing again with other options", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101 page:/checkout", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe test 101 after:2", { channelId: "C0DEMO" });
+    const reply = visibleText((await bot.messages("C0DEMO")).at(-1) ?? {});
+    expect(reply).toMatch(
+      /Changed the options of test .*`after:1` `page:\/checkout` → `flaky:thread` `after:2`/,
+    );
+    const saved = await store().get("C0DEMO", "test", 101);
+    expect(saved?.kind === "test" && saved.options).toMatchObject({ after: 2 });
+  });
+
+  it("keeps a collection's growth when subscribing again without options", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe collection 501 growth:12", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe collection 501", { channelId: "C0DEMO" });
+    expect(visibleText((await bot.messages("C0DEMO")).at(-1) ?? {})).toMatch(/already watches.*growth:12/s);
+    expect(await store().get("C0DEMO", "collection", 501)).toMatchObject({ growth: 12 });
+  });
+});

@@ -120,6 +120,13 @@ describe("failed-run parent", () => {
     expect(JSON.stringify(elements[3])).toContain("/decipher subscribe test 7");
   });
 
+  it("says in Mute's confirm that the Unmute button undoes it, as status and Home offer it", () => {
+    const mute = elementsOf(first)[3] as { confirm: { text: { text: string } } };
+    expect(mute.confirm.text.text).toMatch(
+      /until someone clicks Unmute \(on this alert, in \/decipher status or the app's Home\)/,
+    );
+  });
+
   it("keeps the first run and edits only the status line as the streak grows", () => {
     const later = failedRunParent(
       parentInput({ streak: { failedRuns: 3, lastRun: { id: 1240, at: "2026-02-16T11:58:00.000Z" } } }),

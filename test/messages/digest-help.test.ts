@@ -1,9 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
+import { findSessionsModal } from "../../src/messages/find-sessions-modal.ts";
 import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aCollection, aTest, NOW } from "./fixtures.ts";
+
+describe("the default time range of a session search", () => {
+  it("reads the same in /sessions usage and the Find sessions form: all recorded sessions, as neither sends a since", () => {
+    const bare = visibleText(usageMessage())
+      .split("\n")
+      .find((l) => l.includes("/sessions jane@acme.com`"));
+    expect(bare).toContain("all of Jane's recorded sessions");
+    expect(bare).not.toMatch(/sessions of the last 7 days/);
+    expect(JSON.stringify(findSessionsModal())).toContain("Default: all recorded sessions.");
+  });
+});
+
+describe("/decipher help", () => {
+  it("shows every option of subscribe test in its usage line, mention: included", () => {
+    const line = visibleText(decipherHelpMessage())
+      .split("\n")
+      .find((l) => l.includes("subscribe test ") && l.includes("trigger:"));
+    expect(line).toContain("[mention:@person|@group]");
+  });
+});
 
 describe("daily digest", () => {
   const base = { date: "2026-02-16", zone: "Europe/Berlin", appUrl: APP, now: NOW };

@@ -345,6 +345,7 @@ describe("names are escaped exactly once, and no time goes stale, in every messa
             appUrl: APP,
             teamUrl: "https://acme.slack.com/",
             lastPollAt: null,
+            now: new Date(),
           }),
           raw,
           "brokenNowMessage",

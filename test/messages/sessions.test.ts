@@ -37,6 +37,21 @@ describe("/sessions reply", () => {
     expect(text).toContain("12 m 03 s · Chrome · Desktop · 🇩🇪 DE");
   });
 
+  it("leaves the duration out of a card whose session recorded none, rather than saying unknown", () => {
+    const card = visibleText(
+      sessionsMessage({
+        sessions: [aSession({ duration: null } as never)],
+        timelines: {},
+        subject,
+        appUrl: APP,
+        now: NOW,
+        more: null,
+      }),
+    );
+    expect(card).not.toMatch(/unknown|:stopwatch:/);
+    expect(card).toContain("Chrome · Desktop");
+  });
+
   it("shows the AI overview and its tags", () => {
     expect(text).toContain("stuck on the payment step");
     expect(text).toContain("`checkout` `rage-click`");

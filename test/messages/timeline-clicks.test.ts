@@ -47,7 +47,7 @@ describe("clicks message", () => {
     const t = visibleText(
       clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }),
     );
-    expect(t).toContain("• at 1:23: click “Pay now” `button` ×5");
+    expect(t).toContain("• at 1:23: Click on button “Pay now” ×5");
     expect(t).toContain("<https://shots.test/1-before.png|before> / <https://shots.test/1-after.png|after>");
     expect(t).toContain("→ `/help`");
   });
@@ -70,6 +70,23 @@ describe("clicks message", () => {
     expect(
       visibleText(clicksMessage({ sessionId: SESSION_ID, clicks: none, appUrl: APP, now: NOW })),
     ).toContain("No screenshots");
+  });
+
+  it("names the event and the clicked element in words, never as raw event or tag names", () => {
+    const base = someClicks().data[0];
+    if (!base) throw new Error("fixture");
+    const data = [
+      { ...base, id: 1, type: "rage_click", clickTag: "A", clickText: "Pay" },
+      { ...base, id: 2, type: "dead_click", clickTag: "DIV", clickText: "Total" },
+      { ...base, id: 3, type: "click", clickTag: "BUTTON", clickText: "Next", clickCount: 1 },
+    ];
+    const t = visibleText(
+      clicksMessage({ sessionId: SESSION_ID, clicks: someClicks({ data }), appUrl: APP, now: NOW }),
+    );
+    expect(t).toContain("Rage click on link “Pay”");
+    expect(t).toContain("Dead click on element “Total”");
+    expect(t).toContain("Click on button “Next”");
+    expect(t).not.toMatch(/rage_click|dead_click|`A`|`DIV`|`BUTTON`/);
   });
 
   it("says so when nothing was clicked", () => {

@@ -23,6 +23,37 @@ describe("the sandbox page's emoji font", () => {
     const range = /unicode-range:([^;]*);/.exec(face)?.[1] ?? "";
     expect(range).toContain("U+1F000-1FAFF");
     expect(range).not.toMatch(/U\+(0?0)?(23|2A|3\d)\b/i);
-    expect(css).toMatch(/:root\s*{[^}]*font-family: "Sandbox Emoji", /);
+    expect(css).toMatch(/:root\s*{[^}]*font-family:\s*"Sandbox Emoji", /);
+  });
+});
+
+// Japanese names (山田太郎) show as text, not empty boxes, in the same browsers: Noto Sans JP from
+// an npm package, in slices the browser loads only when a page's text needs them.
+describe("the sandbox page's Japanese font", () => {
+  it("is served as a stylesheet of slices, each a WOFF2 font the stand-in serves too", async () => {
+    const res = await fetch(`${standInUrl}/page/fonts/cjk.css`);
+    expect(res.headers.get("content-type")).toContain("text/css");
+    const css = await res.text();
+    expect(css).toContain("font-family: 'Noto Sans JP Variable'");
+    const slices = [...css.matchAll(/url\((\/page\/fonts\/cjk\/[^)]+)\)/g)].map((m) => m[1]);
+    expect(slices.length).toBeGreaterThan(100);
+    const slice = await fetch(`${standInUrl}${slices[0]}`);
+    expect(slice.status).toBe(200);
+    expect(slice.headers.get("content-type")).toBe("font/woff2");
+    expect(new TextDecoder().decode(new Uint8Array(await slice.arrayBuffer()).subarray(0, 4))).toBe("wOF2");
+  });
+
+  it("serves only the package's slices, nothing else by name", async () => {
+    expect((await fetch(`${standInUrl}/page/fonts/cjk/index.css`)).status).toBe(404);
+    expect((await fetch(`${standInUrl}/page/fonts/cjk/..%2F..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it("is loaded by the page and named after the text fonts, so Latin text keeps its font", async () => {
+    const html = await (await fetch(`${standInUrl}/`)).text();
+    expect(html).toContain('<link rel="stylesheet" href="/page/fonts/cjk.css">');
+    const css = await (await fetch(`${standInUrl}/page/style.css`)).text();
+    expect(css).toMatch(
+      /:root\s*{[^}]*font-family:\s*"Sandbox Emoji", [^;]*Arial, "Noto Sans JP Variable",\s*sans-serif;/,
+    );
   });
 });

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { sandboxExamples } from "../../dev/sandbox-examples.ts";
+import { workspaceKey } from "../../dev/slack/page/routes.ts";
 import { composerPlaceholder, suggestions } from "../../dev/slack/page/suggestions.js";
 import { freshToken, standInUrl } from "./helpers.ts";
 
 // `WORKSPACES=2 npm start`: the page of the second workspace (Globex) suggests Globex's own
 // tests, collection and users, never Acme's, and the page offers a switcher between the two.
 
-const config = async (botToken?: string) =>
+const config = async (ws?: string) =>
   (await (
-    await fetch(
-      `${standInUrl}/__sandbox/config${botToken ? `?botToken=${encodeURIComponent(botToken)}` : ""}`,
-    )
+    await fetch(`${standInUrl}/__sandbox/config${ws ? `?ws=${encodeURIComponent(ws)}` : ""}`)
   ).json()) as {
     examples: unknown;
+    botToken: string | null;
     workspaces: { ws: string | null; label: string }[];
   };
 
@@ -47,15 +47,18 @@ describe("the sandbox page's workspaces", () => {
     expect(chips).toEqual(["/decipher help", "/decipher list", "/decipher status", "@Decipher help"]);
   });
 
-  it("serves each registered workspace's examples by its token, lists it for the switcher, and another token gets none", async () => {
+  it("names a registered workspace in the page's URL by a key made from its label, never by its bot token", async () => {
     const globex = freshToken();
     const examples = sandboxExamples("globex");
     expect((await register({ botToken: globex, label: "Globex Sandbox", examples })).status).toBe(200);
-    const shown = await config(globex);
+    const shown = await config(workspaceKey("Globex Sandbox"));
+    expect(workspaceKey("Globex Sandbox")).toBe("globex-sandbox");
     expect(shown.examples).toEqual(examples);
+    expect(shown.botToken).toBe(globex);
     expect(shown.workspaces[0]).toEqual({ ws: null, label: "Acme Sandbox" });
-    expect(shown.workspaces).toContainEqual({ ws: globex, label: "Globex Sandbox" });
-    expect((await config(freshToken())).examples).toBeNull();
+    expect(shown.workspaces).toContainEqual({ ws: "globex-sandbox", label: "Globex Sandbox" });
+    expect(JSON.stringify(shown.workspaces)).not.toContain("xoxb-");
+    expect((await config("no-such-workspace")).examples).toBeNull();
   });
 
   it("refuses a workspace without a label or with examples it cannot use, with the reason", async () => {

@@ -3,6 +3,7 @@
 // slash commands, button clicks and menu choices as real signed deliveries, and fires the
 // bot's cron.
 import { renderMessageBody } from "./blocks.js";
+import { controlStatus } from "./control-status.js";
 import {
   messageTime,
   parseReadingClock,
@@ -58,8 +59,10 @@ function el(tag, className, text) {
   return node;
 }
 
-/** `?ws=<bot token>`: the page shows that workspace (WORKSPACES=2 npm start); else the sandbox's. */
-const WORKSPACE = new URLSearchParams(location.search).get("ws");
+/** `?ws=<workspace key>`: the page shows that workspace (WORKSPACES=2 npm start); else the sandbox's. */
+const WORKSPACE_KEY = new URLSearchParams(location.search).get("ws");
+/** That workspace's bot token, asked of /__sandbox/config at start: never in the page's URL. */
+let WORKSPACE = /** @type {string | null} */ (null);
 
 function withWorkspace(path) {
   return `${path}${path.includes("?") ? "&" : "?"}botToken=${encodeURIComponent(WORKSPACE)}`;
@@ -95,8 +98,17 @@ function toast(text) {
   }, 5000);
 }
 
-function setStatus(text) {
-  $("control-status").textContent = text;
+let statusTimer;
+/** Shows what a control did (dev/slack/page/control-status.js); a finished action's line fades. */
+function setStatus(event) {
+  const { text, fadeMs } = controlStatus(event);
+  const line = $("control-status");
+  line.textContent = text;
+  clearTimeout(statusTimer);
+  if (fadeMs !== null)
+    statusTimer = setTimeout(() => {
+      if (line.textContent === text) line.textContent = "";
+    }, fadeMs);
 }
 
 const visible = (m) => !m.ephemeral || m.visible_to === state.me;
@@ -376,12 +388,12 @@ async function sendCommand(line) {
 async function pollNow() {
   const btn = /** @type {HTMLButtonElement} */ ($("poll-now"));
   btn.disabled = true;
-  setStatus("Polling…");
+  setStatus({ kind: "polling" });
   try {
     await api("/__sandbox/poll", {});
-    setStatus(`Polled at ${new Date().toLocaleTimeString()}`);
+    setStatus({ kind: "polled", at: new Date() });
   } catch (e) {
-    setStatus(`Poll failed: ${e.message}`);
+    setStatus({ kind: "failed", what: "Poll", error: e.message });
   } finally {
     btn.disabled = false;
     refresh();
@@ -403,16 +415,16 @@ async function digestNow() {
     const tick = () => {
       const secs = Math.round((at.getTime() + 3000 - Date.now()) / 1000);
       if (secs > 0) {
-        setStatus(`Digest set for ${hhmm} UTC daily — arriving in ~${secs} s`);
+        setStatus({ kind: "digest-waiting", hhmm, secs });
         setTimeout(tick, 1000);
       } else {
-        setStatus(`Digest poll fired at ${new Date().toLocaleTimeString()}`);
+        setStatus({ kind: "digest-polled", hhmm, at: new Date() });
         btn.disabled = false;
       }
     };
     tick();
   } catch (e) {
-    setStatus(`Digest failed: ${e.message}`);
+    setStatus({ kind: "failed", what: "Digest", error: e.message });
     btn.disabled = false;
   }
 }
@@ -563,7 +575,7 @@ function renderWorkspaces(workspaces) {
     option.value = w.ws ?? "";
     select.append(option);
   }
-  select.value = WORKSPACE ?? "";
+  select.value = WORKSPACE_KEY ?? "";
   select.hidden = false;
   select.addEventListener("change", () => {
     const url = new URL(location.href);
@@ -597,10 +609,17 @@ function renderReadingClock() {
   note.hidden = !READING.error && READING.offsetMs === 0;
 }
 
+let configPromise;
+/** The sandbox's config for the workspace shown (fetched once). */
+function sandboxConfig() {
+  configPromise ??= api(
+    WORKSPACE_KEY ? `/__sandbox/config?ws=${encodeURIComponent(WORKSPACE_KEY)}` : "/__sandbox/config",
+  ).catch(() => ({ appUrl: null, examples: null, botToken: null, workspaces: [] }));
+  return configPromise;
+}
+
 async function showSuggestions(input) {
-  const config = await api(
-    WORKSPACE ? `/__sandbox/config?botToken=${encodeURIComponent(WORKSPACE)}` : "/__sandbox/config",
-  ).catch(() => ({ appUrl: null, examples: null, workspaces: [] }));
+  const config = await sandboxConfig();
   examples = config.examples ?? null;
   input.placeholder = composerPlaceholder(examples);
   renderWorkspaces(config.workspaces);
@@ -615,7 +634,8 @@ async function showSuggestions(input) {
   }
 }
 
-function init() {
+async function init() {
+  if (WORKSPACE_KEY) WORKSPACE = (await sandboxConfig()).botToken ?? null;
   const me = /** @type {HTMLSelectElement} */ ($("me"));
   me.value = state.me;
   me.addEventListener("change", () => {

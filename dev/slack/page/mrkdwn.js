@@ -3,7 +3,8 @@
 
 /** @typedef {{ userName?: (id: string) => string | undefined, channelName?: (id: string) => string | undefined, now?: () => number }} Ctx */
 
-const EMOJI = {
+/** Every shortcode the bot sends must be here (test/slack-standin/page-emoji.test.ts checks). */
+export const EMOJI = {
   x: "❌",
   warning: "⚠️",
   rotating_light: "🚨",
@@ -83,6 +84,7 @@ const EMOJI = {
   question: "❓",
   exclamation: "❗",
   no_entry: "⛔",
+  see_no_evil: "🙈",
   skull: "💀",
 };
 

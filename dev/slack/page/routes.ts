@@ -13,6 +13,7 @@ const ASSETS: Record<string, string> = {
   "app.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
   "charts.js": "text/javascript; charset=utf-8",
+  "control-status.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
   "reading-clock.js": "text/javascript; charset=utf-8",
   "suggestions.js": "text/javascript; charset=utf-8",
@@ -35,11 +36,52 @@ async function emojiFont(): Promise<Uint8Array | null> {
   }
 }
 
+/**
+ * Japanese text (names like 山田太郎) the same way: Noto Sans JP from the
+ * @fontsource-variable/noto-sans-jp devDependency, in 124 slices by unicode-range, so the browser
+ * loads only the slices a page's text needs. Its stylesheet is served with the slices' URLs
+ * pointing here. Null when the package is missing.
+ */
+const CJK_PACKAGE = "@fontsource-variable/noto-sans-jp";
+const CJK_SLICE = /^noto-sans-jp-\d{1,3}-wght-normal\.woff2$/;
+
+async function cjkFontCss(): Promise<string | null> {
+  try {
+    const path = createRequire(import.meta.url).resolve(`${CJK_PACKAGE}/index.css`);
+    return (await readFile(path, "utf8")).replaceAll("url(./files/", "url(/page/fonts/cjk/");
+  } catch {
+    return null;
+  }
+}
+
+async function cjkFontSlice(name: string): Promise<Uint8Array | null> {
+  if (!CJK_SLICE.test(name)) return null;
+  try {
+    const css = createRequire(import.meta.url).resolve(`${CJK_PACKAGE}/index.css`);
+    return new Uint8Array(await readFile(new URL(`./files/${name}`, `file://${css}`)));
+  } catch {
+    return null;
+  }
+}
+
 /** What the composer suggests in a workspace: ids and a user of its own Decipher organization. */
 export type PageExamples = { email: string; testId: number; collectionId?: number; path?: string };
 
-/** A workspace the page can switch to (`?ws=<its bot token>`), with its own examples. */
-export type PageWorkspace = { botToken: string; label: string; examples?: PageExamples };
+/** A workspace the page can switch to (`?ws=<its key>`), with its own examples. */
+export type PageWorkspace = { key: string; botToken: string; label: string; examples?: PageExamples };
+
+/**
+ * The name a workspace goes by in the page's URL (`?ws=globex-sandbox`): made from its label,
+ * never its bot token, so a URL can be printed, shared and kept in a browser's history.
+ */
+export function workspaceKey(label: string): string {
+  return (
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "workspace"
+  );
+}
 
 export type PageConfig = {
   botUrl?: string;
@@ -107,19 +149,43 @@ export function pageRoutes(config: PageConfig) {
     });
   });
 
+  app.get("/page/fonts/cjk.css", async (c) => {
+    const css = await cjkFontCss();
+    if (!css)
+      return c.text(`/* ${CJK_PACKAGE} is not installed (npm ci installs it) */`, 200, {
+        "Content-Type": "text/css",
+      });
+    return c.body(css, 200, {
+      "Content-Type": "text/css; charset=utf-8",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  app.get("/page/fonts/cjk/:file", async (c) => {
+    const font = await cjkFontSlice(c.req.param("file"));
+    if (!font) return c.notFound();
+    return c.body(font as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "font/woff2",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
   // What the page needs to know of the sandbox: where the bot's Decipher links point, the
-  // workspaces it can switch between, and the examples of the one it shows (`?botToken=`):
-  // a workspace's own organization's, none when nobody registered any (never another's).
+  // workspaces it can switch between, and the examples of the one it shows (`?ws=<key>`):
+  // a workspace's own organization's, none when nobody registered any (never another's). The
+  // page addresses that workspace's /__slack/* with the `botToken` it gets here, not from its URL.
   app.get("/__sandbox/config", (c) => {
-    const token = c.req.query("botToken");
-    const shown = token ? others.get(token) : config.workspace;
+    const key = c.req.query("ws");
+    const other = key ? others.get(key) : undefined;
+    const shown = key ? other : config.workspace;
     return c.json({
       ok: true,
       appUrl: config.appUrl ?? null,
       examples: shown?.examples ?? null,
+      botToken: other?.botToken ?? null,
       workspaces: [
         { ws: null, label: config.workspace?.label ?? SANDBOX_LABEL },
-        ...[...others.values()].map((w) => ({ ws: w.botToken, label: w.label })),
+        ...[...others.values()].map((w) => ({ ws: w.key, label: w.label })),
       ],
     });
   });
@@ -131,7 +197,9 @@ export function pageRoutes(config: PageConfig) {
       return c.json({ ok: false, error: "botToken and label are required" }, 400);
     const examples = parseExamples(body.examples);
     if (examples && "error" in examples) return c.json({ ok: false, error: examples.error }, 400);
-    others.set(body.botToken, {
+    const key = workspaceKey(body.label);
+    others.set(key, {
+      key,
       botToken: body.botToken,
       label: body.label,
       ...(examples ? { examples } : {}),

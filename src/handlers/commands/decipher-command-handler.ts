@@ -56,23 +56,11 @@ const where = (req: Request): Where => ({
  * Subscribing asks the vendor first (is the id real? what is the baseline?), so it runs after
  * the ack. A channel the bot cannot post in is refused with the fix, before anything is stored.
  */
-async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, userId: string) {
-  const ref = { ...channel, kind: command.kind, id: command.id };
-  const existing = await deps.subscriptions.get(channel.channelId, command.kind, command.id);
-  const unchanged =
-    existing &&
-    !existing.paused &&
-    !existing.muted &&
-    !(
-      existing.kind === "collection" &&
-      command.kind === "collection" &&
-      (existing.growth !== command.growth || (existing.mention ?? null) !== command.mention)
-    ) &&
-    !(
-      existing.kind === "test" &&
-      command.kind === "test" &&
-      JSON.stringify(resolveTestOptions(existing.options)) !== JSON.stringify(command.options)
-    );
+async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, userId: string) {
+  const ref = { ...channel, kind: given.kind, id: given.id };
+  const existing = await deps.subscriptions.get(channel.channelId, given.kind, given.id);
+  const command = keepOptions(given, existing);
+  const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
   if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
   const postable = await channelPostable(deps.slack, channel.channelId);
   if (!postable.ok) return errorMessage(postable.reason);
@@ -91,8 +79,27 @@ async function subscribe(deps: Deps, command: SubscribeCommand, channel: Where, 
     deps.config.decipherAppUrl,
     !created && subscription === existing,
     Boolean(existing?.muted) && created,
+    existing && !sameOptions(existing, command) ? existing : undefined,
   );
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
+}
+
+/** A bare `subscribe test 101` on a watched test keeps its options; options given replace them. */
+function keepOptions(command: SubscribeCommand, existing: Subscription | null): SubscribeCommand {
+  if (command.optionsGiven || !existing) return command;
+  if (command.kind === "test" && existing.kind === "test")
+    return { ...command, options: resolveTestOptions(existing.options) };
+  if (command.kind === "collection" && existing.kind === "collection")
+    return { ...command, growth: existing.growth, mention: existing.mention ?? null };
+  return command;
+}
+
+function sameOptions(existing: Subscription, command: SubscribeCommand): boolean {
+  if (existing.kind === "collection" && command.kind === "collection")
+    return existing.growth === command.growth && (existing.mention ?? null) === command.mention;
+  if (existing.kind === "test" && command.kind === "test")
+    return JSON.stringify(resolveTestOptions(existing.options)) === JSON.stringify(command.options);
+  return true;
 }
 
 /**

@@ -5,10 +5,20 @@ import { isValidZone, parseClockTime } from "../../util/local-time.ts";
 import { CommandInputError } from "./parse-error.ts";
 import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
 
-/** Subscribing asks Decipher first, so it is answered after the ack. */
+/**
+ * Subscribing asks Decipher first, so it is answered after the ack. `optionsGiven` is false for
+ * a bare `subscribe test 101`: subscribing again that way keeps the options already set.
+ */
 export type SubscribeCommand =
-  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions }
-  | { action: "subscribe"; kind: "collection"; id: number; growth: number | null; mention: Mention | null };
+  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions; optionsGiven: boolean }
+  | {
+      action: "subscribe";
+      kind: "collection";
+      id: number;
+      growth: number | null;
+      mention: Mention | null;
+      optionsGiven: boolean;
+    };
 
 /** Everything else reads or writes only the bot's own state, so the ack answers it. */
 export type QuickCommand =
@@ -81,8 +91,10 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const kind = parseKind(rest[0]);
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
-      if (kind === "test") return { action: "subscribe", kind, id, options: parseTestOptions(options) };
-      return { action: "subscribe", kind, id, ...parseCollectionOptions(options) };
+      const optionsGiven = options.length > 0;
+      if (kind === "test")
+        return { action: "subscribe", kind, id, options: parseTestOptions(options), optionsGiven };
+      return { action: "subscribe", kind, id, ...parseCollectionOptions(options), optionsGiven };
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);

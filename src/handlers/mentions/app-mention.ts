@@ -35,6 +35,7 @@ async function brokenNow(channelId: string, deps: Deps, teamUrl: string | null):
     appUrl: deps.config.decipherAppUrl,
     teamUrl,
     lastPollAt: health?.lastCycleAt ?? null,
+    now: deps.now(),
   });
 }
 

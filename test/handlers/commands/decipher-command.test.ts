@@ -17,6 +17,7 @@ describe("/decipher text", () => {
       id: 501,
       growth: 10,
       mention: null,
+      optionsGiven: true,
     });
     expect(parseDecipherCommand("SUBSCRIBE Collection 501")).toMatchObject({ growth: null });
     expect(parseDecipherCommand("unsubscribe collection 501")).toEqual({

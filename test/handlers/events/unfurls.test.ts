@@ -73,7 +73,7 @@ describe("link_shared → chat.unfurl", () => {
     const url = `${APP}/tests/102/runs/${run.id}`;
     await events.say("C0ALERTS", url);
     const text = visibleText({ blocks: (await unfurlCalls(bot))[0]?.params.unfurls[url]?.blocks ?? [] });
-    expect(text).toContain(`Run ${run.id}`);
+    expect(text).toContain(`Run #${run.id}`);
     expect(text).toContain("failed");
     expect(text).toContain("step 3 of 8");
     expect(text).toContain("SSO redirect loops");

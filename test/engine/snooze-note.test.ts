@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { snoozedNote } from "../../src/engine/apply-triage.ts";
+
+describe("the reply to Snooze", () => {
+  it("names when a timed snooze ends, as a Slack date token", () => {
+    const until = "2026-02-16T13:00:00.000Z";
+    const note = snoozedNote({ until, choice: { kind: "for", hours: 1 } });
+    expect(note).toContain(`until <!date^${Date.parse(until) / 1000}^`);
+    expect(note).not.toContain("until the snooze ends");
+  });
+
+  it("names the event that ends an untimed snooze", () => {
+    expect(snoozedNote({ until: null, choice: { kind: "until-pass" } })).toMatch(
+      /^Snoozed until a run of this test passes:/,
+    );
+    expect(snoozedNote({ until: null, choice: { kind: "until-growth", sessions: 5 } })).toMatch(
+      /^Snoozed until it has 5 more sessions than now:/,
+    );
+  });
+});
