@@ -188,6 +188,7 @@ export function renderMarkdown(f: Facts): string {
   );
   out.push(
     `| alert latency, 1-min cron | median ${f1(alertMedian)} s, max ${f1(alertMax)} s | | (none set) | — |`,
+    ...extraSummaryRows(),
     "",
   );
 
@@ -292,6 +293,18 @@ export function renderMarkdown(f: Facts): string {
   );
   out.push(...extraSections());
   return out.join("\n");
+}
+
+/**
+ * Summary rows measured by other benches (bench/summary/extra-rows.md): kept in a file so that
+ * rewriting this file keeps them in the summary.
+ */
+function extraSummaryRows(): string[] {
+  const file = join(import.meta.dirname, "summary", "extra-rows.md");
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("|"));
 }
 
 /**
