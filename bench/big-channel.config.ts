@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "../vitest.config.ts";
+import { shared, singleWorker } from "../vitest.config.ts";
 
 /**
  * The workerd side of `npm run bench:big-channel` (bench/big-channel.ts): list, status and Home
@@ -10,10 +10,12 @@ const provide: Record<string, number> = {
   bigChannelRounds: Number(process.env.BIG_CHANNEL_ROUNDS ?? 15) || 15,
 };
 
+// Single-workspace mode only: the suite's projects are not inherited, so the bench file runs
+// once and no test file runs beside it.
 export default defineConfig({
-  ...base,
+  plugins: [singleWorker()],
   test: {
-    ...base.test,
+    ...shared,
     include: ["bench/big-channel.bench.ts"],
     fileParallelism: false,
     testTimeout: 900_000,
