@@ -20,12 +20,13 @@ export type ClicksMessageInput = {
 
 const MAX_SECTIONS = 40;
 
-/** "links expire at …" (or "expired", or "no screenshots"): the URLs live about 3 hours. */
+/** "links valid until …" (or "expired", or "no screenshots"): the URLs live about 3 hours. */
 export function screenshotExpiry(expiresAt: string | null, now: Date): string {
   const date = toDate(expiresAt);
   if (!date) return "No screenshots";
   if (date.getTime() <= now.getTime()) return `:warning: Screenshot links expired ${dateToken(date)}`;
-  return `Screenshot links expire ${dateToken(date)}`;
+  // "valid until" stays true when read after that moment; "expire" would read "expire yesterday".
+  return `Screenshot links valid until ${dateToken(date)}`;
 }
 
 function screenshotLinks(click: Click): string {

@@ -122,7 +122,7 @@ export function screenshotsMessage(input: ScreenshotsMessageInput): SlackMessage
   return fitMessage({ text: `${plural(total, "screenshot")} of session ${oneLine(sessionId)}`, blocks });
 }
 
-/** "Screenshot links expire …", or nothing when Decipher gave no expiry. */
+/** "Screenshot links valid until …", or nothing when Decipher gave no expiry. */
 const expiryNote = (expiresAt: string | null, now: Date) =>
   toDate(expiresAt) ? ` · ${screenshotExpiry(expiresAt, now)}` : "";
 

@@ -137,6 +137,6 @@ describe("Screenshots", () => {
     const text = visibleText(reply ?? {});
     expect(images.length).toBeGreaterThan(0);
     expect(String(images[0]?.image_url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/screenshots\/org_\w+\//);
-    expect(text).toMatch(/Screenshot links expire/);
+    expect(text).toMatch(/Screenshot links valid until/);
   });
 });

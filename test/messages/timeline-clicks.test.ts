@@ -57,7 +57,7 @@ describe("clicks message", () => {
       clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }),
     );
     expect(t).toContain(
-      "Screenshot links expire <!date^1771254000^{date_short_pretty} at {time}|2026-02-16 15:00 UTC>",
+      "Screenshot links valid until <!date^1771254000^{date_short_pretty} at {time}|2026-02-16 15:00 UTC>",
     );
   });
 
