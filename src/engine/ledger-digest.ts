@@ -27,9 +27,14 @@ function classifiedRuns(rows: readonly LedgerRow[], sub: TestSubscription): Clas
   );
 }
 
-/** One of these failures went to the day's flaky thread, or was counted as flaky for the digest. */
-function calledFlaky(rows: readonly LedgerRow[], sub: TestSubscription): boolean {
+/**
+ * The bot called the test flaky within the window: its "is flaky" alert was posted since then
+ * (its failures may since have gone into outage messages, held for the outage window), one of
+ * these failures went to that thread, or one was counted as flaky for the digest.
+ */
+function calledFlaky(rows: readonly LedgerRow[], sub: TestSubscription, since: number): boolean {
   const thread = sub.flakyThread?.ts;
+  if (thread !== undefined && Number(thread) * 1000 >= since) return true;
   return rows.some(
     (r) =>
       r.status === "failed" &&
@@ -56,7 +61,7 @@ export function ledgerDigestLine(
   const state = testState(classifyTest(classifiedRuns(known, sub), now), {
     anyRun: known.length > 0,
     failingStreak: sub.streak !== null,
-    calledFlaky: calledFlaky(day, sub),
+    calledFlaky: calledFlaky(day, sub, since),
   });
   return {
     runs24h: day.length,

@@ -73,6 +73,17 @@ describe("the digest names a test's state as the alerts classify it", () => {
     expect(ledgerDigestLine(told, NOW, sub()).state).toBe("passing");
   });
 
+  it("calls a test flaky when its flaky alert went out today, though its failures since were named in outage messages", () => {
+    const called = new Date(NOW.getTime() - 40 * MINUTE).getTime() / 1000;
+    const outage = "1771231000.000200";
+    const told = rows("PPPPPPPPPFP", (i) => (i === 9 ? { fate: "grouped", ts: outage } : {}));
+    const flakyThread = { ts: `${called}.000100`, day: "2026-02-16" };
+    expect(ledgerDigestLine(told, NOW, sub({ flakyThread })).state).toBe("flaky");
+    // Called flaky more than a day ago: the digest reads the day's runs alone.
+    const old = { ts: `${called - 2 * 24 * 3600}.000100`, day: "2026-02-14" };
+    expect(ledgerDigestLine(rows("PPPPPFPPPPP"), NOW, sub({ flakyThread: old })).state).toBe("passing");
+  });
+
   it("calls a test flaky when a failure was counted as flaky for the digest", () => {
     const told = rows("PPPPPFPPPPP", (i) => (i === 5 ? { fate: "counted", reason: "flaky-digest" } : {}));
     expect(ledgerDigestLine(told, NOW, sub()).state).toBe("flaky");
