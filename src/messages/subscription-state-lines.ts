@@ -38,7 +38,14 @@ export function pollingLine(s: Subscription): string {
  */
 export function calledFlakyLine(flaky: FlakyThread, threadUrl: string | null): string {
   const what = "one thread";
-  const when = flaky.firstRun ? dateToken(flaky.firstRun.createdAt) : `on ${oneLine(flaky.day)} (UTC)`;
+  // When the bot said so: its "is flaky" alert's own time (the run that made it so started earlier).
+  const said = Number(flaky.ts) * 1000;
+  const when =
+    Number.isFinite(said) && said > 0
+      ? dateToken(new Date(said))
+      : flaky.firstRun
+        ? dateToken(flaky.firstRun.createdAt)
+        : `on ${oneLine(flaky.day)} (UTC)`;
   return `:large_yellow_circle: called flaky ${when}: that day's failures go in ${threadUrl ? link(threadUrl, what) : what}`;
 }
 

@@ -56,6 +56,8 @@ describe("App Home (app_home_opened → views.publish)", () => {
     const home = visibleText({ blocks: (await events.views()).home?.blocks ?? [] });
     expect(home).toMatch(/:large_yellow_circle: called flaky <!date\^\d+\^[^>]*>: that day's failures go in/);
     expect(home).toContain(`p${alert.ts.replace(".", "")}`);
+    // It names when the bot called it flaky: its alert's own time, not when the run started.
+    expect(home).toContain(`called flaky <!date^${Math.floor(Number(alert.ts))}^`);
     expect(home).not.toMatch(/no failure streak on record/);
   });
 
