@@ -34,12 +34,7 @@ export function optionsLine(subscription: Subscription): string {
       : `options: ${code(`growth:${subscription.growth}`)}${pings}`;
   }
   const o = resolveTestOptions(subscription.options);
-  const parts = [
-    `flaky:${o.flaky}`,
-    `after:${o.after}`,
-    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
-    ...(o.page ? [`page:${o.page}`] : []),
-  ];
+  const parts = testOptionTokens(o);
   // Shown as a name, not as the option's token: these replies are ephemeral, so nobody is pinged.
   const ping = mentionToken(o.mention);
   return `options: ${parts.map((p) => code(p)).join(" ")}${ping ? ` · new failures ping ${ping}` : ""}`;
@@ -107,12 +102,7 @@ function optionTokens(subscription: Subscription): string {
     return [growth, ...ping(subscription.mention)].join(" ");
   }
   const o = resolveTestOptions(subscription.options);
-  const parts = [
-    `flaky:${o.flaky}`,
-    `after:${o.after}`,
-    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
-    ...(o.page ? [`page:${o.page}`] : []),
-  ];
+  const parts = testOptionTokens(o);
   return [...parts.map((p) => code(p)), ...ping(o.mention)].join(" ");
 }
 
@@ -276,4 +266,14 @@ export function statusMessage(
     now,
     at,
   });
+}
+
+/** A test subscription's options as the tokens `/decipher subscribe` takes, mention aside. */
+function testOptionTokens(o: ReturnType<typeof resolveTestOptions>): string[] {
+  return [
+    `flaky:${o.flaky}`,
+    `after:${o.after}`,
+    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
+    ...(o.page ? [`page:${o.page}`] : []),
+  ];
 }
