@@ -326,7 +326,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ts: "",
         day: utcDay(now),
         firstRun: run,
-        evidence: testAlertEvidence(input.meaning),
+        evidence: testAlertEvidence(input.meaning, run.id),
       };
       // A new "is flaky" alert is a new alert: nobody is looking at it yet.
       const base = flakyOpen ? sub : unacknowledged(sub);
@@ -366,7 +366,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       lastRunId: run.id,
       firstRun: run,
       lastFailedAt: new Date(rowTime(row)).toISOString(),
-      evidence: testAlertEvidence(input.meaning),
+      evidence: testAlertEvidence(input.meaning, run.id),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
     // A new alert starts with nobody looking: an acknowledgement was for an earlier one.

@@ -1,4 +1,4 @@
-import { STRIP_RUNS } from "../model/alert-evidence.ts";
+import { runsThrough, STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
@@ -39,7 +39,9 @@ export async function readFailureContext(
   }
   const counted = runsForOptions(history, sub.options);
   const classification = classifyTest(counted, now);
-  const recent = counted.length < STRIP_RUNS ? await readRecentRuns(ctx, sub, counted) : null;
+  // The strip ends with this run (src/model/alert-evidence.ts): the runs after it do not count towards its 10.
+  const recent =
+    runsThrough(counted, run.id).length < STRIP_RUNS ? await readRecentRuns(ctx, sub, counted, run.id) : null;
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
   if (page) {
@@ -57,7 +59,7 @@ export async function readFailureContext(
 }
 
 /**
- * The strip promises the last 10 runs: a test that ran fewer times in 24 h gets its last week
+ * The strip promises the last 10 runs up to the failure: a test that ran fewer times in 24 h gets its last week
  * read, and if that still holds fewer, its last month. Each wider window is read only when the
  * narrower one had under 10 runs, so it fits one page whatever order the vendor lists it in.
  * Skipped when the budget is short; a failed read keeps what was read.
@@ -66,11 +68,12 @@ async function readRecentRuns(
   ctx: PollContext,
   sub: TestSubscription,
   day: readonly TestRun[],
+  runId: number,
 ): Promise<TestRun[] | null> {
   const { deps, now, budget } = ctx;
   const byId = new Map(day.map((r) => [r.id, r]));
   for (const windowMs of STRIP_WINDOWS_MS) {
-    if (byId.size >= STRIP_RUNS || !budget.has(KEEP_FOR_ALERT + 2)) break;
+    if (runsThrough([...byId.values()], runId).length >= STRIP_RUNS || !budget.has(KEEP_FOR_ALERT + 2)) break;
     try {
       const page = await deps.vendor.listTestRuns(sub.testId, {
         status: "all",

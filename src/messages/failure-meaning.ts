@@ -1,5 +1,5 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
-import type { TestAlertEvidence } from "../model/alert-evidence.ts";
+import { stripSource, type TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
@@ -25,9 +25,12 @@ export function classLine(classification: { kind: string; reason: string }): str
   return label ? `${label} — ${escapeMrkdwn(classification.reason)}` : "";
 }
 
-/** "🟨 flaky — failed 3 of the last 12 runs, passing in between · last runs 🟩🟥🟩🟩🟥". */
-export function meaningLine(meaning: FailureContext): string {
-  const strip = runStrip(meaning.recent ?? meaning.history);
+/**
+ * "🟨 flaky — failed 3 of the last 12 runs, passing in between · last runs 🟩🟥🟩🟩🟥", for
+ * failed run `runId`: the strip ends with that run, whatever passed after it in the same read.
+ */
+export function meaningLine(meaning: FailureContext, runId: number): string {
+  const strip = runStrip(stripSource(meaning, runId));
   return [classLine(meaning.classification), strip && `last runs ${strip}`].filter(Boolean).join(" · ");
 }
 
@@ -92,7 +95,7 @@ export function flakyThreadReply(
   const line = `${link(runUrl(appUrl, run.testId, run.id), `Run #${run.id}`)} of ${name(test)} failed${summary ? `: ${summary}` : ""}`;
   return fitMessage({
     text: `${name(test)}: run #${run.id} failed (flaky)`,
-    blocks: [section(line), ...(meaning ? [context(meaningLine(meaning))] : [])],
+    blocks: [section(line), ...(meaning ? [context(meaningLine(meaning, run.id))] : [])],
   });
 }
 

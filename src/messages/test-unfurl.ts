@@ -1,3 +1,4 @@
+import { STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
 import { actions, button, section } from "./elements.ts";
@@ -57,6 +58,21 @@ function runLine(run: RunFacts): string {
 }
 
 /**
+ * A run link's strip is the test's runs when the link was shared, not the run's: a run that
+ * the test has run past says so plainly, naming the newest of those runs and its time, so the
+ * line stays true however late it is read.
+ */
+function sinceLine(run: RunFacts, recent: readonly RunFacts[]): string {
+  const later = recent.filter((r) => r.id > run.id && r.status !== "running");
+  const newest = later.reduce<RunFacts | null>((a, b) => (!a || b.id > a.id ? b : a), null);
+  if (!newest) return "";
+  // The run is older than every run the strip holds: more ran since than it shows.
+  const more = recent.length >= STRIP_RUNS && !recent.some((r) => r.id <= run.id) ? "+" : "";
+  const runs = `${later.length}${more} finished ${later.length === 1 && !more ? "run" : "runs"}`;
+  return `_Ran again since: ${runs}, up to run #${newest.id}, which ${oneLine(newest.status)} ${dateToken(newest.createdAt)}._`;
+}
+
+/**
  * A test (or run) link, explained: the test's name, its last ten runs as a strip (newest
  * last), the last failure in one line, and for a run link that run's status, step and summary.
  */
@@ -79,7 +95,7 @@ export function testUnfurl({ url, lookup }: TestUnfurlInput): UnfurlBlock[] {
   return unfurlBlocks(
     [
       section(lines.join("\n")),
-      ...(run ? [section(runLine(run))] : []),
+      ...(run ? [section([runLine(run), sinceLine(run, recent)].filter(Boolean).join("\n"))] : []),
       ...actions(button({ text: run ? "Open run" : "Open test", actionId: UNFURL_LINK_ACTION_ID, url })),
     ],
     null,

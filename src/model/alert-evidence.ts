@@ -22,7 +22,7 @@ const STORED_TEXT = 1000;
 export type StripMark = { id: number; status: string; durationMs?: number | null };
 
 export type TestAlertEvidence = {
-  /** The last runs the strip showed, oldest first. */
+  /** The last runs the strip showed, oldest first, ending with the alert's run. */
   recentRuns: StripMark[];
   /** The failure's class when it was announced, e.g. "new failure — failed after 6 runs passed". */
   classification: { kind: TestKind; reason: string } | null;
@@ -65,13 +65,29 @@ export function stripMarks(runs: readonly StripMark[]): StripMark[] {
   return [...byId.values()].sort((a, b) => a.id - b.id).slice(-EVIDENCE_RUNS);
 }
 
-/** What a new failure's alert shows besides the run itself; null when nothing was read. */
-export function testAlertEvidence(meaning: FailureContext | null | undefined): TestAlertEvidence | null {
+/**
+ * The runs a message about run `runId` shows: that run and those before it (by id, the strip's
+ * order). Runs read in the same poll that came after it are left out, so "Run #X failed" never
+ * sits beside a strip that ends green: the message stays true of one moment, the run's own.
+ */
+export function runsThrough<R extends { id: number }>(runs: readonly R[], runId: number): R[] {
+  return runs.filter((run) => run.id <= runId);
+}
+
+/** The runs a strip of run `runId` is drawn from: the latest runs whatever their age, else the day's. */
+export const stripSource = (meaning: FailureContext, runId: number) =>
+  runsThrough(meaning.recent ?? meaning.history, runId);
+
+/** What the alert of failed run `runId` shows besides the run itself; null when nothing was read. */
+export function testAlertEvidence(
+  meaning: FailureContext | null | undefined,
+  runId: number,
+): TestAlertEvidence | null {
   if (!meaning) return null;
   const { classification, impact } = meaning;
   const example = impact && !impact.unavailable ? impact.example : null;
   return {
-    recentRuns: stripMarks(meaning.recent ?? meaning.history),
+    recentRuns: stripMarks(stripSource(meaning, runId)),
     classification: { kind: classification.kind, reason: classification.reason },
     impact:
       impact && !impact.unavailable && example

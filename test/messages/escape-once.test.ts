@@ -226,7 +226,7 @@ describe("names are escaped exactly once, and no time goes stale, in every messa
             ref: null,
             test,
             run,
-            evidence: testAlertEvidence(meaning),
+            evidence: testAlertEvidence(meaning, run.id),
             appUrl: APP,
             now: NOW,
           }),
