@@ -36,7 +36,7 @@ export function testParent(
     now: Date;
     /** The pass that ended the streak (a run, or its id and time as the state keeps them). */
     recoveredBy?: Pick<TestRun, "id" | "createdAt"> | null;
-    /** Who unmuted it: the old alert says so, and offers no controls (its streak is over). */
+    /** Who unmuted it, just now: the alert says so, with its controls back. */
     unmutedBy?: Muted | null;
     /** The streak's first post: the only one that carries the subscription's `mention:`. */
     ping?: boolean;
@@ -45,7 +45,7 @@ export function testParent(
   const first = streak.firstRun;
   if (!first || streak.grouped) return null;
   return failedRunParent({
-    ref: input.unmutedBy ? null : refOf(sub),
+    ref: refOf(sub),
     test: input.test ?? testInfoOf(sub, input.appUrl),
     firstRun: first,
     streak: {
@@ -75,7 +75,7 @@ export function flakyParent(
 ): SlackMessage | null {
   if (!flaky.firstRun) return null;
   return flakyThreadParent({
-    ref: input.unmutedBy ? null : refOf(sub),
+    ref: refOf(sub),
     test: input.test ?? testInfoOf(sub, input.appUrl),
     run: flaky.firstRun,
     evidence: flaky.evidence ?? null,
@@ -102,7 +102,7 @@ export function collectionParentNow(
 ): SlackMessage {
   return collectionParent({
     ...input,
-    ref: input.unmutedBy ? null : refOf(sub),
+    ref: refOf(sub),
     acknowledgedBy: sub.acknowledgedBy,
     snooze: sub.snooze,
     muted: sub.muted ?? null,

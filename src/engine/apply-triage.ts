@@ -60,28 +60,41 @@ export async function applyTriage(
 
 /**
  * Unmute clears the mute: the ledger kept counting every run while muted (as `counted`,
- * reason `muted`), so nothing is replayed and nothing is lost. The alert that was muted says
- * who unmuted it and offers no controls: its streak is over.
+ * reason `muted`), so nothing is replayed and nothing is lost. The alert that was muted is
+ * live again: it says who unmuted it and offers the controls its state calls for (a test still
+ * failing: Acknowledge, Snooze, Mute, its streak counted through the mute; a green one: what
+ * a green alert offers), and it keeps its evidence.
  */
 async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: Date): Promise<TriageResult> {
   if (!sub.muted) return { next: null, outcome: { ok: true, note: "This subscription was not muted." } };
   const name = `${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`;
-  const unmutedBy: Muted = { by: userId, at: now.toISOString() };
-  const parent = openParent({ ...sub, muted: null }, deps.config.decipherAppUrl, now, unmutedBy);
-  if (parent && deps.budget.has(1))
-    await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
+  const at = now.toISOString();
   let next: Subscription;
   if (sub.kind === "test") {
-    next = { ...sub, muted: null, streak: null, quietFailures: 0, lastChangeAt: now.toISOString() };
+    next = { ...sub, muted: null, quietFailures: 0, lastChangeAt: at };
   } else {
-    // A collection was not polled while muted: its growth is measured from now on.
+    // A collection was not polled while muted: its growth is measured from now on. Its alert
+    // stays its alert (later growth replies in its thread), unless it was resolved meanwhile:
+    // then new sessions are a regression, told in a new message.
     try {
       const fresh = await baselineCollection(deps.vendor, sub.collectionId, sub.growth, {
         channelId: sub.channelId,
         userId,
         now,
       });
-      next = { ...fresh, ...(sub.teamId ? { teamId: sub.teamId } : {}) };
+      next = {
+        ...sub,
+        muted: null,
+        rootCause: fresh.rootCause || sub.rootCause,
+        alertedCount: fresh.alertedCount,
+        alertedAt: fresh.alertedAt,
+        wasResolved: fresh.wasResolved,
+        regressed: fresh.regressed,
+        threadTs: fresh.wasResolved ? null : sub.threadTs,
+        lastError: null,
+        failingSince: null,
+        lastChangeAt: at,
+      };
     } catch (error) {
       return {
         next: null,
@@ -93,6 +106,13 @@ async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: 
       };
     }
   }
+  const unmutedBy: Muted = { by: userId, at };
+  // The alert the mute was shown on: a collection resolved meanwhile no longer follows it.
+  const shown =
+    next.kind === "collection" && sub.kind === "collection" ? { ...next, threadTs: sub.threadTs } : next;
+  const parent = openParent(shown, deps.config.decipherAppUrl, now, unmutedBy);
+  if (parent && deps.budget.has(1))
+    await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   return {
     next,
     outcome: {

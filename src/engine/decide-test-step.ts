@@ -192,10 +192,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
         continue;
       }
       const recoveredBy = { id: run.id, at: run.endTime ?? run.createdAt };
-      if (isSnoozed(sub, now) && sub.snooze) {
-        // "Until it passes" ends here; a timed snooze holds for its time. Either way the thread stays quiet.
-        if (sub.snooze.choice.kind === "until-pass") sub = { ...sub, snooze: null };
-        rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason: "snoozed" }));
+      const snoozed = isSnoozed(sub, now) && sub.snooze;
+      if (snoozed || sub.muted) {
+        // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
+        // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
+        const reason = sub.muted ? "muted" : "snoozed";
+        if (snoozed && snoozed.choice.kind === "until-pass") sub = { ...sub, snooze: null };
+        rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
         sub = {
           ...unacknowledged(sub),
           streak: null,
@@ -239,6 +242,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
     }
     if (sub.muted) {
       counted(row, "muted");
+      // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
+      if (streak) sub = { ...sub, streak: grow(streak, run, row) };
       continue;
     }
     if (isSnoozed(sub, now) && sub.snooze) {

@@ -10,7 +10,7 @@ export type TriageState = {
   acknowledgedBy?: readonly Acknowledgement[] | undefined;
   snooze?: Snooze | null | undefined;
   muted?: Muted | null | undefined;
-  /** Set on an alert whose subscription was unmuted since: it says so and offers no controls. */
+  /** Set when the alert is re-rendered for an Unmute: it says who unmuted it, and when. */
   unmutedBy?: Muted | null | undefined;
 };
 
@@ -53,10 +53,10 @@ export function mutedLine(muted: Muted | null | undefined, resubscribe: string):
     : "";
 }
 
-/** After Unmute the subscription starts over: this alert's streak is no longer followed. */
+/** After Unmute: alerts are posted again from then; what happened while muted was counted, not posted. */
 export function unmutedLine(unmutedBy: Muted | null | undefined): string {
   return unmutedBy
-    ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts start again from then, in new messages`
+    ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts are posted again from then (what happened while it was muted was counted, not posted)`
     : "";
 }
 

@@ -13,7 +13,7 @@ import { bold, dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { productionImpactBlocks, productionImpactLine } from "./production-impact-blocks.ts";
 import { runDurationChart } from "./run-chart.ts";
 import { runStrip } from "./run-strip.ts";
-import { resubscribeCommand, triageControls, unsnoozeButton } from "./triage-controls.ts";
+import { resubscribeCommand, triageControls, unmuteButton, unsnoozeButton } from "./triage-controls.ts";
 
 /**
  * A failed test run, Sentry-style: the parent names the FIRST failure of a streak and keeps it,
@@ -178,11 +178,13 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
         url: runUrl(appUrl, firstRun.testId, firstRun.id),
         value: String(firstRun.id),
       }),
-      // A green alert keeps only what undoes a snooze that runs on past the recovery.
+      // A green alert keeps only what undoes a mute, or a snooze that runs on past the recovery.
       ...(recoveredBy
-        ? ref && snoozeLine(input.snooze, input.now)
-          ? [unsnoozeButton(ref)]
-          : []
+        ? ref && input.muted
+          ? [unmuteButton(ref)]
+          : ref && snoozeLine(input.snooze, input.now)
+            ? [unsnoozeButton(ref)]
+            : []
         : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
     ),
   ];

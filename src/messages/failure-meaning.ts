@@ -41,7 +41,7 @@ const name = (test: TestInfo) => oneLine(rawName(test));
 
 /** What the "is flaky" alert shows, and who is on it: stored when posted, re-rendered after triage. */
 export type FlakyParentInput = TriageState & {
-  /** The subscription, for the triage controls; null → none (an alert that was unmuted since). */
+  /** The subscription, for the triage controls; null → none. */
   ref: SubscriptionRef | null;
   test: TestInfo;
   run: TestRun;
@@ -78,9 +78,7 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
         "Its failures today go in this thread; `flaky:alert` alerts on each, `flaky:digest` only counts them.",
       ),
       ...(status.length > 0 ? [context(status.join("\n"))] : []),
-      ...(input.unmutedBy
-        ? []
-        : actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) }))),
+      ...actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
     ],
   });
 }

@@ -80,7 +80,7 @@ export function unsnoozeButton(ref: SubscriptionRef): Button | null {
     : null;
 }
 
-/** **Unmute**: the subscription polls again from a fresh baseline (nothing it missed is replayed). */
+/** **Unmute**: alerts are posted again from now (nothing that happened while muted is replayed). */
 export function unmuteButton(ref: SubscriptionRef, text = ":bell: Unmute"): Button | null {
   const value = encodeTriageRef(ref);
   return value ? button({ text, actionId: ACTION_IDS.triageUnmute, value }) : null;

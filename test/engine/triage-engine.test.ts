@@ -88,6 +88,15 @@ function evidenceOf(message: StoredMessage) {
     .map(({ block_id: _id, ...b }) => b);
 }
 
+/**
+ * The evidence under the title, as posted: a longer or green streak changes the title and says
+ * "At the first failure:" before the strip, and keeps the rest.
+ */
+const evidenceBody = (message: StoredMessage) =>
+  evidenceOf(message)
+    .slice(1)
+    .map((b) => JSON.stringify(b).replace("At the first failure: ", ""));
+
 describe("an alert keeps what it showed when it was posted", () => {
   it("Acknowledge, Snooze and Mute change only the status line and the controls: the strip, the class, the Production line and the example session stay", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout flaky:alert");
@@ -143,6 +152,35 @@ describe("an alert keeps what it showed when it was posted", () => {
     expect(visibleText(muted)).toMatch(/muted by <@U0ALICE>/);
     expect(evidenceOf(muted)).toEqual(before);
   });
+
+  it("an unmuted collection alert shows its session and its controls again, and its next growth replies in its thread", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    await org.grow(501, 3);
+    await bot.cron();
+    const parent = topLevel(await bot.posted()).at(-1) as StoredMessage;
+    const before = evidenceOf(parent);
+    expect(buttonIds(parent)).toContain("triage_acknowledge");
+    await bot.click(parent, "triage_mute");
+    const muted = await parentNow(bot, parent.ts);
+    expect(buttonIds(muted)).toContain("triage_unmute");
+    expect(buttonIds(muted)).not.toContain("triage_acknowledge");
+    await org.grow(501, 2);
+    await bot.cron();
+    await bot.click(muted, "triage_unmute");
+    const live = await parentNow(bot, parent.ts);
+    expect(visibleText(live)).toMatch(/unmuted by <@U0ALICE>/);
+    expect(evidenceOf(live)).toEqual(before);
+    // The controls it was posted with, the session's buttons among them.
+    expect(buttonIds(live)).toEqual(buttonIds(parent));
+    // Growth while muted is not told; growth after it replies under the same alert.
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+    await org.grow(501, 1);
+    await bot.cron();
+    const posted = await bot.posted();
+    expect(topLevel(posted)).toHaveLength(1);
+    expect(posted.filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts)).toHaveLength(1);
+  });
 });
 
 describe("a flaky alert can be triaged like every alert", () => {
@@ -175,6 +213,13 @@ describe("a flaky alert can be triaged like every alert", () => {
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + MINUTE));
     expect((await bot.messages()).length).toBe(posts);
+
+    // Unmuted, it is a flaky alert again: its three controls, its strip and class.
+    await bot.click(muted, "triage_unmute");
+    const unmuted = await parentNow(bot, parent.ts);
+    expect(visibleText(unmuted)).toMatch(/unmuted by <@U0ALICE>/);
+    expect(evidenceOf(unmuted)).toEqual(before);
+    expect(buttonIds(unmuted)).toEqual(["triage_acknowledge", "triage_snooze", "triage_mute"]);
   });
 });
 
@@ -237,22 +282,74 @@ describe("triage through the subscription's single writer", () => {
     expect(visibleText(list)).toMatch(/\*muted\* by <@U0ALICE>/);
   });
 
-  it("Unmute on the alert starts over from a fresh baseline: the old alert says who unmuted it, new failures alert again", async () => {
+  it("Unmute on a failing alert brings back Acknowledge, Snooze and Mute with its evidence; the failures seen while muted count in its streak and are not replayed", async () => {
     const { bot, org, t0, parent } = await failingAlert();
+    const before = evidenceBody(parent);
     await bot.click(parent, "triage_mute");
-    await org.addRun(101, "failed");
+    const whileMuted = await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + MINUTE));
     await bot.click(await parentNow(bot, parent.ts), "triage_unmute", { userId: "U0BOB" });
     expect((await stored())?.muted ?? null).toBeNull();
-    const old = await parentNow(bot, parent.ts);
-    expect(visibleText(old)).toMatch(/unmuted by <@U0BOB>/);
-    expect(buttonIds(old)).toEqual(["run_open"]);
-    // The failure seen while muted is not replayed; the next one is a new alert.
+    const live = await parentNow(bot, parent.ts);
+    expect(visibleText(live)).toMatch(/unmuted by <@U0BOB> <!date\^\d+\^/);
+    expect(visibleText(live)).toMatch(/failing for 2 runs · last #\d+/);
+    expect(visibleText(live)).not.toMatch(/muted by <@U0ALICE>/);
+    expect(buttonIds(live)).toEqual(["run_open", "triage_acknowledge", "triage_snooze", "triage_mute"]);
+    expect(evidenceBody(live)).toEqual(before);
+    // The failure seen while muted is not replayed.
     await bot.cron(new Date(t0 + 2 * MINUTE));
-    expect(topLevel(await bot.posted())).toHaveLength(1);
-    await org.addRun(101, "failed");
+    expect((await bot.posted()).map((m) => m.ts)).toEqual([parent.ts]);
+    // The next one goes on in the alert's thread, counted after those seen while muted.
+    const next = await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + 3 * MINUTE));
-    expect(topLevel(await bot.posted())).toHaveLength(2);
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const reply = (await bot.posted()).find((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
+    expect(visibleText(reply as StoredMessage)).toContain(`Run #${next.id}`);
+    expect(visibleText(reply as StoredMessage)).not.toContain(`Run #${whileMuted.id}`);
+    expect((reply as StoredMessage).text).toMatch(/3 runs in a row/);
+    const after = await parentNow(bot, parent.ts);
+    expect(visibleText(after)).toMatch(/failing for 3 runs/);
+    expect(buttonIds(after)).toEqual(["run_open", "triage_acknowledge", "triage_snooze", "triage_mute"]);
+  });
+
+  it("a test that passes while muted posts no recovery: its alert turns green and keeps Unmute; unmuted, it shows what a green alert shows", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    const before = evidenceBody(parent);
+    await bot.click(parent, "triage_mute");
+    const posts = (await bot.messages()).filter((m) => !m.ephemeral).length;
+    await org.addRun(101, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await bot.messages()).filter((m) => !m.ephemeral)).toHaveLength(posts);
+    const green = await parentNow(bot, parent.ts);
+    expect(visibleText(green)).toMatch(/Recovered/);
+    expect(visibleText(green)).toMatch(/muted by <@U0ALICE>/);
+    expect(buttonIds(green)).toEqual(["run_open", "triage_unmute"]);
+    await bot.click(green, "triage_unmute");
+    const unmuted = await parentNow(bot, parent.ts);
+    expect(visibleText(unmuted)).toMatch(/Recovered/);
+    expect(visibleText(unmuted)).toMatch(/unmuted by <@U0ALICE>/);
+    expect(buttonIds(unmuted)).toEqual(["run_open"]);
+    expect(evidenceBody(unmuted)).toEqual(before);
+  });
+
+  it("Unmute from /decipher status brings the alert's controls back too", async () => {
+    const { bot, parent } = await failingAlert();
+    await bot.click(parent, "triage_mute");
+    const status = JSON.parse((await bot.command("/decipher", "status")).body) as StoredMessage;
+    const reply = {
+      ...status,
+      ts: `${Math.floor(Date.now() / 1000)}.000900`,
+      channel: "C0ALERTS",
+      ephemeral: true,
+    };
+    await bot.click(reply, "triage_unmute");
+    expect((await stored())?.muted ?? null).toBeNull();
+    expect(buttonIds(await parentNow(bot, parent.ts))).toEqual([
+      "run_open",
+      "triage_acknowledge",
+      "triage_snooze",
+      "triage_mute",
+    ]);
   });
 
   it("/decipher subscribe test 101 unmutes a muted subscription too", async () => {

@@ -19,7 +19,7 @@ const publishes = async (bot: ReturnType<typeof createBot>) =>
   (await bot.slackCalls()).filter((c) => c.method === "views.publish");
 
 describe("App Home (app_home_opened → views.publish)", () => {
-  it("shows a muted subscription as muted (who, when) with Unmute, which unmutes it and publishes the Home again", async () => {
+  it("shows a muted subscription as muted (who, when) with Unmute, which unmutes it, publishes the Home again and gives the alert its controls back", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });
     const events = eventsOf(bot);
@@ -40,6 +40,12 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(visibleText({ blocks: after })).not.toMatch(/muted/);
     expect(JSON.stringify(after)).not.toContain("triage_unmute");
     expect(await publishes(bot)).toHaveLength(2);
+    // The alert itself is live again: its controls are back, and it says who unmuted it.
+    const live = (await bot.messages()).find((m) => m.ts === (alert as StoredMessage).ts) as StoredMessage;
+    expect(visibleText(live)).toMatch(/unmuted by <@U0ALICE>/);
+    const controls = JSON.stringify(live.blocks);
+    for (const id of ["triage_acknowledge", "triage_snooze", "triage_mute"]) expect(controls).toContain(id);
+    expect(controls).not.toContain("triage_unmute");
   });
 
   it("says a test the bot called flaky is flaky, linking the day's thread, not 'no failure streak on record'", async () => {
