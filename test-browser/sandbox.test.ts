@@ -180,7 +180,11 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
 
   await step("subscribe", async () => {
     await command("/decipher subscribe test 102");
-    await messages().filter({ hasText: "Subscribed this channel to test Login with SSO" }).waitFor();
+    const confirmation = messages().filter({ hasText: "Subscribed this channel to test Login with SSO" });
+    await confirmation.waitFor();
+    // The command's ephemeral ack was replaced through its response_url: Slack marks no "(edited)" there.
+    assert.equal(await confirmation.locator(".eph-note").count(), 1, "the confirmation is ephemeral");
+    assert.equal(await confirmation.locator(".edited").count(), 0, "a replaced ephemeral shows no (edited)");
   });
 
   const summary = "Sandbox browser test: SSO button did nothing";

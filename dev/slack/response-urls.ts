@@ -112,7 +112,14 @@ function apply(entry: Entry, params: Params, nextTs: () => string): ResponseUrlR
   if (replace && source) {
     source.text = content.text ?? "";
     source.blocks = withBlockIds(ws, content.blocks);
-    source.edited = { user: source.user, ts: nextTs() };
+    // An ephemeral replaced through its response_url shows no "(edited)" mark, as in Slack.
+    // Slack's "Modifying messages" guide (docs.slack.dev/messaging/modifying-messages) keeps
+    // edits and replacements apart: chat.update edits non-ephemeral messages ("Ephemeral
+    // messages can't be updated in this way"), and response_url replaces the original
+    // "regardless of whether it was an ephemeral message or not"; no Slack doc gives a replaced
+    // ephemeral an edit mark. A channel message replaced this way is marked like a chat.update edit.
+    if (source.ephemeral) delete source.edited;
+    else source.edited = { user: source.user, ts: nextTs() };
     return { status: 200, body: { ok: true } };
   }
   const inChannel = params.response_type === "in_channel";

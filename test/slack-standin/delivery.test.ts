@@ -202,7 +202,8 @@ describe("button click delivery", () => {
       body: JSON.stringify({ replace_original: true, text: "page 2" }),
     });
     const messages = await ws.messages({ channel: "C0DEMO" });
-    expect(messages.map((m) => [m.ts, m.text, m.edited])).toEqual([[ts, "page 2", true]]);
+    // Replaced, not edited: an ephemeral carries no "(edited)" mark in Slack.
+    expect(messages.map((m) => [m.ts, m.text, m.edited])).toEqual([[ts, "page 2", false]]);
   });
 
   it("errors when the message has no such button or someone else's ephemeral is clicked", async () => {

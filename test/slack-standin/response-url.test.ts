@@ -48,7 +48,7 @@ describe("response_url", () => {
     ]);
   });
 
-  it("replace_original replaces the message that held the button, keeping it ephemeral", async () => {
+  it("replace_original replaces the ephemeral that held the button, keeping it ephemeral and unmarked, as Slack shows no (edited) there", async () => {
     const ws = workspace();
     const eph = await ws.call("chat.postEphemeral", {
       channel: "C0DEMO",
@@ -63,8 +63,26 @@ describe("response_url", () => {
     expect(messages[0]).toMatchObject({
       ts: eph.body.message_ts,
       text: "page 2",
-      edited: true,
+      edited: false,
       ephemeral: true,
+    });
+  });
+
+  it("replace_original on a channel message edits it, marked (edited) like a chat.update edit", async () => {
+    const ws = workspace();
+    const posted = await ws.call("chat.postMessage", {
+      channel: "C0DEMO",
+      text: "alert",
+      blocks: [section("alert"), { type: "actions", elements: [button("ack", "a1")] }],
+    });
+    const url = await mint(ws, { messageTs: posted.body.ts });
+    await respond(url, { replace_original: true, text: "alert, acknowledged" });
+    const [m] = await ws.messages({ channel: "C0DEMO" });
+    expect(m).toMatchObject({
+      ts: posted.body.ts,
+      text: "alert, acknowledged",
+      edited: true,
+      ephemeral: false,
     });
   });
 
