@@ -121,6 +121,7 @@ export async function pollCollectionSubscription(
   const input = {
     collection: evidence?.collection ?? collection,
     previousCount: sub.alertedCount,
+    countedSince: sub.alertedAt,
     sessions: evidence?.data.slice(0, EVIDENCE_SESSIONS) ?? [],
     screenshotsExpiresAt: evidence?.screenshotsExpiresAt ?? null,
     appUrl: deps.config.decipherAppUrl,

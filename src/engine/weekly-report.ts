@@ -90,14 +90,12 @@ async function collectionLine(
   sub: CollectionSubscription,
   now: Date,
 ): Promise<WeeklyCollectionLine> {
-  const { collection, sessions } = await readCollectionSessions(
-    deps,
-    sub.collectionId,
-    new Date(now.getTime() - WEEK_MS),
-  );
+  const since = new Date(now.getTime() - WEEK_MS);
+  const { collection, sessions } = await readCollectionSessions(deps, sub.collectionId, since);
   return {
     collection,
     newSessions: sessions,
+    since: since.toISOString(),
     regressed: sub.regressed || (sub.wasResolved && sessions.count > 0),
   };
 }

@@ -51,6 +51,8 @@ export type CollectionReplyInput = {
   collection: IssueCollection;
   /** The count this reply's growth starts from. */
   previousCount: number;
+  /** When that count was taken (the last alert): the reply's growth says it is counted from then. */
+  countedSince?: string | null | undefined;
   sessions: readonly CollectionSession[];
   screenshotsExpiresAt: string | null;
   appUrl: string;
@@ -76,9 +78,19 @@ export function growth(previous: number, current: number): string {
   return `${n(previous)} → ${n(current)} (${delta >= 0 ? "+" : "−"}${n(Math.abs(delta))})`;
 }
 
-/** "18 → 25 sessions (+7) · 53 errors · 8 users · `/checkout/payment`" */
-export function countsLine(collection: IssueCollection, previousCount: number): string {
-  const sessions = growth(previousCount, collection.sessionCount).replace(" (", " sessions (");
+/**
+ * "18 → 25 sessions (+7 since Feb 16 at 09:00) · 53 errors · 8 users · `/checkout/payment`". The
+ * growth names where it is counted from (the last alert, or subscribing): the weekly report,
+ * the digest and the status count from other moments, and each says its own, so two numbers
+ * for one collection never read as a contradiction.
+ */
+export function countsLine(
+  collection: IssueCollection,
+  previousCount: number,
+  since: string | null | undefined = null,
+): string {
+  const counted = growth(previousCount, collection.sessionCount).replace(" (", " sessions (");
+  const sessions = since ? counted.replace(/\)$/, ` since ${dateToken(since)})`) : counted;
   return [
     sessions,
     plural(collection.errorCount, "error"),
@@ -245,10 +257,6 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   const { collection, previousCount, evidence, regression, ref, now, appUrl } = input;
   const cause = rootCause(collection);
   const headline = summaryHeadline(evidence.aiSummary);
-  // After the path, a bare "since" read as part of it: the words say what has gone on since then.
-  const since = evidence.since
-    ? ` · ${regression ? "new sessions" : "growing"} since ${dateToken(evidence.since)}`
-    : "";
   const status = triageLines(input, now, resubscribeCommand({ kind: "collection", id: collection.id }));
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
   const guards = guardsLine(evidence.guards, appUrl);
@@ -258,7 +266,10 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
     section(`${icon} ${collectionLink(collection, appUrl)}`),
     ...(ping ? [context(`:bell: ${ping}`)] : []),
     context(
-      [`${countsLine(collection, previousCount)}${since}`, regression ? "was resolved, has new sessions" : ""]
+      [
+        countsLine(collection, previousCount, evidence.since),
+        regression ? "was resolved, has new sessions" : "",
+      ]
         .filter(Boolean)
         .join(" · "),
     ),
@@ -368,7 +379,9 @@ export function collectionGrowthThreadReply(input: CollectionReplyInput): SlackM
   return fitMessage({
     text: `${oneLine(rootCause(collection))} grew again: ${growth(previousCount, collection.sessionCount)} sessions`,
     blocks: [
-      section(`:chart_with_upwards_trend: Grew again: ${countsLine(collection, previousCount)}`),
+      section(
+        `:chart_with_upwards_trend: Grew again: ${countsLine(collection, previousCount, input.countedSince)}`,
+      ),
       ...threadSessions(input, input.sessions),
     ],
   });

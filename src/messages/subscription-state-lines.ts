@@ -61,9 +61,10 @@ export function itemLine(s: Subscription): string {
   }
   // The count growth is measured from: the last alert's, or the subscription's (or the
   // resolution's) when no alert is open.
+  // Dated, like every count of growth: the weekly report and the alerts count from other moments.
   const counted = s.threadTs
-    ? `${plural(s.alertedCount, "session")} at the last alert`
-    : `growth counted from ${plural(s.alertedCount, "session")}`;
+    ? `${plural(s.alertedCount, "session")} at the last alert, ${dateToken(s.alertedAt)}`
+    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
   if (s.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
   if (s.wasResolved) return ":large_green_circle: resolved";
   return `:large_orange_circle: unresolved · ${counted}`;

@@ -5,7 +5,7 @@ import type { DigestTestState } from "./digest-message.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { testUrl } from "./links.ts";
-import { bold, code, escapeMrkdwn, link, oneLine, plainLine, plural } from "./mrkdwn.ts";
+import { bold, code, dateToken, escapeMrkdwn, link, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 
 /**
@@ -29,6 +29,8 @@ export type WeeklyCollectionLine = {
   collection: IssueCollection;
   /** Sessions with issues this week; `atLeast` when the read stopped at its page cap. */
   newSessions: { count: number; atLeast: boolean };
+  /** Where `newSessions` is counted from (ISO): seven days before the report. */
+  since: string;
   /** Resolved, and back with new sessions. */
   regressed: boolean;
 };
@@ -104,7 +106,10 @@ function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
           ? ":large_green_circle: resolved"
           : "no new sessions";
     const path = c.collection.shortenedPath ? ` ${code(c.collection.shortenedPath)}` : "";
-    return `• ${bold(c.collection.rootCause || `Issue collection #${c.collection.id}`)}${path} · ${what} · +${floor(c.newSessions.count, c.newSessions.atLeast)} sessions this week (${plural(c.collection.sessionCount, "session")} in all)`;
+    // The count names its start: an alert's "+N since" counts from that alert, and reads as
+    // another number, not a contradiction (src/messages/collection-card.ts `countsLine`).
+    const grew = `+${floor(c.newSessions.count, c.newSessions.atLeast)} new sessions in the 7 days since ${dateToken(c.since)}`;
+    return `• ${bold(c.collection.rootCause || `Issue collection #${c.collection.id}`)}${path} · ${what} · ${grew} (${plural(c.collection.sessionCount, "session")} in all)`;
   });
   const grown = sorted.filter((c) => c.newSessions.count > 0).slice(0, SLACK_LIMITS.chartPoints);
   // One collection's bar says no more than its line: a chart compares two or more.

@@ -121,3 +121,27 @@ describe("weekly report", () => {
     expect(await new WeeklyStore(env.STATE).get("C0ALERTS")).toBeNull();
   });
 });
+
+describe("a collection's growth, counted from different moments", () => {
+  it("says where each count starts, as a date token: the weekly report's seven days, the alert's and status's last alert", async () => {
+    const { bot, org, due } = await channelWithWeekly();
+    await org.grow(501, 6);
+    await bot.cron();
+    const alert = (await bot.posted()).find((m) =>
+      /Issue collection grew/.test(m.text ?? ""),
+    ) as StoredMessage;
+    expect(alert).toBeDefined();
+    // The alert counts from the subscription (no alert before it), and says so.
+    expect(visibleText(alert)).toMatch(/ → \d+ sessions \(\+6 since <!date\^\d+\^/);
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body) as StoredMessage);
+    expect(status).toMatch(/\d+ sessions at the last alert, <!date\^\d+\^/);
+
+    const at = new Date(due.getTime() + 5_000);
+    await bot.cron(at);
+    const [report] = await reports(bot);
+    const weekAgo = Math.floor((at.getTime() - WEEK) / 1000);
+    const text = visibleText(report as StoredMessage);
+    expect(text).toMatch(new RegExp(`\\+\\d+ new sessions in the 7 days since <!date\\^${weekAgo}\\^`));
+    expect(text).not.toMatch(/sessions this week/);
+  });
+});

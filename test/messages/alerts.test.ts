@@ -287,14 +287,14 @@ describe("collection parent", () => {
   const m = collectionParent(input);
   const text = visibleText(m);
 
-  it("names the collection once, linked to it in Decipher, then one line of counts and since when it grows", () => {
+  it("names the collection once, linked to it in Decipher, then one line of counts whose growth says since when it is counted", () => {
     expect(m.blocks[0]).toMatchObject({
       text: {
         text: `:chart_with_upwards_trend: *<${APP}/monitoring/issue-collections/${aCollection().id}|Stripe iframe fails to load>*`,
       },
     });
     expect(text).toContain(
-      "18 → 25 sessions (+7) · 31 errors · 14 users · `/checkout` · growing since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>",
+      "18 → 25 sessions (+7 since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>) · 31 errors · 14 users · `/checkout`",
     );
     expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(2); // the block and the fallback
   });
@@ -415,13 +415,14 @@ describe("collection thread replies", () => {
     assertWithinSlackLimits(d);
   });
 
-  it("later growth replies with its own counts and sessions", () => {
+  it("later growth replies with its own counts, counted from the last alert it names, and sessions", () => {
     const g = collectionGrowthThreadReply({
       ...input,
       previousCount: 25,
+      countedSince: "2026-02-16T10:00:00.000Z",
       collection: aCollection({ sessionCount: 31 }),
     });
-    expect(visibleText(g)).toContain("Grew again: 25 → 31 sessions (+6)");
+    expect(visibleText(g)).toContain("Grew again: 25 → 31 sessions (+6 since <!date^1771236000^");
     expect(visibleText(g).match(/stuck on the payment step/g)).toHaveLength(2);
     assertWithinSlackLimits(g);
   });

@@ -480,6 +480,7 @@ describe("the weekly report's charts", () => {
   const grew = (id: number, count: number): WeeklyCollectionLine => ({
     collection: aCollection({ id }),
     newSessions: { count, atLeast: false },
+    since: "2026-03-03T09:00:00.000Z",
     regressed: false,
   });
 

@@ -328,6 +328,7 @@ describe("names are escaped exactly once, and no time goes stale, in every messa
               {
                 collection: aCollection({ rootCause: raw }),
                 newSessions: { count: 3, atLeast: false },
+                since: "2026-02-09T09:00:00.000Z",
                 regressed: false,
               },
             ],

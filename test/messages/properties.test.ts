@@ -399,6 +399,7 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
     const collectionLine = fc.record({
       collection: anyCollection,
       newSessions: fc.record({ count: anyNumber, atLeast: fc.boolean() }),
+      since: fc.constantFrom("2026-03-02T09:00:00.000Z", "not a date"),
       regressed: fc.boolean(),
     });
     fc.assert(
