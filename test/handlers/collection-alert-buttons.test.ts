@@ -36,7 +36,7 @@ describe("a collection alert's buttons lead somewhere", () => {
     await org.grow(501, 6);
     await bot.cron();
     const alert = visibleText(topLevel(await bot.posted()).at(-1) as StoredMessage);
-    expect(alert).toMatch(/sessions \(\+6\)/);
+    expect(alert).toMatch(/sessions \(\+6 since <!date\^/);
     expect(alert).toMatch(/…and 5 more new sessions since <!date\^/);
   });
 
@@ -89,7 +89,7 @@ describe("a collection alert's counts line up after it grows", () => {
     await bot.cron();
     const parent = (await bot.messages()).find((m) => m.ts === alert.ts) as StoredMessage;
     const text = visibleText(parent);
-    const grown = /sessions \(\+(\d+)\)/.exec(text)?.[1];
+    const grown = /sessions \(\+(\d+) since <!date\^/.exec(text)?.[1];
     expect(grown).toBe("7");
     expect(text).toMatch(/…and 6 more new sessions since/);
     await bot.click(parent, "collection_sessions");
