@@ -199,22 +199,6 @@ export class LeanSlackApp {
     return this.#add("view", { matches, ack, lazy });
   }
 
-  /** For callers that hold a Request, as slack-edge's `run` (its signature check aside). */
-  run(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
-    return this.handleEventRequest(request, ctx);
-  }
-
-  /** A request parsed as slack-edge parses it. */
-  async handleEventRequest(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
-    const rawBody = new TextDecoder().decode(await request.arrayBuffer());
-    const json =
-      (request.headers.get("content-type") ?? "").startsWith("application/json") || rawBody.startsWith("{");
-    const form = json ? null : new URLSearchParams(rawBody);
-    const payload = form?.get("payload");
-    const body: Body = form && payload == null ? Object.fromEntries(form) : JSON.parse(payload ?? rawBody);
-    return this.dispatch({ body, rawBody, headers: request.headers }, ctx);
-  }
-
   /** One request, signed and parsed: middleware, authorize, then the first matching listener. */
   async dispatch({ body, rawBody, headers }: ParsedRequest, ctx: ExecutionContext): Promise<Response> {
     const retry = headers.get("x-slack-retry-num");
