@@ -15,19 +15,25 @@ export type SlackClient = Omit<SlackAPIClient, "call" | "retryHandlers" | "files
 };
 
 /**
+ * Names the language itself looks up on an object (awaiting or returning it from an async
+ * function, `JSON.stringify`): no Web API method has them, and answering them would call Slack.
+ */
+const NOT_METHODS = new Set(["then", "toJSON"]);
+const isMethodName = (key: string | symbol): key is string =>
+  typeof key === "string" && !NOT_METHODS.has(key);
+
+/**
  * The library builds an object of bound functions for each of Slack's some 280 methods per
- * client; this answers the same paths on demand. `then` is no method, so that awaiting or
- * returning a client from an async function does not call Slack.
+ * client; this answers the same paths on demand.
  */
 export function webApiMethods(call: WebApiCall): SlackClient {
   const at = (path: string): unknown =>
     new Proxy(() => {}, {
-      get: (_, key) => (typeof key === "string" && key !== "then" ? at(`${path}.${key}`) : undefined),
+      get: (_, key) => (isMethodName(key) ? at(`${path}.${key}`) : undefined),
       apply: (_, __, [params]) => call(path, params),
     });
   const root = { call };
   return new Proxy(root, {
-    get: (target, key) =>
-      key in target || typeof key !== "string" || key === "then" ? Reflect.get(target, key) : at(key),
+    get: (target, key) => (key in target || !isMethodName(key) ? Reflect.get(target, key) : at(key)),
   }) as unknown as SlackClient;
 }

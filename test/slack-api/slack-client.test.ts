@@ -74,7 +74,7 @@ describe("the Web API methods by path", () => {
     ]);
   });
 
-  it("is no promise: awaiting a client, or returning it from an async function, calls nothing", async () => {
+  it("is no promise and no JSON: awaiting a client, returning it from an async function or stringifying it calls nothing", async () => {
     const sent: string[] = [];
     const client = webApiMethods(async (method) => {
       sent.push(method);
@@ -82,6 +82,8 @@ describe("the Web API methods by path", () => {
     });
     const same = await (async () => client)();
     expect(same).toBe(client);
+    expect(typeof (await client.chat.postMessage)).toBe("function");
+    expect(JSON.stringify({ client, chat: client.chat })).toBe('{"client":{}}');
     expect(sent).toEqual([]);
   });
 });
