@@ -100,10 +100,20 @@ for (const [file, targets] of edges) {
 // modules, `…/dist/…` (src/handlers/lean-slack-app.ts).
 const SLACK_EDGE_VALUE =
   /^\s*(?:import|export)\s+(?!type\b)[^'"`;]*?from\s*['"](?:slack-edge|slack-web-api-client)['"]/m;
+// The library's client class binds all of Slack's some 280 methods in its constructor (18 KB
+// that no bundler can drop); the bot's own client is src/slack-api/slack-client.ts.
+const API_CLIENT_VALUE =
+  /^\s*(?:import|export)\s+(?!type\b)[^'"`;]*?from\s*['"]slack-web-api-client\/dist\/client\/api-client(?:\.js)?['"]/m;
 for (const file of files) {
-  if (rel(file).startsWith("src/") && SLACK_EDGE_VALUE.test(fs.readFileSync(file, "utf8")))
+  if (!rel(file).startsWith("src/")) continue;
+  const text = fs.readFileSync(file, "utf8");
+  if (SLACK_EDGE_VALUE.test(text))
     problems.push(
       `${rel(file)} imports a value from slack-edge's (or its client's) index: use \`import type\`, or the module`,
+    );
+  if (API_CLIENT_VALUE.test(text))
+    problems.push(
+      `${rel(file)} imports slack-web-api-client's SlackAPIClient: use the bot's client (src/slack-api/slack-client.ts)`,
     );
 }
 

@@ -1,6 +1,5 @@
-import type { SlackAPIClient } from "slack-edge";
 import type { Config, Env } from "../config.ts";
-import { createSlackClient } from "../slack-api/slack-client.ts";
+import { createSlackClient, type SlackClient } from "../slack-api/slack-client.ts";
 import { DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { budgetedFetch, SubrequestBudget } from "../util/subrequest-budget.ts";
@@ -13,7 +12,7 @@ import { createVendorClient, type VendorClient } from "../vendor/vendor-client.t
 export type EngineDeps = {
   config: Config;
   vendor: VendorClient;
-  slack: SlackAPIClient;
+  slack: SlackClient;
   /** Readable copies in KV: lists and status read them; only the objects write them. */
   subscriptions: SubscriptionStore;
   digests: DigestStore;

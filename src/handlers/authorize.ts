@@ -1,6 +1,7 @@
-import type { Authorize, AuthorizeResult, SlackAPIClient } from "slack-edge";
+import type { Authorize, AuthorizeResult } from "slack-edge";
 // Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
 import { AuthorizeError } from "slack-edge/dist/errors.js";
+import type { SlackClient } from "../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
 
 type Cached = { result: AuthorizeResult; until: number };
@@ -14,11 +15,7 @@ const byToken = new Map<string, Cached>();
  * goes through the bot's own client (so `SLACK_API_URL` is honoured) and remembers the answer
  * for ten minutes, keeping `auth.test` off the ack path of warm isolates.
  */
-export function cachedAuthorize(
-  client: SlackAPIClient,
-  token: string,
-  now: () => number = Date.now,
-): Authorize {
+export function cachedAuthorize(client: SlackClient, token: string, now: () => number = Date.now): Authorize {
   return async () => {
     const hit = byToken.get(token);
     if (hit && hit.until > now()) return hit.result;

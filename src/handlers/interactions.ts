@@ -2,10 +2,9 @@
 import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
+import { isRecord } from "../util/checks.ts";
 import { NO_HANDLER_NOTE } from "./fallbacks.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === "string";
 
 /** What to do with a signed form body: answer it here, or hand it, parsed, to the Slack app. */

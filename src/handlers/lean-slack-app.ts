@@ -17,6 +17,7 @@ import type {
   Middleware,
   PreAuthorizeMiddleware,
   PreAuthorizeSlackMiddlewareRequest,
+  SlackAPIClient,
   SlackEdgeAppEnv,
   SlashCommandAckHandler,
   SlashCommandLazyHandler,
@@ -36,8 +37,8 @@ import type {
 import { builtBaseContext } from "slack-edge/dist/context/context.js";
 import { ignoringSelfEvents, urlVerification } from "slack-edge/dist/middleware/built-in-middleware.js";
 import { toCompleteResponse } from "slack-edge/dist/response/response.js";
-import { SlackAPIClient } from "slack-web-api-client/dist/client/api-client.js";
 import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
+import { createSlackClient, type SlackClient } from "../slack-api/slack-client.ts";
 
 type Env = SlackEdgeAppEnv;
 /** slack-edge's own type for a parsed request body (any JSON object). */
@@ -72,6 +73,8 @@ export type LeanSlackAppOptions = {
   env: Env;
   authorize: Authorize<Env>;
   authorizeErrorHandler: AuthorizeErrorHandler<Env>;
+  /** Where `context.client` calls the Web API (the bot's `SLACK_API_URL`). */
+  slackApiUrl: string;
 };
 
 /**
@@ -79,9 +82,10 @@ export type LeanSlackAppOptions = {
  * 1.3 does (its built-in middleware; first matching listener; every matching one for events;
  * the ack first, then the lazy half through `waitUntil`; block_suggestion without a lazy half)
  * but without the two Web API clients slack-edge builds for every request's context: here
- * `context.client` and `context.say` build theirs only when a listener touches them (the
- * bot's listeners use the isolate's own client, src/wiring.ts). Each client binds some 200
- * methods, and building two was a third of an ack's CPU (BENCHMARKS.md, "The Slack edge").
+ * `context.client` and `context.say` share one of the bot's own (src/slack-api/slack-client.ts),
+ * built when a listener first touches them (the bot's listeners use the isolate's client,
+ * src/wiring.ts). slack-edge's clients bind some 280 methods each, and building two was a
+ * third of an ack's CPU (BENCHMARKS.md, "The Slack edge").
  * It also takes the body already parsed, and logs nothing: slack-edge logs a payload no
  * listener takes, which may hold a `response_url` or what someone typed. Only the listener
  * kinds the bot uses can be registered. It does not extend slack-edge's class, whose module
@@ -91,6 +95,7 @@ export class LeanSlackApp {
   readonly env: Env;
   readonly authorize: Authorize<Env>;
   readonly authorizeErrorHandler: AuthorizeErrorHandler<Env>;
+  readonly #slackApiUrl: string;
   /** slack-edge's defaults: answer `url_verification`; drop events the bot caused itself. */
   readonly preAuthorizeMiddleware: PreAuthorizeMiddleware<Env>[] = [urlVerification];
   readonly postAuthorizeMiddleware: Middleware<Env>[] = [ignoringSelfEvents(true)];
@@ -109,6 +114,7 @@ export class LeanSlackApp {
     this.env = options.env;
     this.authorize = options.authorize;
     this.authorizeErrorHandler = options.authorizeErrorHandler;
+    this.#slackApiUrl = options.slackApiUrl;
   }
 
   #add(kind: Kind, listener: Listener): this {
@@ -193,22 +199,6 @@ export class LeanSlackApp {
     return this.#add("view", { matches, ack, lazy });
   }
 
-  /** For callers that hold a Request, as slack-edge's `run` (its signature check aside). */
-  run(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
-    return this.handleEventRequest(request, ctx);
-  }
-
-  /** A request parsed as slack-edge parses it. */
-  async handleEventRequest(request: globalThis.Request, ctx: ExecutionContext): Promise<Response> {
-    const rawBody = new TextDecoder().decode(await request.arrayBuffer());
-    const json =
-      (request.headers.get("content-type") ?? "").startsWith("application/json") || rawBody.startsWith("{");
-    const form = json ? null : new URLSearchParams(rawBody);
-    const payload = form?.get("payload");
-    const body: Body = form && payload == null ? Object.fromEntries(form) : JSON.parse(payload ?? rawBody);
-    return this.dispatch({ body, rawBody, headers: request.headers }, ctx);
-  }
-
   /** One request, signed and parsed: middleware, authorize, then the first matching listener. */
   async dispatch({ body, rawBody, headers }: ParsedRequest, ctx: ExecutionContext): Promise<Response> {
     const retry = headers.get("x-slack-retry-num");
@@ -290,8 +280,8 @@ export class LeanSlackApp {
   /** slack-edge's context, with its Web API client (and `say`'s) built on first use only. */
   #context(pre: PreAuthorizeSlackMiddlewareRequest<Env>, authorizeResult: AuthorizeResult) {
     const token = pre.context.functionBotAccessToken || authorizeResult.botToken;
-    const logLevel = this.env.SLACK_LOGGING_LEVEL;
-    let client: SlackAPIClient | undefined;
+    const slackApiUrl = this.#slackApiUrl;
+    let client: SlackClient | undefined;
     const context = {
       ...pre.context,
       authorizeResult,
@@ -299,9 +289,10 @@ export class LeanSlackApp {
       botId: authorizeResult.botId,
       botUserId: authorizeResult.botUserId,
       userToken: authorizeResult.userToken,
+      // slack-edge's type for it; the bot's client answers all of it but the file uploads.
       get client(): SlackAPIClient {
-        client ??= new SlackAPIClient(token, { logLevel });
-        return client;
+        client ??= createSlackClient({ slackBotToken: token, slackApiUrl });
+        return client as unknown as SlackAPIClient;
       },
     };
     const { channelId, threadTs, responseUrl } = pre.context;

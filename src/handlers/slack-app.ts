@@ -52,6 +52,7 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     },
     authorize: cachedAuthorize(deps.slack, deps.config.slackBotToken),
     authorizeErrorHandler,
+    slackApiUrl: deps.config.slackApiUrl,
   });
 
   const sessions = sessionsCommand(deps);

@@ -1,8 +1,8 @@
-import type { SlackAPIClient } from "slack-edge";
 import type { Outbox } from "../engine/outbox.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { findPosted } from "../slack-api/find-posted.ts";
 import { type PostResult, post, type RichBlockGate } from "../slack-api/post-message.ts";
+import type { SlackClient } from "../slack-api/slack-client.ts";
 
 /** Sent keys are remembered this long: longer than any run stays in a poll's window. */
 const KEEP_SENT_MS = 8 * 24 * 60 * 60 * 1000;
@@ -21,7 +21,7 @@ export type WriteCounter = { storage: number };
 /** The outbox of one Durable Object, in its SQLite storage (see src/engine/outbox.ts). */
 export class SqlOutbox implements Outbox {
   readonly #sql: SqlStorage;
-  readonly #slack: SlackAPIClient;
+  readonly #slack: SlackClient;
   readonly #channel: string;
   readonly #now: Date;
   readonly #writes: WriteCounter;
@@ -42,7 +42,7 @@ export class SqlOutbox implements Outbox {
 
   constructor(
     sql: SqlStorage,
-    slack: SlackAPIClient,
+    slack: SlackClient,
     channel: string,
     now: Date,
     writes: WriteCounter,

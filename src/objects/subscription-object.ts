@@ -470,14 +470,6 @@ export class SubscriptionObject extends DurableObject<Env> {
       .at(-1);
     return latest ? { runId: latest.id, failed: latest.status === "failed" } : { runId: 0, failed: false };
   }
-
-  /** The ledger's rows (newest first, at most `limit`), for tests and the digest. */
-  ledgerRows(limit = 500): LedgerRow[] {
-    return new SqlRunLedger(this.ctx.storage.sql, { storage: 0 })
-      .recent(new Date(), 8 * 24 * 60 * 60 * 1000)
-      .sort((a, b) => b.id - a.id)
-      .slice(0, limit);
-  }
 }
 
 /** The runs read at subscribe time as ledger rows: finished ones are baseline, running ones still owed a fate. */

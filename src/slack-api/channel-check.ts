@@ -1,4 +1,4 @@
-import type { SlackAPIClient } from "slack-edge";
+import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure } from "./slack-errors.ts";
 
 export type Postable = { ok: true; warning: string | null } | { ok: false; reason: string };
@@ -10,7 +10,7 @@ const INVITE = "invite it with `/invite @Decipher`, then subscribe again";
  * cannot would otherwise be accepted and then paused on its first alert. When Slack cannot
  * say (no `channels:read`, an outage), the subscription is accepted with a warning.
  */
-export async function channelPostable(slack: SlackAPIClient, channelId: string): Promise<Postable> {
+export async function channelPostable(slack: SlackClient, channelId: string): Promise<Postable> {
   try {
     const res = await slack.conversations.info({ channel: channelId });
     const channel = res.channel as

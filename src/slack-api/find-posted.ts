@@ -1,5 +1,5 @@
-import type { SlackAPIClient } from "slack-edge";
 import { POST_EVENT_TYPE } from "./post-message.ts";
+import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type Lookup = { found: true; ts: string } | { found: false } | { failed: SlackFailure };
@@ -22,7 +22,7 @@ type Message = { ts?: string; metadata?: { event_type?: string; event_payload?: 
  * (history reads are rate-limited far below posts).
  */
 export async function findPosted(
-  slack: SlackAPIClient,
+  slack: SlackClient,
   channel: string,
   key: string,
   since: Date,

@@ -1,6 +1,6 @@
-import type { SlackAPIClient } from "slack-edge";
 import type { SlackMessage } from "../messages/limits.ts";
 import { forRichClients, hasRichBlocks, withoutRichBlocks } from "../messages/rich-blocks.ts";
+import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type PostResult =
@@ -56,7 +56,7 @@ async function sendWithFallbacks(
 
 /** Posts (or replies in a thread) and reports how it went instead of throwing. */
 export async function post(
-  slack: SlackAPIClient,
+  slack: SlackClient,
   channel: string,
   message: SlackMessage,
   threadTs?: string,
@@ -89,7 +89,7 @@ export async function post(
 
 /** Edits a message the bot posted earlier; charts and tables fall back like a post's. */
 export async function update(
-  slack: SlackAPIClient,
+  slack: SlackClient,
   channel: string,
   ts: string,
   message: SlackMessage,

@@ -1,66 +1,22 @@
-import type { RetryHandler, RetryHandlerArgs, RetryHandlerState } from "slack-edge";
-// Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
-import { SlackAPIClient } from "slack-web-api-client/dist/client/api-client.js";
+// slack-web-api-client's error classes, so src/slack-api/slack-errors.ts reads a failure of
+// this client as it reads the library's; its module, not the package's index, which bundles
+// the library's whole client (tools/check-layers.ts).
+import { SlackAPIConnectionError, SlackAPIError } from "slack-web-api-client/dist/errors.js";
 import type { Config } from "../config.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
+import { type SlackClient, webApiMethods } from "./web-api-methods.ts";
 
-/**
- * Calls whose deadline passed: their retry handlers must not send again, since the caller
- * already reported the outcome as unknown and may act on it (slack-edge's `fetch` cannot be
- * aborted, so stopping its retries is what ends the call).
- */
-const abandoned = new WeakSet<RetryHandlerState>();
+export type { SlackClient } from "./web-api-methods.ts";
 
 /** Methods that change something where a repeat is a second copy (a post), not the same change. */
 const NOT_REPEATABLE = new Set(["chat.postMessage", "chat.postEphemeral", "chat.scheduleMessage"]);
-const methodOf = (request: Request | undefined) => request?.url.split("/").pop() ?? "";
-
-/**
- * Honours Slack's `Retry-After` on 429 in-process only while the wait is short; a longer wait
- * fails the call so the cron retries next cycle instead of burning the invocation's time.
- */
-class BoundedRateLimitRetry implements RetryHandler {
-  readonly #maxAttempts: number;
-  readonly #maxWaitSeconds: number;
-  readonly #budget: SubrequestBudget | undefined;
-
-  constructor(maxAttempts: number, maxWaitSeconds: number, budget?: SubrequestBudget) {
-    this.#maxAttempts = maxAttempts;
-    this.#maxWaitSeconds = maxWaitSeconds;
-    this.#budget = budget;
-  }
-
-  async shouldRetry({ state, response }: RetryHandlerArgs): Promise<boolean> {
-    if (response?.status !== 429 || state.currentAttempt >= this.#maxAttempts) return false;
-    if (this.#budget && !this.#budget.has()) return false;
-    const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
-    if (!Number.isFinite(seconds) || seconds < 0 || seconds > this.#maxWaitSeconds) return false;
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    return !abandoned.has(state);
-  }
-}
-
-/**
- * One short retry on Slack 5xx for calls that may repeat (reads, edits): a 5xx may come after
- * Slack stored a post, so a post is never resent here; src/engine/outbox.ts resolves it.
- */
-class ServerErrorRetry implements RetryHandler {
-  readonly #budget: SubrequestBudget | undefined;
-
-  constructor(budget?: SubrequestBudget) {
-    this.#budget = budget;
-  }
-
-  async shouldRetry({ state, request, response }: RetryHandlerArgs): Promise<boolean> {
-    if (!response || response.status < 500 || state.currentAttempt >= 1) return false;
-    if (NOT_REPEATABLE.has(methodOf(request))) return false;
-    if (this.#budget && !this.#budget.has()) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    return !abandoned.has(state);
-  }
-}
 
 export type SlackClientOptions = {
+  /**
+   * Slack's `Retry-After` on 429 is honoured in-process only while the wait is this short; a
+   * longer wait fails the call so the cron retries next cycle instead of burning the
+   * invocation's time.
+   */
   maxRetryAfterSeconds?: number;
   /** Every attempt (retries included) draws from it; none left → the call is not made. */
   budget?: SubrequestBudget;
@@ -82,69 +38,109 @@ export class SlackTimeoutError extends Error {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * slack-edge's client calls the global `fetch` with no timeout and no way to inject one, so
- * its one internal entry point (`call`, which every method and every retry goes through) is
- * where the budget and the timeout are applied.
+ * A Web API method's parameters as Slack reads them, and as slack-web-api-client sends them: a
+ * form, with an array of plain values joined by commas (`types: "public_channel,im"`), any
+ * other object or array as JSON text (`blocks`), and no empty values. The token goes in the
+ * Authorization header, never the body.
  */
-class BoundedSlackClient extends SlackAPIClient {
-  readonly #budget: SubrequestBudget | undefined;
-  readonly #timeoutMs: number;
-
-  constructor(
-    token: string,
-    options: ConstructorParameters<typeof SlackAPIClient>[1],
-    bounds: SlackClientOptions,
-  ) {
-    super(token, options);
-    this.#budget = bounds.budget;
-    this.#timeoutMs = bounds.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+export function slackForm(params: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (key === "token" || value == null) continue;
+    form.set(
+      key,
+      typeof value !== "object"
+        ? String(value)
+        : Array.isArray(value) && value.length > 0 && typeof value[0] !== "object"
+          ? value.join(",")
+          : JSON.stringify(value),
+    );
   }
-
-  // biome-ignore lint/suspicious/noExplicitAny: the parent's own signature.
-  override async call(name: string, params: any = {}, retryHandlerState?: RetryHandlerState): Promise<any> {
-    this.#budget?.take(`Slack ${name}`);
-    // Retries re-enter here; only the outermost call owns the deadline.
-    if (retryHandlerState) return super.call(name, params, retryHandlerState);
-    // The outermost call brings its own state (the parent counts the attempt: -1 becomes 0),
-    // so the deadline can mark it abandoned and its retry handlers stand down.
-    const state: RetryHandlerState = { currentAttempt: -1, logLevel: "ERROR" } as RetryHandlerState;
-    const attempt = super.call(name, params, state);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abandoned.add(state);
-        reject(new SlackTimeoutError(name, this.#timeoutMs));
-      }, this.#timeoutMs);
-    });
-    try {
-      return await Promise.race([attempt, deadline]);
-    } finally {
-      clearTimeout(timer);
-      // A late answer (or failure) of an abandoned attempt must not surface as unhandled.
-      attempt.catch(() => {});
-    }
-  }
+  return form;
 }
 
 /**
- * The one Web API client of the bot, for commands and cron alike. slack-edge builds its own
- * clients against slack.com; this one honours `SLACK_API_URL` (the local stand-in in dev).
+ * The one Web API client of the bot, for commands, cron and install alike, on `SLACK_API_URL`
+ * (the local stand-in in dev). Every attempt draws from the budget; a 429 whose `Retry-After`
+ * is short is tried again (twice at most), and a 5xx once after 250 ms for a method that may
+ * repeat: a 5xx may come after Slack stored a post, so a post is never resent here
+ * (src/engine/outbox.ts resolves it). Failures are slack-web-api-client's: a non-200 answer is
+ * a `SlackAPIConnectionError` with its status and body, `ok: false` a `SlackAPIError`.
  */
 export function createSlackClient(
   config: Pick<Config, "slackBotToken" | "slackApiUrl">,
   options: SlackClientOptions = {},
-): SlackAPIClient {
-  return new BoundedSlackClient(
-    config.slackBotToken,
-    {
-      baseUrl: config.slackApiUrl,
-      throwSlackAPIError: true,
-      logLevel: "ERROR",
-      retryHandlers: [
-        new BoundedRateLimitRetry(2, options.maxRetryAfterSeconds ?? 5, options.budget),
-        new ServerErrorRetry(options.budget),
-      ],
-    },
-    options,
-  );
+): SlackClient {
+  const baseUrl = config.slackApiUrl.endsWith("/") ? config.slackApiUrl : `${config.slackApiUrl}/`;
+  const { budget } = options;
+  const maxWaitSeconds = options.maxRetryAfterSeconds ?? 5;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  /** How long to wait before trying `method` again after this answer, or undefined: do not. */
+  const retryAfterMs = (method: string, response: Response, attempt: number): number | undefined => {
+    if (response.status === 429) {
+      const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
+      return attempt < 2 && seconds >= 0 && seconds <= maxWaitSeconds ? seconds * 1000 : undefined;
+    }
+    return response.status >= 500 && attempt < 1 && !NOT_REPEATABLE.has(method) ? 250 : undefined;
+  };
+
+  async function attempts(method: string, params: Record<string, unknown>, signal: AbortSignal) {
+    const token = (params.token as string | undefined) ?? config.slackBotToken;
+    const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const body = slackForm(params).toString();
+    for (let attempt = 0; ; attempt++) {
+      budget?.take(`Slack ${method}`);
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}${method}`, { method: "POST", headers, body, signal });
+      } catch (cause) {
+        throw new SlackAPIConnectionError(method, -1, "", undefined, cause as Error);
+      }
+      const wait = retryAfterMs(method, response, attempt);
+      if (wait !== undefined && (!budget || budget.has())) {
+        await response.body?.cancel().catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        // Past the deadline the caller was told the outcome is unknown: no further attempt.
+        if (signal.aborted) throw signal.reason;
+        continue;
+      }
+      if (response.status !== 200)
+        throw new SlackAPIConnectionError(
+          method,
+          response.status,
+          await response.text(),
+          response.headers,
+          undefined,
+        );
+      const result = { ...(await response.json<object>()), headers: response.headers } as {
+        ok: boolean;
+        error?: string;
+        headers: Headers;
+      };
+      if (result.error) throw new SlackAPIError(method, result.error, result);
+      return result;
+    }
+  }
+
+  return webApiMethods(async (method, params = {}) => {
+    const deadline = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new SlackTimeoutError(method, timeoutMs);
+        reject(error);
+        deadline.abort(error);
+      }, timeoutMs);
+    });
+    const answer = attempts(method, params, deadline.signal);
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+      // A late answer (or failure) of an abandoned call must not surface as unhandled.
+      answer.catch(() => {});
+    }
+  });
 }

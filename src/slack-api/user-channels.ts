@@ -1,4 +1,4 @@
-import type { SlackAPIClient } from "slack-edge";
+import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure } from "./slack-errors.ts";
 
 /** Pages of `users.conversations` read at most (1,000 channels each). */
@@ -12,7 +12,7 @@ export type UserChannels = { ok: true; channels: ReadonlySet<string> } | { ok: f
  * person only the channels they can read. A failure (no `channels:read`/`groups:read`, Slack
  * down) answers `ok: false`: the caller shows nothing rather than everything.
  */
-export async function channelsOfUser(slack: SlackAPIClient, userId: string): Promise<UserChannels> {
+export async function channelsOfUser(slack: SlackClient, userId: string): Promise<UserChannels> {
   const channels = new Set<string>();
   let cursor: string | undefined;
   try {

@@ -1,14 +1,14 @@
-import type { SlackAPIClient } from "slack-edge";
 import { describe, expect, it } from "vitest";
 import { findPosted } from "../../src/slack-api/find-posted.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
+import type { SlackClient } from "../../src/slack-api/slack-client.ts";
 
 // Review of the lookup of a lost answer: a busy channel must not hide the post for ever.
 
 type Message = { ts: string; metadata?: ReturnType<typeof postMetadata> };
 
 /** `conversations.history` as Slack pages it: newest first, `oldest`/`latest` exclusive, cursors. */
-function slackWithHistory(all: Message[]): SlackAPIClient {
+function slackWithHistory(all: Message[]): SlackClient {
   const history = async (args: { oldest?: string; latest?: string; limit?: number; cursor?: string }) => {
     const oldest = Number(args.oldest ?? 0);
     const latest = args.latest ? Number(args.latest) : Number.POSITIVE_INFINITY;
@@ -25,7 +25,7 @@ function slackWithHistory(all: Message[]): SlackAPIClient {
       response_metadata: { next_cursor: more ? String(start + limit) : "" },
     };
   };
-  return { conversations: { history } } as unknown as SlackAPIClient;
+  return { conversations: { history } } as unknown as SlackClient;
 }
 
 describe("findPosted", () => {

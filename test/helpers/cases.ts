@@ -11,6 +11,7 @@ import worker from "../../src/index.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { Subscription } from "../../src/model/subscription.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
+import { SqlRunLedger } from "../../src/objects/sql-run-ledger.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 
 /** `/decipher status` as the person reads it. */
@@ -65,7 +66,12 @@ export async function ledgerOf(
   channelId = "C0ALERTS",
 ): Promise<LedgerRow[]> {
   const stub = await subscriptionStub(bot, kind, id, channelId);
-  return (await stub.ledgerRows()) as LedgerRow[];
+  return runInDurableObject(stub, (_instance, state) =>
+    new SqlRunLedger(state.storage.sql, { storage: 0 })
+      .recent(new Date(), 8 * 24 * 60 * 60 * 1000)
+      .sort((a, b) => b.id - a.id)
+      .slice(0, 500),
+  );
 }
 
 /** Failed runs the ledger holds with no fate: what the overdue audit counts once they are 5 minutes old. */

@@ -3,6 +3,7 @@ import { newOrg, type StoredMessage, signingSecret, standIn, standInUrl } from "
 import { clickFor, madeUpControl, slashCommandFor } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { type Env, readConfig } from "../../src/config.ts";
+import type { ParsedRequest } from "../../src/handlers/lean-slack-app.ts";
 import { createSlackApp } from "../../src/handlers/slack-app.ts";
 import type { AlertControl, SubscriptionRef } from "../../src/model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../src/model/triage-state.ts";
@@ -61,6 +62,13 @@ export class FakeAlertControl implements AlertControl {
 export const TEAM_ID = "T0TEST";
 export const CHANNEL_ID = "C0ALERTS";
 
+/** A form body as slack-edge parses it: an interaction's `payload` JSON, or a command's fields. */
+function parsedBody(rawBody: string): ParsedRequest["body"] {
+  const form = new URLSearchParams(rawBody);
+  const payload = form.get("payload");
+  return payload == null ? Object.fromEntries(form) : JSON.parse(payload);
+}
+
 export async function slackApp(options: { adminUserIds?: string; alertControl?: FakeAlertControl } = {}) {
   const botToken = `xoxb-test-${crypto.randomUUID()}`;
   const botEnv = {
@@ -75,19 +83,13 @@ export async function slackApp(options: { adminUserIds?: string; alertControl?: 
   const deps = { ...real, control: alertControl };
   const app = createSlackApp(deps);
 
-  async function send(body: string) {
-    const headers = await signSlackRequest(signingSecret, body, Math.floor(Date.now() / 1000));
+  async function send(rawBody: string) {
+    const headers = new Headers({
+      "content-type": "application/x-www-form-urlencoded",
+      ...(await signSlackRequest(signingSecret, rawBody, Math.floor(Date.now() / 1000))),
+    });
     const ctx = createExecutionContext();
-    const res = await inRequest(() =>
-      app.run(
-        new Request("http://bot.test/slack/events", {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-          body,
-        }),
-        ctx,
-      ),
-    );
+    const res = await inRequest(() => app.dispatch({ body: parsedBody(rawBody), rawBody, headers }, ctx));
     const text = await res.text();
     await waitOnExecutionContext(ctx);
     return { status: res.status, body: text };

@@ -1,13 +1,16 @@
-import { SlackAPIClient, SlackAPIError } from "slack-web-api-client";
+// The class the bot's client throws: its module (this package's index is another copy in workerd).
+import { SlackAPIError } from "slack-web-api-client/dist/errors.js";
 import { describe, expect, it } from "vitest";
+import { createSlackClient } from "../../src/slack-api/slack-client.ts";
 import { apiUrl, button, freshToken, section, workspace } from "./helpers.ts";
 
-// The bot talks to Slack through slack-web-api-client; the stand-in must understand exactly
-// what that client sends (form fields, blocks as JSON text, Bearer token).
+// The stand-in must understand exactly what the bot's Web API client sends (form fields,
+// blocks as JSON text, Bearer token): src/slack-api/slack-client.ts, which sends what
+// slack-web-api-client sends.
 
 describe("with the bot's own Web API client", () => {
   const token = freshToken();
-  const client = new SlackAPIClient(token, { baseUrl: apiUrl, retryHandlers: [] });
+  const client = createSlackClient({ slackBotToken: token, slackApiUrl: apiUrl });
 
   it("posts, threads and updates Block Kit messages", async () => {
     const me = await client.auth.test();

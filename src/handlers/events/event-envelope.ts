@@ -1,7 +1,6 @@
+import { isRecord } from "../../util/checks.ts";
 import { isEventType } from "./event-types.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const ID = /^[A-Za-z0-9._-]{1,100}$/;
 const id = (v: unknown): string | null => (typeof v === "string" && ID.test(v) ? v : null);
 

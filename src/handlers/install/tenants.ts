@@ -2,14 +2,13 @@ import type { ExecutionContext } from "slack-edge";
 import type { Config, Env } from "../../config.ts";
 import { configFor, purgeTeam, teamCredentials } from "../../objects/tenancy.ts";
 import type { TeamCredentials } from "../../objects/workspace-object.ts";
+import { isRecord } from "../../util/checks.ts";
 import { describeError } from "../../util/describe-error.ts";
 import { LIFECYCLE_EVENT_TYPES } from "../events/event-types.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import type { Tenants } from "../slack-edge.ts";
 import { INSTALL_PATH } from "./install-pages.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /** The team and the kind of a signed body: a command, an interaction payload or an event envelope. */
