@@ -7,6 +7,7 @@ import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-erro
 import type { RejectedRun, TestRun } from "../vendor/types.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
 import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
+import { ledgerTestStateFacts } from "./ledger-digest.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
   afterSlackFailure,
@@ -318,6 +319,8 @@ export async function pollTest(
     lastRunId: mark?.id ?? next.lastRunId,
     lastRunAt: mark?.at ?? next.lastRunAt,
     overdue: overdueCount(rows, now),
+    // Stored only when they change (a failure, a recovery, a new class): not with each pass.
+    stateFacts: ledgerTestStateFacts(rows, next, now),
   };
   if (failure && failure.kind !== "deferred") {
     const message = describeSlackFailure(failure);
