@@ -118,6 +118,23 @@ describe("an outage still going on is one message", () => {
     expect(thread).toMatch(/passed again/);
   });
 
+  it("a test that joins an open outage pings its mention: once, in the reply that names it", async () => {
+    const { bot, org, tests } = await channelWatching(5);
+    const fourth = tests[3] as { id: number };
+    await bot.command("/decipher", `subscribe test ${fourth.id} mention:<!subteam^S0ONCALL|@oncall>`);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    expect(await bot.pings()).toEqual([]);
+    await org.addRun(fourth.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const outage = topLevel(await bot.posted())[0] as StoredMessage;
+    const reply = (await threadOf(bot, outage)).find((m) => /Also failing now/.test(visibleText(m)));
+    expect(await bot.pings()).toEqual([
+      { target: "<!subteam^S0ONCALL>", channel: "C0ALERTS", ts: reply?.ts, threadTs: outage.ts },
+    ]);
+  });
+
   it("three more tests failing while an outage is open are named in its thread, not a second outage message", async () => {
     const { bot, org, tests } = await channelWatching(7);
     for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
