@@ -102,6 +102,19 @@ function runOf(input: TestPollInput, row: LedgerRow): TestRun {
 
 const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
+/** The day's flaky thread, when the bot called the test flaky today (UTC day): its ts, else null. */
+const flakyThreadToday = (sub: TestSubscription, now: Date) =>
+  sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
+
+/**
+ * Called flaky today: its alert said "its failures today go in this thread", so every failure
+ * of the day keeps to that thread (unless `flaky:alert`). Such a failure is never held for the
+ * channel's outage window: it neither counts toward an outage nor is named in one.
+ */
+export function calledFlakyToday(sub: TestSubscription, now: Date): boolean {
+  return flakyThreadToday(sub, now) !== null && resolveTestOptions(sub.options).flaky !== "alert";
+}
+
 /** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
 const MAX_COUNTED = 50;
 
@@ -285,13 +298,14 @@ export function decideTestStep(input: TestPollInput): TestStep {
         },
       };
     }
-    const flakyOpen = sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
+    const flakyOpen = flakyThreadToday(sub, now);
+    const keepsToItsThread = calledFlakyToday(sub, now);
     const quiet = sub.quietFailures ?? 0;
-    // Every failure that would be told now is held for the channel's outage window, a flaky
-    // one too (its thread reply or its "is flaky" alert): three flaky tests failing together
-    // are an outage, one message, not three threads. Only a failure `after:` still waits for
-    // is counted without one.
-    const wouldTell = quiet + 1 >= options.after || (flakyOpen !== null && options.flaky !== "alert");
+    // Any other failure that would be told now is held for the outage window, one that only
+    // now looks flaky too (it would open the day's "is flaky" alert): several tests failing
+    // together are one outage message, not several alerts. A failure `after:` still waits
+    // for is counted without one.
+    const wouldTell = !keepsToItsThread && quiet + 1 >= options.after;
     if (input.hold && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {
@@ -319,7 +333,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     if (heldElsewhere && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`))
       return { kind: "done", change: change() };
     const flaky =
-      options.flaky !== "alert" && (flakyOpen !== null || input.meaning?.classification.kind === "flaky");
+      keepsToItsThread || (options.flaky !== "alert" && input.meaning?.classification.kind === "flaky");
     if (flaky && options.flaky === "digest") {
       counted(row, "flaky-digest");
       sub = { ...sub, heldFor: null };

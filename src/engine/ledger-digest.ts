@@ -1,7 +1,7 @@
-import type { DigestTestState } from "../messages/digest-message.ts";
 import { byRowTime, countedFailures, type LedgerRow, rowTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
-import { type ClassifiedRun, classifyTest, testState } from "../model/test-classification.ts";
+import { type ClassifiedRun, classifyTest } from "../model/test-classification.ts";
+import { type TestState, type TestStateFacts, testState, testStateFacts } from "../model/test-state.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -10,7 +10,9 @@ export type LedgerDigestLine = {
   runs24h: number;
   failures24h: number;
   passRate: number | null;
-  state: DigestTestState;
+  state: TestState;
+  /** What status and Home say of the test too (src/model/test-state.ts). */
+  facts: TestStateFacts;
   /** Runs of the day that finished (passed or failed): the weight of the day in the digest's trend. */
   settled: number;
   /** Failures of the day counted, not posted, by reason (`after`, `flaky-digest`, `snoozed`, …). */
@@ -28,25 +30,49 @@ function classifiedRuns(rows: readonly LedgerRow[], sub: TestSubscription): Clas
 }
 
 /**
- * The bot called the test flaky within the window: its "is flaky" alert was posted since then
- * (its failures may since have gone into outage messages, held for the outage window), one of
- * these failures went to that thread, or one was counted as flaky for the digest.
+ * When the bot called the test flaky within the window: its "is flaky" alert was posted since
+ * then (its failures may since have gone into outage messages), one of these failures went to
+ * that thread (the alert's time), or one was counted as flaky for the digest (the first's time).
  */
-function calledFlaky(rows: readonly LedgerRow[], sub: TestSubscription, since: number): boolean {
+function calledFlakyAt(rows: readonly LedgerRow[], sub: TestSubscription, since: number): string | null {
   const thread = sub.flakyThread?.ts;
-  if (thread !== undefined && Number(thread) * 1000 >= since) return true;
-  return rows.some(
-    (r) =>
-      r.status === "failed" &&
-      ((r.fate === "counted" && r.reason === "flaky-digest") ||
-        (thread !== undefined && (r.ts === thread || r.parentTs === thread))),
-  );
+  const said = Number(thread) * 1000;
+  const alertAt =
+    thread !== undefined && Number.isFinite(said) && said > 0 ? new Date(said).toISOString() : null;
+  if (alertAt && said >= since) return alertAt;
+  const failed = rows.filter((r) => r.status === "failed" && rowTime(r) >= since);
+  if (thread !== undefined && failed.some((r) => r.ts === thread || r.parentTs === thread))
+    return alertAt ?? sub.flakyThread?.firstRun?.createdAt ?? null;
+  const counted = failed
+    .filter((r) => r.fate === "counted" && r.reason === "flaky-digest")
+    .map((r) => r.decidedAt ?? r.firstSeen)
+    .sort();
+  return counted[0] ?? null;
 }
 
 /**
- * The last 24 hours of a test's ledger as the digest shows them. Its state is the alerts'
- * classification of the same runs (`testState`), so a test the alerts call flaky or failing
- * is not "passing" in the digest because its latest run passed.
+ * The facts of a test's state from its own ledger (the last 24 hours of it): the alerts'
+ * classification of the same runs, so a test the alerts call flaky or failing is not
+ * "passing" because its latest run passed, and what the bot told the channel.
+ */
+export function ledgerTestStateFacts(
+  rows: readonly LedgerRow[],
+  sub: TestSubscription,
+  now: Date,
+): TestStateFacts {
+  const since = now.getTime() - DAY_MS;
+  const known = rows.filter((r) => r.status !== "unreadable" && rowTime(r) >= since).sort(byRowTime);
+  return testStateFacts(classifyTest(classifiedRuns(known, sub), now), {
+    anyRun: known.length > 0,
+    failingStreak: sub.streak !== null,
+    calledFlakyAt: calledFlakyAt(known, sub, since),
+  });
+}
+
+/**
+ * The last 24 hours of a test's ledger as the digest shows them. Its state is the facts its
+ * object stored at its last poll (the ones status and Home show), or, for a subscription not
+ * polled since they were kept, the same facts read from the ledger now.
  */
 export function ledgerDigestLine(
   rows: readonly LedgerRow[],
@@ -57,17 +83,13 @@ export function ledgerDigestLine(
   const day = rows.filter((r) => rowTime(r) >= since && r.status !== "unreadable");
   const finished = day.filter((r) => r.status !== "running");
   const failures = finished.filter((r) => r.status === "failed").length;
-  const known = rows.filter((r) => r.status !== "unreadable").sort(byRowTime);
-  const state = testState(classifyTest(classifiedRuns(known, sub), now), {
-    anyRun: known.length > 0,
-    failingStreak: sub.streak !== null,
-    calledFlaky: calledFlaky(day, sub, since),
-  });
+  const facts = sub.stateFacts ?? ledgerTestStateFacts(rows, sub, now);
   return {
     runs24h: day.length,
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
-    state,
+    state: testState(facts),
+    facts,
     settled: finished.length,
     counted: countedFailures(day, new Date(since)),
   };

@@ -6,7 +6,8 @@ import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 import type { RejectedRun, TestRun } from "../vendor/types.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
-import { type Change, decideTestStep, type TestStep } from "./decide-test-step.ts";
+import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
+import { ledgerTestStateFacts } from "./ledger-digest.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
   afterSlackFailure,
@@ -231,7 +232,8 @@ export async function pollTest(
   const unsettledKeys = () => new Set(outbox.unknown().map((u) => u.key));
   const unsettled = unsettledKeys();
   const settling = rows.some((r) => r.status === "failed" && r.fate === null && unsettled.has(`run:${r.id}`));
-  const tellsNow = ctx.mode?.hold !== true || overdue || settling;
+  // A test called flaky today is never held: its failure is told in this poll, in its thread.
+  const tellsNow = ctx.mode?.hold !== true || overdue || settling || calledFlakyToday(next, now);
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
     const first = rows.find((r) => r.status === "failed" && r.fate === null);
     const run = first ? runs.get(first.id) : undefined;
@@ -317,6 +319,8 @@ export async function pollTest(
     lastRunId: mark?.id ?? next.lastRunId,
     lastRunAt: mark?.at ?? next.lastRunAt,
     overdue: overdueCount(rows, now),
+    // Stored only when they change (a failure, a recovery, a new class): not with each pass.
+    stateFacts: ledgerTestStateFacts(rows, next, now),
   };
   if (failure && failure.kind !== "deferred") {
     const message = describeSlackFailure(failure);

@@ -2,7 +2,8 @@ import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { classifyTest, type TestState, testState } from "../model/test-classification.ts";
+import { classifyTest } from "../model/test-classification.ts";
+import { type TestState, testState, testStateFacts } from "../model/test-state.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import { localDate } from "../util/local-time.ts";
@@ -75,11 +76,13 @@ async function testLine(
     // The state the test's own object gives (the digest's); else the same classification of the runs read here.
     state:
       known ??
-      testState(classifyTest(runsForOptions(runs, sub.options), now), {
-        anyRun: runs.length > 0,
-        failingStreak: sub.streak !== null,
-        calledFlaky: false,
-      }),
+      testState(
+        testStateFacts(classifyTest(runsForOptions(runs, sub.options), now), {
+          anyRun: runs.length > 0,
+          failingStreak: sub.streak !== null,
+          calledFlakyAt: null,
+        }),
+      ),
     figures,
     capped,
   };

@@ -243,7 +243,7 @@ export function statusMessage(
       `• ${subscriptionLabel(s, appUrl)}`,
       `   ${optionsLine(s)}`,
       ...[
-        itemLine(s),
+        itemLine(s, now),
         pollingLine(s),
         ...triageStateLines(s, now),
         ...engineNotes(s, now),

@@ -1,5 +1,5 @@
 import type { DigestDay } from "../model/digest-history.ts";
-import type { TestState } from "../model/test-classification.ts";
+import type { TestState, TestStateFacts } from "../model/test-state.ts";
 import type { Muted } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
@@ -9,8 +9,9 @@ import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
+import { STATE_CELL_ICON, STATE_ICON, testStateCell, testStateLine } from "./test-state-line.ts";
 
-/** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-classification.ts). */
+/** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-state.ts). */
 export type DigestTestState = TestState;
 
 /**
@@ -37,6 +38,11 @@ export type DigestTestLine = {
   /** 0…1, null without runs. */
   passRate: number | null;
   state: DigestTestState;
+  /**
+   * What the bot knows of the test's state: the line says it in the words status and Home
+   * use (src/messages/test-state-line.ts). Absent when the test's object did not answer.
+   */
+  facts?: TestStateFacts | null;
   /** Muted in this channel: its line says so (who, when), since it posts nothing. */
   muted?: Muted | null;
 };
@@ -61,14 +67,6 @@ export type DigestInput = {
 
 /** Each list gets a bounded number of sections; the rest is counted, not dropped silently. */
 const SECTIONS_PER_LIST = 20;
-
-const STATE_ICON: Record<DigestTestState, string> = {
-  passing: ":large_green_circle: passing",
-  failing: ":red_circle: failing",
-  flaky: ":large_yellow_circle: flaky",
-  running: ":large_blue_circle: running",
-  unknown: ":white_circle: unknown",
-};
 
 /** "+7 in 24 h", "50+ in 24 h", or "24 h change unknown". */
 export function collectionChange(line: DigestCollection): string {
@@ -96,16 +94,13 @@ const percent = (rate: number | null) =>
 function testLine(t: DigestTestLine, appUrl: string): string {
   const shown = percent(t.passRate);
   const rate = shown === null ? "no runs" : `${shown} passed`;
-  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${STATE_ICON[t.state] ?? STATE_ICON.unknown} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
+  const state = t.facts ? testStateLine(t.facts) : `${STATE_ICON[t.state] ?? STATE_ICON.unknown} ${t.state}`;
+  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${state} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
 }
 
-const STATE_CELL: Record<DigestTestState, string> = {
-  passing: "🟢 passing",
-  failing: "🔴 failing",
-  flaky: "🟡 flaky",
-  running: "🔵 running",
-  unknown: "⚪ unknown",
-};
+/** The state cell: the same words as the line, as literal text. */
+const stateCell = (t: DigestTestLine) =>
+  t.facts ? testStateCell(t.facts) : `${STATE_CELL_ICON[t.state] ?? STATE_CELL_ICON.unknown} ${t.state}`;
 
 /** Failing first, then flaky: the rows that need someone come first. */
 const STATE_ORDER: Record<DigestTestState, number> = {
@@ -126,7 +121,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   const rows: TableCell[][] = shown.map((t) => [
     // A table cell is literal text, not mrkdwn: the name goes in as written.
     linkCell(testUrl(appUrl, t.test.id), plainLine(t.test.name) || `Test ${t.test.id}`),
-    textCell(`${STATE_CELL[t.state] ?? STATE_CELL.unknown}${t.muted ? " · muted" : ""}`),
+    textCell(`${stateCell(t)}${t.muted ? " · muted" : ""}`),
     textCell(String(t.runs24h)),
     textCell(String(t.failures24h)),
     textCell(percent(t.passRate) ?? "–"),
@@ -138,7 +133,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
     ]);
   const block = table("table_tests", ["Test", "State now", "Runs (24 h)", "Failures", "Pass rate"], rows, [
     { is_wrapped: true },
-    {},
+    { is_wrapped: true },
     { align: "right" },
     { align: "right" },
     { align: "right" },

@@ -1,6 +1,7 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
+import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
@@ -8,7 +9,8 @@ import { fitMessage, type MessageBlock } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { calledFlakyLine, mutedStateLine } from "./subscription-state-lines.ts";
+import { mutedStateLine } from "./subscription-state-lines.ts";
+import { testStateLine } from "./test-state-line.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -28,6 +30,8 @@ export type HomeInput = {
   unreadable?: number;
   /** Slack could not say which channels the person is in, so none is shown. */
   unchecked?: boolean;
+  /** When the view is built (default: now): only a copy stored before tests kept their state facts reads it. */
+  now?: Date;
 };
 
 /** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
@@ -74,21 +78,26 @@ function snoozeText(s: Snooze): string {
   return `:zzz: snoozed by ${mention(s.by)} ${until}`.trim();
 }
 
-/** A test the bot called flaky has no failure streak: Home links that day's thread. */
-function flakyLine(sub: Extract<Subscription, { kind: "test" }>, teamUrl: string | null): string | null {
-  const flaky = sub.flakyThread;
-  if (!flaky || typeof flaky.ts !== "string") return null;
-  return calledFlakyLine(flaky, permalink(teamUrl, sub.channelId, flaky.ts));
+/**
+ * A test's state in the words the digest and status use, then the thread its failures go to:
+ * the open streak's alert, else the day's flaky thread.
+ */
+function testLines(sub: Extract<Subscription, { kind: "test" }>, teamUrl: string | null, now: Date): string {
+  const state = testStateLine(factsOfSubscription(sub, now));
+  const thread = sub.streak
+    ? { ts: sub.streak.threadTs, what: "failure thread", since: sub.streak.firstRun?.createdAt ?? null }
+    : typeof sub.flakyThread?.ts === "string" && sub.flakyThread.ts
+      ? { ts: sub.flakyThread.ts, what: "flaky thread", since: null }
+      : null;
+  if (!thread) return state;
+  const url = permalink(teamUrl, sub.channelId, thread.ts);
+  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
+  const since = thread.since ? ` since ${dateToken(thread.since)}` : "";
+  return `${state} · ${url ? link(url, thread.what) : thread.what}${since}`;
 }
 
-function lastAlert(sub: Subscription, teamUrl: string | null): string {
-  if (sub.kind === "test") {
-    if (!sub.streak) return flakyLine(sub, teamUrl) ?? "no failure streak on record";
-    const url = permalink(teamUrl, sub.channelId, sub.streak.threadTs);
-    const what = `failing for ${plural(sub.streak.failedRuns, "run")}`;
-    const since = sub.streak.firstRun ? ` since ${dateToken(sub.streak.firstRun.createdAt)}` : "";
-    return `:rotating_light: ${url ? link(url, what) : what}${since}`;
-  }
+function lastAlert(sub: Subscription, teamUrl: string | null, now: Date): string {
+  if (sub.kind === "test") return testLines(sub, teamUrl, now);
   if (!sub.threadTs) return "no alert yet";
   const url = permalink(teamUrl, sub.channelId, sub.threadTs);
   // The date token stays outside the link: a label is escaped text, and a token there shows raw.
@@ -97,7 +106,12 @@ function lastAlert(sub: Subscription, teamUrl: string | null): string {
 }
 
 /** One line per subscription: what it is, its health, triage, and its last alert. */
-export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: string | null): string {
+export function subscriptionLine(
+  sub: Subscription,
+  appUrl: string,
+  teamUrl: string | null,
+  now: Date = new Date(),
+): string {
   const name =
     sub.kind === "test"
       ? `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`
@@ -127,7 +141,7 @@ export function subscriptionLine(sub: Subscription, appUrl: string, teamUrl: str
     last
       ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`
       : "",
-    lastAlert(sub, teamUrl),
+    lastAlert(sub, teamUrl, now),
   ]
     .filter(Boolean)
     .join(" · ");
@@ -197,7 +211,7 @@ export function homeView(input: HomeInput): HomeTabView {
   // Each channel's share of the room, less one block for its row of Unmute buttons.
   const share = Math.max(SECTIONS_PER_CHANNEL, Math.floor(room / Math.max(1, channels.size)) - 1);
   for (const [channelId, subs] of channels) {
-    const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl));
+    const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl, input.now));
     const sections = [
       ...packLines(
         [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],

@@ -14,7 +14,13 @@ export type OutageItem = {
 };
 
 export type OutageInput = {
+  /** The failures the parent lists, as it was posted (its overflow aside). */
   items: OutageItem[];
+  /**
+   * Failures of tests that failed while the outage was still open, named since in its thread:
+   * the parent, edited, counts them.
+   */
+  later?: readonly OutageItem[];
   appUrl: string;
   subscribed: number;
   /** Tests (by id) that passed again since: the parent, edited, says so. */
@@ -55,17 +61,22 @@ function sections(lines: { text: string; runId: number }[]): { text: string; run
  * fit, and thread replies name the rest, each test once. Each test's later failures and its
  * recovery reply in the parent's thread.
  */
-export function outageMessages({ items, appUrl, subscribed, recovered = [] }: OutageInput): {
+export function outageMessages({ items, later = [], appUrl, subscribed, recovered = [] }: OutageInput): {
   parent: OutagePart;
   overflow: OutagePart[];
 } {
-  const back = items.filter((i) => recovered.includes(i.testId)).length;
+  // Counted by test: a test that passed and failed again while the outage was open is one test.
+  const tests = [...new Set([...items, ...later].map((i) => i.testId))];
+  const atOnce = new Set(items.map((i) => i.testId)).size;
+  const joined = tests.length - atOnce;
+  const back = tests.filter((id) => recovered.includes(id)).length;
+  const when = joined > 0 ? `(${atOnce} at once, ${joined} since)` : "at once";
   const title =
     back === 0
-      ? `${plural(items.length, "test")} failing at once — likely an outage or a bad deploy`
-      : back === items.length
-        ? `${plural(items.length, "test")} failed at once — all passed again`
-        : `${plural(items.length, "test")} failing at once — ${back} passed again since`;
+      ? `${plural(tests.length, "test")} failing ${when} — likely an outage or a bad deploy`
+      : back === tests.length
+        ? `${plural(tests.length, "test")} failed ${when} — all passed again`
+        : `${plural(tests.length, "test")} failing ${when} — ${back} passed again since`;
   const packed = sections(
     items.map((item) => ({
       text: itemLine(item, appUrl, recovered.includes(item.testId)),
@@ -84,7 +95,7 @@ export function outageMessages({ items, appUrl, subscribed, recovered = [] }: Ou
       ...(pings.length > 0 ? [context(`:bell: ${pings.join(" ")}`)] : []),
       ...first.map((s) => section(s.text)),
       context(
-        `${items.length} of ${plural(subscribed, "watched test")} in this channel.${more > 0 ? ` The other ${more} are named in this thread.` : ""} Later failures and recoveries of each test reply in this thread.`,
+        `${tests.length} of ${plural(subscribed, "watched test")} in this channel.${more > 0 ? ` The other ${more} are named in this thread.` : ""}${joined > 0 ? ` ${joined} more failed while it was open and ${joined === 1 ? "is" : "are"} named in this thread.` : ""} Later failures and recoveries of each test reply in this thread.`,
       ),
     ],
   });
@@ -103,18 +114,27 @@ export function outageMessages({ items, appUrl, subscribed, recovered = [] }: Ou
   return { parent: { message: parent, runIds: firstIds }, overflow };
 }
 
-/** Tests that failed after the outage message went out (or while its outcome was unknown): named once, in its thread. */
+/**
+ * Tests that failed while the outage was open (or while its message's outcome was unknown):
+ * named once, in its thread. A reply that names a test is that failure's first post, so it
+ * pings the test's `mention:` (each distinct one once), as the parent would have.
+ */
 export function outageAddition(items: OutageItem[], appUrl: string): OutagePart[] {
   const packed = sections(items.map((item) => ({ text: itemLine(item, appUrl), runId: item.runId })));
   const out: OutagePart[] = [];
   for (let i = 0; i < packed.length; i += SECTIONS_PER_MESSAGE) {
     const chunk = packed.slice(i, i + SECTIONS_PER_MESSAGE);
     const runIds = chunk.flatMap((s) => s.runIds);
+    const pings = distinctMentions(items.filter((item) => runIds.includes(item.runId)).map((i) => i.mention));
     out.push({
       runIds,
       message: fitMessage({
-        text: `Also failing now: ${plural(runIds.length, "test")}`,
-        blocks: [section("Also failing now:"), ...chunk.map((s) => section(s.text))],
+        text: `Also failing now: ${plural(runIds.length, "test")}${pings.length > 0 ? ` ${pings.join(" ")}` : ""}`,
+        blocks: [
+          section("Also failing now:"),
+          ...chunk.map((s) => section(s.text)),
+          ...(pings.length > 0 ? [context(`:bell: ${pings.join(" ")}`)] : []),
+        ],
       }),
     });
   }

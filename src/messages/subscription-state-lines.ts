@@ -1,7 +1,9 @@
-import type { FlakyThread, Subscription } from "../model/subscription.ts";
+import type { Subscription } from "../model/subscription.ts";
+import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
-import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
+import { testStateLine } from "./test-state-line.ts";
 import { resubscribeCommand } from "./triage-controls.ts";
 
 /**
@@ -33,32 +35,11 @@ export function pollingLine(s: Subscription): string {
 }
 
 /**
- * A test the bot called flaky has no failure streak (its failures went to that day's thread):
- * `status` and Home say so, with a link to the thread when there is one.
+ * What the watched item itself is doing: a test's state in the words the digest and Home use
+ * ("broken: failed 3 runs in a row · called flaky …"), a collection's state.
  */
-export function calledFlakyLine(flaky: FlakyThread, threadUrl: string | null): string {
-  const what = "one thread";
-  // When the bot said so: its "is flaky" alert's own time (the run that made it so started earlier).
-  const said = Number(flaky.ts) * 1000;
-  const when =
-    Number.isFinite(said) && said > 0
-      ? dateToken(new Date(said))
-      : flaky.firstRun
-        ? dateToken(flaky.firstRun.createdAt)
-        : `on ${oneLine(flaky.day)} (UTC)`;
-  return `:large_yellow_circle: called flaky ${when}: that day's failures go in ${threadUrl ? link(threadUrl, what) : what}`;
-}
-
-/** What the watched item itself is doing: a test failing for N runs, a collection's state. */
-export function itemLine(s: Subscription): string {
-  if (s.kind === "test") {
-    return s.streak
-      ? `:red_circle: test failing for ${plural(s.streak.failedRuns, "run")} (last failed run #${s.streak.lastRunId})`
-      : s.flakyThread?.ts
-        ? calledFlakyLine(s.flakyThread, null)
-        : // Not green: a failure before subscribing opens no alert, so this does not say "passing".
-          ":white_circle: no failure alert open";
-  }
+export function itemLine(s: Subscription, now: Date): string {
+  if (s.kind === "test") return testStateLine(factsOfSubscription(s, now));
   // The count growth is measured from: the last alert's, or the subscription's (or the
   // resolution's) when no alert is open.
   // Dated, like every count of growth: the weekly report and the alerts count from other moments.

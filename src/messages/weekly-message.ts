@@ -7,6 +7,7 @@ import { fitMessage, type MessageBlock, SLACK_LIMITS, type SlackMessage } from "
 import { testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
+import { STATE_CELL_ICON } from "./test-state-line.ts";
 
 /**
  * The weekly report of a channel (`/decipher weekly mon 09:00`): the week's failures and
@@ -46,13 +47,9 @@ export type WeeklyInput = {
   appUrl: string;
 };
 
-const STATE: Record<DigestTestState, string> = {
-  passing: "🟢 passing",
-  failing: "🔴 failing",
-  flaky: "🟡 flaky",
-  running: "🔵 running",
-  unknown: "⚪ unknown",
-};
+const STATE = Object.fromEntries(
+  Object.entries(STATE_CELL_ICON).map(([state, icon]) => [state, `${icon} ${state}`]),
+) as Record<DigestTestState, string>;
 
 const floor = (n: number, capped: boolean) => `${n.toLocaleString("en-US")}${capped ? "+" : ""}`;
 const rate = (f: WeekTestFigures) =>

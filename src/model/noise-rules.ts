@@ -37,5 +37,30 @@ export const CLASSIFY_THRESHOLDS = {
   flakyRelapsesAnyShare: 2,
 } as const;
 
-/** An outage: this many of a channel's tests failing in one cycle, or this share of them (at least `atLeast`). */
-export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2 } as const;
+/**
+ * An outage: this many of a channel's tests failing in one cycle, or this share of them (at
+ * least `atLeast`). While one of the tests it named still fails, and for at most `openForMs`
+ * after it was posted, the outage is open: a test of the channel that fails meanwhile (a bad
+ * deploy reaches each test at its own schedule) joins its message instead of alerting alone
+ * or opening a second outage message. An outage of hours is a new event after the first.
+ */
+export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2, openForMs: 60 * 60_000 } as const;
+
+/** Several tests failing in one cycle are one event: `held` of the channel's `tests` failing together. */
+export function isOutage(held: number, tests: number): boolean {
+  return held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
+}
+
+/**
+ * Whether an outage message is still open: posted at `at`, less than `openForMs` ago, and one
+ * of the tests it named (by id) has not passed again since.
+ */
+export function outageStillOpen(
+  outage: { at: string; named: readonly number[]; recovered: readonly number[] },
+  now: Date,
+): boolean {
+  return (
+    now.getTime() - Date.parse(outage.at) < OUTAGE.openForMs &&
+    outage.named.some((id) => !outage.recovered.includes(id))
+  );
+}

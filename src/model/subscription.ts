@@ -1,6 +1,7 @@
 import type { IssueCollection, TestRun } from "../vendor/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
 import type { Mention } from "./mention.ts";
+import type { TestStateFacts } from "./test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
 /**
@@ -158,6 +159,12 @@ export type TestSubscription = SubscriptionBase & {
   recoveredParent?: ParentEdit | null;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
   counted?: CountedFailure[];
+  /**
+   * What the bot knows of the test's state, from its ledger at the last poll: the digest,
+   * status and Home all say it in the same words (src/model/test-state.ts). Absent on copies
+   * stored before it was kept, until their next poll.
+   */
+  stateFacts?: TestStateFacts;
 };
 
 /**

@@ -7,7 +7,7 @@ import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
-import { OUTAGE } from "../model/noise-rules.ts";
+import { isOutage, outageStillOpen } from "../model/noise-rules.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
@@ -76,9 +76,29 @@ const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 const modeOf = (runId: number, ts: string | null): PollMode =>
   ts ? { told: true, group: { ts, runIds: [runId] } } : { told: true };
 
-/** Several tests failing in one cycle are one event (src/model/noise-rules.ts). */
-const isOutage = (held: number, tests: number) =>
-  held >= OUTAGE.tests || (held >= OUTAGE.atLeast && held >= OUTAGE.share * tests);
+/** The outage is still going on (src/model/noise-rules.ts): a test that fails meanwhile joins it. */
+const stillOpen = (outage: Outage, now: Date) =>
+  outageStillOpen(
+    {
+      at: outage.at,
+      // The tests a delivered message of the outage names.
+      named: outage.items.filter((i) => outage.named.includes(i.runId)).map((i) => i.testId),
+      recovered: outage.recovered ?? [],
+    },
+    now,
+  );
+
+/** The parent as it was posted (its items, in their order), with what happened since. */
+function outageParent(outage: Outage, appUrl: string) {
+  const listed = outage.posted ?? outage.items.length;
+  return outageMessages({
+    items: outage.items.slice(0, listed),
+    later: outage.items.slice(listed).filter((i) => outage.named.includes(i.runId)),
+    appUrl,
+    subscribed: outage.subscribed,
+    recovered: outage.recovered ?? [],
+  }).parent.message;
+}
 
 /**
  * Not known whether Slack has it (a lost answer; a lookup refused or over budget): the runs
@@ -238,16 +258,25 @@ export class ChannelObject extends DurableObject<Env> {
         named: wanted.filter((id) => named.includes(id) && !waiting.has(id)),
         waiting: wanted.filter((id) => waiting.has(id)),
       });
-      if (earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId))) {
+      const retried = earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId));
+      if (earlier && (retried || stillOpen(earlier, now))) {
         // Some or all of these are the earlier outage's (a retried cycle, or one settled just
-        // now): what it does not name yet joins its thread, each test once.
+        // now), or they failed while it is still going on: one event, one message. What it does
+        // not name yet joins its thread, each run once, and the parent counts them.
         const fresh = open.filter((i) => !earlier.named.includes(i.runId));
         earlier.items = [
           ...earlier.items,
           ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
         ];
+        const before = earlier.named.length;
         if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
+        const joined = fresh.filter((i) => earlier.named.includes(i.runId));
+        // A test named again is failing again: the parent no longer marks it as passed.
+        earlier.recovered = (earlier.recovered ?? []).filter((id) => !joined.some((i) => i.testId === id));
         await this.ctx.storage.put("outage", earlier);
+        // A failed edit costs only the parent's count; the thread names each test.
+        if (earlier.named.length > before)
+          await update(deps.slack, channelId, earlier.ts, outageParent(earlier, appUrl));
         return answer(earlier.ts, earlier.named);
       }
       if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
@@ -431,15 +460,8 @@ export class ChannelObject extends DurableObject<Env> {
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      // The parent as it was posted (its items, in their order), with the recoveries marked.
-      const { parent } = outageMessages({
-        items: updated.items.slice(0, updated.posted ?? updated.items.length),
-        appUrl: config.decipherAppUrl,
-        subscribed: updated.subscribed,
-        recovered: updated.recovered ?? [],
-      });
       // A failed edit costs only the parent's title; each recovery still replied in the thread.
-      await update(deps.slack, channelId, ts, parent.message);
+      await update(deps.slack, channelId, ts, outageParent(updated, config.decipherAppUrl));
     });
   }
 

@@ -3,7 +3,7 @@ import { type Config, type Env, readConfig } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
-import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
+import { type LedgerDigestLine, ledgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
@@ -175,17 +175,18 @@ export class SubscriptionObject extends DurableObject<Env> {
         return { subscription: existing, created: false };
       }
       const { baselineRuns, ...rest } = fresh as Subscription & { baselineRuns?: unknown };
-      const sub = { ...rest, teamId: ref.teamId } as Subscription;
+      let sub = { ...rest, teamId: ref.teamId } as Subscription;
       // A fresh subscription starts a fresh ledger: what happened before it is baseline. (An
       // unsubscribe's deleteAll drops the tables, so they are made again first.)
       SqlRunLedger.migrate(this.ctx.storage.sql);
       SqlOutbox.migrate(this.ctx.storage.sql);
       this.ctx.storage.sql.exec("DELETE FROM runs");
       this.ctx.storage.sql.exec("DELETE FROM outbox");
-      if (fresh.kind === "test" && fresh.baselineRuns) {
-        new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(
-          baselineRows(fresh.baselineRuns, new Date(fresh.createdAt)),
-        );
+      if (fresh.kind === "test" && fresh.baselineRuns && sub.kind === "test") {
+        const rows = baselineRows(fresh.baselineRuns, new Date(fresh.createdAt));
+        new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(rows);
+        // Status and Home say what the test is doing from the start, not only after a poll.
+        sub = { ...sub, stateFacts: ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt)) };
       }
       await this.#store(existing, sub);
       // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.

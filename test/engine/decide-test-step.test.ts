@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  FLAKY_THREAD_TS,
   type History,
   playHistory,
   type RunPlan,
@@ -49,6 +50,7 @@ const histories: fc.Arbitrary<History> = fc.record({
     maxLength: 8,
   }),
   snoozeMinutes: fc.option(fc.integer({ min: 1, max: 20 }), { nil: null }),
+  flakyToday: fc.boolean(),
   outages: fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
 });
 
@@ -72,6 +74,34 @@ describe("decideTestStep over generated histories", () => {
     fc.assert(
       fc.property(histories, (history) => expectAccounted(playHistory(history))),
       { numRuns: 300 },
+    );
+  });
+
+  it("a test called flaky today keeps its failures in its thread during an outage", () => {
+    // Every cycle's held runs would be named in an outage message: none of this test's is held.
+    const calledFlaky = histories.map((h) => ({
+      ...h,
+      flakyToday: true,
+      options: { ...h.options, flaky: "thread" as const },
+      outages: [true],
+      snoozeMinutes: null,
+    }));
+    fc.assert(
+      fc.property(calledFlaky, (history) => {
+        const shown = playHistory(history);
+        expectAccounted(shown);
+        expect(shown.held).toEqual([]);
+        for (const row of shown.ledger.values()) {
+          if (row.status !== "failed") continue;
+          expect(row.fate, `run ${row.id}`).not.toBe("grouped");
+          expect(row.fate, `run ${row.id}`).not.toBe("announced");
+          // Told in the day's thread, or counted for a reason the channel chose (`after:` aside).
+          if (row.fate === "threaded") expect(row.parentTs).toBe(FLAKY_THREAD_TS);
+          else expect(row).toMatchObject({ fate: expect.stringMatching(/counted|baseline/) });
+          if (row.fate === "counted") expect(row.reason).toBe("trigger");
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

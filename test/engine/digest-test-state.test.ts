@@ -3,7 +3,8 @@ import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "..
 import { ledgerDigestLine } from "../../src/engine/ledger-digest.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import { classifyTest, testState } from "../../src/model/test-classification.ts";
+import { classifyTest } from "../../src/model/test-classification.ts";
+import { testState, testStateFacts } from "../../src/model/test-state.ts";
 import { localWeekday } from "../../src/model/weekly-schedule.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
@@ -113,18 +114,20 @@ describe("the digest names a test's state as the alerts classify it", () => {
   });
 
   it("uses the state every alert's class maps to: new failure, broken and failing are failing", () => {
-    const told = { anyRun: true, failingStreak: false, calledFlaky: false };
+    const told = { anyRun: true, failingStreak: false, calledFlakyAt: null };
     const at = (pattern: string) =>
       testState(
-        classifyTest(
-          rows(pattern).map((r) => ({
-            id: r.id,
-            status: r.status as "passed",
-            createdAt: r.createdAt as string,
-          })),
-          NOW,
+        testStateFacts(
+          classifyTest(
+            rows(pattern).map((r) => ({
+              id: r.id,
+              status: r.status as "passed",
+              createdAt: r.createdAt as string,
+            })),
+            NOW,
+          ),
+          told,
         ),
-        told,
       );
     expect(at("PPPPPF")).toBe("failing");
     expect(at("PFFF")).toBe("failing");
@@ -160,7 +163,9 @@ describe("a digest in the channel", () => {
     const digest = (await bot.posted()).find((m) => /digest/i.test(visibleText(m)));
     const text = visibleText(digest as StoredMessage);
     // The tests table: name, then state. Over 40 % failed, failing again after a pass once: failing.
-    expect(text).toMatch(/Checkout flow\n🔴 failing\n/);
+    expect(text).toMatch(
+      /Checkout flow\n🔴 failing: over 40 % of its recent runs failed; its last run passed\n/,
+    );
     expect(text).not.toMatch(/passing/);
   });
 
@@ -194,7 +199,9 @@ describe("a digest in the channel", () => {
     const posted = await bot.posted();
     const digest = posted.find((m) => /Daily Decipher digest/.test(m.text ?? ""));
     const weekly = posted.find((m) => /Weekly Decipher report/.test(m.text ?? ""));
-    expect(visibleText(digest as StoredMessage)).toMatch(/Flappy flow\n🟡 flaky\n/);
+    expect(visibleText(digest as StoredMessage)).toMatch(
+      /Flappy flow\n🟡 flaky: .* · called flaky \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/,
+    );
     expect(visibleText(weekly as StoredMessage)).toMatch(/Flappy flow\n🟡 flaky\n/);
   });
 });

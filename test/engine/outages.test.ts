@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
-const isOutage = (m: StoredMessage) => /failing at once/.test(visibleText(m));
+const isOutage = (m: StoredMessage) => /at once/.test(visibleText(m));
 
 describe("one message per outage", () => {
   it("a single failing test alerts on its own", async () => {
@@ -80,25 +81,226 @@ describe("one message per outage", () => {
   });
 });
 
-describe("the noisy scenario's outage", () => {
-  it("three flaky tests failing together are one outage message, not flaky-thread replies and alerts", async () => {
+describe("an outage still going on is one message", () => {
+  const MINUTE = 60_000;
+  const threadOf = async (bot: Awaited<ReturnType<typeof channelWatching>>["bot"], parent: StoredMessage) =>
+    (await bot.messages()).filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
+
+  it("a test that fails while an outage is open joins its thread, and the parent counts it", async () => {
+    const { bot, org, tests } = await channelWatching(5);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+    expect(visibleText(outage)).toMatch(/3 tests failing at once/);
+
+    // A minute later a fourth test fails alone: the same event, not an alert of its own.
+    const fourth = tests[3] as { id: number };
+    const late = await org.addRun(fourth.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const replies = (await threadOf(bot, outage)).map(visibleText).join("\n");
+    expect(replies).toMatch(/Also failing now/);
+    expect(replies).toContain(`runs/${late.id}`);
+    const parent = (await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage;
+    expect(visibleText(parent)).toMatch(/4 tests failing \(3 at once, 1 since\)/);
+    const row = (await ledgerOf(bot, "test", fourth.id)).find((r) => r.id === late.id);
+    expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
+
+    // Its next failure and its recovery reply in the same thread, once each.
+    const again = await org.addRun(fourth.id, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await org.addRun(fourth.id, "passed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
+    expect(thread).toContain(`runs/${again.id}`);
+    expect(thread).toMatch(/passed again/);
+  });
+
+  it("a test that joins an open outage pings its mention: once, in the reply that names it", async () => {
+    const { bot, org, tests } = await channelWatching(5);
+    const fourth = tests[3] as { id: number };
+    await bot.command("/decipher", `subscribe test ${fourth.id} mention:<!subteam^S0ONCALL|@oncall>`);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    expect(await bot.pings()).toEqual([]);
+    await org.addRun(fourth.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const outage = topLevel(await bot.posted())[0] as StoredMessage;
+    const reply = (await threadOf(bot, outage)).find((m) => /Also failing now/.test(visibleText(m)));
+    expect(await bot.pings()).toEqual([
+      { target: "<!subteam^S0ONCALL>", channel: "C0ALERTS", ts: reply?.ts, threadTs: outage.ts },
+    ]);
+  });
+
+  it("three more tests failing while an outage is open are named in its thread, not a second outage message", async () => {
+    const { bot, org, tests } = await channelWatching(7);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const later = [];
+    for (const test of tests.slice(3, 6)) later.push(await org.addRun(test.id, "failed"));
+    await bot.cron(new Date(t0 + MINUTE));
+    const parents = topLevel(await bot.posted());
+    expect(parents).toHaveLength(1);
+    expect(parents.filter(isOutage)).toHaveLength(1);
+    const thread = (await threadOf(bot, parents[0] as StoredMessage)).map(visibleText).join("\n");
+    for (const run of later) expect(thread).toContain(`runs/${run.id}`);
+    expect(visibleText(parents[0] as StoredMessage)).toMatch(/6 tests failing \(3 at once, 3 since\)/);
+  });
+
+  it("once every test of an outage passed again, the next failures are a new event", async () => {
+    const { bot, org, tests } = await channelWatching(7);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const first = topLevel(await bot.posted())[0] as StoredMessage;
+    expect(visibleText((await bot.posted()).find((m) => m.ts === first.ts) as StoredMessage)).toMatch(
+      /all passed again/,
+    );
+    // One test fails alone: its own alert. Then three others together: a new outage message.
+    const alone = await org.addRun((tests[3] as { id: number }).id, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    for (const test of tests.slice(4, 7)) await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const parents = topLevel(await bot.posted());
+    expect(parents).toHaveLength(3);
+    expect(isOutage(parents[1] as StoredMessage)).toBe(false);
+    expect(visibleText(parents[1] as StoredMessage)).toContain(`runs/${alone.id}`);
+    expect(visibleText(parents[2] as StoredMessage)).toMatch(/3 tests failing at once/);
+  });
+
+  it("a test that passed and fails again while its outage is open is failing again in the parent", async () => {
+    const { bot, org, tests } = await channelWatching(4);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const first = tests[0] as { id: number };
+    await org.addRun(first.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const outage = topLevel(await bot.posted())[0] as StoredMessage;
+    const parentNow = async () =>
+      visibleText((await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage);
+    expect(await parentNow()).toMatch(/1 passed again since/);
+    const relapse = await org.addRun(first.id, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    expect(await parentNow()).toMatch(/3 tests failing/);
+    expect(await parentNow()).not.toMatch(/passed again/);
+    expect((await threadOf(bot, outage)).map(visibleText).join("\n")).toContain(`runs/${relapse.id}`);
+  });
+});
+
+describe("flaky tests and outages", () => {
+  /** Passes with a failure among them: the next failure makes the test flaky by the thresholds. */
+  const FLAPPED = ["passed", "failed", "passed", "passed", "passed"] as const;
+
+  it("a test called flaky today keeps its failures in its thread during an outage", async () => {
+    const { bot, org, tests } = await channelWatching(4);
+    const flappy = tests[0] as { id: number };
+    const others = tests.slice(1);
+    const t0 = Date.now();
+    for (const status of [...FLAPPED, "failed"] as const) await org.addRun(flappy.id, status);
+    await bot.cron(new Date(t0));
+    const flakyAlert = (await bot.posted())[0] as StoredMessage;
+    expect(visibleText(flakyAlert)).toMatch(/is flaky/);
+    expect(visibleText(flakyAlert)).toMatch(/its failures today go in this thread/i);
+
+    // Minutes later all four fail in one cycle: three make an outage, the flaky one is not in it.
+    const again = await org.addRun(flappy.id, "failed");
+    const outageRuns = [];
+    for (const test of others) outageRuns.push(await org.addRun(test.id, "failed"));
+    await bot.cron(new Date(t0 + 3 * 60_000));
+    const parents = topLevel(await bot.posted());
+    expect(parents).toHaveLength(2);
+    const outage = parents[1] as StoredMessage;
+    expect(visibleText(outage)).toMatch(/3 tests failing at once/);
+    for (const run of outageRuns) expect(visibleText(outage)).toContain(`runs/${run.id}`);
+    expect(visibleText(outage)).not.toContain(`runs/${again.id}`);
+    const thread = (await bot.messages()).filter(
+      (m) => m.thread_ts === flakyAlert.ts && m.ts !== flakyAlert.ts,
+    );
+    expect(thread.map(visibleText).join("\n")).toContain(`runs/${again.id}`);
+    // Told once, in its thread: one fate in its ledger.
+    const row = (await ledgerOf(bot, "test", flappy.id)).find((r) => r.id === again.id);
+    expect(row).toMatchObject({ fate: "threaded", parentTs: flakyAlert.ts });
+    const mentions = (await bot.messages()).filter((m) => runIdsIn(visibleText(m)).includes(again.id));
+    expect(mentions).toHaveLength(1);
+  });
+
+  it("tests that only now look flaky, failing together, are one outage message", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const tests = [];
+    for (let i = 0; i < 3; i++) tests.push(await org.addTest(`Flappy step ${i + 1}`));
+    // Their history is in before the channel subscribes: it is the baseline, nothing alerts.
+    for (const test of tests) for (const status of FLAPPED) await org.addRun(test.id, status);
+    for (const test of tests) await bot.command("/decipher", `subscribe test ${test.id}`);
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(0);
+    const runs = [];
+    for (const test of tests) runs.push(await org.addRun(test.id, "failed"));
+    await bot.cron();
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    const text = visibleText(posts[0] as StoredMessage);
+    expect(text).toMatch(/3 tests failing at once/);
+    expect(text).not.toMatch(/is flaky/);
+    for (const run of runs) expect(text).toContain(`runs/${run.id}`);
+  });
+});
+
+describe("the noisy scenario's outages", () => {
+  it("one outage message before any test is called flaky; in the second round the tests called flaky keep their failures in their threads", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101");
     for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
     await org.scenario("noisy");
     const t0 = Date.now();
-    // Its steps 0–7 (each test flaps; 101 and 102 get a flaky thread), then 8–10: all fail.
-    // One tick per minute, as each object's own clock would see them.
-    let minute = 0;
-    for (; minute < 8; minute++) {
+    // One tick per minute, as each object's own clock would see them: steps 0–7 (a failure now
+    // and then), 8–10 (all three fail), then they flap; the pattern repeats from step 16.
+    const step = async (minute: number) => {
       await org.tick();
       await bot.cron(new Date(t0 + minute * 60_000));
+    };
+    for (let minute = 0; minute < 8; minute++) await step(minute);
+    expect((await bot.posted()).filter(isOutage)).toHaveLength(0);
+    await step(8);
+    const outages = (await bot.posted()).filter(isOutage);
+    expect(outages).toHaveLength(1);
+    expect(visibleText(outages[0] as StoredMessage)).toMatch(/3 tests failing at once/);
+    for (let minute = 9; minute < 27; minute++) await step(minute);
+    const parents = topLevel(await bot.posted());
+    expect(parents.filter(isOutage)).toHaveLength(1);
+    const flakyAlerts = parents.filter((m) => /is flaky/.test(visibleText(m)));
+    expect(flakyAlerts).toHaveLength(3);
+    // Steps 24–26 fail all three again: each failure is a reply in its test's flaky thread.
+    const replies = (await bot.messages()).filter((m) =>
+      flakyAlerts.some((a) => m.thread_ts === a.ts && m.ts !== a.ts),
+    );
+    expect(replies.length).toBeGreaterThanOrEqual(9);
+  }, 120_000);
+});
+
+describe("the sandbox's default scenario", () => {
+  it("its flapping demo tests do not post an outage message every time they fail together", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    for (const command of ["subscribe test 102", "subscribe test 103", "subscribe collection 501"])
+      await bot.command("/decipher", command);
+    await org.scenario("cycle");
+    const t0 = Date.now();
+    // Ten minutes of `npm start`: a tick every 20 s, each test polled after each. All three
+    // fail in the same tick every 80 s; once the bot called them flaky, each keeps to its thread.
+    for (let n = 1; n <= 30; n++) {
+      await org.tick();
+      await bot.cron(new Date(t0 + n * 20_000));
     }
-    const before = (await bot.posted()).length;
-    expect(topLevel(await bot.posted()).some((m) => /is flaky/.test(visibleText(m)))).toBe(true);
-    await org.tick();
-    await bot.cron(new Date(t0 + minute * 60_000));
-    const outagePosts = (await bot.posted()).slice(before);
-    expect(outagePosts).toHaveLength(1);
-    expect(visibleText(outagePosts[0] as StoredMessage)).toMatch(/3 tests failing at once/);
-  });
+    const parents = topLevel(await bot.posted());
+    expect(parents.filter(isOutage).length).toBeLessThanOrEqual(1);
+    expect(parents.filter((m) => /is flaky/.test(visibleText(m)))).toHaveLength(3);
+  }, 120_000);
 });

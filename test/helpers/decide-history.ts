@@ -43,6 +43,11 @@ export type History = {
   answers?: SlackAnswer[];
   /** A 1 h snooze clicked at T0 that lasts this many minutes. */
   snoozeMinutes?: number | null;
+  /**
+   * The bot called the test flaky at T0 (its "is flaky" alert of the day is out): its failures
+   * of the day keep to that thread, never held for an outage message.
+   */
+  flakyToday?: boolean;
   /** Per poll, in turn: whether the channel names this cycle's held runs in an outage message. */
   outages?: boolean[];
   polls?: number;
@@ -60,6 +65,8 @@ export type Shown = {
   asked: Map<string, number>;
   /** Each posted message's text as Slack shows it now (its last edit), by ts. */
   texts: Map<string, string>;
+  /** Runs a poll held for the channel's outage window, each time it did. */
+  held: number[];
 };
 
 function createdAtOf(plan: RunPlan): string {
@@ -88,7 +95,14 @@ function runAt(plan: RunPlan, poll: number): TestRun | null {
   };
 }
 
-export function startingSubscription(options: TestOptions = {}, snoozeMinutes: number | null = null) {
+/** The ts of the day's "is flaky" alert when a history starts with the test called flaky. */
+export const FLAKY_THREAD_TS = `${T0 / 1000 - 60}.000100`;
+
+export function startingSubscription(
+  options: TestOptions = {},
+  snoozeMinutes: number | null = null,
+  flakyToday = false,
+) {
   const sub: TestSubscription = {
     kind: "test",
     channelId: "C1",
@@ -114,6 +128,9 @@ export function startingSubscription(options: TestOptions = {}, snoozeMinutes: n
             missedFailures: 0,
             countAtStart: null,
           },
+    ...(flakyToday
+      ? { flakyThread: { ts: FLAKY_THREAD_TS, day: new Date(T0).toISOString().slice(0, 10) } }
+      : {}),
   };
   return sub;
 }
@@ -128,13 +145,15 @@ export function playHistory(history: History): Shown {
   const outages = history.outages ?? [false];
   const polls = history.polls ?? 12;
   const step = (history.minutesPerPoll ?? 3) * MINUTE;
-  let sub = startingSubscription(history.options ?? {}, history.snoozeMinutes ?? null);
+  let sub = startingSubscription(history.options ?? {}, history.snoozeMinutes ?? null, history.flakyToday);
   const ledger = new Map<number, LedgerRow>();
-  const slack = new Map<string, string>();
+  // The day's "is flaky" alert is in the channel already.
+  const slack = new Map<string, string>(history.flakyToday ? [["flaky-alert", FLAKY_THREAD_TS]] : []);
   const unknown = new Set<string>();
   const timesTold = new Map<number, number>();
   const asked = new Map<string, number>();
   const texts = new Map<string, string>();
+  const everHeld: number[] = [];
   const told = (runId: number) => timesTold.set(runId, (timesTold.get(runId) ?? 0) + 1);
   let answer = 0;
   let tsCounter = 0;
@@ -176,6 +195,7 @@ export function playHistory(history: History): Shown {
         apply(next.change);
         if (next.kind === "hold") {
           held.push(next.held.runId);
+          everHeld.push(next.held.runId);
           break;
         }
         if (next.kind === "done") break;
@@ -207,5 +227,5 @@ export function playHistory(history: History): Shown {
       }
     }
   }
-  return { ledger, sub, slack, timesTold, asked, texts };
+  return { ledger, sub, slack, timesTold, asked, texts, held: everHeld };
 }

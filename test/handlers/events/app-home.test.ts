@@ -60,7 +60,10 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(alert).toBeDefined();
     await events.openHome();
     const home = visibleText({ blocks: (await events.views()).home?.blocks ?? [] });
-    expect(home).toMatch(/:large_yellow_circle: called flaky <!date\^\d+\^[^>]*>: that day's failures go in/);
+    // The state in the words status and the digest use, then the day's thread.
+    expect(home).toMatch(
+      /:large_yellow_circle: flaky: [^·\n]* · called flaky <!date\^\d+\^[^>]*> · <[^|>]*\|flaky thread>/,
+    );
     expect(home).toContain(`p${alert.ts.replace(".", "")}`);
     // It names when the bot called it flaky: its alert's own time, not when the run started.
     expect(home).toContain(`called flaky <!date^${Math.floor(Number(alert.ts))}^`);
@@ -131,7 +134,7 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(text).toContain("polling OK");
     // Last alerts link to their messages in Slack.
     expect(text).toMatch(
-      /<https:\/\/acme-[a-z0-9]+\.slack\.com\/archives\/C0ALERTS\/p1732200000000100\|failing for 3 runs>/,
+      /<https:\/\/acme-[a-z0-9]+\.slack\.com\/archives\/C0ALERTS\/p1732200000000100\|failure thread>/,
     );
     expect(text).toMatch(/archives\/C0DEMO\/p1732200000000200\|last alert> <!date\^\d+\^/);
     // A date token inside a link label is escaped text: Slack would show it raw.
