@@ -45,6 +45,8 @@ export const singleWorker = () => worker(() => ({}));
 
 export default defineConfig({
   test: {
+    // The reporter reads `silent` from the root config only; the projects' own copy is not enough.
+    silent: shared.silent,
     projects: [
       {
         // Single-workspace mode, the default: every suite but the install one.

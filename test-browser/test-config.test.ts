@@ -2,6 +2,7 @@
 // token) beside wrangler.toml. The tests must neither read it (wrangler said "Using secrets
 // defined in .dev.vars" once per test file) nor announce wrangler's telemetry.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,4 +57,25 @@ test("npm run dev does not fetch request.cf data, so offline it prints no getadd
     scripts: Record<string, string>;
   };
   assert.match(scripts.dev ?? "", /\bCLOUDFLARE_CF_FETCH_ENABLED=false (?:[A-Z_]+=\S+ )*wrangler dev\b/);
+});
+
+test("a passing test's console lines stay out of the test output", () => {
+  // One test whose cron logs its "poll everything: …" line, run as `npm test` runs vitest.
+  const run = spawnSync(
+    join(ROOT, "node_modules/.bin/vitest"),
+    [
+      "run",
+      "--project",
+      "single",
+      "test/engine/outages.test.ts",
+      "-t",
+      "a single failing test alerts on its own",
+    ],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } },
+  );
+  const output = `${run.stdout}${run.stderr}`;
+  assert.equal(run.status, 0, output);
+  assert.match(output, /Tests {2}1 passed/);
+  assert.doesNotMatch(output, /^stdout \|/m);
+  assert.doesNotMatch(output, /poll everything/);
 });
