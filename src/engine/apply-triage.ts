@@ -22,14 +22,16 @@ function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Dat
 }
 
 /** The reply to Snooze names when it ends: a date token for a timed one, the event otherwise. */
+/** When a snooze ends, in words ("until …"). */
+const snoozeEnd = (snooze: Pick<Snooze, "until" | "choice">): string =>
+  snooze.choice.kind === "until-pass"
+    ? "until a run of this test passes"
+    : snooze.choice.kind === "until-growth"
+      ? `until it has ${snooze.choice.sessions} more sessions than now`
+      : `until ${dateToken(snooze.until)}`;
+
 export function snoozedNote(snooze: Pick<Snooze, "until" | "choice">): string {
-  const end =
-    snooze.choice.kind === "until-pass"
-      ? "until a run of this test passes"
-      : snooze.choice.kind === "until-growth"
-        ? `until it has ${snooze.choice.sessions} more sessions than now`
-        : `until ${dateToken(snooze.until)}`;
-  return `Snoozed ${end}: nothing is posted for this item until then; then one message sums up.`;
+  return `Snoozed ${snoozeEnd(snooze)}: nothing is posted for this item until then; then one message sums up.`;
 }
 
 /**
@@ -122,6 +124,21 @@ async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: 
   };
 }
 
+/**
+ * The reply to Mute. A mute ends a running snooze (Unmute does not bring it back), so the reply
+ * says so: the snooze must not vanish from the alert unexplained.
+ */
+export function mutedNote(
+  kind: Subscription["kind"],
+  id: number,
+  snooze: Pick<Snooze, "until" | "choice"> | null,
+): string {
+  const ended = snooze
+    ? ` Its snooze (${snoozeEnd(snooze)}) ends with the mute: after Unmute, its alerts come at once.`
+    : "";
+  return `Muted: this channel gets no alerts for this ${kind} until someone clicks Unmute (on the alert, in \`/decipher status\` or the app's Home) or types \`/decipher subscribe ${kind} ${id}\`.${ended}`;
+}
+
 function decideTriage(
   sub: Subscription,
   action: Exclude<TriageAction, { type: "unmute" }>,
@@ -203,10 +220,7 @@ function decideTriage(
       return {
         // Kept, not deleted: status, list, Home and the digest show it muted, with Unmute.
         next: { ...sub, muted: { by: action.userId, at }, snooze: null, lastChangeAt: at },
-        outcome: {
-          ok: true,
-          note: `Muted: this channel gets no alerts for this ${sub.kind} until someone clicks Unmute (on the alert, in \`/decipher status\` or the app's Home) or types \`/decipher subscribe ${sub.kind} ${id}\`.`,
-        },
+        outcome: { ok: true, note: mutedNote(sub.kind, id, sub.snooze ?? null) },
       };
     }
   }

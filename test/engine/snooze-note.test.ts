@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snoozedNote } from "../../src/engine/apply-triage.ts";
+import { mutedNote, snoozedNote } from "../../src/engine/apply-triage.ts";
 
 describe("the reply to Snooze", () => {
   it("names when a timed snooze ends, as a Slack date token", () => {
@@ -16,5 +16,19 @@ describe("the reply to Snooze", () => {
     expect(snoozedNote({ until: null, choice: { kind: "until-growth", sessions: 5 } })).toMatch(
       /^Snoozed until it has 5 more sessions than now:/,
     );
+  });
+});
+
+describe("the reply to Mute", () => {
+  it("says a running snooze ends with the mute, naming it", () => {
+    const until = "2026-02-16T13:00:00.000Z";
+    const note = mutedNote("test", 101, { until, choice: { kind: "for", hours: 1 } });
+    expect(note).toMatch(/^Muted: this channel gets no alerts for this test/);
+    expect(note).toContain(`Its snooze (until <!date^${Date.parse(until) / 1000}^`);
+    expect(note).toContain("ends with the mute");
+  });
+
+  it("says nothing of a snooze when there was none", () => {
+    expect(mutedNote("collection", 501, null)).not.toContain("snooze");
   });
 });
