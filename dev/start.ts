@@ -39,12 +39,18 @@ if ("error" in options) {
 }
 const { ports, simulate, scenario, workspaces } = options;
 
-/** What the emulator does to the demo tests, for the banner. */
-const SIMULATION_LINE = !simulate
-  ? "  the emulator is not simulating (SIMULATE=off): add runs with its control API"
-  : scenario === "noisy"
-    ? "  the emulator flaps them every 20 s (SIMULATE=noisy) with an outage about 3 minutes in"
-    : "  the emulator fails and recovers them every 20 s";
+/** What the emulator does to the demo tests, for the banner: with SIMULATE=off, how to add runs. */
+const simulationLines = (emulatorUrl: string) =>
+  !simulate
+    ? [
+        "  the emulator is not simulating (SIMULATE=off): add runs with its control API at",
+        `  ${emulatorUrl}/__emulator (dev/emulator/README.md). A new failure of test 101 with`,
+        "  its Production line (20 passed runs, then one failed; then Poll now on the page):",
+        `    curl -X POST ${emulatorUrl}/__emulator/tests/101/new-failure -H 'content-type: application/json' -d '{"apiKey":"${DEMO_API_KEY}"}'`,
+      ]
+    : scenario === "noisy"
+      ? ["  the emulator flaps them every 20 s (SIMULATE=noisy) with an outage about 3 minutes in,"]
+      : ["  the emulator fails and recovers them every 20 s,"];
 
 /** Write a local-only .dev.vars when there is none; never overwrite one. */
 function ensureDevVars() {
@@ -197,7 +203,7 @@ try {
   console.log(
     [
       "  #decipher-demo watches tests 101 (page:/checkout), 102, 103 and collection 501;",
-      `${SIMULATION_LINE},`,
+      ...simulationLines(stack.emulatorUrl),
       "  each subscription polls every 10 s while a run is running, every minute otherwise:",
       "  a failure arrives within seconds of a run the bot saw running, within ~1 min otherwise.",
       `  Digest at ${digestAt} UTC (or "Digest now"); the weekly report at ${weeklyAt} UTC.`,

@@ -41,6 +41,13 @@ export function emulatorControl(baseUrl: string) {
         status: RunStatus,
         extra: { createdAt?: string; raw?: Record<string, unknown> } & Record<string, unknown> = {},
       ) => call<ControlRun>("POST", `/tests/${testId}/runs`, withKey({ status, ...extra })),
+      /** `passedFirst` passed runs (default 20), then one failed run: a new failure whatever the history. */
+      newFailure: (testId: number, passedFirst?: number) =>
+        call<{ passed: number[]; failed: ControlRun }>(
+          "POST",
+          `/tests/${testId}/new-failure`,
+          withKey(passedFirst === undefined ? {} : { passedFirst }),
+        ),
       /** A new status (`"failed"`), or a patch of status and raw wire fields. */
       setRun: (runId: number, change: RunStatus | RunPatch) =>
         call<ControlRun>(

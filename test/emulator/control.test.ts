@@ -73,6 +73,22 @@ describe("runs", () => {
     expect(list).toMatchObject({ data: [], hasMore: false, nextCursor: null, test });
   });
 
+  it("new-failure records passed runs and then one failed run, newest first in the list", async () => {
+    const key = await emulator.newOrg();
+    const { passed, failed } = await emulator.org(key).newFailure(102, 3);
+    expect(passed).toHaveLength(3);
+    const list = (await getJson("/tests/102/runs?limit=4", key)).data as { id: number; status: string }[];
+    expect(list.map((r) => [r.id, r.status])).toEqual([
+      [failed.id, "failed"],
+      ...[...passed].reverse().map((id) => [id, "passed"]),
+    ]);
+    // Twenty passed runs unless told: the flaky window holds none of the test's older failures.
+    expect((await emulator.org(key).newFailure(102)).passed).toHaveLength(20);
+    await expect(
+      emulator.call("POST", "/tests/102/new-failure", { apiKey: key, passedFirst: 0 }),
+    ).rejects.toThrow(/400/);
+  });
+
   it("refuses an unknown apiKey or status", async () => {
     await expect(emulator.org("dcp_none").addRun(101, "failed")).rejects.toThrow(/400/);
     await expect(

@@ -156,6 +156,22 @@ describe("after:<n> and trigger:<value>", () => {
 });
 
 describe("the production impact of a failing test", () => {
+  it("the README's SIMULATE=off recipe (new-failure on demo test 101) is a new-failure alert with its Production line", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(0);
+    const { passed, failed } = await org.newFailure(101);
+    expect(passed).toHaveLength(20);
+    await bot.cron(new Date(Date.now() + 60_000));
+    const posts = await bot.posted();
+    expect(posts).toHaveLength(1);
+    const text = visibleText(posts[0] as StoredMessage);
+    expect(text).toContain(`runs/${failed.id}`);
+    expect(text).toMatch(/new failure/);
+    expect(text).not.toMatch(/flaky/);
+    expect(text).toMatch(/Production:.*\d+\+? sessions? on .*\/checkout/s);
+  });
+
   it("page:/checkout shows production sessions on that page, for at most two more vendor requests", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
     await checkoutTraffic(org.apiKey);

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { CLASSIFY_THRESHOLDS } from "../../../src/model/noise-rules.ts";
 import { isRecord } from "../../../src/util/checks.ts";
 import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";
@@ -55,6 +56,24 @@ export function controlRoutes(deps: ControlDeps) {
     const raw = rawFields(body.raw);
     if (raw) run.raw = raw;
     return c.json(view.testRun(run), 201);
+  });
+
+  // A new failure, whatever the test's history: enough passed runs that none of its earlier
+  // failures is among the last `flakyWindowRuns`, then one failed run. The sandbox recipe for
+  // a "new failure" alert (with its Production line when the subscription has `page:`).
+  control.post("/tests/:testId/new-failure", async (c) => {
+    const body = await json(c);
+    const org = orgOf(store, body);
+    const test = org.tests.find((t) => String(t.id) === c.req.param("testId"));
+    if (!test) throw new ApiError(404, "not_found_error", "not_found", "Test not found in this organization");
+    const passedFirst = body.passedFirst ?? CLASSIFY_THRESHOLDS.flakyWindowRuns;
+    if (!Number.isInteger(passedFirst) || (passedFirst as number) < 1 || (passedFirst as number) > 100)
+      throw badControlRequest("passedFirst must be an integer from 1 to 100", "passedFirst");
+    const passed = Array.from({ length: passedFirst as number }, () =>
+      addRun(org, test, "passed", deps.now()),
+    );
+    const failed = addRun(org, test, "failed", deps.now(), overrides(body));
+    return c.json({ passed: passed.map((r) => r.id), failed: view.testRun(failed) }, 201);
   });
 
   control.patch("/runs/:runId", async (c) => {
