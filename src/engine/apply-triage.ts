@@ -22,12 +22,12 @@ function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Dat
 }
 
 /** The reply to Snooze names when it ends: a date token for a timed one, the event otherwise. */
-export function snoozedNote(snooze: Pick<Snooze, "until" | "choice">): string {
+export function snoozedNote(snooze: Pick<Snooze, "until" | "choice" | "countAtStart" | "at">): string {
   const end =
     snooze.choice.kind === "until-pass"
       ? "until a run of this test passes"
       : snooze.choice.kind === "until-growth"
-        ? `until it has ${snooze.choice.sessions} more sessions than now`
+        ? `until it has ${snooze.choice.sessions} more sessions than ${snooze.countAtStart === null ? "it had" : `the ${snooze.countAtStart} it had`} ${dateToken(snooze.at)}`
         : `until ${dateToken(snooze.until)}`;
   return `Snoozed ${end}: nothing is posted for this item until then; then one message sums up.`;
 }

@@ -13,6 +13,7 @@ import {
   failedRunThreadReply,
   recoveryThreadReply,
 } from "../../src/messages/failed-run-card.ts";
+import { flakyThreadParent } from "../../src/messages/failure-meaning.ts";
 import { runStrip } from "../../src/messages/run-strip.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
@@ -234,6 +235,27 @@ describe("failed-run parent", () => {
 
   it("fits Slack's limits", () => {
     assertWithinSlackLimits(first);
+  });
+});
+
+describe("flaky alert", () => {
+  it("says until when its failures go in its thread as a date token, the same when re-rendered a day later", () => {
+    const at = (now: Date) =>
+      flakyThreadParent({
+        ref: testRef,
+        test: aTest,
+        run: aRun(),
+        evidence: null,
+        appUrl: APP,
+        now,
+        day: "2026-02-16",
+      });
+    const posted = visibleText(at(NOW));
+    const dayLater = visibleText(at(new Date(NOW.getTime() + 86_400_000)));
+    const endOfDay = Date.parse("2026-02-17T00:00:00Z") / 1000;
+    expect(posted).toContain(`Its failures until <!date^${endOfDay}^{date_short_pretty} at {time}|`);
+    expect(posted).not.toMatch(/\btoday\b/i);
+    expect(dayLater).toBe(posted);
   });
 });
 
