@@ -5,6 +5,7 @@ import { permalink } from "./home-view.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { collectionUrl, runUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { collectionCountLine } from "./subscription-state-lines.ts";
 import { testStateLine } from "./test-state-line.ts";
 
 export type BrokenNowInput = {
@@ -61,7 +62,7 @@ function failingLine(
 }
 
 function collectionLine(s: CollectionSubscription, appUrl: string): string {
-  return `• :rotating_light: ${link(collectionUrl(appUrl, s.collectionId), s.rootCause.trim() || `Collection ${s.collectionId}`)} came back after being resolved (${plural(s.alertedCount, "session")} at its last alert)`;
+  return `• :rotating_light: ${link(collectionUrl(appUrl, s.collectionId), s.rootCause.trim() || `Collection ${s.collectionId}`)} came back after being resolved (${collectionCountLine(s)})`;
 }
 
 /**
@@ -88,7 +89,7 @@ function growingLine(
   appUrl: string,
 ): string {
   const name = s.rootCause.trim() || `Collection ${s.collectionId}`;
-  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} since ${dateToken(growth.since)} (${plural(s.alertedCount, "session")} at its last alert, ${dateToken(s.alertedAt)})`;
+  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} since ${dateToken(growth.since)} (${collectionCountLine(s)})`;
 }
 
 /**

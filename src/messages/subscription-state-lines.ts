@@ -1,4 +1,4 @@
-import type { Subscription } from "../model/subscription.ts";
+import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
@@ -35,17 +35,25 @@ export function pollingLine(s: Subscription): string {
 }
 
 /**
+ * The count a collection's growth is measured from, and when it was taken: the last growth
+ * this channel was told (the alert, or a growth reply in its thread), or the subscription's
+ * (or the resolution's) when no alert is open. "Last alert" elsewhere is the alert's own time
+ * (its thread's parent); this is the last count told, which later growth replies move.
+ * Dated, like every count of growth: the weekly report and the alerts count from other moments.
+ */
+export function collectionCountLine(s: CollectionSubscription): string {
+  return s.threadTs
+    ? `${plural(s.alertedCount, "session")} when this channel was last told, ${dateToken(s.alertedAt)}`
+    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+}
+
+/**
  * What the watched item itself is doing: a test's state in the words the digest and Home use
  * ("broken: failed 3 runs in a row · called flaky …"), a collection's state.
  */
 export function itemLine(s: Subscription, now: Date): string {
   if (s.kind === "test") return testStateLine(factsOfSubscription(s, now));
-  // The count growth is measured from: the last alert's, or the subscription's (or the
-  // resolution's) when no alert is open.
-  // Dated, like every count of growth: the weekly report and the alerts count from other moments.
-  const counted = s.threadTs
-    ? `${plural(s.alertedCount, "session")} at the last alert, ${dateToken(s.alertedAt)}`
-    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+  const counted = collectionCountLine(s);
   if (s.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
   if (s.wasResolved) return ":large_green_circle: resolved";
   return `:large_orange_circle: unresolved · ${counted}`;
