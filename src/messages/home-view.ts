@@ -10,7 +10,7 @@ import { fitMessage, type MessageBlock } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { collectionCountLine, mutedStateLine } from "./subscription-state-lines.ts";
+import { collectionCountLine, mutedPollingLine, mutedStateLine } from "./subscription-state-lines.ts";
 import { testStateLine } from "./test-state-line.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
@@ -123,7 +123,7 @@ export function subscriptionLine(
   const health = sub.paused
     ? `:double_vertical_bar: paused: ${oneLine(sub.paused.reason.slice(0, 200))}`
     : muted
-      ? mutedStateLine(muted)
+      ? `${mutedStateLine(muted)} · ${mutedPollingLine(sub.kind)}`
       : sub.lastError
         ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
         : ":white_check_mark: polling OK";

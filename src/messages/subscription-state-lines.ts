@@ -24,11 +24,23 @@ export function mutedStateLine(muted: Muted): string {
   return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
 }
 
+/**
+ * What a mute does to polling, by kind: a muted test is still polled (its ledger counts each
+ * failure as muted, so its state words stay current); a muted collection is not, and its
+ * growth is counted again from the unmute (src/objects/subscription-object.ts).
+ */
+export function mutedPollingLine(kind: Subscription["kind"]): string {
+  return kind === "test"
+    ? "still polled while muted: its state stays current"
+    : "not polled while muted: its growth is counted again from the unmute";
+}
+
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
 export function pollingLine(s: Subscription): string {
   if (s.paused)
     return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
-  if (triageOf(s).muted) return ":zzz: not polled while muted";
+  // A muted test is polled like any other: its polling health is what this line says.
+  if (triageOf(s).muted && s.kind === "collection") return `:zzz: ${mutedPollingLine(s.kind)}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";

@@ -133,3 +133,54 @@ describe("a collection's last alert", () => {
     expect(home).not.toContain(`last alert> ${toldAt}`);
   });
 });
+
+describe("a muted subscription's words", () => {
+  const base = {
+    channelId: "C0ALERTS",
+    createdAt: "2026-11-23T09:00:00.000Z",
+    createdBy: "U0ALICE",
+    paused: null,
+    lastError: null,
+    lastChangeAt: "2026-11-23T09:00:00.000Z",
+    muted: { by: "U0BOB", at: "2026-11-23T10:00:00.000Z" },
+  };
+  const test = {
+    ...base,
+    kind: "test",
+    testId: 101,
+    testName: "Checkout flow",
+    lastRunId: 1,
+    streak: null,
+  } as unknown as Subscription;
+  const collection = {
+    ...base,
+    kind: "collection",
+    collectionId: 501,
+    rootCause: "Checkout button does nothing",
+    growth: null,
+    alertedCount: 12,
+    alertedAt: base.createdAt,
+    wasResolved: false,
+    regressed: false,
+    threadTs: null,
+  } as unknown as Subscription;
+  const status = (s: Subscription) =>
+    JSON.stringify(statusMessage([indexEntry(s, NOW)], null, APP, NOW).blocks);
+  const home = (s: Subscription) => subscriptionLine(s, APP, null, NOW);
+
+  it("say a muted test is still polled and nothing is posted until unmuted, in status and Home", () => {
+    for (const page of [status(test), home(test)]) {
+      expect(page).not.toContain("not polled");
+      expect(page).toMatch(
+        /muted\* by <@U0BOB> <!date\^\d+\^[^>]+>: nothing is posted for it until someone unmutes it/,
+      );
+    }
+    expect(status(test)).toContain("polling OK");
+    expect(home(test)).toContain("still polled while muted: its state stays current");
+  });
+
+  it("say a muted collection is not polled, and counts its growth again from the unmute", () => {
+    for (const page of [status(collection), home(collection)])
+      expect(page).toContain("not polled while muted: its growth is counted again from the unmute");
+  });
+});
