@@ -85,6 +85,7 @@ export function flakyParent(
     unmutedBy: input.unmutedBy ?? null,
     appUrl: input.appUrl,
     now: input.now,
+    day: flaky.day,
   });
 }
 

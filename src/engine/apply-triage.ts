@@ -23,14 +23,14 @@ function snoozeUntil(action: Extract<TriageAction, { type: "snooze" }>, now: Dat
 
 /** The reply to Snooze names when it ends: a date token for a timed one, the event otherwise. */
 /** When a snooze ends, in words ("until …"). */
-const snoozeEnd = (snooze: Pick<Snooze, "until" | "choice">): string =>
+const snoozeEnd = (snooze: Pick<Snooze, "until" | "choice" | "countAtStart" | "at">): string =>
   snooze.choice.kind === "until-pass"
     ? "until a run of this test passes"
     : snooze.choice.kind === "until-growth"
-      ? `until it has ${snooze.choice.sessions} more sessions than now`
+      ? `until it has ${snooze.choice.sessions} more sessions than ${snooze.countAtStart === null ? "it had" : `the ${snooze.countAtStart} it had`} ${dateToken(snooze.at)}`
       : `until ${dateToken(snooze.until)}`;
 
-export function snoozedNote(snooze: Pick<Snooze, "until" | "choice">): string {
+export function snoozedNote(snooze: Pick<Snooze, "until" | "choice" | "countAtStart" | "at">): string {
   return `Snoozed ${snoozeEnd(snooze)}: nothing is posted for this item until then; then one message sums up.`;
 }
 
@@ -131,7 +131,7 @@ async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: 
 export function mutedNote(
   kind: Subscription["kind"],
   id: number,
-  snooze: Pick<Snooze, "until" | "choice"> | null,
+  snooze: Pick<Snooze, "until" | "choice" | "countAtStart" | "at"> | null,
 ): string {
   const ended = snooze
     ? ` Its snooze (${snoozeEnd(snooze)}) ends with the mute: after Unmute, its alerts come at once.`

@@ -107,8 +107,8 @@ const flakyThreadToday = (sub: TestSubscription, now: Date) =>
   sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
 
 /**
- * Called flaky today: its alert said "its failures today go in this thread", so every failure
- * of the day keeps to that thread (unless `flaky:alert`). Such a failure is never held for the
+ * Called flaky today: its alert said its failures until the end of this UTC day go in its
+ * thread, so every failure of the day keeps to that thread (unless `flaky:alert`). Such a failure is never held for the
  * channel's outage window: it neither counts toward an outage nor is named in one.
  */
 export function calledFlakyToday(sub: TestSubscription, now: Date): boolean {
@@ -448,7 +448,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         .filter((r) => r.status === "passed" || r.status === "failed")
         .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
       const failing = sub.streak !== null || last?.status === "failed";
-      const state = failing ? "and is still failing" : "and its last run passed";
+      const state = failing ? "and its last run failed" : "and its last run passed";
       const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
       const threadTs = sub.streak?.threadTs;
       return {

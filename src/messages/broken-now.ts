@@ -1,9 +1,12 @@
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import { factsOfSubscription, type TestStateFacts, testState } from "../model/test-state.ts";
 import { context, packLines, section } from "./elements.ts";
 import { permalink } from "./home-view.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { collectionUrl, runUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { collectionCountLine } from "./subscription-state-lines.ts";
+import { testStateLine } from "./test-state-line.ts";
 
 export type BrokenNowInput = {
   /** The channel's subscriptions, as their objects last stored them. */
@@ -13,7 +16,7 @@ export type BrokenNowInput = {
   teamUrl: string | null;
   /** When the engine last polled (null: not yet). */
   lastPollAt: string | null;
-  /** Now: a collection "grows" when its alerts of the last 24 hours counted more sessions. */
+  /** Now: a collection "grows" when its alerts of the last 24 hours counted more sessions; a day-old flaky call ends. */
   now: Date;
 };
 
@@ -21,18 +24,36 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const testName = (s: TestSubscription) => s.testName.trim() || `Test ${s.testId}`;
 
-function failingLine(s: TestSubscription, teamUrl: string | null, appUrl: string): string {
+/**
+ * The test's state when it is not passing, in the digest's and status's words: failing (or
+ * broken, a new failure, failing on and off), or flaky with its last run failed. Null when it
+ * passes, or when its state is not read yet.
+ */
+export function notPassingFacts(s: TestSubscription, now: Date): TestStateFacts | null {
+  const facts = factsOfSubscription(s, now);
+  if (!facts) return null;
+  const state = testState(facts);
+  return state === "failing" || (state === "flaky" && facts.trailingFailures > 0) ? facts : null;
+}
+
+function failingLine(
+  s: TestSubscription,
+  facts: TestStateFacts,
+  teamUrl: string | null,
+  appUrl: string,
+): string {
   const streak = s.streak;
-  if (!streak) return "";
-  const first = streak.firstRun;
-  const alert = permalink(teamUrl, s.channelId, streak.threadTs);
+  const first = streak?.firstRun;
+  const alert = streak ? permalink(teamUrl, s.channelId, streak.threadTs) : null;
   const summary = first?.summary?.oneLineSummary
     ? ` — ${truncateMrkdwn(oneLine(first.summary.oneLineSummary), 200)}`
     : "";
   return [
-    `• *${link(testUrl(appUrl, s.testId), testName(s))}* failing for ${plural(streak.failedRuns, "run")}`,
-    first ? ` since ${dateToken(first.createdAt)}` : "",
-    ` (last failed ${link(runUrl(appUrl, s.testId, streak.lastRunId), `#${streak.lastRunId}`)})`,
+    `• *${link(testUrl(appUrl, s.testId), testName(s))}* ${testStateLine(facts)}`,
+    streak && first ? ` · alert open since ${dateToken(first.createdAt)}` : "",
+    streak
+      ? ` (last failed ${link(runUrl(appUrl, s.testId, streak.lastRunId), `#${streak.lastRunId}`)})`
+      : "",
     summary,
     alert ? ` · ${link(alert, "the alert")}` : "",
     s.muted ? ` · :no_bell: muted by ${mention(s.muted.by)}` : "",
@@ -41,43 +62,56 @@ function failingLine(s: TestSubscription, teamUrl: string | null, appUrl: string
 }
 
 function collectionLine(s: CollectionSubscription, appUrl: string): string {
-  return `• :rotating_light: ${link(collectionUrl(appUrl, s.collectionId), s.rootCause.trim() || `Collection ${s.collectionId}`)} came back after being resolved (${plural(s.alertedCount, "session")} at its last alert)`;
+  return `• :rotating_light: ${link(collectionUrl(appUrl, s.collectionId), s.rootCause.trim() || `Collection ${s.collectionId}`)} came back after being resolved (${collectionCountLine(s)})`;
 }
 
 /**
- * Sessions an unresolved collection gained in the 24 hours before `now`, from the counts its
- * alerts saw (`counts`, the first being the count it grew from); 0 when none went out then.
+ * What an unresolved collection gained by its latest count of the 24 hours before `now`, and
+ * from when: the last count before that day, or the first of it (as when it was subscribed
+ * within the day). `since` is that count's time, so the answer names the true start of the
+ * growth rather than "in the last 24 hours". Null when no count of the day grew.
  */
-export function growthInDay(s: CollectionSubscription, now: Date): number {
-  if (s.wasResolved) return 0;
-  const since = now.getTime() - DAY_MS;
+export function recentGrowth(s: CollectionSubscription, now: Date): { grew: number; since: string } | null {
+  if (s.wasResolved) return null;
+  const dayStart = now.getTime() - DAY_MS;
   const marks = s.counts ?? [];
-  const recent = marks.filter((m) => Date.parse(m.at) >= since);
+  const recent = marks.filter((m) => Date.parse(m.at) >= dayStart);
   const latest = recent.at(-1);
-  if (!latest) return 0;
-  const before = marks.filter((m) => Date.parse(m.at) < since).at(-1) ?? recent[0];
-  return Math.max(0, latest.count - (before?.count ?? latest.count));
+  const before = marks.filter((m) => Date.parse(m.at) < dayStart).at(-1) ?? recent[0];
+  if (!latest || !before) return null;
+  const grew = latest.count - before.count;
+  return grew > 0 ? { grew, since: before.at } : null;
 }
 
-function growingLine(s: CollectionSubscription, grew: number, appUrl: string): string {
+function growingLine(
+  s: CollectionSubscription,
+  growth: { grew: number; since: string },
+  appUrl: string,
+): string {
   const name = s.rootCause.trim() || `Collection ${s.collectionId}`;
-  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(grew, "session")} in the last 24 hours (${plural(s.alertedCount, "session")} at its last alert, ${dateToken(s.alertedAt)})`;
+  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} since ${dateToken(growth.since)} (${collectionCountLine(s)})`;
 }
 
 /**
- * "@Decipher what is broken right now?": the channel's failing tests (and regressed
- * collections) from what the bot stored at its last poll; it asks Decipher nothing.
+ * "@Decipher what is broken right now?": the channel's tests that are not passing, in the
+ * digest's and status's words (`notPassingFacts`), and its regressed or growing collections,
+ * from what the bot stored at its last poll; it asks Decipher nothing.
  */
 export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
   const tests = input.subscriptions.filter((s): s is TestSubscription => s.kind === "test");
-  const failing = tests.filter((s) => s.streak !== null && !s.paused);
+  const failing = tests.flatMap((s) => {
+    const facts = s.paused ? null : notPassingFacts(s, input.now);
+    return facts ? [{ s, facts }] : [];
+  });
   const regressed = input.subscriptions.filter(
     (s): s is CollectionSubscription => s.kind === "collection" && s.regressed && !s.wasResolved,
   );
   const growing = input.subscriptions
     .filter((s): s is CollectionSubscription => s.kind === "collection" && !s.paused && !s.regressed)
-    .map((s) => ({ s, grew: growthInDay(s, input.now) }))
-    .filter(({ grew }) => grew > 0);
+    .flatMap((s) => {
+      const growth = recentGrowth(s, input.now);
+      return growth ? [{ s, growth }] : [];
+    });
   const collections = input.subscriptions.filter((s) => s.kind === "collection").length;
   const asOf = input.lastPollAt
     ? `As of the last poll, ${dateToken(input.lastPollAt)}.`
@@ -100,7 +134,7 @@ export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
   if (failing.length === 0 && regressed.length === 0 && growing.length === 0) {
     const watched = [
       tests.length > 0 || collections === 0
-        ? `${plural(tests.length, "watched test")}, none failing at its last run`
+        ? `${plural(tests.length, "watched test")}, none failing, broken, or flaky with its last run failed`
         : "",
       collections > 0
         ? `${plural(collections, "watched collection")}, none regressed or growing in the last 24 hours`
@@ -111,19 +145,19 @@ export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
   }
   const counts = [
     failing.length > 0 || (regressed.length === 0 && growing.length === 0)
-      ? `${plural(failing.length, "test")} failing`
+      ? `${plural(failing.length, "test")} not passing`
       : "",
     regressed.length > 0 ? `${plural(regressed.length, "collection")} regressed` : "",
     growing.length > 0 ? `${plural(growing.length, "collection")} growing` : "",
   ].filter(Boolean);
   const lead = `:red_circle: ${counts.join(", ")} in this channel:`;
   const lines = [
-    ...failing.map((s) => failingLine(s, input.teamUrl, input.appUrl)),
+    ...failing.map(({ s, facts }) => failingLine(s, facts, input.teamUrl, input.appUrl)),
     ...regressed.map((s) => collectionLine(s, input.appUrl)),
-    ...growing.map(({ s, grew }) => growingLine(s, grew, input.appUrl)),
+    ...growing.map(({ s, growth }) => growingLine(s, growth, input.appUrl)),
   ];
   const names = [
-    ...failing.map((s) => oneLine(testName(s))),
+    ...failing.map(({ s }) => oneLine(testName(s))),
     ...[...regressed, ...growing.map(({ s }) => s)].map((s) => `collection ${s.collectionId}`),
   ];
   return fitMessage({

@@ -339,7 +339,12 @@ export function collectionSessionsMessage(
 ): SlackMessage {
   const summary = aiSummaryOf(input.sessions);
   const { collection, appUrl } = input;
-  const listed = input.sessions.length;
+  // Newest first by each session's own time: they are new to the collection since `since`,
+  // not created since it, so their times may be older than the heading's date.
+  const sessions = [...input.sessions].sort(
+    (a, b) => (Date.parse(b.createdAt) || 0) - (Date.parse(a.createdAt) || 0),
+  );
+  const listed = sessions.length;
   // The alert's count when the list is shorter than it; else, with more in Decipher, "at least".
   const counted = input.count && input.count > listed ? input.count : null;
   const hidden = counted ? counted - listed : 0;
@@ -351,23 +356,27 @@ export function collectionSessionsMessage(
         ? `…and more since then: ${inDecipher}`
         : "";
   const howMany = counted
-    ? `${listed} of ${plural(counted, "new session")}`
+    ? `${listed} of ${counted} sessions`
     : input.more
-      ? `the first ${plural(listed, "session")}`
+      ? `${listed} of the sessions`
       : plural(listed, "session");
   return fitMessage({
-    text: `New sessions of ${oneLine(rootCause(collection))}`,
+    text: `Sessions new to ${oneLine(rootCause(collection))}`,
     blocks: [
-      header(`New sessions: ${rootCause(collection)}`),
+      header(`New to the collection: ${rootCause(collection)}`),
       context(
-        `${collectionLink(collection, appUrl)} · ${howMany} since ${dateToken(input.since)} · ${plural(collection.sessionCount, "session")} in all`,
+        `${collectionLink(collection, appUrl)} · ${howMany} new to this collection since ${dateToken(input.since)}${listed > 1 ? ", newest first" : ""} · ${plural(collection.sessionCount, "session")} in all`,
       ),
       ...(summary
         ? [section(`:robot_face: ${bold("AI summary of the representative issue")}\n${fullSummary(summary)}`)]
         : []),
-      ...(input.sessions.length > 0
-        ? threadSessions(input, input.sessions)
-        : [section("_No new sessions since then: they may have been resolved or merged in Decipher._")]),
+      ...(sessions.length > 0
+        ? threadSessions(input, sessions)
+        : [
+            section(
+              "_No sessions new to this collection since then: they may have been resolved or merged in Decipher._",
+            ),
+          ]),
       ...(tail ? [context(tail)] : []),
     ],
   });

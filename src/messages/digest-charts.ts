@@ -61,7 +61,7 @@ export function sessionsPerDayChart(
         const series = days
           .filter((d) => String(c.id) in d.collections)
           .map((d) => d.collections[String(c.id)] ?? 0);
-        return `${truncateMrkdwn(oneLine(c.name), 60)} ${code(c.path || `#${c.id}`)} ${sparkline(series)} ${series.at(-1) ?? 0} today`;
+        return `${truncateMrkdwn(oneLine(c.name), 60)} ${code(c.path || `#${c.id}`)} ${sparkline(series)} ${series.at(-1) ?? 0} on ${oneLine(today.date)}`;
       })
       .join("\n")}`,
   );
@@ -98,7 +98,7 @@ export function chartsNotYet(days: readonly DigestDay[], date: string): MessageB
   const when = next ? `the digest of ${next}` : "the next day's digest";
   return [
     context(
-      `:bar_chart: Charts of new sessions and pass rate per day start with ${when}: each digest keeps the figures of its own day (${plural(days.length, "day")} of ${HISTORY_DAYS} recorded so far).`,
+      `:bar_chart: Charts of new sessions and pass rate per day start with ${when}: each digest keeps the figures of its own day (${plural(days.length, "day")} of ${HISTORY_DAYS} recorded by ${oneLine(date)}).`,
     ),
   ];
 }

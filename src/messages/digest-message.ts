@@ -131,7 +131,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
       textCell(`…and ${plural(sorted.length - shown.length, "more test")}`),
       ...[1, 2, 3, 4].map(() => textCell("–")),
     ]);
-  const block = table("table_tests", ["Test", "State now", "Runs (24 h)", "Failures", "Pass rate"], rows, [
+  const block = table("table_tests", ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"], rows, [
     { is_wrapped: true },
     { is_wrapped: true },
     { align: "right" },

@@ -7,7 +7,7 @@ import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
-import { escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
+import { dateToken, escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
 import { productionImpactLine } from "./production-impact-blocks.ts";
 import { runStrip } from "./run-strip.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
@@ -48,7 +48,18 @@ export type FlakyParentInput = TriageState & {
   evidence: TestAlertEvidence | null;
   appUrl: string;
   now: Date;
+  /** The thread's UTC day, "2026-02-16": its failures until that day ends go in it. */
+  day: string;
 };
+
+/**
+ * When a flaky thread stops taking failures: the end of its UTC day (`day`, "2026-02-16", as
+ * `FlakyThread.day` keeps it). Said as a date token, so the alert stays true whenever it is read.
+ */
+export function flakyThreadEnd(day: string): Date | null {
+  const start = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(start) ? new Date(start + 86_400_000) : null;
+}
 
 /**
  * A flaky test's failures of one day share one thread (`flaky:thread`): this opens it, once
@@ -75,7 +86,7 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
       ),
       context(
         meaning,
-        "Its failures today go in this thread; `flaky:alert` alerts on each, `flaky:digest` only counts them.",
+        `Its failures until ${dateToken(flakyThreadEnd(input.day))} go in this thread; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
       ),
       ...(status.length > 0 ? [context(status.join("\n"))] : []),
       ...actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),

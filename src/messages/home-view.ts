@@ -1,4 +1,5 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
+import { posted } from "../model/channel-index.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
@@ -9,7 +10,7 @@ import { fitMessage, type MessageBlock } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { mutedStateLine } from "./subscription-state-lines.ts";
+import { collectionCountLine, mutedPollingLine, mutedStateLine } from "./subscription-state-lines.ts";
 import { testStateLine } from "./test-state-line.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
@@ -101,8 +102,10 @@ function lastAlert(sub: Subscription, teamUrl: string | null, now: Date): string
   if (!sub.threadTs) return "no alert yet";
   const url = permalink(teamUrl, sub.channelId, sub.threadTs);
   // The date token stays outside the link: a label is escaped text, and a token there shows raw.
+  // "Last alert" is the alert's own time, as `/decipher status` says it; the count is the last one told.
   const what = "last alert";
-  return `:chart_with_upwards_trend: ${url ? link(url, what) : what} ${dateToken(sub.alertedAt)} at ${plural(sub.alertedCount, "session")}`;
+  const at = posted(sub.threadTs)?.at;
+  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}${at ? ` ${dateToken(at)}` : ""} · ${collectionCountLine(sub)}`;
 }
 
 /** One line per subscription: what it is, its health, triage, and its last alert. */
@@ -120,7 +123,7 @@ export function subscriptionLine(
   const health = sub.paused
     ? `:double_vertical_bar: paused: ${oneLine(sub.paused.reason.slice(0, 200))}`
     : muted
-      ? mutedStateLine(muted)
+      ? `${mutedStateLine(muted)} · ${mutedPollingLine(sub.kind)}`
       : sub.lastError
         ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
         : ":white_check_mark: polling OK";

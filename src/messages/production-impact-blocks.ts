@@ -7,7 +7,7 @@ import { code, dateToken, oneLine, toDate } from "./mrkdwn.ts";
 /**
  * A failing test's production impact as a few blocks for its alert (or a reply in its
  * thread): "Production: 37 sessions on `/checkout` in 24 h; 4 in 'TypeError in
- * PaymentForm.submit' (+5 today)", then one example session with its AI overview cut short
+ * PaymentForm.submit' (+5 in 24 h)", then one example session with its AI overview cut short
  * and a button to watch its replay. Pure: the lookup (src/engine/read-production-impact.ts) has
  * already happened.
  */
@@ -34,9 +34,10 @@ export type ImpactBlocksInput = {
 /** Raw text on one line, cut to `max`, then escaped: the cut never lands inside an entity. */
 const short = (raw: string, max: number) => oneLine(truncatePlain(raw.replace(/\s+/g, " ").trim(), max));
 
+/** Growth over the headline's own window ("in 24 h" before the alert), never "today": the alert is read days later. */
 function collectionPart(c: ImpactCollection): string {
-  const today = c.addedToday !== null && c.addedToday > 0 ? ` (+${c.addedToday} today)` : "";
-  return `${c.sessions.toLocaleString("en-US")} in '${short(c.rootCause, ROOT_CAUSE_MAX) || `collection ${c.id}`}'${today}`;
+  const added = c.addedToday !== null && c.addedToday > 0 ? ` (+${c.addedToday} in 24 h)` : "";
+  return `${c.sessions.toLocaleString("en-US")} in '${short(c.rootCause, ROOT_CAUSE_MAX) || `collection ${c.id}`}'${added}`;
 }
 
 /** The headline sentence, mrkdwn. Also the notification text. */

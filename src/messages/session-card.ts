@@ -51,7 +51,7 @@ export function timelineSummary(
   max = OVERVIEW_MAX,
 ): string {
   if (!session.hasTimeline) return "_No AI timeline for this session._";
-  if (!timeline) return "_AI timeline not available right now._";
+  if (!timeline) return "_AI timeline not available when this card was made._";
   const overview = overviewText(timeline.overview, max, {
     url: sessionUrl(appUrl, session.id),
     label: "Read the rest in Decipher",

@@ -49,7 +49,7 @@ export function sessionUnfurl({ url, sessionId, lookup, now }: SessionUnfurlInpu
         .filter(Boolean)
         .join("\n")
     : lookup.hasTimeline
-      ? "_AI timeline not available right now._"
+      ? "_AI timeline not available when this card was made._"
       : "_No AI timeline for this session._";
   const idValue = encodeSessionIdValue(sessionId);
   const image = lookup.screenshot

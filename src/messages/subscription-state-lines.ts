@@ -1,4 +1,4 @@
-import type { Subscription } from "../model/subscription.ts";
+import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
@@ -24,14 +24,39 @@ export function mutedStateLine(muted: Muted): string {
   return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
 }
 
+/**
+ * What a mute does to polling, by kind: a muted test is still polled (its ledger counts each
+ * failure as muted, so its state words stay current); a muted collection is not, and its
+ * growth is counted again from the unmute (src/objects/subscription-object.ts).
+ */
+export function mutedPollingLine(kind: Subscription["kind"]): string {
+  return kind === "test"
+    ? "still polled while muted: its state stays current"
+    : "not polled while muted: its growth is counted again from the unmute";
+}
+
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
 export function pollingLine(s: Subscription): string {
   if (s.paused)
     return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
-  if (triageOf(s).muted) return ":zzz: not polled while muted";
+  // A muted test is polled like any other: its polling health is what this line says.
+  if (triageOf(s).muted && s.kind === "collection") return `:zzz: ${mutedPollingLine(s.kind)}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";
+}
+
+/**
+ * The count a collection's growth is measured from, and when it was taken: the last growth
+ * this channel was told (the alert, or a growth reply in its thread), or the subscription's
+ * (or the resolution's) when no alert is open. "Last alert" elsewhere is the alert's own time
+ * (its thread's parent); this is the last count told, which later growth replies move.
+ * Dated, like every count of growth: the weekly report and the alerts count from other moments.
+ */
+export function collectionCountLine(s: CollectionSubscription): string {
+  return s.threadTs
+    ? `${plural(s.alertedCount, "session")} when this channel was last told, ${dateToken(s.alertedAt)}`
+    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
 }
 
 /**
@@ -40,12 +65,7 @@ export function pollingLine(s: Subscription): string {
  */
 export function itemLine(s: Subscription, now: Date): string {
   if (s.kind === "test") return testStateLine(factsOfSubscription(s, now));
-  // The count growth is measured from: the last alert's, or the subscription's (or the
-  // resolution's) when no alert is open.
-  // Dated, like every count of growth: the weekly report and the alerts count from other moments.
-  const counted = s.threadTs
-    ? `${plural(s.alertedCount, "session")} at the last alert, ${dateToken(s.alertedAt)}`
-    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+  const counted = collectionCountLine(s);
   if (s.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
   if (s.wasResolved) return ":large_green_circle: resolved";
   return `:large_orange_circle: unresolved · ${counted}`;

@@ -145,7 +145,7 @@ function testsTable(input: WeeklyInput): MessageBlock[] {
       ...[1, 2, 3, 4, 5].map(() => textCell("–")),
     ]);
   return withAlternative(
-    table("table_week_tests", ["Test", "State now", "Runs", "Failures", "Recoveries", "Pass rate"], rows, [
+    table("table_week_tests", ["Test", "State", "Runs", "Failures", "Recoveries", "Pass rate"], rows, [
       { is_wrapped: true },
       {},
       { align: "right" },

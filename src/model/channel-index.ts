@@ -102,7 +102,7 @@ export function stateOf(sub: Subscription, now: Date): IndexState {
  * A posted message as its ts names it: Slack's ts is the Unix time the message was stored, so
  * the time shown is the message's own, never a run's (a run fails minutes before any message).
  */
-function posted(ts: string | null | undefined): LastAlert | null {
+export function posted(ts: string | null | undefined): LastAlert | null {
   const seconds = Number(ts);
   if (!ts || !Number.isFinite(seconds) || seconds <= 0) return null;
   return { ts, at: new Date(seconds * 1000).toISOString() };

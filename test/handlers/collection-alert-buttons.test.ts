@@ -25,7 +25,7 @@ describe("a collection alert's buttons lead somewhere", () => {
     expect((await bot.click(alert, "collection_sessions")).status).toBe(200);
     const answer = await lastEphemeral();
     const text = visibleText(answer);
-    expect(text).toMatch(/3 sessions since <!date\^/);
+    expect(text).toMatch(/3 sessions new to this collection since <!date\^/);
     expect(text).toContain("AI summary of the representative issue");
     expect(new Set(text.match(/\/sessions\/[0-9a-f-]{36}/g)).size).toBe(3);
     expect(topLevel(await bot.posted())).toHaveLength(1);
@@ -94,7 +94,7 @@ describe("a collection alert's counts line up after it grows", () => {
     expect(text).toMatch(/…and 6 more new sessions since/);
     await bot.click(parent, "collection_sessions");
     const answer = visibleText(await lastEphemeral());
-    expect(answer).toMatch(/5 of 7 new sessions since <!date\^/);
+    expect(answer).toMatch(/5 of 7 sessions new to this collection since <!date\^/);
     expect(answer).toMatch(
       /…and 2 more new sessions: <https:\/\/app\.decipher\.test\/monitoring\/issue-collections\/501\|see them in Decipher>/,
     );

@@ -13,6 +13,7 @@ import {
   failedRunThreadReply,
   recoveryThreadReply,
 } from "../../src/messages/failed-run-card.ts";
+import { flakyThreadParent } from "../../src/messages/failure-meaning.ts";
 import { runStrip } from "../../src/messages/run-strip.ts";
 import { decodeSnoozeValue, decodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
@@ -237,6 +238,27 @@ describe("failed-run parent", () => {
   });
 });
 
+describe("flaky alert", () => {
+  it("says until when its failures go in its thread as a date token, the same when re-rendered a day later", () => {
+    const at = (now: Date) =>
+      flakyThreadParent({
+        ref: testRef,
+        test: aTest,
+        run: aRun(),
+        evidence: null,
+        appUrl: APP,
+        now,
+        day: "2026-02-16",
+      });
+    const posted = visibleText(at(NOW));
+    const dayLater = visibleText(at(new Date(NOW.getTime() + 86_400_000)));
+    const endOfDay = Date.parse("2026-02-17T00:00:00Z") / 1000;
+    expect(posted).toContain(`Its failures until <!date^${endOfDay}^{date_short_pretty} at {time}|`);
+    expect(posted).not.toMatch(/\btoday\b/i);
+    expect(dayLater).toBe(posted);
+  });
+});
+
 describe("failed-run thread replies", () => {
   it("a further failure is one compact block with that run's facts and summary", () => {
     const m = failedRunThreadReply({
@@ -395,7 +417,7 @@ describe("collection thread replies", () => {
       count: 14,
     });
     const text = visibleText(d);
-    expect(text).toContain("5 of 14 new sessions since <!date^1771232400^");
+    expect(text).toContain("5 of 14 sessions new to this collection since <!date^1771232400^");
     expect(text).toMatch(/…and 9 more new sessions: <[^|]+\/issue-collections\/\d+\|see them in Decipher>/);
     expect(text).not.toMatch(/of more|…and more/);
     assertWithinSlackLimits(d);
@@ -411,8 +433,32 @@ describe("collection thread replies", () => {
     expect(text).toContain("*Error*: Failed to load Stripe.js");
     expect(text).toContain("*Why*: The iframe request timed out");
     expect(text.match(/stuck on the payment step/g)).toHaveLength(2);
-    expect(text).toContain("2 sessions since <!date^1771232400^");
+    expect(text).toContain("2 sessions new to this collection since <!date^1771232400^");
     assertWithinSlackLimits(d);
+  });
+
+  it("the 'Show new sessions' answer says they are new to the collection, not created since then, and lists them newest first by their own time", () => {
+    const at = ["2026-02-16T11:20:00.000Z", "2026-02-16T11:22:00.000Z", "2026-02-16T11:21:00.000Z"];
+    const d = collectionSessionsMessage({
+      ...input,
+      sessions: at.map((createdAt, i) => aCollectionSession({ id: `s${i}`, createdAt })),
+      since: new Date("2026-02-16T11:23:00.000Z"),
+      more: false,
+    });
+    const text = visibleText(d);
+    expect(text).toContain(
+      `3 sessions new to this collection since <!date^${Date.parse("2026-02-16T11:23:00.000Z") / 1000}^{date_short_pretty} at {time}|2026-02-16 11:23 UTC>, newest first`,
+    );
+    expect(text).not.toMatch(/new sessions since/);
+    const order = [...text.matchAll(/<!date\^(\d+)\^[^|]*\|2026-02-16 11:2[0-2] UTC>/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(order).toEqual(
+      [...at]
+        .sort()
+        .reverse()
+        .map((t) => Date.parse(t) / 1000),
+    );
   });
 
   it("later growth replies with its own counts, counted from the last alert it names, and sessions", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { brokenNowMessage, growthInDay } from "../../src/messages/broken-now.ts";
+import { brokenNowMessage, recentGrowth } from "../../src/messages/broken-now.ts";
+import { testStateLine } from "../../src/messages/test-state-line.ts";
 import type { CollectionSubscription, TestSubscription } from "../../src/model/subscription.ts";
+import type { TestStateFacts } from "../../src/model/test-state.ts";
 import { APP, NOW } from "./fixtures.ts";
 
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000).toISOString();
@@ -56,21 +58,56 @@ describe("what is broken right now", () => {
     const answer = textOf(ask([passingTest(101), passingTest(102), passingTest(103), collection()]));
     expect(answer).not.toContain("Nothing is failing");
     expect(answer).toContain("1 collection growing");
-    expect(answer).toContain("+43 sessions in the last 24 hours");
+    expect(answer).toContain(`+43 sessions since <!date^${Date.parse(hoursAgo(30)) / 1000}^`);
+    expect(answer).not.toContain("in the last 24 hours (");
     expect(answer).toContain("collections/501");
   });
 
-  it("counts growth from the last count before the day, not from the collection's first alert", () => {
-    expect(growthInDay(collection(), NOW)).toBe(43);
-    expect(growthInDay(collection({ wasResolved: true }), NOW)).toBe(0);
-    expect(growthInDay(collection({ counts: [{ at: hoursAgo(30), count: 100 }] }), NOW)).toBe(0);
+  it("names the true start of each growth: the last count before the day, or the first of it when subscribed within the day", () => {
+    expect(recentGrowth(collection(), NOW)).toEqual({ grew: 43, since: hoursAgo(30) });
+    expect(recentGrowth(collection({ wasResolved: true }), NOW)).toBeNull();
+    expect(recentGrowth(collection({ counts: [{ at: hoursAgo(30), count: 100 }] }), NOW)).toBeNull();
+    const subscribedToday = collection({
+      counts: [
+        { at: hoursAgo(5), count: 18 },
+        { at: hoursAgo(1), count: 53 },
+      ],
+    });
+    expect(recentGrowth(subscribedToday, NOW)).toEqual({ grew: 35, since: hoursAgo(5) });
+    expect(textOf(ask([subscribedToday]))).toContain(
+      `+35 sessions since <!date^${Date.parse(hoursAgo(5)) / 1000}^`,
+    );
+  });
+
+  it("names every test that is not passing, in the status's state words: failing on and off, and flaky with its last run failed", () => {
+    const facts = (over: Partial<TestStateFacts>): TestStateFacts => ({
+      kind: "passing",
+      trailingFailures: 0,
+      passesBefore: 0,
+      failingOnAndOff: false,
+      anyRun: true,
+      failingStreak: false,
+      calledFlakyAt: null,
+      ...over,
+    });
+    const onAndOff = facts({ failingOnAndOff: true });
+    const flakyRed = facts({ kind: "flaky", trailingFailures: 1, calledFlakyAt: hoursAgo(2) });
+    const flakyGreen = facts({ kind: "flaky", trailingFailures: 0, calledFlakyAt: hoursAgo(2) });
+    const withFacts = (id: number, f: TestStateFacts) =>
+      ({ ...passingTest(id), stateFacts: f }) as TestSubscription;
+    const answer = ask([withFacts(101, onAndOff), withFacts(102, flakyRed), withFacts(103, flakyGreen)]);
+    const all = textOf(answer);
+    expect(answer.text).toBe("2 tests not passing: Test 101, Test 102");
+    expect(all).toContain(JSON.stringify(testStateLine(onAndOff)).slice(1, -1));
+    expect(all).toContain(JSON.stringify(testStateLine(flakyRed)).slice(1, -1));
+    expect(all).not.toContain("tests/103|");
   });
 
   it("says the watched collections are quiet too when nothing is failing or growing", () => {
     const quiet = collection({ counts: [{ at: hoursAgo(30), count: 100 }] });
     const answer = ask([passingTest(101), quiet]).text;
     expect(answer).toBe(
-      "Nothing is failing here: 1 watched test, none failing at its last run; 1 watched collection, none regressed or growing in the last 24 hours.",
+      "Nothing is failing here: 1 watched test, none failing, broken, or flaky with its last run failed; 1 watched collection, none regressed or growing in the last 24 hours.",
     );
   });
 });

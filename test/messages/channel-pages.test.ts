@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeChannelPageValue } from "../../src/messages/action-ids.ts";
 import { listMessage, SUBSCRIPTIONS_PER_PAGE, statusMessage } from "../../src/messages/decipher-replies.ts";
+import { subscriptionLine } from "../../src/messages/home-view.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
 import { FIRST_PAGE, type PageAt } from "../../src/messages/paging.ts";
 import { type IndexEntry, indexEntry, sortEntries } from "../../src/model/channel-index.ts";
@@ -97,5 +98,89 @@ describe("/decipher list and status, paged", () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe("a collection's last alert", () => {
+  it("is the alert's own time in both status and Home, and both name the last count told with its time", () => {
+    const alertTs = "1732200000.000200";
+    const sub: Subscription = {
+      kind: "collection",
+      channelId: "C0ALERTS",
+      createdAt: "2024-11-21T14:00:00.000Z",
+      createdBy: "U0ALICE",
+      paused: null,
+      lastError: null,
+      lastChangeAt: "2024-11-21T14:50:00.000Z",
+      collectionId: 501,
+      rootCause: "Checkout button does nothing",
+      growth: null,
+      // A growth reply 5 minutes after the alert moved the count told, not the alert.
+      alertedCount: 38,
+      alertedAt: "2024-11-21T14:45:00.000Z",
+      wasResolved: false,
+      regressed: false,
+      threadTs: alertTs,
+    };
+    const status = JSON.stringify(statusMessage([indexEntry(sub, NOW)], null, APP, NOW).blocks);
+    const home = subscriptionLine(sub, APP, "https://acme.slack.com/", NOW);
+    const alertAt = `<!date^${Number(alertTs.split(".")[0])}^`;
+    const toldAt = `<!date^${Date.parse(sub.alertedAt) / 1000}^`;
+    expect(status).toContain(`last alert ${alertAt}`);
+    expect(home).toMatch(new RegExp(`\\|last alert> ${alertAt.replace(/[\^$]/g, "\\$&")}`));
+    for (const page of [status, home])
+      expect(page).toContain(`38 sessions when this channel was last told, ${toldAt}`);
+    expect(home).not.toContain(`last alert> ${toldAt}`);
+  });
+});
+
+describe("a muted subscription's words", () => {
+  const base = {
+    channelId: "C0ALERTS",
+    createdAt: "2026-11-23T09:00:00.000Z",
+    createdBy: "U0ALICE",
+    paused: null,
+    lastError: null,
+    lastChangeAt: "2026-11-23T09:00:00.000Z",
+    muted: { by: "U0BOB", at: "2026-11-23T10:00:00.000Z" },
+  };
+  const test = {
+    ...base,
+    kind: "test",
+    testId: 101,
+    testName: "Checkout flow",
+    lastRunId: 1,
+    streak: null,
+  } as unknown as Subscription;
+  const collection = {
+    ...base,
+    kind: "collection",
+    collectionId: 501,
+    rootCause: "Checkout button does nothing",
+    growth: null,
+    alertedCount: 12,
+    alertedAt: base.createdAt,
+    wasResolved: false,
+    regressed: false,
+    threadTs: null,
+  } as unknown as Subscription;
+  const status = (s: Subscription) =>
+    JSON.stringify(statusMessage([indexEntry(s, NOW)], null, APP, NOW).blocks);
+  const home = (s: Subscription) => subscriptionLine(s, APP, null, NOW);
+
+  it("say a muted test is still polled and nothing is posted until unmuted, in status and Home", () => {
+    for (const page of [status(test), home(test)]) {
+      expect(page).not.toContain("not polled");
+      expect(page).toMatch(
+        /muted\* by <@U0BOB> <!date\^\d+\^[^>]+>: nothing is posted for it until someone unmutes it/,
+      );
+    }
+    expect(status(test)).toContain("polling OK");
+    expect(home(test)).toContain("still polled while muted: its state stays current");
+  });
+
+  it("say a muted collection is not polled, and counts its growth again from the unmute", () => {
+    for (const page of [status(collection), home(collection)])
+      expect(page).toContain("not polled while muted: its growth is counted again from the unmute");
   });
 });

@@ -44,7 +44,7 @@ const build = (result: ImpactResult) => productionImpactMessage({ impact: result
 describe("production impact blocks", () => {
   it("say how many sessions reached the page in 24 h and which watched collections sit on it", () => {
     expect(productionImpactLine(impact())).toBe(
-      "*Production:* 37 sessions on `/checkout` in 24 h; 4 in 'TypeError in PaymentForm.submit' (+5 today)",
+      "*Production:* 37 sessions on `/checkout` in 24 h; 4 in 'TypeError in PaymentForm.submit' (+5 in 24 h)",
     );
     const two = impact({
       collections: [

@@ -128,7 +128,7 @@ describe("/sessions reply", () => {
       appUrl: APP,
       now: NOW,
     });
-    expect(visibleText(m)).toContain("AI timeline not available right now");
+    expect(visibleText(m)).toContain("AI timeline not available when this card was made");
   });
 
   it("escapes vendor text on the card", () => {

@@ -49,7 +49,7 @@ describe("app_mention", () => {
     const bot = createBot({ apiKey });
     const events = eventsOf(bot);
     await bot.command("/decipher", "subscribe test 101");
-    await bot.command("/decipher", "subscribe test 102");
+    await bot.command("/decipher", "subscribe test 103");
     await events.say("C0ALERTS", "@Decipher what is broken right now?");
     const green = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
     expect(visibleText(green ?? {})).toContain("Nothing is failing here: 2 watched tests");
@@ -61,12 +61,22 @@ describe("app_mention", () => {
     await events.say("C0ALERTS", "@Decipher what is broken right now?");
     const red = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
     const text = visibleText(red ?? {});
-    expect(text).toMatch(/1 test failing in this channel/);
-    expect(text).toMatch(/tests\/101\|[^>]+>\* failing for 1 run since <!date\^/);
-    expect(text).not.toContain("tests/102|");
+    expect(text).toMatch(/1 test not passing in this channel/);
+    expect(text).toMatch(/tests\/101\|[^>]+>\* :red_circle: [a-z ]+: [^·]+ · alert open since <!date\^/);
+    expect(text).not.toContain("tests/103|");
     expect(text).not.toContain("I don't know");
     // It asks Decipher nothing: the engine's stored state is the answer.
     expect(await org.requestTotal()).toBe(before);
+  });
+
+  it("names a test whose runs were already failing when it was subscribed, in the status's words, before any alert", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 102");
+    await eventsOf(bot).say("C0ALERTS", "@Decipher what is broken right now?");
+    const answer = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
+    const text = visibleText(answer ?? {});
+    expect(text).not.toContain("Nothing is failing");
+    expect(text).toMatch(/tests\/102\|Login with SSO>\* :red_circle: broken: failed \d+ runs in a row/);
   });
 
   it("tells the person when Decipher fails, without details", async () => {
