@@ -144,6 +144,7 @@ export async function pollCollectionSubscription(
     ...input,
     since: sub.alertedAt,
     guards,
+    guardsAt: now.toISOString(),
     grown: current.sessionCount - sub.alertedCount,
   });
   const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });

@@ -182,8 +182,11 @@ function sessionBlocks(
   ];
 }
 
-/** "Tests on this page: Checkout flow (last run #10069 failed)": a collection alert names the tests of its page. */
-function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
+/**
+ * "Tests on this page, as of <date>: Checkout flow (last run #10069 failed)": a collection alert
+ * names the tests of its page, with the moment it read them, since later growth edits the card.
+ */
+function guardsLine(guards: readonly GuardMark[], at: string | null | undefined, appUrl: string): string {
   if (guards.length === 0) return "";
   const parts = guards.slice(0, 5).map((t) => {
     const test = link(testUrl(appUrl, t.testId), t.testName.trim() || `Test ${t.testId}`);
@@ -192,7 +195,7 @@ function guardsLine(guards: readonly GuardMark[], appUrl: string): string {
     const run = link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`);
     return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
   });
-  return `:test_tube: Tests on this page: ${parts.join(", ")}`;
+  return `:test_tube: Tests on this page${at ? `, as of ${dateToken(at)}` : ""}: ${parts.join(", ")}`;
 }
 
 /**
@@ -259,7 +262,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   const headline = summaryHeadline(evidence.aiSummary);
   const status = triageLines(input, now, resubscribeCommand({ kind: "collection", id: collection.id }));
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
-  const guards = guardsLine(evidence.guards, appUrl);
+  const guards = guardsLine(evidence.guards, evidence.guardsAt, appUrl);
   const session = evidence.session;
   const ping = mentionToken(input.mention);
   const blocks: MessageBlock[] = [

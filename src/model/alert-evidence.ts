@@ -47,6 +47,11 @@ export type CollectionAlertEvidence = {
   /** Growth is counted from here: the previous alert, or subscribing. */
   since: string | null;
   guards: GuardMark[];
+  /**
+   * When the guards' last runs were read (the alert's post). An edit of the card on later growth
+   * keeps them, so the line names its moment; absent in cards stored before it was kept.
+   */
+  guardsAt?: string | null;
 };
 
 const cut = (text: string | null | undefined, max: number): string | null =>
@@ -136,6 +141,7 @@ export function collectionAlertEvidence(input: {
   screenshotsExpiresAt: string | null;
   since: string | null;
   guards?: readonly GuardMark[];
+  guardsAt?: string | null;
   /** New sessions the alert counts (its growth): the evidence read holds only the first few. */
   grown?: number;
 }): CollectionAlertEvidence {
@@ -148,5 +154,6 @@ export function collectionAlertEvidence(input: {
     screenshotsExpiresAt: input.screenshotsExpiresAt,
     since: input.since,
     guards: (input.guards ?? []).slice(0, 5).map((g) => ({ ...g })),
+    ...(input.guardsAt ? { guardsAt: input.guardsAt } : {}),
   };
 }

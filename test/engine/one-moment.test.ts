@@ -74,3 +74,22 @@ describe("a collection alert names a guarding test's last run as the test's own 
     expect(read).toEqual([{ testId: 101, testName: "Checkout flow", lastRunId: 10076, failing: true }]);
   });
 });
+
+describe("a collection alert edited on later growth", () => {
+  it("says when it read its page's tests, so the kept line stays true beside newer counts", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    const path = await collectionPath(org.apiKey);
+    await bot.command("/decipher", `subscribe test 101 page:${path}`);
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await org.grow(501, 3);
+    const alertedAt = new Date(t0 + MINUTE);
+    await bot.cron(alertedAt);
+    await org.addRun(101, "passed");
+    await org.grow(501, 3);
+    await bot.cron(new Date(t0 + 10 * MINUTE));
+    const alert = (await bot.posted()).find((m) => /Tests on this page/.test(visibleText(m)));
+    const seconds = Math.floor(alertedAt.getTime() / 1000);
+    expect(JSON.stringify(alert?.blocks)).toContain(`Tests on this page, as of <!date^${seconds}^`);
+  });
+});
