@@ -10,13 +10,19 @@ const stripOf = (message: StoredMessage) =>
     .map((square) => ({ "🟩": "P", "🟥": "F", "⬜": "R" })[square] ?? "?")
     .join("");
 
+/** A fresh organization with one test of that name, and a channel subscribed to it. */
+async function subscribedToNewTest(name: string) {
+  const apiKey = await newOrg();
+  const org = emulator.org(apiKey);
+  const bot = createBot({ apiKey });
+  const { id } = await org.addTest(name);
+  await bot.command("/decipher", `subscribe test ${id}`);
+  return { org, bot, id };
+}
+
 describe("the run strip of a test alert", () => {
   it("shows the last 10 runs even when the test ran fewer times in the last 24 h", async () => {
-    const apiKey = await newOrg();
-    const org = emulator.org(apiKey);
-    const bot = createBot({ apiKey });
-    const { id } = await org.addTest("Nightly export");
-    await bot.command("/decipher", `subscribe test ${id}`);
+    const { org, bot, id } = await subscribedToNewTest("Nightly export");
     // Twelve nightly runs over the last twelve days, then tonight's failure.
     for (let day = 12; day >= 1; day--)
       await org.addRun(id, "passed", { createdAt: new Date(Date.now() - day * DAY).toISOString() });
@@ -27,11 +33,7 @@ describe("the run strip of a test alert", () => {
   });
 
   it("ends with the alert's own run: a pass read in the same poll is not in a strip about a failure", async () => {
-    const apiKey = await newOrg();
-    const org = emulator.org(apiKey);
-    const bot = createBot({ apiKey });
-    const { id } = await org.addTest("Checkout flow");
-    await bot.command("/decipher", `subscribe test ${id}`);
+    const { org, bot, id } = await subscribedToNewTest("Checkout flow");
     for (let i = 0; i < 9; i++) await org.addRun(id, "passed");
     // One poll sees the failure and the pass after it.
     const failed = await org.addRun(id, "failed");
@@ -48,11 +50,7 @@ describe("the run strip of a test alert", () => {
 
 describe("the run strip of a flaky thread reply", () => {
   it("ends with the run the reply says failed, even when a later run of the same read passed", async () => {
-    const apiKey = await newOrg();
-    const org = emulator.org(apiKey);
-    const bot = createBot({ apiKey });
-    const { id } = await org.addTest("Search and filters");
-    await bot.command("/decipher", `subscribe test ${id}`);
+    const { org, bot, id } = await subscribedToNewTest("Search and filters");
     const t0 = Date.now();
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
       await org.addRun(id, status);
