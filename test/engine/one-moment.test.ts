@@ -19,13 +19,19 @@ const guardLine = (m: StoredMessage) =>
     .split("\n")
     .find((l) => l.includes("Tests on this page")) ?? "";
 
+/** Collection 501 and test 101, which guards the collection's page, subscribed and polled once at `t0`. */
+async function collectionOnTestedPage() {
+  const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+  const path = await collectionPath(org.apiKey);
+  await bot.command("/decipher", `subscribe test 101 page:${path}`);
+  const t0 = Date.now();
+  await bot.cron(new Date(t0));
+  return { bot, org, t0 };
+}
+
 describe("a collection alert names a guarding test's last run as the test's own object holds it", () => {
   it("names a failure the test's object holds for the outage check as failed, though its copy knows no failure yet", async () => {
-    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
-    const path = await collectionPath(org.apiKey);
-    await bot.command("/decipher", `subscribe test 101 page:${path}`);
-    const t0 = Date.now();
-    await bot.cron(new Date(t0));
+    const { bot, org, t0 } = await collectionOnTestedPage();
     // The cycle's first pass: the test's object sees the failure and holds it for the outage check…
     const failed = await org.addRun(101, "failed");
     const at = new Date(t0 + MINUTE);
@@ -43,11 +49,7 @@ describe("a collection alert names a guarding test's last run as the test's own 
   });
 
   it("names the newest settled run of the test after its failure was told", async () => {
-    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
-    const path = await collectionPath(org.apiKey);
-    await bot.command("/decipher", `subscribe test 101 page:${path}`);
-    const t0 = Date.now();
-    await bot.cron(new Date(t0));
+    const { bot, org, t0 } = await collectionOnTestedPage();
     await org.addRun(101, "failed");
     const passed = await org.addRun(101, "passed");
     await bot.cron(new Date(t0 + MINUTE));
@@ -77,11 +79,7 @@ describe("a collection alert names a guarding test's last run as the test's own 
 
 describe("a collection alert edited on later growth", () => {
   it("says when it read its page's tests, so the kept line stays true beside newer counts", async () => {
-    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
-    const path = await collectionPath(org.apiKey);
-    await bot.command("/decipher", `subscribe test 101 page:${path}`);
-    const t0 = Date.now();
-    await bot.cron(new Date(t0));
+    const { bot, org, t0 } = await collectionOnTestedPage();
     await org.grow(501, 3);
     const alertedAt = new Date(t0 + MINUTE);
     await bot.cron(alertedAt);
