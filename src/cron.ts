@@ -19,6 +19,11 @@ export type CycleReport = {
   posts: number;
   digestsSent: number;
   errors: number;
+  /**
+   * New failures still held for an outage decision when the cycle ended: the channel could not
+   * learn whether its message names them (a lost answer), so the next cycle settles them.
+   */
+  held: number;
   /** Writes by the subscriptions' objects: their storage, and their KV copies. */
   writes: { storage: number; kv: number };
 };
@@ -31,7 +36,8 @@ export function cycleLogLine(report: CycleReport, everything: boolean): string {
   const woke = everything
     ? `poll everything: woke all ${report.subscriptions} subscriptions`
     : `watchdog: woke ${report.subscriptions} subscriptions whose own alarm was overdue (the others poll on their own alarms)`;
-  const done = `${report.polled} polled, ${report.busy} busy, ${report.posts} posts, ${report.digestsSent} digests sent, ${report.errors} errors`;
+  const held = report.held > 0 ? `, ${report.held} failures held for an outage decision` : "";
+  const done = `${report.polled} polled, ${report.busy} busy, ${report.posts} posts, ${report.digestsSent} digests sent, ${report.errors} errors${held}`;
   return `${woke}; ${done} ${JSON.stringify(report)}`;
 }
 
@@ -199,6 +205,7 @@ export async function runPollCycle(
     posts: reports.reduce((n, r) => n + r.posts, 0),
     digestsSent,
     errors,
+    held: reports.filter((r) => r.held).length,
     writes: {
       storage: reports.reduce((n, r) => n + r.writes.storage, 0),
       kv: reports.reduce((n, r) => n + r.writes.kv, 0),

@@ -433,7 +433,8 @@ async function chaos(seed: number, rounds: number) {
           report.errors === 0 &&
           report.busy === 0 &&
           report.polled === w.subs.length &&
-          report.failing === 0;
+          report.failing === 0 &&
+          report.held === 0;
       }
       if (!quiet) violations.push(`round ${round}: not settled after ${MAX_SETTLE_CYCLES} cycles`);
 

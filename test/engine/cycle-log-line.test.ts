@@ -10,6 +10,7 @@ const report = (woken: number): CycleReport => ({
   posts: 0,
   digestsSent: 0,
   errors: 0,
+  held: 0,
   writes: { storage: 0, kv: 0 },
 });
 

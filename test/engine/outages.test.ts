@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { cycleLogLine, runPollCycle } from "../../src/cron.ts";
 import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
@@ -116,6 +118,33 @@ describe("an outage still going on is one message", () => {
     const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
     expect(thread).toContain(`runs/${again.id}`);
     expect(thread).toMatch(/passed again/);
+  });
+
+  it("a failure whose join reply Slack refused with an unknown outcome stays held, the cycle says so, and the next cycle names it once", async () => {
+    // Lost answers are looked up at once (in this suite's time, the next cycle comes at once).
+    const { bot, org, tests } = await channelWatching(5, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+
+    // Slack answers the join reply with internal_error: it may or may not have stored it.
+    const fourth = tests[3] as { id: number };
+    const late = await org.addRun(fourth.id, "failed");
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "internal_error" });
+    const config = readConfig(bot.env);
+    const first = await runPollCycle(bot.env, config, { now: new Date(t0 + MINUTE) });
+    expect(first.held).toBe(1);
+    expect(cycleLogLine(first, true)).toContain("1 failures held for an outage decision");
+    expect((await threadOf(bot, outage)).map(visibleText).join("\n")).not.toContain(`runs/${late.id}`);
+
+    const second = await runPollCycle(bot.env, config, { now: new Date(t0 + 2 * MINUTE) });
+    expect(second.held).toBe(0);
+    const naming = (await bot.messages()).filter((m) => visibleText(m).includes(`runs/${late.id}`));
+    expect(naming).toHaveLength(1);
+    expect(naming[0]?.thread_ts).toBe(outage.ts);
+    const row = (await ledgerOf(bot, "test", fourth.id)).find((r) => r.id === late.id);
+    expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
   });
 
   it("a test that joins an open outage pings its mention: once, in the reply that names it", async () => {
