@@ -5,6 +5,7 @@ import { type Bot, createBot, emulator, emulatorUrl, newOrg, standIn } from "../
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { keys } from "../../src/store/keys.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { announcedRuns } from "../helpers/announced-runs.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
@@ -43,20 +44,10 @@ async function collectionCount(apiKey: string, id: number) {
   return body.collection;
 }
 
-/**
- * Which runs a successful failure post announced (its link; -1 when it has none): one for an
- * alert or a thread reply, each of them for an outage message (several tests failing at once).
- */
-function announcedRuns(call: Call): number[] {
-  const text = call.params.text ?? "";
-  if (/passed again/.test(text)) return [];
-  const links = [...JSON.stringify(call.params.blocks ?? "").matchAll(/\/tests\/\d+\/runs\/(\d+)/g)].map(
-    (m) => Number(m[1]),
-  );
-  // An outage message, as posted or edited once its tests all passed again: it names each run.
-  if (/(failing|failed) at once/.test(text)) return links.length > 0 ? [...new Set(links)] : [-1];
-  if (!/^Test failed[:,]|failed again|is failing for|is flaky:|failed \(flaky\)/.test(text)) return [];
-  return [links[0] ?? -1];
+/** Which runs a successful failure post announced (-1: one it names without a readable link). */
+function runsOf(call: Call): number[] {
+  const runs = announcedRuns(call.params.text ?? "", call.params.blocks);
+  return runs === null ? [] : runs === "unreadable" ? [-1] : runs;
 }
 
 function announcedGrowth(call: Call): { old: number; new: number } | null {
@@ -233,7 +224,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
         (c) =>
           c.method === "chat.postMessage" &&
           c.params.channel === s.channel &&
-          (s.kind === "test" ? announcedRuns(c).includes(quietRun) : announcedGrowth(c) !== null),
+          (s.kind === "test" ? runsOf(c).includes(quietRun) : announcedGrowth(c) !== null),
       );
       if (leaked.length > 0) violations.push(`round ${round}: posted to paused ${subKey(s)}`);
     }
@@ -244,7 +235,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     const okPosts = posts.filter((c) => c.ok);
     const seen = new Map<string, number>();
     for (const c of okPosts) {
-      for (const runId of announcedRuns(c)) {
+      for (const runId of runsOf(c)) {
         const k = `${c.params.channel}:${runId}`;
         seen.set(k, (seen.get(k) ?? 0) + 1);
         if (passedRuns.has(runId)) violations.push(`round ${round}: passed run ${runId} announced`);

@@ -1,0 +1,31 @@
+import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+
+/**
+ * Which failed runs a message (or a logged post's parameters) announces: a parent alert names
+ * its run in its button (also once re-rendered as the streak grows or ends), a thread reply and
+ * an outage message (several tests failing in one cycle) and a flaky test's day thread in their
+ * run links. Null for other posts.
+ */
+export function announcedRuns(text: string, blocks: unknown): number[] | null | "unreadable" {
+  let button: string | undefined;
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === "object") {
+      const o = node as Record<string, unknown>;
+      if (o.type === "button" && o.action_id === ACTION_IDS.runOpen && typeof o.value === "string")
+        button = o.value;
+      else for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(blocks ?? []);
+  if (button !== undefined) return [Number(button)];
+  const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
+  // An outage message (also once edited as its tests recover) and its thread parts naming more tests.
+  if (/failing at once|failed at once|^Also failing/.test(text))
+    return links.length > 0 ? [...new Set(links)] : "unreadable";
+  // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
+  if (/failed again|is flaky:|failed \(flaky\)/.test(text))
+    return links.length > 0 ? [links[0] as number] : "unreadable";
+  if (/^Test failed:|is failing for/.test(text)) return "unreadable";
+  return null;
+}
