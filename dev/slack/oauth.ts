@@ -78,7 +78,7 @@ export class OAuthServer {
     if (grant === "refresh_token") {
       const token = stringParam(params, "refresh_token") ?? "";
       const known = this.#refresh.get(token);
-      if (!known || !known.valid) return slackError("invalid_refresh_token");
+      if (!known?.valid) return slackError("invalid_refresh_token");
       // A refresh spends the refresh token: the next refresh must use the new one.
       known.valid = false;
       this.refreshes.set(known.seedToken, (this.refreshes.get(known.seedToken) ?? 0) + 1);

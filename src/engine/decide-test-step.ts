@@ -43,10 +43,11 @@ export type TestPollInput = {
   /** The cron cycle this poll belongs to (default: this poll): a held failure is that cycle's to settle. */
   cycle?: string;
   /**
-   * Outbox keys whose outcome is unknown. A failure whose alert Slack may already hold is
-   * settled through the outbox, never held for an outage message that would name it again.
+   * The outbox's keys, sent or not. A failure whose own alert Slack may already hold (an
+   * outcome unknown, or found after a lost answer before its fate was recorded) is told
+   * through the outbox, which finds it, never held for an outage message that would name it again.
    */
-  unsettled?: ReadonlySet<string>;
+  inOutbox?: ReadonlySet<string>;
 };
 
 /** How long a failure held for one cycle's outage check waits for that cycle's answer. */
@@ -306,7 +307,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     // together are one outage message, not several alerts. A failure `after:` still waits
     // for is counted without one.
     const wouldTell = !keepsToItsThread && quiet + 1 >= options.after;
-    if (input.hold && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`)) {
+    if (input.hold && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {
         ...sub,
@@ -330,7 +331,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       Date.parse(sub.heldFor.until) > now.getTime();
     // A failure whose own alert Slack may hold is settled through the outbox (looked up, never
     // sent blindly), not left waiting for an outage decision that can no longer name it.
-    if (heldElsewhere && wouldTell && !late && !input.unsettled?.has(`run:${run.id}`))
+    if (heldElsewhere && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`))
       return { kind: "done", change: change() };
     const flaky =
       keepsToItsThread || (options.flaky !== "alert" && input.meaning?.classification.kind === "flaky");

@@ -13,4 +13,6 @@ export type Outbox = {
   send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult>;
   /** Keys whose outcome is unknown: Slack may hold these posts already. */
   unknown(): readonly { key: string; at: string }[];
+  /** Every key it has a record of, sent or not: Slack may hold (or holds) each of these posts. */
+  keys(): ReadonlySet<string>;
 };

@@ -2,7 +2,7 @@ import { noticeMessage } from "../messages/notices.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { pollCollectionSubscription } from "./collections.ts";
 import type { PollContext } from "./poll-context.ts";
-import { type HeldFailure, type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
+import { type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
 import { pollTest, type RunLedger } from "./poll-test.ts";
 
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */

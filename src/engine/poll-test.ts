@@ -229,9 +229,8 @@ export async function pollTest(
   let meaning: FailureContext | null = null;
   // The outage check's first look holds a new failure without telling it: no need to know its meaning yet.
   const overdue = rows.some((r) => isOverdue(r, now));
-  const unsettledKeys = () => new Set(outbox.unknown().map((u) => u.key));
-  const unsettled = unsettledKeys();
-  const settling = rows.some((r) => r.status === "failed" && r.fate === null && unsettled.has(`run:${r.id}`));
+  const inOutbox = outbox.keys();
+  const settling = rows.some((r) => r.status === "failed" && r.fate === null && inOutbox.has(`run:${r.id}`));
   // A test called flaky today is never held: its failure is told in this poll, in its thread.
   const tellsNow = ctx.mode?.hold !== true || overdue || settling || calledFlakyToday(next, now);
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
@@ -263,7 +262,7 @@ export async function pollTest(
       hold: ctx.mode?.hold === true,
       group: ctx.mode?.group ?? null,
       cycle: ctx.cycle ?? now.toISOString(),
-      unsettled: unsettledKeys(),
+      inOutbox: outbox.keys(),
     });
     apply(step.change);
     if (step.kind === "done") break;

@@ -1,8 +1,7 @@
-import type { TestSubscription } from "../model/subscription.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { RejectedRun, TestInfo, TestRun } from "../vendor/types.ts";
 import type { VendorClient } from "../vendor/vendor-client.ts";
-import { ABANDONED_AFTER_MS, createdMs } from "./run-window.ts";
+import { createdMs } from "./run-window.ts";
 
 const PAGE_SIZE = 100;
 const MAX_PAGES = 3;

@@ -144,6 +144,15 @@ export class SqlOutbox implements Outbox {
       .map((r) => ({ key: r.key, at: r.intended_at }));
   }
 
+  keys(): Set<string> {
+    return new Set(
+      this.#sql
+        .exec<{ key: string }>("SELECT key FROM outbox")
+        .toArray()
+        .map((r) => r.key),
+    );
+  }
+
   /**
    * Looks up, at most `limit` at a time (history reads are rate-limited), the unknown intents
    * no decision asks for again; a key Slack does not have is dropped, since whatever needed

@@ -442,7 +442,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
   async digestLine(at: string): Promise<LedgerDigestLine | null> {
     const sub = await this.#read();
-    if (!sub || sub.kind !== "test") return null;
+    if (sub?.kind !== "test") return null;
     const now = new Date(at);
     SqlRunLedger.migrate(this.ctx.storage.sql);
     return ledgerDigestLine(

@@ -4,7 +4,7 @@ import { type Bot, createBot, emulator, newOrg, visibleText } from "../../dev/in
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import { ledgerOf, objectState, runIdsIn, unfatedFailures } from "../helpers/cases.ts";
+import { objectState, runIdsIn, unfatedFailures } from "../helpers/cases.ts";
 
 // More runs in an hour than one poll reads (3 pages of 100): every failure is announced once,
 // the watermark moves on once the unread runs are over an hour old, the remembered ids stay

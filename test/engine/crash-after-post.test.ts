@@ -1,8 +1,7 @@
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
-import { ledgerOf, objectState, runIdsIn, storedBySlack, subscriptionStub } from "../helpers/cases.ts";
+import { leaveIntent, ledgerOf, objectState, runIdsIn, storedBySlack } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 // Slack did the post but the bot never learnt it (the answer was lost), or the bot died between
@@ -11,18 +10,6 @@ import { subscribedBot } from "../helpers/emulator.ts";
 
 type Bot = Awaited<ReturnType<typeof subscribedBot>>["bot"];
 const MINUTE = 60_000;
-
-/** What a poll that died mid-post leaves in the object's outbox. */
-async function leaveIntent(bot: Bot, kind: "test" | "collection", id: number, key: string, at: Date) {
-  const stub = await subscriptionStub(bot, kind, id);
-  await runInDurableObject(stub, async (_instance, state) => {
-    state.storage.sql.exec(
-      "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
-      key,
-      at.toISOString(),
-    );
-  });
-}
 
 const topLevel = async (bot: Bot) => (await bot.posted()).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 

@@ -3,7 +3,7 @@ import { visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import { cronWith, ledgerOf, objectState, runIdsIn, statusText, until } from "../helpers/cases.ts";
+import { cronWith, ledgerOf, objectState, runIdsIn, until } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 // A post Slack stores but answers late (or never in time) must not be posted again by the

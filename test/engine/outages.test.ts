@@ -3,7 +3,7 @@ import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "..
 import { readConfig } from "../../src/config.ts";
 import { cycleLogLine, runPollCycle } from "../../src/cron.ts";
 import { OUTAGE } from "../../src/model/noise-rules.ts";
-import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { leaveIntent, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
@@ -146,6 +146,28 @@ describe("an outage still going on is one message", () => {
     expect(naming[0]?.thread_ts).toBe(outage.ts);
     const row = (await ledgerOf(bot, "test", fourth.id)).find((r) => r.id === late.id);
     expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
+  });
+
+  it("a failure whose own alert Slack stored (its answer lost, found by the outbox) is not named again by the open outage", async () => {
+    const { bot, org, tests } = await channelWatching(5, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+
+    // The fourth test's object died after recording its alert's intent; told now, Slack stores
+    // the alert and its answer is lost. The outbox finds it in the channel afterwards.
+    const fourth = tests[3] as { id: number };
+    const late = await org.addRun(fourth.id, "failed");
+    await leaveIntent(bot, "test", fourth.id, `run:${late.id}`, new Date(t0));
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    for (let minute = 1; minute <= 3; minute++) await bot.cron(new Date(t0 + minute * MINUTE));
+
+    const naming = (await bot.messages()).filter((m) => visibleText(m).includes(`runs/${late.id}`));
+    expect(naming).toHaveLength(1);
+    expect(naming[0]?.thread_ts ?? naming[0]?.ts).not.toBe(outage.ts);
+    const row = (await ledgerOf(bot, "test", fourth.id)).find((r) => r.id === late.id);
+    expect(row).toMatchObject({ fate: "announced", ts: naming[0]?.ts });
   });
 
   it("a test that joins an open outage pings its mention: once, in the reply that names it", async () => {

@@ -198,3 +198,15 @@ export async function expireLease(bot: Bot, name: string): Promise<void> {
   });
   await shard.recordPolls(new Date().toISOString(), []);
 }
+
+/** What a poll that died mid-post leaves in the object's outbox. */
+export async function leaveIntent(bot: Bot, kind: "test" | "collection", id: number, key: string, at: Date) {
+  const stub = await subscriptionStub(bot, kind, id);
+  await runInDurableObject(stub, async (_instance, state) => {
+    state.storage.sql.exec(
+      "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, NULL, ?)",
+      key,
+      at.toISOString(),
+    );
+  });
+}

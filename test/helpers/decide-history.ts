@@ -190,7 +190,8 @@ export function playHistory(history: History): Shown {
           hold: pass === "hold",
           group,
           cycle: now.toISOString(),
-          unsettled: unknown,
+          // The outbox's keys: the posts Slack holds through it, and those whose outcome is unknown.
+          inOutbox: new Set([...slack.keys(), ...unknown]),
         });
         apply(next.change);
         if (next.kind === "hold") {
@@ -226,6 +227,9 @@ export function playHistory(history: History): Shown {
         apply(next.delivered(ts));
       }
     }
+    // The poll's sweep finds one lost answer's post in the channel: known as sent, its run unfated.
+    const swept = [...unknown][0];
+    if (swept !== undefined) unknown.delete(swept);
   }
   return { ledger, sub, slack, timesTold, asked, texts, held: everHeld };
 }
