@@ -65,8 +65,8 @@ const finishes: RunStatus[] = ["passed", "failed", "passed", "passed"];
  * at steps 9–11 all of them fail at once, an outage, while the org's collection grows, and
  * after it every demo test flaps (fails now and then, passing in between). The outage comes
  * before the bot calls any of them flaky: a test called flaky keeps that day's failures in its
- * own thread, so an outage of tests already called flaky is no outage message (the pattern's
- * second round shows that). Every step also brings real traffic on the org's busiest page, so
+ * own thread, so an outage of tests already called flaky is no outage message (the rounds
+ * after the first outage's hour show that; before, the flaps join its thread). Every step also brings real traffic on the org's busiest page, so
  * a failing test has a production impact to show. Fixed patterns rather than dice, so a demo
  * and a test know what comes next.
  */

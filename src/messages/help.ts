@@ -47,7 +47,7 @@ const NOISE_HELP = escapeMrkdwn(
     "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
     "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",
     "• `mention:@person` or `mention:@group` — a new failure pings them, once: in the alert, never in its thread or its updates",
-    `• ${OUTAGE.tests} or more tests of this channel failing in one cycle (or ${Math.round(OUTAGE.share * 100)} % of them) are one outage message; a test that fails while one of its tests still fails (within ${Math.round(OUTAGE.openForMs / 60_000)} min) joins its thread; a test called flaky today keeps its failures in its own thread`,
+    `• ${OUTAGE.tests} or more tests of this channel failing in one cycle (or ${Math.round(OUTAGE.share * 100)} % of them) are one outage message; a test that fails while one of its tests still fails, or within ${Math.round(OUTAGE.quietMs / 60_000)} min of the last one passing again (and within ${Math.round(OUTAGE.openForMs / 60_000)} min of the message), joins its thread; a test called flaky today keeps its failures in its own thread`,
   ].join("\n"),
 );
 

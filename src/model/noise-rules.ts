@@ -39,12 +39,19 @@ export const CLASSIFY_THRESHOLDS = {
 
 /**
  * An outage: this many of a channel's tests failing in one cycle, or this share of them (at
- * least `atLeast`). While one of the tests it named still fails, and for at most `openForMs`
- * after it was posted, the outage is open: a test of the channel that fails meanwhile (a bad
- * deploy reaches each test at its own schedule) joins its message instead of alerting alone
- * or opening a second outage message. An outage of hours is a new event after the first.
+ * least `atLeast`). While one of the tests it named still fails, and for `quietMs` after the
+ * last of them passed again, the outage is open: a test of the channel that fails meanwhile (a
+ * bad deploy reaches each test at its own schedule; a recovered system flares up again) joins
+ * its message instead of alerting alone or opening a second outage message. Never longer than
+ * `openForMs` after it was posted: an outage of hours is a new event after the first.
  */
-export const OUTAGE = { tests: 3, share: 0.8, atLeast: 2, openForMs: 60 * 60_000 } as const;
+export const OUTAGE = {
+  tests: 3,
+  share: 0.8,
+  atLeast: 2,
+  openForMs: 60 * 60_000,
+  quietMs: 10 * 60_000,
+} as const;
 
 /** Several tests failing in one cycle are one event: `held` of the channel's `tests` failing together. */
 export function isOutage(held: number, tests: number): boolean {
@@ -53,14 +60,21 @@ export function isOutage(held: number, tests: number): boolean {
 
 /**
  * Whether an outage message is still open: posted at `at`, less than `openForMs` ago, and one
- * of the tests it named (by id) has not passed again since.
+ * of the tests it named (by id) has not passed again since, or the last recovery
+ * (`lastRecoveredAt`) was less than `quietMs` ago. Without that time (a record stored before it
+ * was kept) an outage whose tests all passed again is over.
  */
 export function outageStillOpen(
-  outage: { at: string; named: readonly number[]; recovered: readonly number[] },
+  outage: {
+    at: string;
+    named: readonly number[];
+    recovered: readonly number[];
+    lastRecoveredAt?: string | null;
+  },
   now: Date,
 ): boolean {
-  return (
-    now.getTime() - Date.parse(outage.at) < OUTAGE.openForMs &&
-    outage.named.some((id) => !outage.recovered.includes(id))
-  );
+  if (outage.named.length === 0 || now.getTime() - Date.parse(outage.at) >= OUTAGE.openForMs) return false;
+  if (outage.named.some((id) => !outage.recovered.includes(id))) return true;
+  const quietSince = outage.lastRecoveredAt ? Date.parse(outage.lastRecoveredAt) : Number.NaN;
+  return now.getTime() - quietSince < OUTAGE.quietMs;
 }

@@ -42,6 +42,8 @@ type Outage = {
   named: number[];
   /** Tests (by id) whose streak ended since: the parent is edited to say so. */
   recovered?: number[];
+  /** When the latest of them passed again: the outage stays open a quiet period after the last one. */
+  lastRecoveredAt?: string;
   /** How many of `items` the parent was posted with (later ones join at the end, in its thread). */
   posted?: number;
 };
@@ -84,6 +86,7 @@ const stillOpen = (outage: Outage, now: Date) =>
       // The tests a delivered message of the outage names.
       named: outage.items.filter((i) => outage.named.includes(i.runId)).map((i) => i.testId),
       recovered: outage.recovered ?? [],
+      lastRecoveredAt: outage.lastRecoveredAt ?? null,
     },
     now,
   );
@@ -175,9 +178,11 @@ export class ChannelObject extends DurableObject<Env> {
     items: OutageItem[],
     subscribed: number,
     config: Config,
+    at: string | undefined,
   ): Promise<OutagePost> {
     {
-      const now = new Date();
+      // The cycle's time: the outage's hour and quiet period are measured on the clock that polled.
+      const now = at ? new Date(at) : new Date();
       const team = await this.#teamConfig(config);
       if (!team) return { ts: null, named: [], waiting: [] };
       config = team;
@@ -261,7 +266,8 @@ export class ChannelObject extends DurableObject<Env> {
       const retried = earlier && open.some((i) => earlier.items.some((o) => o.runId === i.runId));
       if (earlier && (retried || stillOpen(earlier, now))) {
         // Some or all of these are the earlier outage's (a retried cycle, or one settled just
-        // now), or they failed while it is still going on: one event, one message. What it does
+        // now), or they failed while it is still going on or minutes after it recovered (the
+        // same incident flaring up): one event, one message. What it does
         // not name yet joins its thread, each run once, and the parent counts them.
         const fresh = open.filter((i) => !earlier.named.includes(i.runId));
         earlier.items = [
@@ -408,6 +414,7 @@ export class ChannelObject extends DurableObject<Env> {
         holds.map((h) => h.item),
         subscribed,
         config,
+        at,
       );
       const record = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const now = Date.now();
@@ -443,11 +450,12 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * A test named by the outage message `ts` passed again: the parent is edited so it no longer
-   * says its tests are failing once they all pass. Only the channel's latest outage is kept;
+   * A test named by the outage message `ts` passed again at `at`: the parent is edited so it no
+   * longer says its tests are failing once they all pass, and the time starts the outage's
+   * quiet period (a failure within it joins the outage). Only the channel's latest outage is kept;
    * an older one stays as it was posted.
    */
-  noteRecovery(channelId: string, ts: string, testId: number, config: Config): Promise<void> {
+  noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<void> {
     return this.#serial(async () => {
       const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
       if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
@@ -455,7 +463,11 @@ export class ChannelObject extends DurableObject<Env> {
       const team = await this.#teamConfig(config);
       if (!team) return;
       config = team;
-      const updated: Outage = { ...outage, recovered: [...(outage.recovered ?? []), testId] };
+      const updated: Outage = {
+        ...outage,
+        recovered: [...(outage.recovered ?? []), testId],
+        lastRecoveredAt: at,
+      };
       await this.ctx.storage.put("outage", updated);
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),

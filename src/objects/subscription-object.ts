@@ -398,7 +398,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         for (const ts of result.outageRecoveries ?? []) {
           if (sub.kind !== "test") break;
           await channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId))
-            .noteRecovery(sub.channelId, ts, sub.testId, config)
+            .noteRecovery(sub.channelId, ts, sub.testId, at, config)
             .catch(() => {});
         }
         // Lost answers no decision asked about again are settled here, a few per poll.

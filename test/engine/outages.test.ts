@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { cycleLogLine, runPollCycle } from "../../src/cron.ts";
+import { OUTAGE } from "../../src/model/noise-rules.ts";
 import { leaveIntent, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+const MINUTE = 60_000;
 const isOutage = (m: StoredMessage) => /at once/.test(visibleText(m));
 
 describe("one message per outage", () => {
@@ -84,7 +86,6 @@ describe("one message per outage", () => {
 });
 
 describe("an outage still going on is one message", () => {
-  const MINUTE = 60_000;
   const threadOf = async (bot: Awaited<ReturnType<typeof channelWatching>>["bot"], parent: StoredMessage) =>
     (await bot.messages()).filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
 
@@ -202,7 +203,42 @@ describe("an outage still going on is one message", () => {
     expect(visibleText(parents[0] as StoredMessage)).toMatch(/6 tests failing \(3 at once, 3 since\)/);
   });
 
-  it("once every test of an outage passed again, the next failures are a new event", async () => {
+  it("a failure minutes after an outage recovered joins it, and the parent says it is failing again", async () => {
+    const { bot, org, tests } = await channelWatching(7);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const outage = topLevel(await bot.posted())[0] as StoredMessage;
+    const parentNow = async () =>
+      visibleText((await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage);
+    expect(await parentNow()).toMatch(/all passed again/);
+
+    // Two minutes after the last test passed, one of them fails again: the same incident.
+    const first = tests[0] as { id: number };
+    const flare = await org.addRun(first.id, "failed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
+    expect(thread).toMatch(/Also failing now/);
+    expect(thread).toContain(`runs/${flare.id}`);
+    expect(await parentNow()).toMatch(/3 tests failing at once — 2 passed again since/);
+    expect(await parentNow()).not.toMatch(/all passed again/);
+    const row = (await ledgerOf(bot, "test", first.id)).find((r) => r.id === flare.id);
+    expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
+
+    // Three others failing together then are part of it too, not a second outage message.
+    const others = [];
+    for (const test of tests.slice(3, 6)) others.push(await org.addRun(test.id, "failed"));
+    await bot.cron(new Date(t0 + 4 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const after = (await threadOf(bot, outage)).map(visibleText).join("\n");
+    for (const run of others) expect(after).toContain(`runs/${run.id}`);
+    expect(await parentNow()).toMatch(/6 tests failing \(3 at once, 3 since\)/);
+  });
+
+  it("once every test of an outage passed again and the quiet period is over, the next failures are a new event", async () => {
     const { bot, org, tests } = await channelWatching(7);
     for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
     const t0 = Date.now();
@@ -213,16 +249,18 @@ describe("an outage still going on is one message", () => {
     expect(visibleText((await bot.posted()).find((m) => m.ts === first.ts) as StoredMessage)).toMatch(
       /all passed again/,
     );
-    // One test fails alone: its own alert. Then three others together: a new outage message.
+    // One test fails alone after the quiet period: its own alert. Then three others together: a new outage message.
+    const quiet = t0 + MINUTE + OUTAGE.quietMs;
     const alone = await org.addRun((tests[3] as { id: number }).id, "failed");
-    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await bot.cron(new Date(quiet + MINUTE));
     for (const test of tests.slice(4, 7)) await org.addRun(test.id, "failed");
-    await bot.cron(new Date(t0 + 3 * MINUTE));
+    await bot.cron(new Date(quiet + 2 * MINUTE));
     const parents = topLevel(await bot.posted());
     expect(parents).toHaveLength(3);
     expect(isOutage(parents[1] as StoredMessage)).toBe(false);
     expect(visibleText(parents[1] as StoredMessage)).toContain(`runs/${alone.id}`);
     expect(visibleText(parents[2] as StoredMessage)).toMatch(/3 tests failing at once/);
+    expect((await threadOf(bot, first)).map(visibleText).join("\n")).not.toContain(`runs/${alone.id}`);
   });
 
   it("a test that passed and fails again while its outage is open is failing again in the parent", async () => {
@@ -307,34 +345,55 @@ describe("flaky tests and outages", () => {
 });
 
 describe("the noisy scenario's outages", () => {
-  it("one outage message before any test is called flaky; in the second round the tests called flaky keep their failures in their threads", async () => {
+  it("its first round is one outage message: the flaps minutes after it recovered join its thread", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101");
     for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
     await org.scenario("noisy");
     const t0 = Date.now();
-    // One tick per minute, as each object's own clock would see them: steps 0–7 (a failure now
-    // and then), 8–10 (all three fail), then they flap; the pattern repeats from step 16.
-    const step = async (minute: number) => {
-      await org.tick();
-      await bot.cron(new Date(t0 + minute * 60_000));
+    // As `SIMULATE=noisy npm start` runs it: a tick every 20 s, each test polled every minute.
+    // Ticks 8–10 fail all three (the outage); ticks 12–15 flap two or three of them, about a
+    // minute after all passed again; the pattern repeats every 16 ticks.
+    const minute = async (n: number) => {
+      for (let i = 0; i < 3; i++) await org.tick();
+      await bot.cron(new Date(t0 + n * MINUTE));
     };
-    for (let minute = 0; minute < 8; minute++) await step(minute);
-    expect((await bot.posted()).filter(isOutage)).toHaveLength(0);
-    await step(8);
-    const outages = (await bot.posted()).filter(isOutage);
+    for (let n = 1; n <= 12; n++) await minute(n);
+    const parents = topLevel(await bot.posted());
+    const outages = parents.filter(isOutage);
     expect(outages).toHaveLength(1);
-    expect(visibleText(outages[0] as StoredMessage)).toMatch(/3 tests failing at once/);
-    for (let minute = 9; minute < 27; minute++) await step(minute);
+    const outage = outages[0] as StoredMessage;
+    const thread = (await bot.messages()).filter((m) => m.thread_ts === outage.ts && m.ts !== outage.ts);
+    const joined = thread.filter((m) => /Also failing now/.test(visibleText(m)));
+    expect(joined.length).toBeGreaterThan(0);
+    // Each run a join names is that run's one fate: grouped under the outage, in no other message.
+    const ids = joined.flatMap((m) => runIdsIn(visibleText(m)));
+    for (const id of ids) {
+      const mentions = parents.filter((m) => runIdsIn(visibleText(m)).includes(id));
+      expect(mentions).toEqual([]);
+    }
+    for (const test of [101, 102, 103]) {
+      const rows = await ledgerOf(bot, "test", test);
+      for (const row of rows.filter((r) => ids.includes(r.id)))
+        expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
+    }
+  }, 120_000);
+
+  it("once the outage's hour is up, the flapping tests are called flaky, with no second outage message", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101");
+    for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
+    await org.scenario("noisy");
+    const t0 = Date.now();
+    const minute = async (n: number) => {
+      for (let i = 0; i < 3; i++) await org.tick();
+      await bot.cron(new Date(t0 + n * MINUTE));
+    };
+    for (let n = 1; n <= 80; n++) await minute(n);
     const parents = topLevel(await bot.posted());
     expect(parents.filter(isOutage)).toHaveLength(1);
-    const flakyAlerts = parents.filter((m) => /is flaky/.test(visibleText(m)));
-    expect(flakyAlerts).toHaveLength(3);
-    // Steps 24–26 fail all three again: each failure is a reply in its test's flaky thread.
-    const replies = (await bot.messages()).filter((m) =>
-      flakyAlerts.some((a) => m.thread_ts === a.ts && m.ts !== a.ts),
-    );
-    expect(replies.length).toBeGreaterThanOrEqual(9);
-  }, 120_000);
+    const flaky = parents.filter((m) => /is flaky/.test(visibleText(m)));
+    for (const name of ["Checkout flow", "Login with SSO", "Search &amp; filters"])
+      expect(flaky.filter((m) => visibleText(m).includes(`${name} is flaky`))).toHaveLength(1);
+  }, 300_000);
 });
 
 describe("the sandbox's default scenario", () => {
