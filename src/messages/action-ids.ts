@@ -1,5 +1,5 @@
 import { isRecord, isUuid } from "../util/checks.ts";
-import { SLACK_LIMITS } from "./limits.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 /**
  * Button action ids and the codecs of their values. A value is echoed back by Slack when
