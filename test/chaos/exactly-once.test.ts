@@ -5,7 +5,7 @@ import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { type Bot, createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { cycleReportOf, runPollCycle } from "../../src/cron.ts";
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { registryDirectoryStub } from "../helpers/cases.ts";
