@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { inject, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, standIn } from "../dev/in-workerd/bot.ts";
 import { readConfig } from "../src/config.ts";
-import { ACTION_IDS } from "../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../src/messages/action-ids.ts";
 import { listMessage } from "../src/messages/decipher-replies.ts";
 import { homeView } from "../src/messages/home-view.ts";
 import { indexEntry } from "../src/model/channel-index.ts";

@@ -147,6 +147,7 @@ export function renderMarkdown(f: Facts): string {
     "BENCH_NO_WRITE=1 npm run bench   # print only",
     "BENCH_PEERS_ONLY=1 npm run bench # only §6, the comparison with Bolt; print only (~3 min)",
     "FUNCS=1 node bench/peer/profile.ts ack-only 50 300   # V8 profile of the Worker on workerd (§6)",
+    "node bench/bundle-sources.ts main 25   # the bundle's gzip by source, against a git revision",
     "npm run test:chaos            # reliability suite; CHAOS_SEED=7 CHAOS_ROUNDS=100 for longer",
     "```",
     "",

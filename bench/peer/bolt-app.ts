@@ -14,7 +14,7 @@ import { App, LogLevel } from "@slack/bolt";
 import { parseDecipherCommand } from "../../src/handlers/commands/decipher-command.ts";
 import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
-import { encodeMoreValue } from "../../src/messages/action-ids.ts";
+import { encodeMoreValue } from "../../src/messages/button-values.ts";
 import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";

@@ -62,7 +62,7 @@ async function inspect(port: number) {
 }
 
 /** A package name, or a path under src/, from a source path as esbuild writes it into the map. */
-function moduleName(source: string): string {
+export function moduleName(source: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(
     source.slice(source.lastIndexOf("node_modules/") - 1),
   );

@@ -1,5 +1,5 @@
 import type { AuthorizeErrorHandler, SlackEdgeAppEnv } from "slack-edge";
-import { ACTION_IDS } from "../messages/action-ids.ts";
+import * as ACTION_IDS from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
 import { noAck } from "./actions/action-requests.ts";

@@ -5,10 +5,11 @@ import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
 import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
 import { context, header, packLines, section } from "./elements.ts";
-import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
+import { fitMessage, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 import { STATE_CELL_ICON, STATE_ICON, testStateCell, testStateLine } from "./test-state-line.ts";
 
 /** A test's state in the digest, named like the alerts name it (`testState`, src/model/test-state.ts). */

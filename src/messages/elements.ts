@@ -9,8 +9,9 @@ import type {
   SectionBlock,
   StaticSelect,
 } from "slack-edge";
-import { SLACK_LIMITS, truncateMrkdwn, truncatePlain } from "./limits.ts";
+import { truncateMrkdwn, truncatePlain } from "./limits.ts";
 import { safeUrl, wellFormed } from "./mrkdwn.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 /**
  * Block constructors. Text given here is already mrkdwn (built with `mrkdwn.ts`), except

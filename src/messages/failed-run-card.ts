@@ -3,7 +3,7 @@ import type { TestAlertEvidence } from "../model/alert-evidence.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { formatDurationMs } from "../vendor/units.ts";
-import { ACTION_IDS } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
 import { snoozeLine, type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";
 import { classLine } from "./failure-meaning.ts";

@@ -1,4 +1,5 @@
-import { CLASSIFY_THRESHOLDS, OUTAGE } from "../model/noise-rules.ts";
+import * as CLASSIFY_THRESHOLDS from "../model/classify-thresholds.ts";
+import * as OUTAGE from "../model/outage-thresholds.ts";
 import { section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { escapeMrkdwn } from "./mrkdwn.ts";
@@ -38,11 +39,10 @@ const DECIPHER_HELP = escapeMrkdwn(
   ].join("\n"),
 );
 
-const T = CLASSIFY_THRESHOLDS;
 const NOISE_HELP = escapeMrkdwn(
   [
     "*Quiet by understanding* (test options):",
-    `• a failure is *new* after ${T.newFailureAfterPasses}+ passes; a test is *broken* after ${T.brokenAfterFailures} failures in a row; *flaky* when, in its last ${T.flakyWindowRuns} runs (within 24 h), ${T.flakyMinFailures} or more failed with passes in between, and either at most ${Math.round(T.flakyMaxFailureShare * 100)} % failed or it failed again after passing ${T.flakyRelapsesAnyShare}+ times (it keeps flipping)`,
+    `• a failure is *new* after ${CLASSIFY_THRESHOLDS.newFailureAfterPasses}+ passes; a test is *broken* after ${CLASSIFY_THRESHOLDS.brokenAfterFailures} failures in a row; *flaky* when, in its last ${CLASSIFY_THRESHOLDS.flakyWindowRuns} runs (within 24 h), ${CLASSIFY_THRESHOLDS.flakyMinFailures} or more failed with passes in between, and either at most ${Math.round(CLASSIFY_THRESHOLDS.flakyMaxFailureShare * 100)} % failed or it failed again after passing ${CLASSIFY_THRESHOLDS.flakyRelapsesAnyShare}+ times (it keeps flipping)`,
     "• `flaky:thread` (default) — a flaky test's failures go into one thread a day; `flaky:digest` — only in the digest; `flaky:alert` — every failure alerts",
     "• `after:<n>` — alert only after n failures in a row (default 1); `trigger:<value>` — only runs started by that trigger, e.g. `trigger:schedule`",
     "• `page:</path>` — the page the test guards: its alerts show production sessions there in the last 24 h",

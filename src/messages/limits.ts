@@ -16,55 +16,7 @@ import type {
   TableCell,
   TableRichCell,
 } from "./rich-blocks.ts";
-
-/**
- * Slack's Block Kit limits (docs/architecture.md "Platform limits"). Slack rejects the *whole* message
- * (`invalid_blocks`) when one value breaks one of them, so every builder ends in `fitMessage`.
- * Lengths are counted in UTF-16 code units, which is never less than Slack's character count.
- */
-export const SLACK_LIMITS = {
-  blocksPerMessage: 50,
-  /** Top-level `text`: Slack truncates at 40k, but notifications and fallbacks stay readable at 4k. */
-  messageText: 4000,
-  sectionText: 3000,
-  sectionFields: 10,
-  fieldText: 2000,
-  headerText: 150,
-  contextElements: 10,
-  /** Slack allows 3000 per text object; context is meant to be small print. */
-  contextText: 2000,
-  actionsElements: 25,
-  buttonText: 75,
-  buttonValue: 2000,
-  url: 3000,
-  actionId: 255,
-  blockId: 255,
-  /** A select option's label and value, and the confirm dialog's parts. */
-  optionText: 75,
-  optionValue: 150,
-  placeholder: 150,
-  altText: 2000,
-  confirmTitle: 100,
-  confirmText: 300,
-  confirmButton: 30,
-  /** `data_visualization` (Slack's Block Kit reference): title, at most 2 charts a message. */
-  chartTitle: 50,
-  chartsPerMessage: 2,
-  /** Series of a bar, line or area chart, each with a name of at most 20 characters. */
-  chartSeries: 6,
-  /** Data points per series (one per x-axis category); their labels and categories ≤ 20. */
-  chartPoints: 20,
-  chartLabel: 20,
-  /** `x_label` / `y_label`. */
-  chartAxisLabel: 50,
-  /** Slices of a pie; each value must be above 0. */
-  pieSegments: 6,
-  /** `table`: one a message, at most 100 rows of at most 20 cells, 20 column settings. */
-  tablesPerMessage: 1,
-  tableRows: 100,
-  tableCells: 20,
-  tableColumnSettings: 20,
-} as const;
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 export const ELLIPSIS = "…";
 

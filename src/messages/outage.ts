@@ -1,8 +1,9 @@
 import { distinctMentions } from "../model/mention.ts";
 import { context, header, section } from "./elements.ts";
-import { fitMessage, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
+import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl } from "./links.ts";
 import { link, oneLine, plural } from "./mrkdwn.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 export type OutageItem = {
   testId: number;

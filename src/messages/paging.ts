@@ -1,6 +1,7 @@
 import type { SectionBlock } from "slack-edge";
 import { actions, button, section } from "./elements.ts";
-import { type MessageBlock, SLACK_LIMITS, truncateMrkdwn } from "./limits.ts";
+import { type MessageBlock, truncateMrkdwn } from "./limits.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 /**
  * The **More** and **« First page** buttons of an ephemeral reply that does not fit one

@@ -1,6 +1,6 @@
 import type { Click, SessionClicks } from "../vendor/types.ts";
 import { formatOffset } from "../vendor/units.ts";
-import type { SharedSessionCard } from "./action-ids.ts";
+import type { SharedSessionCard } from "./button-values.ts";
 import { screenshotExpiry } from "./clicks.ts";
 import { context, header, image, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";

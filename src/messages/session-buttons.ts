@@ -1,5 +1,6 @@
 import type { Button } from "slack-edge";
-import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
+import { encodeShareValue, type SharedSessionCard } from "./button-values.ts";
 import { button } from "./elements.ts";
 import { sessionUrl } from "./links.ts";
 

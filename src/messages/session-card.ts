@@ -1,6 +1,7 @@
 import type { TimelineBody } from "../vendor/types.ts";
 import { type DurationUnit, formatSessionDuration, sessionDurationSeconds } from "../vendor/units.ts";
-import { ACTION_IDS, encodeShareValue, type SharedSessionCard } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
+import { encodeShareValue, type SharedSessionCard } from "./button-values.ts";
 import { actions, button, section } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
 import { sessionUrl } from "./links.ts";

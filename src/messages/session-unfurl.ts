@@ -1,6 +1,7 @@
 import type { TimelineTag } from "../vendor/types.ts";
-import type { SharedSessionCard } from "./action-ids.ts";
-import { ACTION_IDS, encodeSessionIdValue } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
+import type { SharedSessionCard } from "./button-values.ts";
+import { encodeSessionIdValue } from "./button-values.ts";
 import { screenshotExpiry } from "./clicks.ts";
 import { actions, button, context, section } from "./elements.ts";
 import { code, dateToken, link } from "./mrkdwn.ts";

@@ -1,6 +1,7 @@
 import type { SessionSummary, TimelineBody } from "../vendor/types.ts";
 import { inferDurationUnit } from "../vendor/units.ts";
-import { ACTION_IDS, toSharedSessionCard } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
+import { toSharedSessionCard } from "./button-values.ts";
 import { context, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { bold, oneLine, plural } from "./mrkdwn.ts";

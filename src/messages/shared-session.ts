@@ -1,5 +1,5 @@
 import type { TimelineBody } from "../vendor/types.ts";
-import type { SharedSessionCard } from "./action-ids.ts";
+import type { SharedSessionCard } from "./button-values.ts";
 import { context } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { mention, oneLine } from "./mrkdwn.ts";

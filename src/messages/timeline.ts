@@ -1,6 +1,6 @@
 import type { LoadingIssue, SessionTimeline, TimelinePage } from "../vendor/types.ts";
 import { formatOffset } from "../vendor/units.ts";
-import type { SharedSessionCard } from "./action-ids.ts";
+import type { SharedSessionCard } from "./button-values.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { sessionUrl } from "./links.ts";

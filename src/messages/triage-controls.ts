@@ -1,7 +1,7 @@
 import type { Button, StaticSelect } from "slack-edge";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import type { SnoozeChoice } from "../model/triage-state.ts";
-import { ACTION_IDS } from "./action-ids.ts";
+import * as ACTION_IDS from "./action-ids.ts";
 import { button, confirmDialog, staticSelect } from "./elements.ts";
 import { plural } from "./mrkdwn.ts";
 import { encodeSnoozeValue, encodeTriageRef, SNOOZE_HOURS } from "./triage-values.ts";

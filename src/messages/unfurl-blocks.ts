@@ -1,6 +1,7 @@
 import type { PublicImageBlock } from "slack-edge";
-import { fitMessage, type MessageBlock, SLACK_LIMITS, truncatePlain } from "./limits.ts";
+import { fitMessage, type MessageBlock, truncatePlain } from "./limits.ts";
 import { safeUrl } from "./mrkdwn.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 
 /** Link buttons in unfurls still send an interaction; this id is only acknowledged. */
 export const UNFURL_LINK_ACTION_ID = "unfurl_open";

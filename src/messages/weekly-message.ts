@@ -3,10 +3,11 @@ import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { dayLabel, linkCell, seriesChart, sparkline, table, textCell, withAlternative } from "./charts.ts";
 import type { DigestTestState } from "./digest-message.ts";
 import { context, header, packLines, section } from "./elements.ts";
-import { fitMessage, type MessageBlock, SLACK_LIMITS, type SlackMessage } from "./limits.ts";
+import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { testUrl } from "./links.ts";
 import { bold, code, dateToken, escapeMrkdwn, link, oneLine, plainLine, plural } from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
+import * as SLACK_LIMITS from "./slack-limits.ts";
 import { STATE_CELL_ICON } from "./test-state-line.ts";
 
 /**

@@ -7,9 +7,7 @@ import type { TestRun } from "../vendor/types.ts";
  * is read or stored.
  */
 
-import { CLASSIFY_THRESHOLDS } from "./noise-rules.ts";
-
-export { CLASSIFY_THRESHOLDS };
+import * as CLASSIFY_THRESHOLDS from "./classify-thresholds.ts";
 
 export type TestKind = "new-failure" | "broken" | "flaky" | "failing" | "passing" | "unknown";
 
@@ -23,7 +21,7 @@ export type TestClassification<R extends ClassifiedRun = TestRun> = {
    * - `flaky`: the window holds 2 or more failures with a pass between them, and either at
    *   most 40 % of its runs failed or it failed again after passing twice (wins over
    *   `new-failure`: a test that flakes once in a while, or keeps flipping, would otherwise
-   *   alert every time). The thresholds and their reasons: src/model/noise-rules.ts.
+   *   alert every time). The thresholds and their reasons: src/model/classify-thresholds.ts.
    * - `new-failure`: the latest settled run failed after at least 5 passes in a row.
    * - `failing`: the latest settled run failed, and none of the above says more.
    * - `passing`: the latest settled run passed, and the test is not flaky.
@@ -60,10 +58,11 @@ function streakFromEnd(runs: readonly ClassifiedRun[], status: TestRun["status"]
 
 /** The runs flakiness is judged on: the last N settled runs, minus those older than the time window. */
 export function flakyWindow<R extends ClassifiedRun>(settled: readonly R[], now: Date): R[] {
-  const { flakyWindowRuns, flakyWindowMs } = CLASSIFY_THRESHOLDS;
-  const oldest = now.getTime() - flakyWindowMs;
+  const oldest = now.getTime() - CLASSIFY_THRESHOLDS.flakyWindowMs;
   // An unreadable time cannot be placed in the last 24 h, so it is left out rather than guessed.
-  return settled.slice(-flakyWindowRuns).filter((run) => Date.parse(run.createdAt) >= oldest);
+  return settled
+    .slice(-CLASSIFY_THRESHOLDS.flakyWindowRuns)
+    .filter((run) => Date.parse(run.createdAt) >= oldest);
 }
 
 /** How many times the test failed again after passing, within the window (F P F: once). */
@@ -81,12 +80,14 @@ function relapses(window: readonly ClassifiedRun[]): number {
 
 /**
  * Failures not in one block, and either few of them or many flips: one rule for the alerts,
- * the digest and the weekly report (src/model/noise-rules.ts says why these numbers).
+ * the digest and the weekly report (src/model/classify-thresholds.ts says why these numbers).
  */
 function looksFlaky(window: { runs: number; failures: number; relapses: number }): boolean {
-  const { flakyMinFailures, flakyMaxFailureShare, flakyRelapsesAnyShare } = CLASSIFY_THRESHOLDS;
-  if (window.failures < flakyMinFailures || window.relapses < 1) return false;
-  return window.failures <= flakyMaxFailureShare * window.runs || window.relapses >= flakyRelapsesAnyShare;
+  if (window.failures < CLASSIFY_THRESHOLDS.flakyMinFailures || window.relapses < 1) return false;
+  return (
+    window.failures <= CLASSIFY_THRESHOLDS.flakyMaxFailureShare * window.runs ||
+    window.relapses >= CLASSIFY_THRESHOLDS.flakyRelapsesAnyShare
+  );
 }
 
 const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
@@ -98,7 +99,6 @@ export function classifyTest<R extends ClassifiedRun>(
   history: readonly R[],
   now: Date,
 ): TestClassification<R> {
-  const t = CLASSIFY_THRESHOLDS;
   const settled = settledById(history);
   const latest = settled.at(-1) ?? null;
   const trailingFailures = streakFromEnd(settled, "failed");
@@ -114,7 +114,7 @@ export function classifyTest<R extends ClassifiedRun>(
   const base = { latest, trailingFailures, passesBefore, window };
 
   if (latest === null) return { ...base, kind: "unknown", reason: "no finished run yet" };
-  if (trailingFailures >= t.brokenAfterFailures)
+  if (trailingFailures >= CLASSIFY_THRESHOLDS.brokenAfterFailures)
     return { ...base, kind: "broken", reason: `failed ${runs(trailingFailures)} in a row` };
   if (looksFlaky(window))
     return {
@@ -122,7 +122,7 @@ export function classifyTest<R extends ClassifiedRun>(
       kind: "flaky",
       reason: `failed ${window.failures} of the last ${runs(window.runs)}, passing in between`,
     };
-  if (trailingFailures === 1 && passesBefore >= t.newFailureAfterPasses)
+  if (trailingFailures === 1 && passesBefore >= CLASSIFY_THRESHOLDS.newFailureAfterPasses)
     return { ...base, kind: "new-failure", reason: `failed after ${runs(passesBefore)} passed` };
   if (trailingFailures > 0) return { ...base, kind: "failing", reason: inARow("failed", trailingFailures) };
   return { ...base, kind: "passing", reason: inARow("passed", passesBefore) };

@@ -1,4 +1,4 @@
-import { CLASSIFY_THRESHOLDS } from "./noise-rules.ts";
+import * as CLASSIFY_THRESHOLDS from "./classify-thresholds.ts";
 import type { ClassifiedRun, TestClassification, TestKind } from "./test-classification.ts";
 
 /**

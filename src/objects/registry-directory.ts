@@ -130,10 +130,6 @@ export class SqlRegistryDirectory {
     return rows.map((r) => r.team);
   }
 
-  get size(): number {
-    return this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM shards").one().n;
-  }
-
   /** Every shard's figures added up, the newest success, and the earliest Slack refusal. */
   totals(): Pick<
     EngineHealth,

@@ -364,11 +364,6 @@ export class RegistryObject extends DurableObject<Env> {
     this.#directory().drop(teamId);
   }
 
-  /** How many shards the directory lists. */
-  shardCount(): number {
-    return this.#directory().size;
-  }
-
   /**
    * The start of a watchdog cycle: the teams whose shard has work due (every team with `all`),
    * and the next teams' parts of the registry of before, for the cron to hand over.

@@ -117,10 +117,6 @@ export class WorkspaceObject extends DurableObject<Env> {
     return { first: !existing };
   }
 
-  async installed(): Promise<boolean> {
-    return (await this.ctx.storage.get("install")) !== undefined;
-  }
-
   /** The team's credentials, the bot token refreshed first when it is about to expire; null: not installed. */
   async credentials(now: number = Date.now()): Promise<TeamCredentials | null> {
     let stored = await this.ctx.storage.get<Stored>("install");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredMessage } from "../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
 import { health, ledgerOf, statusText } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 

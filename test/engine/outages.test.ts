@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { cycleLogLine, runPollCycle } from "../../src/cron.ts";
-import { OUTAGE } from "../../src/model/noise-rules.ts";
+import * as OUTAGE from "../../src/model/outage-thresholds.ts";
 import { leaveIntent, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 

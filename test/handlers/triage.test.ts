@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
 import { encodeSnoozeValue, encodeTriageRef } from "../../src/messages/triage-values.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { CHANNEL_ID, FakeAlertControl, slackApp, TEAM_ID } from "../helpers/slack-app.ts";

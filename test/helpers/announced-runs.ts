@@ -1,4 +1,4 @@
-import { ACTION_IDS } from "../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
 
 /**
  * Which failed runs a message (or a logged post's parameters) announces: a parent alert names

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { type Bot, createBot, newOrg, standInUrl } from "../../dev/in-workerd/bot.ts";
 import { eventsOf } from "./events.ts";
 
@@ -65,6 +65,13 @@ export async function installedWithKey(template: "acme" | "globex" = "acme") {
 /** The WorkspaceObject of a team, for tests that look inside. */
 export const workspaceOf = (teamId: string) =>
   env.WORKSPACES.get(env.WORKSPACES.idFromName(`team:${teamId}`));
+
+/** Whether the team's WorkspaceObject holds an installation (read from its storage). */
+export const isInstalled = (teamId: string) =>
+  runInDurableObject(
+    workspaceOf(teamId),
+    async (_object, state) => (await state.storage.get("install")) !== undefined,
+  );
 
 /** Home tab → Connect Decipher → paste the key → Save, as the installer (U0ALICE). */
 export async function connectKey(bot: Bot, apiKey: string, userId = "U0ALICE") {

@@ -12,6 +12,7 @@ import {
   finish,
   install,
   installedWithKey,
+  isInstalled,
   startInstall,
   tenantBot,
   workspaceOf,
@@ -68,7 +69,7 @@ describe("Add to Slack", () => {
     const location = await decide(flow, bot.botToken);
     // A state from another browser (cookie and query disagree) is refused too.
     expect((await finish(bot, location, "decipher-install-state=0")).status).toBe(400);
-    expect(await workspaceOf(await bot.team()).installed()).toBe(false);
+    expect(await isInstalled(await bot.team())).toBe(false);
 
     const again = await startInstall(bot);
     const back = await decide(again, bot.botToken);
@@ -88,7 +89,7 @@ describe("Add to Slack", () => {
     const page = await finish(bot, await decide(flow, bot.botToken, "cancel"), flow.cookie);
     expect(page.status).toBe(400);
     expect(page.body).toContain("cancelled");
-    expect(await workspaceOf(await bot.team()).installed()).toBe(false);
+    expect(await isInstalled(await bot.team())).toBe(false);
   });
 
   it("keeps the Decipher key and admins on a reinstall, with the new token and scopes", async () => {
@@ -302,7 +303,7 @@ describe("uninstall", () => {
     const ack = await events.send(envelope(team, { type: "app_uninstalled" }));
     expect(ack.status).toBe(200);
     expect((await env.STATE.list({ prefix: `${team}/` })).keys).toEqual([]);
-    expect(await workspaceOf(team).installed()).toBe(false);
+    expect(await isInstalled(team)).toBe(false);
     expect(await (await registryShard(bot)).list()).toEqual([]);
     const { teams } = await registryDirectoryStub().dueShards(new Date().toISOString(), {
       all: true,
@@ -327,6 +328,6 @@ describe("uninstall", () => {
     const org = { ...envelope("", { type: "app_uninstalled" }), team_id: null, is_enterprise_install: true };
     const ack = await eventsOf(bot).send(org as never);
     expect(ack.status).toBe(200);
-    expect(await workspaceOf(await bot.team()).installed()).toBe(true);
+    expect(await isInstalled(await bot.team())).toBe(true);
   });
 });

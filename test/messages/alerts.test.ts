@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { ACTION_IDS, decodeSessionButtonValue } from "../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
+import { decodeSessionButtonValue } from "../../src/messages/button-values.ts";
 import {
   collectionGrowthThreadReply,
   collectionParent,

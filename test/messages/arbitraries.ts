@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/action-ids.ts";
+import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/button-values.ts";
 import type { RichBlock } from "../../src/messages/rich-blocks.ts";
 import type { Subscription } from "../../src/model/subscription.ts";
 import type {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeChannelPageValue } from "../../src/messages/action-ids.ts";
+import { decodeChannelPageValue } from "../../src/messages/button-values.ts";
 import { listMessage, SUBSCRIPTIONS_PER_PAGE, statusMessage } from "../../src/messages/decipher-replies.ts";
 import { subscriptionLine } from "../../src/messages/home-view.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";

@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mrkdwnProblems, strictMessageProblems } from "../../dev/slack/block-limits.ts";
-import {
-  fitMessage,
-  type MessageBlock,
-  SLACK_LIMITS,
-  truncateMrkdwn,
-  truncatePlain,
-} from "../../src/messages/limits.ts";
+import { fitMessage, type MessageBlock, truncateMrkdwn, truncatePlain } from "../../src/messages/limits.ts";
 import { escapeMrkdwn, link } from "../../src/messages/mrkdwn.ts";
+import * as SLACK_LIMITS from "../../src/messages/slack-limits.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

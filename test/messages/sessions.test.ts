@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
+import * as ACTION_IDS from "../../src/messages/action-ids.ts";
 import {
-  ACTION_IDS,
   decodeSessionButtonValue,
   decodeShareValue,
   toSharedSessionCard,
-} from "../../src/messages/action-ids.ts";
+} from "../../src/messages/button-values.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
 import { assertWithinSlackLimits, buttonsOf } from "../helpers/block-kit.ts";

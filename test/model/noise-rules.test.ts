@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isOutage, OUTAGE, outageStillOpen } from "../../src/model/noise-rules.ts";
+import { isOutage, outageStillOpen } from "../../src/model/noise-rules.ts";
+import * as OUTAGE from "../../src/model/outage-thresholds.ts";
 
 const AT = "2026-11-20T10:00:00.000Z";
 const later = (ms: number) => new Date(Date.parse(AT) + ms);

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { CLASSIFY_THRESHOLDS } from "../../../src/model/noise-rules.ts";
+import * as CLASSIFY_THRESHOLDS from "../../../src/model/classify-thresholds.ts";
 import { isRecord } from "../../../src/util/checks.ts";
 import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";

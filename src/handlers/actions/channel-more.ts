@@ -1,4 +1,4 @@
-import { decodeChannelPageValue } from "../../messages/action-ids.ts";
+import { decodeChannelPageValue } from "../../messages/button-values.ts";
 import { errorMessage } from "../../messages/help.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { reply } from "../../slack-api/respond.ts";

@@ -1,4 +1,4 @@
-import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/action-ids.ts";
+import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/button-values.ts";
 import { type ClicksMessageInput, clicksMessage } from "../../messages/clicks.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";

@@ -1,4 +1,4 @@
-import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/action-ids.ts";
+import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/button-values.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { timelineMessage } from "../../messages/timeline.ts";

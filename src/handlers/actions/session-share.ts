@@ -1,4 +1,4 @@
-import { decodeShareValue } from "../../messages/action-ids.ts";
+import { decodeShareValue } from "../../messages/button-values.ts";
 import { plain } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import { sharedSessionMessage } from "../../messages/shared-session.ts";

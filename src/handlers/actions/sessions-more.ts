@@ -1,4 +1,4 @@
-import { decodeMoreValue } from "../../messages/action-ids.ts";
+import { decodeMoreValue } from "../../messages/button-values.ts";
 import { errorMessage } from "../../messages/help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";

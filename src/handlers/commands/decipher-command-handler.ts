@@ -1,6 +1,6 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
-import type { ChannelPageValue } from "../../messages/action-ids.ts";
+import type { ChannelPageValue } from "../../messages/button-values.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";

@@ -1,5 +1,5 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
-import { encodeMoreValue } from "../../messages/action-ids.ts";
+import { encodeMoreValue } from "../../messages/button-values.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { AskedIn } from "../../messages/sessions-reply.ts";
 import { noSessionsMessage, sessionsMessage } from "../../messages/sessions-reply.ts";

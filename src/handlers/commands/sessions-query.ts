@@ -1,4 +1,4 @@
-import type { SessionSearchValue } from "../../messages/action-ids.ts";
+import type { SessionSearchValue } from "../../messages/button-values.ts";
 import { CommandInputError } from "./parse-error.ts";
 import { parseTimeBound } from "./time-bound.ts";
 

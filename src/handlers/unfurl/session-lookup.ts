@@ -1,4 +1,4 @@
-import { toSharedSessionCard } from "../../messages/action-ids.ts";
+import { toSharedSessionCard } from "../../messages/button-values.ts";
 import type { SessionLookup } from "../../messages/session-unfurl.ts";
 import type { SessionClicks, SessionTimeline } from "../../vendor/types.ts";
 import type { VendorClient } from "../../vendor/vendor-client.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Bot, emulatorUrl, type StoredMessage, visibleText } from "../../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../../src/messages/action-ids.ts";
 import { assertWithinSlackLimits, buttonsOf } from "../../helpers/block-kit.ts";
 import { channelWatching, subscribedBot } from "../../helpers/emulator.ts";
 

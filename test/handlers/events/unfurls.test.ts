@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../../dev/in-workerd/bot.ts";
-import { ACTION_IDS } from "../../../src/messages/action-ids.ts";
+import * as ACTION_IDS from "../../../src/messages/action-ids.ts";
 import { APP, unfurlBot, unfurlCalls } from "./unfurl-setup.ts";
 
 const buttons = (blocks: Array<Record<string, unknown>>) =>

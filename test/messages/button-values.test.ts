@@ -8,7 +8,7 @@ import {
   encodeSessionIdValue,
   encodeShareValue,
   toSharedSessionCard,
-} from "../../src/messages/action-ids.ts";
+} from "../../src/messages/button-values.ts";
 import { anyCard, nasty, RUNS } from "./arbitraries.ts";
 import { aSession, SESSION_ID } from "./fixtures.ts";
 
