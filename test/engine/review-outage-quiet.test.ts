@@ -1,6 +1,7 @@
+import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { cronWith, ledgerOf, runIdsIn, until } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the outage's parent and its thread after lost answers, with the quiet period
@@ -65,4 +66,45 @@ describe("an outage's parent after a join reply whose answer was lost", () => {
     // The thread says the first test is failing again: the parent must not say all passed.
     expect(await parentNow(bot, outage)).not.toMatch(/all passed again/);
   });
+});
+
+describe("objects aborted while an outage's parent is edited for a recovery", () => {
+  it("a test whose recovery was posted when its object was aborted alerts on its own when it fails after the outage is over", async () => {
+    const { bot, org, tests } = await channelWatching(5, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    const [first, second, third] = tests as [{ id: number }, { id: number }, { id: number }];
+    for (const test of [first, second, third]) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = topLevel(await bot.posted())[0] as StoredMessage;
+
+    // The first test passes: its "passed again" reply is posted, then the channel's edit of the
+    // parent hangs, and every object is aborted meanwhile (a deploy, an isolate restart).
+    await org.addRun(first.id, "passed");
+    const timeout = { SLACK_TIMEOUT_MS: "3000" };
+    await bot.slackFault("chat.update", "hang", 1, { delayMs: 5_000 });
+    const cycle = cronWith(bot, timeout, new Date(t0 + MINUTE)).catch(() => {});
+    await until(
+      async () => (await bot.slackCalls()).some((c) => c.method === "chat.update"),
+      10_000,
+      "the parent's edit",
+    );
+    await abortAllDurableObjects();
+    await cycle;
+    expect((await threadOf(bot, outage)).map(visibleText).join("\n")).toMatch(/passed again/);
+
+    // The two others pass; the outage's quiet period ends.
+    for (const test of [second, third]) await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    await bot.cron(new Date(t0 + 4 * MINUTE));
+    expect(await parentNow(bot, outage)).toMatch(/all passed again/);
+
+    // Twenty minutes later the first test fails: a new event, its own alert, as for any other test.
+    const relapse = await org.addRun(first.id, "failed");
+    await bot.cron(new Date(t0 + 20 * MINUTE));
+    const naming = (await bot.messages()).filter((m) => runIdsIn(visibleText(m)).includes(relapse.id));
+    expect(naming).toHaveLength(1);
+    expect(naming[0]?.thread_ts ?? naming[0]?.ts).not.toBe(outage.ts);
+    const row = (await ledgerOf(bot, "test", first.id)).find((r) => r.id === relapse.id);
+    expect(row).toMatchObject({ fate: "announced" });
+  }, 60_000);
 });
