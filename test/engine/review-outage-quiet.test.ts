@@ -108,3 +108,44 @@ describe("objects aborted while an outage's parent is edited for a recovery", ()
     expect(row).toMatchObject({ fate: "announced" });
   }, 60_000);
 });
+
+describe("an object aborted between two posts of one poll", () => {
+  it("a test's second failure, its reply hanging when the object is aborted, stays in its alert's thread, and the alert turns green", async () => {
+    const { bot, org, tests } = await channelWatching(1, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    const test = tests[0] as { id: number };
+    const first = await org.addRun(test.id, "failed");
+    const second = await org.addRun(test.id, "failed");
+    const timeout = { SLACK_TIMEOUT_MS: "3000" };
+    const postsTried = async () =>
+      (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage").length;
+    // The alert is answered slowly (within the timeout); the reply after it hangs, and every
+    // object is aborted meanwhile.
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_000 });
+    const t0 = Date.now();
+    const cycle = cronWith(bot, timeout, new Date(t0)).catch(() => {});
+    await until(async () => (await postsTried()) === 1, 10_000, "the alert");
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 6_000 });
+    await until(async () => (await postsTried()) === 2, 10_000, "the reply");
+    await abortAllDurableObjects();
+    await cycle;
+
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+
+    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    expect(runIdsIn(visibleText(alert))).toContain(first.id);
+    const naming = (await bot.messages()).filter((m) => runIdsIn(visibleText(m)).includes(second.id));
+    expect(naming).toHaveLength(1);
+    expect(naming[0]?.thread_ts).toBe(alert.ts);
+    // The test passed: its alert's thread says so, and the alert no longer says it is failing.
+    expect((await threadOf(bot, alert)).map(visibleText).join("\n")).toMatch(
+      /passed again after 2 failed runs/,
+    );
+    expect(await parentNow(bot, alert)).toMatch(/Recovered/);
+    // Its ledger says it was told as a reply in the alert's thread.
+    const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === second.id);
+    expect(row).toMatchObject({ fate: "threaded", parentTs: alert.ts });
+  }, 60_000);
+});
