@@ -149,3 +149,26 @@ describe("an object aborted between two posts of one poll", () => {
     expect(row).toMatchObject({ fate: "threaded", parentTs: alert.ts });
   }, 60_000);
 });
+
+describe("an outage message sent as text alone, its answer lost", () => {
+  it("an outage message Slack took only as text, found after its answer was lost, leaves no run grouped unnamed", async () => {
+    const { bot, org, tests } = await channelWatching(3, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    const runs: number[] = [];
+    for (const test of tests) runs.push((await org.addRun(test.id, "failed")).id);
+    // Slack refuses the outage message's blocks; its text alone is stored, and that answer is lost.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_blocks" });
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const messages = await bot.messages();
+    for (const [i, test] of tests.entries()) {
+      const runId = runs[i] as number;
+      // Each run is named by one message in the channel, whatever its ledger says of it.
+      expect(messages.filter((m) => runIdsIn(visibleText(m)).includes(runId))).toHaveLength(1);
+      const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === runId);
+      expect(row?.fate).toMatch(/announced|threaded|grouped/);
+    }
+  });
+});
