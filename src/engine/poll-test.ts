@@ -27,6 +27,11 @@ export type RunLedger = {
   recent(now: Date, windowMs: number): LedgerRow[];
   byIds(ids: readonly number[]): LedgerRow[];
   save(rows: readonly LedgerRow[]): void;
+  /**
+   * Stores the subscription's state as of these rows, with them, before a post: an object that
+   * dies mid-post resumes from a streak that agrees with the fates it recorded.
+   */
+  checkpoint?(state: TestSubscription): Promise<void>;
 };
 
 /** Rows a poll decides from: a day of history, plus every row still owed a fate. */
@@ -206,6 +211,15 @@ export async function pollTest(
     ledger.save([...dirty.values()]);
     dirty.clear();
   };
+  /** Before a post: the rows and the state they go with. */
+  let checkpointed: TestSubscription = sub;
+  const flushWithState = async () => {
+    flush();
+    if (next !== checkpointed && ledger.checkpoint) {
+      await ledger.checkpoint(next);
+      checkpointed = next;
+    }
+  };
 
   // The unread runs are older than every run the capped read returned: they count as
   // abandoned an hour after the oldest of those.
@@ -298,7 +312,7 @@ export async function pollTest(
       }
       break;
     }
-    flush();
+    await flushWithState();
     const result = await outbox.send(step.key, step.message, step.threadTs);
     if (!result.ok) {
       failure = result.failure;

@@ -46,6 +46,11 @@ type Outage = {
   lastRecoveredAt?: string;
   /** How many of `items` the parent was posted with (later ones join at the end, in its thread). */
   posted?: number;
+  /**
+   * Slack took the parent as text alone: it names no test, and its runs alerted alone. Its
+   * edits stay text alone, so it never comes to name a run that has its own alert.
+   */
+  textOnly?: boolean;
 };
 
 /**
@@ -94,13 +99,15 @@ const stillOpen = (outage: Outage, now: Date) =>
 /** The parent as it was posted (its items, in their order), with what happened since. */
 function outageParent(outage: Outage, appUrl: string) {
   const listed = outage.posted ?? outage.items.length;
-  return outageMessages({
+  const { message } = outageMessages({
     items: outage.items.slice(0, listed),
     later: outage.items.slice(listed).filter((i) => outage.named.includes(i.runId)),
     appUrl,
     subscribed: outage.subscribed,
     recovered: outage.recovered ?? [],
-  }).parent.message;
+  }).parent;
+  // An empty list removes blocks on an edit; the title alone names no run.
+  return outage.textOnly ? { text: message.text, blocks: [] } : message;
 }
 
 /**
@@ -228,7 +235,15 @@ export class ChannelObject extends DurableObject<Env> {
             appUrl,
             subscribed: outage.subscribed,
           });
-          const found = { ...outage, ts: settled.ts, named: parent.runIds, posted: outage.items.length };
+          // Found as text alone, it names no test: its runs alert alone, as when posted so.
+          const named = settled.textOnly ? [] : parent.runIds;
+          const found: Outage & { ts: string } = {
+            ...outage,
+            ts: settled.ts,
+            named,
+            posted: outage.items.length,
+            ...(settled.textOnly ? { textOnly: true } : {}),
+          };
           await sendAll(found, overflow, settled.ts);
           await this.ctx.storage.put("outage", found);
           outage = found;
@@ -247,13 +262,20 @@ export class ChannelObject extends DurableObject<Env> {
         }
       }
       const earlier = outage?.ts ? { ...outage, ts: outage.ts } : null;
+      // What the parent counts before this cycle: a reply found below is counted in its edit too.
+      const namedBefore = earlier?.named.length ?? 0;
       if (earlier) {
         // Thread replies of this outage whose answer was lost: found → named; not there → told again below.
         for (const { key } of outbox.unknown()) {
           if (!key.startsWith(`${earlier.key}:more:`)) continue;
           const settled = await outbox.settle(key);
-          if (typeof settled === "object")
-            earlier.named = [...new Set([...earlier.named, ...idsOfPart(key)])];
+          if (typeof settled === "object" && !settled.textOnly) {
+            const ids = idsOfPart(key);
+            earlier.named = [...new Set([...earlier.named, ...ids])];
+            // A test named again is failing again: the parent no longer marks it as passed.
+            const tests = earlier.items.filter((i) => ids.includes(i.runId)).map((i) => i.testId);
+            earlier.recovered = (earlier.recovered ?? []).filter((id) => !tests.includes(id));
+          }
           if (settled === "unknown") for (const id of idsOfPart(key)) waiting.add(id);
         }
       }
@@ -274,14 +296,13 @@ export class ChannelObject extends DurableObject<Env> {
           ...earlier.items,
           ...fresh.filter((i) => !earlier.items.some((o) => o.runId === i.runId)),
         ];
-        const before = earlier.named.length;
         if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
         const joined = fresh.filter((i) => earlier.named.includes(i.runId));
         // A test named again is failing again: the parent no longer marks it as passed.
         earlier.recovered = (earlier.recovered ?? []).filter((id) => !joined.some((i) => i.testId === id));
         await this.ctx.storage.put("outage", earlier);
         // A failed edit costs only the parent's count; the thread names each test.
-        if (earlier.named.length > before)
+        if (earlier.named.length > namedBefore)
           await update(deps.slack, channelId, earlier.ts, outageParent(earlier, appUrl));
         return answer(earlier.ts, earlier.named);
       }
@@ -314,6 +335,7 @@ export class ChannelObject extends DurableObject<Env> {
         ts: sent.ts,
         named: sent.textOnly ? [] : parent.runIds,
         posted: open.length,
+        ...(sent.textOnly ? { textOnly: true } : {}),
       };
       await sendAll(posted, overflow, sent.ts);
       await this.ctx.storage.put("outage", posted);

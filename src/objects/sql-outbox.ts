@@ -115,7 +115,7 @@ export class SqlOutbox implements Outbox {
     }
     if (lookup.found) {
       this.#write("UPDATE outbox SET state = 'sent', ts = ? WHERE key = ?", lookup.ts, row.key);
-      return { ok: true, ts: lookup.ts };
+      return { ok: true, ts: lookup.ts, ...(lookup.textOnly ? { textOnly: true } : {}) };
     }
     return "absent";
   }
@@ -124,7 +124,7 @@ export class SqlOutbox implements Outbox {
    * Settles one unknown key without sending: its ts (Slack has it), "absent" (it does not; the
    * intent is dropped, so the key may be sent later), or "unknown" (too young, or the lookup failed).
    */
-  async settle(key: string): Promise<{ ts: string } | "absent" | "unknown"> {
+  async settle(key: string): Promise<{ ts: string; textOnly?: boolean } | "absent" | "unknown"> {
     const row = this.#row(key);
     if (!row) return "absent";
     if (row.state === "sent" && row.ts) return { ts: row.ts };
@@ -133,7 +133,7 @@ export class SqlOutbox implements Outbox {
       this.#write("DELETE FROM outbox WHERE key = ?", key);
       return "absent";
     }
-    return result.ok ? { ts: result.ts } : "unknown";
+    return result.ok ? { ts: result.ts, ...(result.textOnly ? { textOnly: true } : {}) } : "unknown";
   }
 
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */

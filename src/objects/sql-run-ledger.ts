@@ -1,4 +1,5 @@
 import { LEDGER_KEEP_MS, type LedgerRow } from "../model/run-ledger.ts";
+import type { TestSubscription } from "../model/subscription.ts";
 import type { WriteCounter } from "./sql-outbox.ts";
 
 type Stored = {
@@ -32,6 +33,7 @@ const fromStored = (r: Stored): LedgerRow => ({
 export class SqlRunLedger {
   readonly #sql: SqlStorage;
   readonly #writes: WriteCounter;
+  readonly #storeState: ((state: TestSubscription) => Promise<void>) | undefined;
 
   static migrate(sql: SqlStorage): void {
     sql.exec(`CREATE TABLE IF NOT EXISTS runs (
@@ -39,9 +41,22 @@ export class SqlRunLedger {
       trigger TEXT, fate TEXT, ts TEXT, parent_ts TEXT, reason TEXT, decided_at TEXT, time_ms INTEGER NOT NULL)`);
   }
 
-  constructor(sql: SqlStorage, writes: WriteCounter) {
+  /** `storeState`: where its object keeps the subscription's state, for `checkpoint`. */
+  constructor(
+    sql: SqlStorage,
+    writes: WriteCounter,
+    storeState?: (state: TestSubscription) => Promise<void>,
+  ) {
     this.#sql = sql;
     this.#writes = writes;
+    this.#storeState = storeState;
+  }
+
+  /** The subscription's state as of the rows saved so far (src/engine/poll-test.ts `RunLedger`). */
+  async checkpoint(state: TestSubscription): Promise<void> {
+    if (!this.#storeState) return;
+    await this.#storeState(state);
+    this.#writes.storage++;
   }
 
   /**

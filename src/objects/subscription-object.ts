@@ -381,7 +381,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           config.slackLookupAfterMs,
           richBlockGate(deps, sub.teamId),
         );
-        const ledger = new SqlRunLedger(sql, this.#writes);
+        const ledger = new SqlRunLedger(sql, this.#writes, (state) => this.ctx.storage.put("sub", state));
         const result = await pollSubscription(sub, {
           deps,
           now,
@@ -394,6 +394,14 @@ export class SubscriptionObject extends DurableObject<Env> {
           readLastRun: (testId) =>
             subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
         });
+        // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
+        // pause must not leave the count as the last successful poll saw it.
+        let next = result.next;
+        const overdue = overdueCount(ledger.recent(now, 0), now);
+        const current = next ?? sub;
+        if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
+        // Stored before the calls below, which may hang: the state must not wait on them.
+        if (next) await this.#store(sub, next);
         // An outage message this test recovered from is re-rendered by its channel.
         for (const ts of result.outageRecoveries ?? []) {
           if (sub.kind !== "test") break;
@@ -403,13 +411,6 @@ export class SubscriptionObject extends DurableObject<Env> {
         }
         // Lost answers no decision asked about again are settled here, a few per poll.
         if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
-        // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
-        // pause must not leave the count as the last successful poll saw it.
-        let next = result.next;
-        const overdue = overdueCount(ledger.recent(now, 0), now);
-        const current = next ?? sub;
-        if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
-        if (next) await this.#store(sub, next);
         if (this.#writes.storage > 0) {
           ledger.prune(now);
           outbox.prune();

@@ -2,7 +2,11 @@ import { POST_EVENT_TYPE } from "./post-message.ts";
 import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure, type SlackFailure } from "./slack-errors.ts";
 
-export type Lookup = { found: true; ts: string } | { found: false } | { failed: SlackFailure };
+/** Found: its ts, and whether it went out as text alone (src/slack-api/post-message.ts). */
+export type Lookup =
+  | { found: true; ts: string; textOnly: boolean }
+  | { found: false }
+  | { failed: SlackFailure };
 
 /** History pages read per lookup: an unknown outcome is minutes old, so it is on the first page. */
 const MAX_PAGES = 2;
@@ -14,7 +18,10 @@ const CLOCK_MARGIN_S = 120;
  */
 const STORED_WITHIN_S = 15 * 60;
 
-type Message = { ts?: string; metadata?: { event_type?: string; event_payload?: { key?: unknown } } };
+type Message = {
+  ts?: string;
+  metadata?: { event_type?: string; event_payload?: { key?: unknown; text_only?: unknown } };
+};
 
 /**
  * Whether Slack holds the bot's post with this idempotency key, posted since `since`: in the
@@ -50,7 +57,8 @@ export async function findPosted(
       const hit = messages.find(
         (m) => m.metadata?.event_type === POST_EVENT_TYPE && m.metadata.event_payload?.key === key,
       );
-      if (hit?.ts) return { found: true, ts: hit.ts };
+      if (hit?.ts)
+        return { found: true, ts: hit.ts, textOnly: hit.metadata?.event_payload?.text_only === true };
       cursor = res.response_metadata?.next_cursor || undefined;
       if (!res.has_more || !cursor) return { found: false };
     }

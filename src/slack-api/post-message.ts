@@ -13,8 +13,15 @@ export type PostResult =
 /** The `event_type` of the metadata every bot post carries, with its idempotency key. */
 export const POST_EVENT_TYPE = "decipher_alert";
 
-/** Slack message metadata naming the post: how a post whose answer was lost is found again. */
-export const postMetadata = (key: string) => ({ event_type: POST_EVENT_TYPE, event_payload: { key } });
+/**
+ * Slack message metadata naming the post: how a post whose answer was lost is found again, and
+ * whether it went out as text alone (it then names less than its blocks would have).
+ */
+export function postMetadata(key: string, textOnly = false) {
+  const payload: Record<string, string | boolean> = { key };
+  if (textOnly) payload.text_only = true;
+  return { event_type: POST_EVENT_TYPE, event_payload: payload };
+}
 
 /**
  * Whether a workspace takes charts and tables (Slack rolls new blocks out in phases). Asked
@@ -75,7 +82,7 @@ export async function post(
           unfurl_links: false,
           unfurl_media: false,
           ...(threadTs ? { thread_ts: threadTs } : {}),
-          ...(key ? { metadata: postMetadata(key) } : {}),
+          ...(key ? { metadata: postMetadata(key, !withBlocks) } : {}),
         });
         return { ok: true, ts: String(res.ts) };
       } catch (error) {

@@ -41,6 +41,6 @@ describe("findPosted", () => {
       "run:10069",
       new Date(intended),
     );
-    expect(found).toEqual({ found: true, ts: post.ts });
+    expect(found).toEqual({ found: true, ts: post.ts, textOnly: false });
   });
 });
