@@ -75,7 +75,9 @@ export async function pollNames(
   at: string,
 ): Promise<PollReport[]> {
   const first = await mapLimit(names, CONCURRENCY, (name) => wakeOne(env, config, name, at));
-  const channels = [...new Set(first.filter((r) => r.held).map((r) => channelOf(r.name)))];
+  const channels = [
+    ...new Set(first.filter((r) => r.held || r.waitsOnChannel).map((r) => channelOf(r.name))),
+  ];
   const told = new Map<string, PollReport>();
   for (const channel of channels) {
     const replies = await channelObject(env, channel)
@@ -205,7 +207,7 @@ export async function runPollCycle(
     posts: reports.reduce((n, r) => n + r.posts, 0),
     digestsSent,
     errors,
-    held: reports.filter((r) => r.held).length,
+    held: reports.filter((r) => r.held || r.waitsOnChannel).length,
     writes: {
       storage: reports.reduce((n, r) => n + r.writes.storage, 0),
       kv: reports.reduce((n, r) => n + r.writes.kv, 0),

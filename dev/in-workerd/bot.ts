@@ -213,6 +213,7 @@ export function createBot(options: {
     ) {
       await standIn.fault(botToken, method, kind, count, extra);
     },
+    clearSlackFaults: () => standIn.clearFaults(botToken),
     /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
     blockRollout: (refuse: string[]) => standIn.blockRollout(botToken, refuse),
     /** Who Slack notified of a mention, oldest first (new messages only, never edits). */

@@ -67,6 +67,8 @@ export function slackAdmin(standInUrl: string) {
       count = 1,
       extra: Record<string, unknown> = {},
     ) => call("POST", "/faults", { botToken, method, kind, count, ...extra }),
+    /** The faults still queued are dropped: Slack answers normally again. */
+    clearFaults: (botToken: string) => call("POST", "/faults/clear", { botToken }),
     /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
     blockRollout: (botToken: string, refuse: string[]) =>
       call("POST", "/block-rollout", { botToken, refuse }),

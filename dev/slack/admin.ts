@@ -89,6 +89,13 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
     return c.json({ ok: true, calls: ws.calls.filter((call) => !method || call.method === method) });
   });
 
+  app.post("/faults/clear", async (c) => {
+    const ws = workspaceFor(c, await jsonBody(c));
+    if (ws instanceof Response) return ws;
+    ws.faults.length = 0;
+    return c.json({ ok: true, faults: ws.faults });
+  });
+
   app.post("/faults", async (c) => {
     const body = await jsonBody(c);
     const ws = workspaceFor(c, body);

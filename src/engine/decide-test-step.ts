@@ -48,6 +48,11 @@ export type TestPollInput = {
    * through the outbox, which finds it, never held for an outage message that would name it again.
    */
   inOutbox?: ReadonlySet<string>;
+  /**
+   * Overdue failures the channel keeps waiting: a message of its that may name them has an
+   * unknown outcome (src/objects/channel-object.ts `claim`). Told once that is settled.
+   */
+  waitingOnChannel?: ReadonlySet<number>;
 };
 
 /** How long a failure held for one cycle's outage check waits for that cycle's answer. */
@@ -299,6 +304,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         },
       };
     }
+    if (input.waitingOnChannel?.has(run.id)) return { kind: "done", change: change() };
     const flakyOpen = flakyThreadToday(sub, now);
     const keepsToItsThread = calledFlakyToday(sub, now);
     const quiet = sub.quietFailures ?? 0;

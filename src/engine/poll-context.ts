@@ -23,6 +23,13 @@ export type PollContext = {
    * says of the tests guarding its page. Without it the alert names them without a run.
    */
   readLastRun?: ReadLastRun;
+  /**
+   * Asks the channel before an overdue failure is told alone: its decision if it made one (the
+   * outage message's ts, or null for alone), "wait" while a message of its that may name the
+   * run has an unknown outcome. Otherwise the run is the test's to tell alone, and the channel
+   * records that, so no outage message names it later.
+   */
+  claim?: (runId: number) => Promise<{ ts: string | null } | "wait">;
 };
 
 export type PollMode = {

@@ -14,6 +14,8 @@ export type PollOutcome = {
   slackFailure?: SlackFailure;
   /** A new failure not posted yet: the cycle decides whether it is part of an outage. */
   held?: HeldFailure | null;
+  /** Overdue failures wait for the channel to settle a message that may name them (`claim`). */
+  waitsOnChannel?: boolean;
   /** Paused, or waiting out a Slack backoff: nothing was asked of anyone. */
   skipped?: boolean;
   /** A token or scope refusal (workspace-wide), to tell the registry. */

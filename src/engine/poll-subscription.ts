@@ -66,6 +66,7 @@ export async function pollSubscription(
     skipped: false,
     workspaceFailure: outcome.slackFailure?.kind === "workspace" ? outcome.slackFailure.code : null,
     held: outcome.held ?? null,
+    waitsOnChannel: outcome.waitsOnChannel === true,
     outageRecoveries: outcome.outageRecoveries ?? [],
   };
 }

@@ -34,6 +34,9 @@ export type RunLedger = {
   checkpoint?(state: TestSubscription): Promise<void>;
 };
 
+/** Overdue failures asked about per poll (one internal call each); the rest wait for the next. */
+const CLAIMS_PER_POLL = 5;
+
 /** Rows a poll decides from: a day of history, plus every row still owed a fate. */
 const HISTORY_MS = 24 * 60 * 60 * 1000;
 /** How far before the subscription the first reads reach (the baseline read covered 70 minutes). */
@@ -253,6 +256,25 @@ export async function pollTest(
     if (run) meaning = await readFailureContext(ctx, next, run);
   }
 
+  // An overdue failure the channel may have held is told alone only with its word.
+  const waitingOnChannel = new Set<number>();
+  let group = ctx.mode?.group ?? null;
+  if (ctx.claim && !ctx.mode?.told && !next.streak) {
+    const overdueFailures = rows.filter(
+      (r) => r.status === "failed" && r.fate === null && isOverdue(r, now) && !inOutbox.has(`run:${r.id}`),
+    );
+    for (const r of overdueFailures.slice(0, CLAIMS_PER_POLL)) {
+      // The channel unreachable: the run waits too (still counted overdue), never told twice.
+      const word = await ctx.claim(r.id).catch(() => "wait" as const);
+      if (word === "wait") waitingOnChannel.add(r.id);
+      else if (word.ts === null) continue;
+      else if (group === null || group.ts === word.ts)
+        group = { ts: word.ts, runIds: [...(group?.runIds ?? []), r.id] };
+      else waitingOnChannel.add(r.id);
+    }
+    for (const r of overdueFailures.slice(CLAIMS_PER_POLL)) waitingOnChannel.add(r.id);
+  }
+
   let posts = 0;
   let failure: SlackFailure | null = null;
   let held: HeldFailure | null = null;
@@ -274,9 +296,10 @@ export async function pollTest(
       appUrl: deps.config.decipherAppUrl,
       now,
       hold: ctx.mode?.hold === true,
-      group: ctx.mode?.group ?? null,
+      group,
       cycle: ctx.cycle ?? now.toISOString(),
       inOutbox: outbox.keys(),
+      waitingOnChannel,
     });
     apply(step.change);
     if (step.kind === "done") break;
@@ -345,12 +368,20 @@ export async function pollTest(
       error: failure.code,
       slackFailure: failure,
       held,
+      waitsOnChannel: waitingOnChannel.size > 0,
       outageRecoveries,
     };
   }
   if (!failure && (next.lastError || next.failingSince))
     next = { ...next, lastError: null, failingSince: null };
-  return { next: changedOrNull(sub, next, now), posts, error: null, held, outageRecoveries };
+  return {
+    next: changedOrNull(sub, next, now),
+    posts,
+    error: null,
+    held,
+    waitsOnChannel: waitingOnChannel.size > 0,
+    outageRecoveries,
+  };
 }
 
 /** The shown watermark is copied only now and then: a test running every minute must not cost a KV write a minute. */

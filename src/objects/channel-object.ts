@@ -77,7 +77,7 @@ type Window = {
  * cycle saw it too) is told the same, so no run is ever both named and told alone.
  */
 type Decided = Record<string, { ts: string | null; at: string }>;
-/** Decisions are kept this long: a run unfated for longer is overdue and told alone by its object. */
+/** Decisions are kept this long: a run unfated for longer is overdue, and its object asks again (`claim`). */
 const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
 const modeOf = (runId: number, ts: string | null): PollMode =>
@@ -227,7 +227,7 @@ export class ChannelObject extends DurableObject<Env> {
       if (outage && outage.ts === null) {
         // An earlier outage message may be in the channel: looked up by its key, never sent
         // blindly. Not there → it is dropped, and this cycle's failures are decided afresh (its
-        // runs may have been told alone since, once overdue).
+        // runs waited meanwhile, even once overdue: `claim` answers "wait" for them).
         const settled = await outbox.settle(outage.key);
         if (typeof settled === "object") {
           const { parent, overflow } = outageMessages({
@@ -388,6 +388,36 @@ export class ChannelObject extends DurableObject<Env> {
         .catch(() => {}),
     );
     return null;
+  }
+
+  /**
+   * A test's failure is overdue and about to be told alone (src/engine/poll-context.ts `claim`):
+   * the decision if there is one; "wait" while a message of this channel that may name it has
+   * an unknown outcome (the parent, or a thread reply); otherwise it is decided alone here, so a
+   * later outage message never names it too.
+   */
+  claim(runId: number): Promise<{ ts: string | null } | "wait"> {
+    return this.#serial(async () => {
+      const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
+      const known = decided[String(runId)];
+      if (known) return { ts: known.ts };
+      const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
+      if (outage && outage.ts === null && outage.items.some((i) => i.runId === runId)) return "wait";
+      SqlOutbox.migrate(this.ctx.storage.sql);
+      const unknownReplies = this.ctx.storage.sql
+        .exec<{ key: string }>("SELECT key FROM outbox WHERE state != 'sent'")
+        .toArray()
+        .filter((r) => r.key.includes(":more:"));
+      if (unknownReplies.some((r) => idsOfPart(r.key).includes(runId))) return "wait";
+      decided[String(runId)] = { ts: null, at: new Date().toISOString() };
+      const window = await this.ctx.storage.get<Window>("window");
+      if (window?.holds[String(runId)]) {
+        delete window.holds[String(runId)];
+        await this.ctx.storage.put("window", window);
+      }
+      await this.ctx.storage.put("decided", decided);
+      return { ts: null };
+    });
   }
 
   /**

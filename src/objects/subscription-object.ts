@@ -50,6 +50,8 @@ export type PollReport = PollSummary & {
   /** Storage writes of this poll (the object's own, and the KV copy), to keep idle polls at zero. */
   writes: { storage: number; kv: number };
   held: HeldFailure | null;
+  /** Overdue failures wait for its channel to settle a message that may name them: the cycle has the channel decide. */
+  waitsOnChannel?: boolean;
   /** Failed runs older than 5 minutes with no fate: should always be 0 (src/model/run-ledger.ts). */
   overdue: number;
 };
@@ -391,6 +393,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           ledger,
           // The channel's decision is the held failure's to follow, whichever poll held it last.
           cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
+          ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
           readLastRun: (testId) =>
             subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
         });
@@ -432,6 +435,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           workspaceFailure: result.workspaceFailure ?? null,
           writes: { ...this.#writes },
           held: result.held ?? null,
+          waitsOnChannel: result.waitsOnChannel === true,
           overdue: after.overdue ?? 0,
         };
       });

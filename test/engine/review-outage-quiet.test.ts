@@ -1,7 +1,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { cronWith, ledgerOf, runIdsIn, until } from "../helpers/cases.ts";
+import { cronWith, ledgerOf, objectState, runIdsIn, until } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the outage's parent and its thread after lost answers, with the quiet period
@@ -175,4 +175,30 @@ describe("an outage message sent as text alone, its answer lost", () => {
       expect(row?.fate).toMatch(/announced|threaded|grouped/);
     }
   });
+});
+
+describe("an outage message whose lookup fails for longer than a failure may wait", () => {
+  it("its runs wait, counted overdue, and are named once when the lookup finds the message", async () => {
+    const { bot, org, tests } = await channelWatching(3, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
+    const runs: number[] = [];
+    for (const test of tests) runs.push((await org.addRun(test.id, "failed")).id);
+    // Slack stores the outage message and the answer is lost; its history reads then fail for 8 minutes.
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.slackFault("conversations.history", "500", 100);
+    const t0 = Date.now();
+    for (let minute = 0; minute <= 8; minute++) await bot.cron(new Date(t0 + minute * MINUTE));
+    // Meanwhile nothing names them twice, and each is counted overdue (status, Home, /health).
+    for (const test of tests) expect((await objectState(bot, "test", test.id))?.overdue).toBe(1);
+    expect((await bot.posted()).filter((m) => /at once/.test(m.text ?? ""))).toHaveLength(1);
+    await bot.clearSlackFaults();
+    for (let minute = 9; minute <= 11; minute++) await bot.cron(new Date(t0 + minute * MINUTE));
+
+    const messages = await bot.messages();
+    for (const [i, test] of tests.entries()) {
+      const runId = runs[i] as number;
+      expect(messages.filter((m) => runIdsIn(visibleText(m)).includes(runId))).toHaveLength(1);
+      const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === runId);
+      expect(row?.fate).toBe("grouped");
+    }
+  }, 60_000);
 });
