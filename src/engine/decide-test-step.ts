@@ -319,6 +319,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ...sub,
         heldFor: { cycle: input.cycle ?? at, until: new Date(now.getTime() + HOLD_FOR_MS).toISOString() },
       };
+      const after = pending[i + 1];
+      const passedNext =
+        after?.status === "passed" && (!options.trigger || after.trigger === options.trigger);
       return {
         kind: "hold",
         change: change(),
@@ -328,6 +331,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
           runId: run.id,
           summary: run.summary?.oneLineSummary ?? null,
           mention: sub.options?.mention ?? null,
+          ...(passedNext ? { passedNext: true } : {}),
         },
       };
     }

@@ -32,6 +32,8 @@ export type HeldFailure = {
   summary: string | null;
   /** The test's `mention:`, pinged once by the outage message that may name this failure. */
   mention?: string | null;
+  /** Its next run had passed already when it was seen: the outage message says so from the start. */
+  passedNext?: boolean;
 };
 
 export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });

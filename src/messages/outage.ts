@@ -12,6 +12,8 @@ export type OutageItem = {
   summary: string | null;
   /** The test's `mention:`: the message pings each distinct one once. */
   mention?: string | null;
+  /** Its next run had passed already when the failure was seen: named as passed again at once. */
+  passedNext?: boolean;
 };
 
 export type OutageInput = {
@@ -41,7 +43,8 @@ function itemLine(item: OutageItem, appUrl: string, recovered = false): string {
   const name = item.testName.trim() || `Test ${item.testId}`;
   const summary = (item.summary ?? "").replace(/\s+/g, " ").trim();
   const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
-  return `${recovered ? ":white_check_mark:" : "•"} ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}`;
+  const then = item.passedNext ? " · then passed on the next run" : "";
+  return `${recovered || item.passedNext ? ":white_check_mark:" : "•"} ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}${then}`;
 }
 
 /** Lines packed into sections of at most Slack's section size, each line whole. */
@@ -126,13 +129,18 @@ export function outageAddition(items: OutageItem[], appUrl: string): OutagePart[
   for (let i = 0; i < packed.length; i += SECTIONS_PER_MESSAGE) {
     const chunk = packed.slice(i, i + SECTIONS_PER_MESSAGE);
     const runIds = chunk.flatMap((s) => s.runIds);
-    const pings = distinctMentions(items.filter((item) => runIds.includes(item.runId)).map((i) => i.mention));
+    const named = items.filter((item) => runIds.includes(item.runId));
+    const pings = distinctMentions(named.map((i) => i.mention));
+    // Failures whose next run passed already are not failing now: the heading says what is true.
+    const heading = named.every((i) => i.passedNext)
+      ? "Also failed since, and passed again"
+      : "Also failing now";
     out.push({
       runIds,
       message: fitMessage({
-        text: `Also failing now: ${plural(runIds.length, "test")}${pings.length > 0 ? ` ${pings.join(" ")}` : ""}`,
+        text: `${heading}: ${plural(runIds.length, "test")}${pings.length > 0 ? ` ${pings.join(" ")}` : ""}`,
         blocks: [
-          section("Also failing now:"),
+          section(`${heading}:`),
           ...chunk.map((s) => section(s.text)),
           ...(pings.length > 0 ? [context(`:bell: ${pings.join(" ")}`)] : []),
         ],

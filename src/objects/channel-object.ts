@@ -234,6 +234,7 @@ export class ChannelObject extends DurableObject<Env> {
             items: outage.items,
             appUrl,
             subscribed: outage.subscribed,
+            recovered: outage.recovered ?? [],
           });
           // Found as text alone, it names no test: its runs alert alone, as when posted so.
           const named = settled.textOnly ? [] : parent.runIds;
@@ -298,8 +299,14 @@ export class ChannelObject extends DurableObject<Env> {
         ];
         if (fresh.length > 0) await sendAll(earlier, outageAddition(fresh, appUrl), earlier.ts);
         const joined = fresh.filter((i) => earlier.named.includes(i.runId));
-        // A test named again is failing again: the parent no longer marks it as passed.
-        earlier.recovered = (earlier.recovered ?? []).filter((id) => !joined.some((i) => i.testId === id));
+        // A test named again is failing again: the parent no longer marks it as passed, unless
+        // its next run had passed already (named as passed again at once).
+        const again = joined.filter((i) => !i.passedNext).map((i) => i.testId);
+        const backAlready = joined.filter((i) => i.passedNext).map((i) => i.testId);
+        earlier.recovered = [
+          ...new Set([...(earlier.recovered ?? []).filter((id) => !again.includes(id)), ...backAlready]),
+        ];
+        if (backAlready.length > 0) earlier.lastRecoveredAt = now.toISOString();
         await this.ctx.storage.put("outage", earlier);
         // A failed edit costs only the parent's count; the thread names each test.
         if (earlier.named.length > namedBefore)
@@ -309,6 +316,8 @@ export class ChannelObject extends DurableObject<Env> {
       if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
       // Not an outage: each test alerts alone.
       if (!isOutage(open.length, subscribed)) return answer(null, []);
+      // Failures whose next run passed already are named as passed again from the start.
+      const backAlready = [...new Set(open.filter((i) => i.passedNext).map((i) => i.testId))];
       const next: Outage = {
         key: `outage:${now.toISOString()}`,
         at: now.toISOString(),
@@ -316,10 +325,16 @@ export class ChannelObject extends DurableObject<Env> {
         subscribed,
         ts: null,
         named: [],
+        ...(backAlready.length > 0 ? { recovered: backAlready, lastRecoveredAt: now.toISOString() } : {}),
       };
       // Stored first: if this object dies mid-post, the next cycle settles this key instead of posting anew.
       await this.ctx.storage.put("outage", next);
-      const { parent, overflow } = outageMessages({ items: open, appUrl, subscribed });
+      const { parent, overflow } = outageMessages({
+        items: open,
+        appUrl,
+        subscribed,
+        recovered: backAlready,
+      });
       const sent = await outbox.send(next.key, parent.message, undefined);
       if (!sent.ok) {
         if (undecided(sent.failure.kind)) {

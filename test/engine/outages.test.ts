@@ -74,6 +74,30 @@ describe("one message per outage", () => {
     expect(posts.some(isOutage)).toBe(false);
   });
 
+  it("three tests that failed and passed again within one look are one outage message, true as posted: failed at once, all passed again", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    const failed: number[] = [];
+    for (const test of tests) {
+      failed.push((await org.addRun(test.id, "failed")).id);
+      await org.addRun(test.id, "passed");
+    }
+    await bot.cron();
+    const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    const outagePosts = posts.filter((c) => /at once/.test(String((c.params as { text?: string }).text)));
+    expect(outagePosts).toHaveLength(1);
+    // As posted, before any edit: it never said they were failing.
+    expect(String((outagePosts[0]?.params as { text?: string }).text)).toMatch(
+      /3 tests failed at once — all passed again/,
+    );
+    const parent = topLevel(await bot.posted()).find(isOutage) as StoredMessage;
+    const shown = visibleText(parent);
+    for (const id of failed) expect(shown).toContain(`run #${id}`);
+    expect(shown.match(/then passed on the next run/g)).toHaveLength(3);
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    for (const [i, test] of tests.entries())
+      expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === failed[i])?.fate).toBe("grouped");
+  });
+
   it("overlapping crons post the outage message once", async () => {
     const { bot, org, tests } = await channelWatching(4);
     for (const test of tests) await org.addRun(test.id, "failed");

@@ -21,7 +21,7 @@ export function announcedRuns(text: string, blocks: unknown): number[] | null | 
   if (button !== undefined) return [Number(button)];
   const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
   // An outage message (also once edited as its tests recover) and its thread parts naming more tests.
-  if (/failing at once|failed at once|^Also failing/.test(text))
+  if (/failing at once|failed at once|^Also fail(ing|ed) /.test(text))
     return links.length > 0 ? [...new Set(links)] : "unreadable";
   // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
   if (/failed again|is flaky:|failed \(flaky\)/.test(text))
