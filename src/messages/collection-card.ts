@@ -207,24 +207,41 @@ export function encodeCollectionSessionsValue(
   collectionId: number,
   since: string | null,
   count: number | null = null,
+  /** The collection's session count when `count` was read: a click counts what came since. */
+  total: number | null = null,
 ): string | null {
   const at = toDate(since);
   if (!Number.isSafeInteger(collectionId) || collectionId <= 0 || !at) return null;
   const counted = count !== null && Number.isSafeInteger(count) && count > 0 ? `|${count}` : "";
-  return `${collectionId}|${Math.floor(at.getTime() / 1000)}${counted}`;
+  const read = counted && total !== null && Number.isSafeInteger(total) && total >= 0 ? `|${total}` : "";
+  return `${collectionId}|${Math.floor(at.getTime() / 1000)}${counted}${read}`;
 }
 
-/** `count` is null on buttons that did not carry it. */
+/** `count` and `total` are null on buttons that did not carry them. */
 export function decodeCollectionSessionsValue(
   value: unknown,
-): { collectionId: number; since: Date; count: number | null } | null {
+): { collectionId: number; since: Date; count: number | null; total: number | null } | null {
   if (typeof value !== "string") return null;
-  const match = /^(\d{1,15})\|(\d{1,12})(?:\|(\d{1,9}))?$/.exec(value);
+  const match = /^(\d{1,15})\|(\d{1,12})(?:\|(\d{1,9})(?:\|(\d{1,9}))?)?$/.exec(value);
   if (!match) return null;
   const collectionId = Number(match[1]);
   const since = new Date(Number(match[2]) * 1000);
   const count = match[3] ? Number(match[3]) : null;
-  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since, count } : null;
+  const total = match[4] ? Number(match[4]) : null;
+  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since, count, total } : null;
+}
+
+/**
+ * The new sessions since the alert's start as of now: the button's count, plus the sessions the
+ * collection gained since that count was read.
+ */
+export function newSessionsNow(
+  target: { count: number | null; total: number | null },
+  sessionCountNow: number,
+): number | null {
+  if (target.count === null) return null;
+  if (target.total === null) return target.count;
+  return target.count + Math.max(0, sessionCountNow - target.total);
 }
 
 /**
@@ -246,6 +263,7 @@ function moreSessionsBlock(input: CollectionParentInput): MessageBlock[] {
     collection.id,
     evidence.since,
     more + (evidence.session ? 1 : 0),
+    collection.sessionCount,
   );
   const show = value
     ? button({ text: "Show new sessions", actionId: ACTION_IDS.collectionSessions, value })

@@ -82,6 +82,17 @@ describe("a collection's acknowledgement belongs to one alert", () => {
 });
 
 describe("a collection alert's counts line up after it grows", () => {
+  it("Show new sessions counts as of the click: the collection grew since the alert, and the answer says how many are new now", async () => {
+    const { bot, org, alert, lastEphemeral } = await collectionAlert();
+    expect(visibleText(alert)).toMatch(/…and 2 more new sessions/);
+    // Four more sessions join before anyone clicks, and no poll has edited the alert yet.
+    await org.grow(501, 4);
+    await bot.click(alert, "collection_sessions");
+    const answer = visibleText(await lastEphemeral());
+    expect(answer).toMatch(/5 of 7 sessions new to this collection since <!date\^/);
+    expect(answer).toMatch(/…and 2 more new sessions: /);
+  });
+
   it("the edited parent's '…and N more' is its current growth, and Show new sessions counts the same sessions", async () => {
     const { bot, org, alert, lastEphemeral } = await collectionAlert();
     expect(visibleText(alert)).toMatch(/…and 2 more new sessions/);

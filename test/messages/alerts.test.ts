@@ -347,7 +347,7 @@ describe("collection parent", () => {
     const more = m.blocks
       .map((b) => (b as { accessory?: { action_id?: string; value?: string } }).accessory)
       .find((a) => a?.action_id === ACTION_IDS.collectionSessions);
-    expect(decodeCollectionSessionsValue(more?.value)).toEqual({
+    expect(decodeCollectionSessionsValue(more?.value)).toMatchObject({
       collectionId: aCollection().id,
       since: new Date("2026-02-16T09:00:00.000Z"),
       count: 7,

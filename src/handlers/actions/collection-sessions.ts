@@ -1,4 +1,8 @@
-import { collectionSessionsMessage, decodeCollectionSessionsValue } from "../../messages/collection-card.ts";
+import {
+  collectionSessionsMessage,
+  decodeCollectionSessionsValue,
+  newSessionsNow,
+} from "../../messages/collection-card.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
@@ -26,7 +30,8 @@ async function answer(deps: Deps, value: string | undefined): Promise<SlackMessa
       screenshotsExpiresAt: page.screenshotsExpiresAt,
       since: target.since,
       more: page.hasMore,
-      count: target.count,
+      // Counted as of this click, not as of the alert: the collection may have grown since.
+      count: newSessionsNow(target, page.collection.sessionCount),
       appUrl: deps.config.decipherAppUrl,
       now: deps.now(),
     });
