@@ -2,6 +2,8 @@ import { failedRunThreadReply, failedThenPassed, recoveryThreadReply } from "../
 import { flakyThreadReply } from "../messages/failure-meaning.ts";
 import { withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
+import { testUrl } from "../messages/links.ts";
+import { link } from "../messages/mrkdwn.ts";
 import { testAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import {
@@ -453,7 +455,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
       parentEdit: sub.parentEdit ?? shownAt ?? sub.recoveredParent ?? null,
     };
     if (snooze.missedFailures > 0) {
-      const name = test.name || `Test ${test.id}`;
+      // Linked to the test: the summary may stand alone in the channel, with no open alert to read.
+      const name = link(testUrl(input.appUrl, test.id), test.name || `Test ${test.id}`);
       // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
       const last = input.rows
         .filter((r) => r.status === "passed" || r.status === "failed")

@@ -68,5 +68,7 @@ describe("a timed snooze holds for its time", () => {
     const summary = after.filter((m) => !during.some((d) => d.ts === m.ts)).map(visibleText);
     expect(summary).toHaveLength(1);
     expect(summary[0]).toMatch(/failed 2 more times while snoozed, and its last run failed/);
+    // It names the test with a link: it may stand alone in the channel.
+    expect(summary[0]).toMatch(new RegExp(`ended: <https://[^|>]+/tests/${snoozed.id}\\|`));
   });
 });
