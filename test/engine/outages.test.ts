@@ -86,7 +86,7 @@ describe("one message per outage", () => {
     const outagePosts = posts.filter((c) => /at once/.test(String((c.params as { text?: string }).text)));
     expect(outagePosts).toHaveLength(1);
     // As posted, before any edit: it never said they were failing.
-    expect(String((outagePosts[0]?.params as { text?: string }).text)).toMatch(
+    expect(String((outagePosts[0]?.params as { text?: string } | undefined)?.text)).toMatch(
       /3 tests failed at once — all passed again/,
     );
     const parent = topLevel(await bot.posted()).find(isOutage) as StoredMessage;
