@@ -79,3 +79,17 @@ test("a passing test's console lines stay out of the test output", () => {
   assert.doesNotMatch(output, /^stdout \|/m);
   assert.doesNotMatch(output, /poll everything/);
 });
+
+test("an object a test aborts on purpose, and a request with no answer, print nothing in a passing run", () => {
+  // The chaos suite aborts every object between some polls (test/helpers/on-purpose.ts), and the
+  // Web API client's tests include a call that never gets an answer.
+  const run = spawnSync(
+    join(ROOT, "node_modules/.bin/vitest"),
+    ["run", "--project", "single", "test/chaos/exactly-once.test.ts", "test/slack-api/slack-client.test.ts"],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } },
+  );
+  const output = `${run.stdout}${run.stderr}`;
+  assert.equal(run.status, 0, output);
+  assert.match(output, /Test Files {2}2 passed/);
+  assert.doesNotMatch(output, /uncaught exception|Network connection lost|Connection refused|^stack: /m);
+});

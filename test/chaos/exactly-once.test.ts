@@ -9,6 +9,7 @@ import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { announcedRuns } from "../helpers/announced-runs.ts";
 import { registryDirectoryStub } from "../helpers/cases.ts";
+import { onPurpose } from "../helpers/on-purpose.ts";
 
 /**
  * Exactly-once delivery of failed-run alerts by the Durable Object engine, over seeded rounds.
@@ -337,7 +338,9 @@ async function chaos(seed: number, rounds: number) {
           note("objects evicted");
         } else {
           for (const s of w.subs)
-            await runInDurableObject(objectOf(s), (_i, state) => state.abort("chaos")).catch(() => {});
+            await runInDurableObject(objectOf(s), (_i, state) =>
+              state.abort(onPurpose("every object, between polls")),
+            ).catch(() => {});
           note("objects aborted between polls");
         }
       }

@@ -14,6 +14,7 @@ import {
   subscriptionStub,
   until,
 } from "../helpers/cases.ts";
+import { onPurpose } from "../helpers/on-purpose.ts";
 
 // Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
 // objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
@@ -137,7 +138,9 @@ describe("an alarm that throws is retried, and the retry never posts twice", () 
     const dying = runDurableObjectAlarm(stub).catch((error: unknown) => error);
     await until(async () => (await posts()).length > 0, 30_000, "the reply to reach Slack");
     // (The abort rejects this call too: the instance it ran in is gone.)
-    await runInDurableObject(stub, (_i, state) => state.abort("crash after the post")).catch(() => {});
+    await runInDurableObject(stub, (_i, state) =>
+      state.abort(onPurpose("a crash right after the post")),
+    ).catch(() => {});
     await dying;
     await until(async () => (await alertsFor(bot, second.id)).length > 0, 30_000, "Slack to store it");
 
