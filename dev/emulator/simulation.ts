@@ -26,13 +26,7 @@ const script: Record<Org["template"], Step[]> = {
       ],
       grow: [501],
     },
-    {
-      runs: [
-        [101, "failed"],
-        [102, "failed"],
-      ],
-      grow: [],
-    },
+    { runs: [[101, "failed"]], grow: [] },
     {
       runs: [
         [101, "passed"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createEmulatorApp } from "../../dev/emulator/emulator-app.ts";
+import readme from "../../dev/emulator/README.md?raw";
 import { classifyTest } from "../../src/model/test-classification.ts";
 import type { TestRun } from "../../src/vendor/types.ts";
 import { createVendorClient } from "../../src/vendor/vendor-client.ts";
@@ -93,5 +94,42 @@ describe("the noisy scenario", () => {
     );
     expect(((await res.json()) as Json).data.length).toBeGreaterThanOrEqual(12);
     expect(outcomes(emulator.tickDemo()[ACME] as Json[])).toEqual(["101:P", "102:P", "103:P"]);
+  });
+});
+
+describe("dev/emulator/README.md", () => {
+  // The README's tables, read as the emulator plays them: a table that drifts from the script
+  // fails here.
+  const lines = readme.split("\n");
+  const row = (pattern: RegExp) => lines.find((line) => pattern.test(line)) ?? "";
+
+  it("gives each noisy test's 16 ticks as the scenario plays them", async () => {
+    const key = await emulator.newOrg();
+    await noisy(key);
+    const ticks: Json[][] = [];
+    for (let i = 0; i < 16; i++) ticks.push(await tick(key));
+    for (const id of [101, 102, 103]) {
+      const played = ticks
+        .map((t) =>
+          outcomes(t)
+            .find((x) => x.startsWith(`${id}:`))
+            ?.slice(-1),
+        )
+        .join("");
+      expect(row(new RegExp(`^\\| ${id} +\\| \``)), `test ${id}`).toContain(`\`${played}\``);
+    }
+  });
+
+  it("says which of Acme's tests fail at each step of the cycle: at most two of three", async () => {
+    const key = await emulator.newOrg();
+    for (let step = 1; step <= 4; step++) {
+      const failed = (await tick(key))
+        .filter((c) => (c.kind === "run" || c.kind === "runFinished") && c.status === "failed")
+        .map((c) => String(c.testId));
+      expect(failed.length, `step ${step}`).toBeLessThanOrEqual(2);
+      const said = row(new RegExp(`^\\| ${step} +\\|`)).split("|")[2] ?? "";
+      for (const id of failed)
+        expect(said, `step ${step}`).toMatch(new RegExp(`${id}( run \\*\\*fails| failed)`));
+    }
   });
 });
