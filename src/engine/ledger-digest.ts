@@ -1,6 +1,6 @@
 import { byRowTime, countedFailures, type LedgerRow, rowTime } from "../model/run-ledger.ts";
 import { resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
-import { type ClassifiedRun, classifyTest } from "../model/test-classification.ts";
+import { type ClassifiedRun, classifyTest, withEarlierStreak } from "../model/test-classification.ts";
 import { type TestState, type TestStateFacts, testState, testStateFacts } from "../model/test-state.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,8 +61,13 @@ export function ledgerTestStateFacts(
   now: Date,
 ): TestStateFacts {
   const since = now.getTime() - DAY_MS;
-  const known = rows.filter((r) => r.status !== "unreadable" && rowTime(r) >= since).sort(byRowTime);
-  return testStateFacts(classifyTest(classifiedRuns(known, sub), now), {
+  const readable = rows.filter((r) => r.status !== "unreadable").sort(byRowTime);
+  const known = readable.filter((r) => rowTime(r) >= since);
+  const earlier = classifiedRuns(
+    readable.filter((r) => rowTime(r) < since),
+    sub,
+  );
+  return testStateFacts(classifyTest(withEarlierStreak(classifiedRuns(known, sub), earlier), now), {
     anyRun: known.length > 0,
     failingStreak: sub.streak !== null,
     calledFlakyAt: calledFlakyAt(known, sub, since),

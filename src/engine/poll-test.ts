@@ -32,7 +32,21 @@ export type RunLedger = {
    * dies mid-post resumes from a streak that agrees with the fates it recorded.
    */
   checkpoint?(state: TestSubscription): Promise<void>;
+  /** The failures before `beforeMs` back to the last pass, newest first, at most `limit`. */
+  failingBefore?(beforeMs: number, limit: number): LedgerRow[];
 };
+
+/**
+ * A day of rows, and before them the failures of a streak that began earlier, so status says
+ * "failed 5 runs in a row" as the alert did, not the 4 of them within the day. Only as many as
+ * make the test broken are needed, and a few more to count.
+ */
+function withOlderStreak(rows: readonly LedgerRow[], ledger: RunLedger, now: Date): LedgerRow[] {
+  const older = ledger.failingBefore?.(now.getTime() - HISTORY_MS, OLDER_STREAK_ROWS) ?? [];
+  const seen = new Set(rows.map((r) => r.id));
+  return [...older.filter((r) => !seen.has(r.id)), ...rows];
+}
+const OLDER_STREAK_ROWS = 50;
 
 /** Overdue failures asked about per poll (one internal call each); the rest wait for the next. */
 const CLAIMS_PER_POLL = 5;
@@ -356,7 +370,7 @@ export async function pollTest(
     lastRunAt: mark?.at ?? next.lastRunAt,
     overdue: overdueCount(rows, now),
     // Stored only when they change (a failure, a recovery, a new class): not with each pass.
-    stateFacts: ledgerTestStateFacts(rows, next, now),
+    stateFacts: ledgerTestStateFacts(withOlderStreak(rows, ledger, now), next, now),
   };
   if (failure && failure.kind !== "deferred") {
     const message = describeSlackFailure(failure);

@@ -2,7 +2,7 @@ import { runsThrough, STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
-import { classifyTest } from "../model/test-classification.ts";
+import { classifyTest, earlierStreakKnown, withEarlierStreak } from "../model/test-classification.ts";
 import type { TestRun } from "../vendor/types.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -38,10 +38,13 @@ export async function readFailureContext(
     return null;
   }
   const counted = runsForOptions(history, sub.options);
-  const classification = classifyTest(counted, now);
-  // The strip ends with this run (src/model/alert-evidence.ts): the runs after it do not count towards its 10.
+  // The strip ends with this run (src/model/alert-evidence.ts): the runs after it do not count
+  // towards its 10. A day of failures only is read further back too, for where its streak began.
   const recent =
-    runsThrough(counted, run.id).length < STRIP_RUNS ? await readRecentRuns(ctx, sub, counted, run.id) : null;
+    runsThrough(counted, run.id).length < STRIP_RUNS || !earlierStreakKnown(counted, [])
+      ? await readRecentRuns(ctx, sub, counted, run.id)
+      : null;
+  const classification = classifyTest(recent ? withEarlierStreak(counted, recent) : counted, now);
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
   if (page) {
@@ -60,7 +63,8 @@ export async function readFailureContext(
 
 /**
  * The strip promises the last 10 runs up to the failure: a test that ran fewer times in 24 h gets its last week
- * read, and if that still holds fewer, its last month. Each wider window is read only when the
+ * read, and if that still holds fewer, its last month; so does a test that failed every run of
+ * the day, until the pass before its streak is found. Each wider window is read only when the
  * narrower one had under 10 runs, so it fits one page whatever order the vendor lists it in.
  * Skipped when the budget is short; a failed read keeps what was read.
  */
@@ -73,7 +77,9 @@ async function readRecentRuns(
   const { deps, now, budget } = ctx;
   const byId = new Map(day.map((r) => [r.id, r]));
   for (const windowMs of STRIP_WINDOWS_MS) {
-    if (runsThrough([...byId.values()], runId).length >= STRIP_RUNS || !budget.has(KEEP_FOR_ALERT + 2)) break;
+    const known = [...byId.values()];
+    const enough = runsThrough(known, runId).length >= STRIP_RUNS && earlierStreakKnown(day, known);
+    if (enough || !budget.has(KEEP_FOR_ALERT + 2)) break;
     try {
       const page = await deps.vendor.listTestRuns(sub.testId, {
         status: "all",

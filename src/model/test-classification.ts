@@ -49,6 +49,29 @@ export function settledById<R extends ClassifiedRun>(runs: readonly R[]): R[] {
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
+/**
+ * The day's runs, preceded by the failures of a streak that began before the day when none of
+ * the day's runs passed: a streak's length is a fact of the streak, not of the day the bot reads
+ * ("failed 6 runs in a row" for a test failing every 6 hours, not 4).
+ */
+export function withEarlierStreak<R extends ClassifiedRun>(day: readonly R[], earlier: readonly R[]): R[] {
+  if (day.some((run) => run.status === "passed")) return [...day];
+  const first = Math.min(...day.map((run) => run.id));
+  const before = settledById(earlier.filter((run) => run.id < first));
+  const lastPass = before.findLastIndex((run) => run.status !== "failed");
+  return [...before.slice(lastPass + 1), ...day];
+}
+
+/** Whether the runs before the day reach back to the start of the day's failing streak. */
+export function earlierStreakKnown(
+  day: readonly ClassifiedRun[],
+  earlier: readonly ClassifiedRun[],
+): boolean {
+  if (day.some((run) => run.status === "passed")) return true;
+  const first = Math.min(...day.map((run) => run.id));
+  return earlier.some((run) => run.id < first && run.status === "passed");
+}
+
 /** How many runs from the end (newest) have `status` in a row. */
 function streakFromEnd(runs: readonly ClassifiedRun[], status: TestRun["status"], end = runs.length): number {
   let n = 0;

@@ -60,6 +60,23 @@ export class SqlRunLedger {
   }
 
   /**
+   * The failures before `beforeMs` back to the last pass before it, newest first, at most
+   * `limit`: a failing streak older than the day the poll reads is still one streak.
+   */
+  failingBefore(beforeMs: number, limit: number): LedgerRow[] {
+    return this.#sql
+      .exec<Stored>(
+        `SELECT * FROM runs WHERE status = 'failed' AND time_ms < ?1 AND time_ms >
+           COALESCE((SELECT MAX(time_ms) FROM runs WHERE status = 'passed' AND time_ms < ?1), -1)
+         ORDER BY time_ms DESC LIMIT ?2`,
+        beforeMs,
+        limit,
+      )
+      .toArray()
+      .map(fromStored);
+  }
+
+  /**
    * The rows a poll decides from: everything of the last `windowMs` (history for the classes,
    * the strip and the digest), and every row still without a final fate, however old.
    */

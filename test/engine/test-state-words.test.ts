@@ -84,3 +84,25 @@ describe("a test's state reads the same in the digest, status and Home", () => {
     expect(said.home).toBe(said.digest);
   });
 });
+
+describe("a failing streak older than a day", () => {
+  it("is counted whole: the demo's test 102, failing for 5 runs 6 hours apart, is 'failed 5 runs in a row'", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    await bot.command("/decipher", "subscribe test 102");
+    const due = new Date(Date.now() + 5 * MINUTE);
+    await bot.command("/decipher", `digest ${due.toISOString().slice(11, 16)} UTC`);
+    // Before its first poll: the state read from the runs the subscription recorded.
+    expect(stateAfter(await statusText(bot), "Login with SSO")).toBe("broken: failed 5 runs in a row");
+    const org = emulator.org(apiKey);
+    await org.addRun(102, "failed");
+    await bot.cron(new Date());
+    // After a poll, with the new failure: the alert's count, and status's, from one streak.
+    const alert = (await bot.posted()).find((m) => /Login with SSO/.test(visibleText(m)));
+    expect(visibleText(alert as StoredMessage)).toMatch(/broken — failed 6 runs in a row/);
+    const said = await sayings(bot, "Login with SSO");
+    expect(said.status).toBe("broken: failed 6 runs in a row");
+    expect(said.home).toBe(said.status);
+    expect(said.digest).toBe(said.status);
+  });
+});
