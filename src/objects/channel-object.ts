@@ -111,11 +111,13 @@ function outageParent(outage: Outage, appUrl: string) {
 }
 
 /**
- * Not known whether Slack has it (a lost answer; a lookup refused or over budget): the runs
- * it would name wait. Only Slack's own "no" to the post lets them alert alone.
+ * Not known whether Slack has it (a lost answer; a lookup refused or over budget), or Slack
+ * said "not now" (a rate limit): the runs it would name wait, and a later cycle posts it. Told
+ * alone instead, each of them would be one more post into the rate-limited channel. Only
+ * Slack's "no" to this message (a channel gone, blocks refused) lets them alert alone.
  */
 const undecided = (kind: SlackFailureKind) =>
-  kind === "unknown" || kind === "deferred" || kind === "workspace";
+  kind === "unknown" || kind === "deferred" || kind === "workspace" || kind === "transient";
 
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 const idsOfPart = (key: string) =>

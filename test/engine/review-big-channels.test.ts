@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
+import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { channelWatching } from "../helpers/emulator.ts";
+
+// Review of the bot in big channels: many subscriptions, many failures in one poll, and Slack
+// saying "not now" (429 with a long Retry-After) in the middle of it.
+
+const MINUTE = 60_000;
+const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+const isOutage = (m: StoredMessage) => /at once/.test(visibleText(m));
+
+/** Run ids named by the bot's messages in the channel, one entry per message that names it. */
+async function namings(bot: Bot): Promise<number[]> {
+  return (await bot.posted()).flatMap((m) => [...new Set(runIdsIn(JSON.stringify(m.blocks ?? [])))]);
+}
+
+describe("an outage while Slack says 'not now'", () => {
+  it("an outage message Slack rate-limits for a minute goes out the next cycle; none of its failures alerts alone", async () => {
+    const { bot, org, tests } = await channelWatching(12);
+    const failing = tests.slice(0, 10);
+    const runs: number[] = [];
+    for (const test of failing) runs.push((await org.addRun(test.id, "failed")).id);
+    // The outage message is refused with 429 and a Retry-After of a minute: nothing was posted.
+    await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 60 });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    expect((await bot.posted()).map((m) => m.text)).toEqual([]);
+
+    await bot.cron(new Date(t0 + MINUTE));
+    const posted = await bot.posted();
+    expect(topLevel(posted)).toHaveLength(1);
+    expect(isOutage(posted[0] as StoredMessage)).toBe(true);
+    expect((await namings(bot)).sort()).toEqual([...runs].sort());
+    for (const [i, test] of failing.entries())
+      expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === runs[i])?.fate).toBe("grouped");
+    expect((await health(bot)).overdue).toBe(0);
+  });
+
+  it("an outage's thread part Slack rate-limits names its tests in the thread the next cycle, never alone", async () => {
+    // Names and summaries of `&` (each escaped to `&amp;`): two tests a section, so 42 failing
+    // tests are a parent naming 40 and one thread part naming the other 2.
+    const { bot, org, tests } = await channelWatching(45, {
+      names: (i) => `${String(i).padStart(2, "0")} ${"&".repeat(297)}`,
+    });
+    const failing = tests.slice(0, 42);
+    const runs: number[] = [];
+    for (const test of failing)
+      runs.push((await org.addRun(test.id, "failed", { oneLineSummary: "&".repeat(200) })).id);
+    // Slack's per-channel limit: the parent goes out, the part after it waits a minute.
+    await standIn.call("POST", "/rate-limit", { botToken: bot.botToken, perSecond: 1 / 60, burst: 0 });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const parent = (await bot.posted())[0] as StoredMessage;
+    expect(visibleText(parent)).toMatch(/The other 2 are named in this thread/);
+    expect((await bot.posted()).map((m) => m.text)).toHaveLength(1);
+
+    await standIn.call("POST", "/rate-limit", { botToken: bot.botToken, enabled: false });
+    await bot.cron(new Date(t0 + MINUTE));
+    const posted = await bot.posted();
+    expect(topLevel(posted).map((m) => m.text)).toEqual([parent.text]);
+    expect(posted.filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts)).toHaveLength(1);
+    expect((await namings(bot)).sort()).toEqual([...runs].sort());
+    for (const [i, test] of failing.entries())
+      expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === runs[i])).toMatchObject({
+        fate: "grouped",
+        ts: parent.ts,
+      });
+  });
+});
