@@ -49,6 +49,7 @@ export function indexCopy(sub: Subscription): Subscription {
     const {
       baselineRuns: _b,
       parentEdit: _p,
+      owedEdit: _o,
       heldFor: _h,
       flakyThread,
       recoveredParent: green,

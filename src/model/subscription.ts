@@ -155,6 +155,11 @@ export type TestSubscription = SubscriptionBase & {
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
+  /**
+   * An edit of a parent Slack refused for now (a rate limit, no answer in time): made again at
+   * the end of each poll until Slack takes it, so a parent never keeps saying what is no longer true.
+   */
+  owedEdit?: ParentEdit | null;
   /** The last streak's parent, green: a snooze that outlives the streak is shown, and undone, there. */
   recoveredParent?: ParentEdit | null;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */

@@ -11,7 +11,8 @@ import { isOutage, outageStillOpen } from "../model/noise-rules.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
-import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
+import type { SlackClient } from "../slack-api/slack-client.ts";
+import { retryLater, type SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -51,6 +52,8 @@ type Outage = {
    * edits stay text alone, so it never comes to name a run that has its own alert.
    */
   textOnly?: boolean;
+  /** Slack refused the parent's latest edit for now (a rate limit): the next chance edits it again. */
+  editOwed?: boolean;
 };
 
 /**
@@ -108,6 +111,21 @@ function outageParent(outage: Outage, appUrl: string) {
   }).parent;
   // An empty list removes blocks on an edit; the title alone names no run.
   return outage.textOnly ? { text: message.text, blocks: [] } : message;
+}
+
+/**
+ * Edits the outage's parent to say what is true now. True once it does, or once Slack refused
+ * it for good (the message deleted); false while Slack says "not now", and `editOwed` is set.
+ */
+async function editParent(
+  slack: SlackClient,
+  channelId: string,
+  outage: Outage & { ts: string },
+  appUrl: string,
+) {
+  const result = await update(slack, channelId, outage.ts, outageParent(outage, appUrl));
+  outage.editOwed = !result.ok && retryLater(result.failure);
+  return !outage.editOwed;
 }
 
 /**
@@ -310,9 +328,11 @@ export class ChannelObject extends DurableObject<Env> {
         ];
         if (backAlready.length > 0) earlier.lastRecoveredAt = now.toISOString();
         await this.ctx.storage.put("outage", earlier);
-        // A failed edit costs only the parent's count; the thread names each test.
-        if (earlier.named.length > namedBefore)
-          await update(deps.slack, channelId, earlier.ts, outageParent(earlier, appUrl));
+        // An edit Slack refuses for now is owed: the next cycle or recovery makes it.
+        if (earlier.named.length > namedBefore || earlier.editOwed) {
+          await editParent(deps.slack, channelId, earlier, appUrl);
+          await this.ctx.storage.put("outage", earlier);
+        }
         return answer(earlier.ts, earlier.named);
       }
       if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
@@ -522,27 +542,28 @@ export class ChannelObject extends DurableObject<Env> {
    * A test named by the outage message `ts` passed again at `at`: the parent is edited so it no
    * longer says its tests are failing once they all pass, and the time starts the outage's
    * quiet period (a failure within it joins the outage). Only the channel's latest outage is kept;
-   * an older one stays as it was posted.
+   * an older one stays as it was posted. False while Slack refuses the edit for now: the test
+   * tells it again at its next poll, so the parent never keeps saying they are failing.
    */
-  noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<void> {
+  noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<boolean> {
     return this.#serial(async () => {
       const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
-      if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
-      if (!outage.items.some((i) => i.testId === testId)) return;
+      if (!outage?.ts || outage.ts !== ts || !outage.items.some((i) => i.testId === testId)) return true;
+      const known = (outage.recovered ?? []).includes(testId);
+      if (known && !outage.editOwed) return true;
       const team = await this.#teamConfig(config);
-      if (!team) return;
+      if (!team) return true;
       config = team;
-      const updated: Outage = {
-        ...outage,
-        recovered: [...(outage.recovered ?? []), testId],
-        lastRecoveredAt: at,
-      };
+      const updated: Outage & { ts: string } = known
+        ? { ...outage, ts: outage.ts }
+        : { ...outage, ts: outage.ts, recovered: [...(outage.recovered ?? []), testId], lastRecoveredAt: at };
       await this.ctx.storage.put("outage", updated);
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      // A failed edit costs only the parent's title; each recovery still replied in the thread.
-      await update(deps.slack, channelId, ts, outageParent(updated, config.decipherAppUrl));
+      const shown = await editParent(deps.slack, channelId, updated, config.decipherAppUrl);
+      await this.ctx.storage.put("outage", updated);
+      return shown;
     });
   }
 

@@ -74,6 +74,13 @@ export function classifyWriteFailure(error: unknown): SlackFailure {
   return { kind: "unknown", code: failure.code };
 }
 
+/**
+ * Slack said "not now" or did not answer: the same call may succeed later (an edit is owed,
+ * not dropped). A refusal of this message or this channel will not.
+ */
+export const retryLater = (failure: SlackFailure) =>
+  failure.kind !== "rejected" && failure.kind !== "permanent";
+
 /** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
 export function describeSlackFailure({ code }: SlackFailure): string {
   switch (code) {

@@ -1,5 +1,7 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
+import { WeeklyStore } from "../../src/store/weekly-store.ts";
 import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
@@ -66,5 +68,39 @@ describe("an outage while Slack says 'not now'", () => {
         fate: "grouped",
         ts: parent.ts,
       });
+  });
+});
+
+describe("edits Slack rate-limits are owed, not dropped", () => {
+  it("a test's alert whose recovery edit Slack rate-limits turns green at the next poll", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const alert = (await bot.posted())[0] as StoredMessage;
+    expect(alert.text).toMatch(/^Test failed/);
+    await org.addRun(test.id, "passed");
+    // Slack's per-method limit (chat.update is Tier 3): the edit is refused for a minute.
+    await bot.slackFault("chat.update", "429", 1, { retryAfter: 60 });
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const parent = (await bot.posted()).find((m) => m.ts === alert.ts) as StoredMessage;
+    expect(parent.text).toMatch(/^Recovered/);
+  });
+
+  it("an outage message whose last recovery edit Slack rate-limits says all passed again at the next poll", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    for (const test of tests) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+    expect(outage.text).toMatch(/3 tests failing at once/);
+    for (const test of tests) await org.addRun(test.id, "passed");
+    await bot.slackFault("chat.update", "429", 3, { retryAfter: 60 });
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const parent = (await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage;
+    expect(parent.text).toMatch(/3 tests failed at once — all passed again/);
   });
 });
