@@ -21,10 +21,11 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, registry, subscriptionObjectByName } from "./addresses.ts";
-import { readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
+import { type ReportCall, readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import { SqlReportReads } from "./sql-report-reads.ts";
 import type { PollReport } from "./subscription-object.ts";
 import { teamConfig } from "./tenancy.ts";
 
@@ -633,7 +634,7 @@ export class ChannelObject extends DurableObject<Env> {
   setWeekly(teamId: string, channelId: string, when: WeeklyWhen | null, at: string) {
     return this.#serial(() => setWeekly(this.ctx.storage, this.env, teamId, channelId, when, at));
   }
-  sendDueWeekly(at: string, config: Config) {
+  sendDueWeekly(at: string, config: Config): Promise<ReportCall> {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
       return team
@@ -665,7 +666,7 @@ export class ChannelObject extends DurableObject<Env> {
    * Sends the digest if it is due. One that failed (Slack or Decipher down) is tried each
    * minute for three minutes, then every fifth minute.
    */
-  sendDueDigest(at: string, config: Config): Promise<{ sent: boolean }> {
+  sendDueDigest(at: string, config: Config): Promise<ReportCall> {
     return this.#serial(async () => {
       const stored = await this.ctx.storage.get<Stored>("channel");
       const now = new Date(at);
@@ -692,8 +693,7 @@ export class ChannelObject extends DurableObject<Env> {
         config.slackLookupAfterMs,
         richBlockGate(deps, stored.teamId),
       );
-      // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
-      const lines = await ledgerLines(this.env, stored.teamId, stored.channelId, subscriptions, at);
+      const reads = new SqlReportReads(this.ctx.storage.sql, "digest", stored.schedule.nextDueAt);
       const outcome = await sendDigest(
         deps,
         stored.channelId,
@@ -701,8 +701,15 @@ export class ChannelObject extends DurableObject<Env> {
         subscriptions,
         now,
         outbox,
-        lines,
+        // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
+        () => ledgerLines(this.env, stored.teamId, stored.channelId, subscriptions, at),
+        reads.read("collections"),
       );
+      if (outcome.kind === "reading") {
+        reads.add("collections", outcome.reads);
+        return { sent: false, more: true };
+      }
+      reads.clear();
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };

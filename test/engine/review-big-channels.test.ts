@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
+import { DigestStore } from "../../src/store/digest-store.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
 import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
@@ -102,5 +103,43 @@ describe("edits Slack rate-limits are owed, not dropped", () => {
     await bot.cron(new Date(t0 + 2 * MINUTE));
     const parent = (await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage;
     expect(parent.text).toMatch(/3 tests failed at once — all passed again/);
+  });
+});
+describe("the weekly report of a big channel", () => {
+  it("goes out for 60 tests, each with its week's figures, none 'did not answer'", {
+    timeout: 120_000,
+  }, async () => {
+    const { bot, org, tests } = await channelWatching(60);
+    for (const test of tests) await org.addRun(test.id, "passed");
+    await bot.command("/decipher", "weekly mon 09:00 UTC");
+    const schedule = await new WeeklyStore(env.STATE).get("C0ALERTS");
+    const due = Date.parse(schedule?.nextDueAt ?? "");
+    for (let m = 0; m < 3; m++) await bot.cron(new Date(due + 5_000 + m * MINUTE));
+    const reports = (await bot.posted()).filter((m) => /Weekly Decipher report/.test(m.text ?? ""));
+    expect(reports.map((m) => m.text)).toHaveLength(1);
+    const text = visibleText(reports[0] as StoredMessage);
+    expect(text).not.toMatch(/did not answer/);
+    expect(text).toMatch(/across 60 tests/);
+  });
+});
+
+describe("the daily digest of a big channel", () => {
+  it("goes out for 20 collections that each gained 200 sessions today, naming every one", {
+    timeout: 120_000,
+  }, async () => {
+    const { bot, org } = await channelWatching(2);
+    const collections: number[] = [];
+    for (let i = 0; i < 20; i++)
+      collections.push((await org.addCollection(`Checkout error ${i + 1}`, `/step/${i + 1}`)).id);
+    for (const id of collections) await bot.command("/decipher", `subscribe collection ${id}`);
+    for (const id of collections) await org.grow(id, 200);
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const schedule = await new DigestStore(env.STATE).get("C0ALERTS");
+    const due = Date.parse(schedule?.nextDueAt ?? "");
+    for (let m = 0; m < 3; m++) await bot.cron(new Date(due + 5_000 + m * MINUTE));
+    const digests = (await bot.posted()).filter((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    expect(digests.map((m) => m.text)).toHaveLength(1);
+    const text = visibleText(digests[0] as StoredMessage);
+    for (const id of collections) expect(text).toContain(`issue-collections/${id}|`);
   });
 });
