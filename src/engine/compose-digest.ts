@@ -182,6 +182,11 @@ export async function sendDigest(
       date,
       zone: schedule.zone,
       collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
+      unreadCollections: watched.flatMap((s, i) =>
+        collectionLines[i] === null
+          ? [{ id: s.collectionId, name: s.rootCause, muted: s.muted ?? null }]
+          : [],
+      ),
       tests: lines.tests,
       history,
       appUrl,

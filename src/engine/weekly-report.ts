@@ -189,6 +189,9 @@ export async function sendWeeklyReport(
       zone: schedule.zone,
       tests: withState,
       collections: collectionLines.filter((c) => c !== null),
+      unreadCollections: collectionSubs.flatMap((s, i) =>
+        collectionLines[i] === null ? [{ id: s.collectionId, name: s.rootCause }] : [],
+      ),
       flakiest: flakiest(withState.filter((t) => !t.unknown)),
       appUrl,
     }),

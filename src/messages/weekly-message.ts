@@ -1,7 +1,7 @@
 import type { WeekTestFigures } from "../model/weekly-figures.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { dayLabel, linkCell, seriesChart, sparkline, table, textCell, withAlternative } from "./charts.ts";
-import type { DigestTestState } from "./digest-message.ts";
+import { type DigestTestState, type UnreadCollection, unreadCollectionLine } from "./digest-message.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { testUrl } from "./links.ts";
@@ -43,6 +43,8 @@ export type WeeklyInput = {
   zone: string;
   tests: readonly WeeklyTestLine[];
   collections: readonly WeeklyCollectionLine[];
+  /** Watched collections Decipher did not answer for: named all the same. */
+  unreadCollections?: readonly UnreadCollection[];
   /** Tests in the flakiest list (src/model/weekly-figures.ts `flakiest`). */
   flakiest: readonly WeeklyTestLine[];
   appUrl: string;
@@ -91,7 +93,9 @@ function runsPerDay(input: WeeklyInput): MessageBlock[] {
 }
 
 function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
-  if (input.collections.length === 0) return [section("_No issue collections watched in this channel._")];
+  const unread = (input.unreadCollections ?? []).map((c) => unreadCollectionLine(c, input.appUrl));
+  if (input.collections.length + unread.length === 0)
+    return [section("_No issue collections watched in this channel._")];
   const sorted = [...input.collections].sort(
     (a, b) => Number(b.regressed) - Number(a.regressed) || b.newSessions.count - a.newSessions.count,
   );
@@ -123,7 +127,7 @@ function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
         })
       : null;
   // The lines already give every count: the chart needs no other alternative.
-  return [...packLines(lines, 10, more("more collection")), ...withAlternative(chart, [])];
+  return [...packLines([...lines, ...unread], 10, more("more collection")), ...withAlternative(chart, [])];
 }
 
 function testsTable(input: WeeklyInput): MessageBlock[] {

@@ -143,3 +143,36 @@ describe("the daily digest of a big channel", () => {
     for (const id of collections) expect(text).toContain(`issue-collections/${id}|`);
   });
 });
+
+describe("reports name every subscription, read or not", () => {
+  it("a digest names the collections Decipher did not answer for, never 'no issue collections watched'", async () => {
+    const { bot, org } = await channelWatching(1);
+    await bot.command("/decipher", "subscribe collection 501");
+    await bot.command("/decipher", "subscribe collection 502");
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const due = Date.parse((await new DigestStore(env.STATE).get("C0ALERTS"))?.nextDueAt ?? "");
+    await org.fault("collectionSessions", "500", 100);
+    await bot.cron(new Date(due + 5_000));
+    const digest = (await bot.posted()).find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    const text = visibleText(digest as StoredMessage);
+    expect(text).not.toMatch(/No issue collections watched/);
+    expect(text).toMatch(/2 issue collections/);
+    for (const id of [501, 502]) expect(text).toContain(`issue-collections/${id}|`);
+    expect(text).toMatch(/Decipher did not answer for this collection/);
+  });
+
+  it("a weekly report names the collections Decipher did not answer for", async () => {
+    const { bot, org } = await channelWatching(1);
+    await bot.command("/decipher", "subscribe collection 501");
+    await bot.command("/decipher", "subscribe collection 502");
+    await bot.command("/decipher", "weekly mon 09:00 UTC");
+    const due = Date.parse((await new WeeklyStore(env.STATE).get("C0ALERTS"))?.nextDueAt ?? "");
+    await org.fault("collectionSessions", "500", 100);
+    await bot.cron(new Date(due + 5_000));
+    const report = (await bot.posted()).find((m) => /Weekly Decipher report/.test(m.text ?? ""));
+    const text = visibleText(report as StoredMessage);
+    expect(text).not.toMatch(/No issue collections watched/);
+    for (const id of [501, 502]) expect(text).toContain(`issue-collections/${id}|`);
+    expect(text).toMatch(/Decipher did not answer for this collection/);
+  });
+});
