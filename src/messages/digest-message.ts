@@ -125,7 +125,13 @@ const STATE_ORDER: Record<DigestTestState, number> = {
   passing: 4,
 };
 
-const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
+/** Where a report's lists are whole: what a list leaves out, it says how many and where they are. */
+const WHERE_THE_REST_ARE = "/decipher status lists every one";
+/** "…and 52 more tests: /decipher status lists every one", as plain text (a table cell). */
+export const moreCell = (n: number, what: string) => `…and ${plural(n, what)}: ${WHERE_THE_REST_ARE}`;
+/** The same as mrkdwn, for a list's last line. */
+export const moreLine = (what: string) => (n: number) =>
+  `_…and ${plural(n, what)}: ${code("/decipher status")} lists every one_`;
 
 /** Name, state, runs, failures and pass rate of each test as a table; its lines where tables are not shown. */
 function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
@@ -142,7 +148,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   ]);
   if (shown.length < sorted.length)
     rows.push([
-      textCell(`…and ${plural(sorted.length - shown.length, "more test")}`),
+      textCell(moreCell(sorted.length - shown.length, "more test")),
       ...[1, 2, 3, 4].map(() => textCell("–")),
     ]);
   const block = table("table_tests", ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"], rows, [
@@ -157,7 +163,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
     packLines(
       sorted.map((t) => testLine(t, appUrl)),
       SECTIONS_PER_LIST,
-      more("more test"),
+      moreLine("more test"),
     ),
   );
 }
@@ -190,7 +196,7 @@ export function digestMessage(input: DigestInput): SlackMessage {
                 ...unread.map((c) => unreadCollectionLine(c, appUrl)),
               ],
               SECTIONS_PER_LIST,
-              more("more collection"),
+              moreLine("more collection"),
             ),
             ...sessionsPerDayChart(
               history,
