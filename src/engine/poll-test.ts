@@ -372,8 +372,9 @@ export async function pollTest(
   };
   if (failure && failure.kind !== "deferred") {
     const message = describeSlackFailure(failure);
-    if (!(failure.kind !== "permanent" && sub.lastError?.message === message))
-      next = afterSlackFailure(next, failure, now);
+    // The same error again writes nothing, unless Slack said when to come back.
+    const repeated = failure.kind !== "permanent" && sub.lastError?.message === message;
+    if (!repeated || failure.retryAfterSeconds !== undefined) next = afterSlackFailure(next, failure, now);
     return {
       next: changedOrNull(sub, next, now),
       posts,

@@ -17,6 +17,8 @@ export type LastError = {
   at: string;
   /** Who failed: a Slack outage backs off, a vendor one is retried every cycle. */
   source?: "slack" | "vendor";
+  /** Slack rate-limited the bot and said when to come back (`Retry-After`): no poll before then. */
+  retryAt?: string;
 };
 
 /** Something posted (or maybe posted) for which the outcome was never confirmed. */

@@ -3,7 +3,7 @@ import { type Config, type Env, readConfig } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { PollMode } from "../engine/poll-context.ts";
-import type { HeldFailure } from "../engine/poll-outcome.ts";
+import { type HeldFailure, retryAtOf } from "../engine/poll-outcome.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
@@ -12,7 +12,7 @@ import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackClient } from "../slack-api/slack-client.ts";
-import { retryLater, type SlackFailureKind } from "../slack-api/slack-errors.ts";
+import { retryLater, type SlackFailure, type SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -81,6 +81,8 @@ type Window = {
  * cycle saw it too) is told the same, so no run is ever both named and told alone.
  */
 type Decided = Record<string, { ts: string | null; at: string }>;
+/** Where the channel keeps Slack's "come back at" after a rate-limited post (`Retry-After`). */
+const SLACK_RETRY_AT = "slack-retry-at";
 /** Decisions are kept this long: a run unfated for longer is overdue, and its object asks again (`claim`). */
 const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
@@ -228,6 +230,16 @@ export class ChannelObject extends DurableObject<Env> {
       );
       const appUrl = config.decipherAppUrl;
       const wanted = items.map((i) => i.runId);
+      // Slack rate-limited this channel's last message and said when to come back: until then
+      // nothing is posted here, and every failure waits (decided once it can be told).
+      const quietUntil = await this.ctx.storage.get<string>(SLACK_RETRY_AT);
+      if (quietUntil && now.getTime() < Date.parse(quietUntil))
+        return { ts: null, named: [], waiting: wanted };
+      /** Notes Slack's `Retry-After` of a failed post. */
+      const backOff = async (failure: SlackFailure) => {
+        const retryAt = retryAtOf(failure, now);
+        if (retryAt) await this.ctx.storage.put(SLACK_RETRY_AT, retryAt);
+      };
       /** Runs a message may name, not confirmed yet. */
       const waiting = new Set<number>();
       const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
@@ -239,6 +251,7 @@ export class ChannelObject extends DurableObject<Env> {
           );
           if (!sent.ok) {
             if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+            await backOff(sent.failure);
             break;
           }
           if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
@@ -360,6 +373,7 @@ export class ChannelObject extends DurableObject<Env> {
       });
       const sent = await outbox.send(next.key, parent.message, undefined);
       if (!sent.ok) {
+        await backOff(sent.failure);
         if (undecided(sent.failure.kind)) {
           for (const i of open) waiting.add(i.runId);
           return answer(null, []);

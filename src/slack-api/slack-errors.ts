@@ -14,7 +14,12 @@ import { SlackTimeoutError } from "./slack-client.ts";
  */
 export type SlackFailureKind = "permanent" | "workspace" | "transient" | "rejected" | "unknown" | "deferred";
 
-export type SlackFailure = { kind: SlackFailureKind; code: string };
+export type SlackFailure = {
+  kind: SlackFailureKind;
+  code: string;
+  /** Slack's `Retry-After` on a 429: no call to it before these seconds have passed. */
+  retryAfterSeconds?: number;
+};
 
 /** Channel-level refusals: only these pause a subscription. */
 const CHANNEL_GONE = new Set(["channel_not_found", "not_in_channel", "is_archived"]);
@@ -58,7 +63,13 @@ export function classifySlackFailure(error: unknown): SlackFailure {
     return { kind: "rejected", code };
   }
   if (isSlackAPIConnectionError(error)) {
-    return { kind: "transient", code: error.status === 429 ? "ratelimited" : `http_${error.status}` };
+    if (error.status !== 429) return { kind: "transient", code: `http_${error.status}` };
+    const seconds = Number.parseFloat(error.headers?.get("retry-after") ?? "");
+    return {
+      kind: "transient",
+      code: "ratelimited",
+      ...(Number.isFinite(seconds) && seconds > 0 ? { retryAfterSeconds: seconds } : {}),
+    };
   }
   return { kind: "transient", code: "network_error" };
 }

@@ -72,6 +72,40 @@ describe("an outage while Slack says 'not now'", () => {
   });
 });
 
+describe("Slack's Retry-After is honoured", () => {
+  const postCalls = async (bot: Bot) =>
+    (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage").length;
+
+  it("a test's alert Slack rate-limits for two minutes is not posted again before they pass, then once", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const run = await org.addRun((tests[0] as { id: number }).id, "failed");
+    await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 120 });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    expect(await postCalls(bot)).toBe(1);
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(await postCalls(bot)).toBe(1);
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(await postCalls(bot)).toBe(2);
+    expect((await namings(bot)).filter((id) => id === run.id)).toHaveLength(1);
+  });
+
+  it("an outage message Slack rate-limits for two minutes is not posted again before they pass, then once", async () => {
+    const { bot, org, tests } = await channelWatching(4);
+    const runs: number[] = [];
+    for (const test of tests) runs.push((await org.addRun(test.id, "failed")).id);
+    await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 120 });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(await postCalls(bot)).toBe(1);
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(await postCalls(bot)).toBe(2);
+    expect(topLevel(await bot.posted()).filter(isOutage)).toHaveLength(1);
+    expect((await namings(bot)).sort()).toEqual([...runs].sort());
+  });
+});
+
 describe("edits Slack rate-limits are owed, not dropped", () => {
   it("a test's alert whose recovery edit Slack rate-limits turns green at the next poll", async () => {
     const { bot, org, tests } = await channelWatching(1);
