@@ -286,7 +286,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
         grouped: true,
       };
       rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = { ...unacknowledged(sub), streak: opened, quietFailures: 0, heldFor: null };
+      sub = {
+        ...unacknowledged(sub),
+        streak: opened,
+        quietFailures: 0,
+        heldFor: null,
+        namedByOutage: input.group.ts,
+      };
       continue;
     }
     if (sub.muted) {

@@ -164,6 +164,11 @@ export type TestSubscription = SubscriptionBase & {
   owedEdit?: ParentEdit | null;
   /** The last streak's parent, green: a snooze that outlives the streak is shown, and undone, there. */
   recoveredParent?: ParentEdit | null;
+  /**
+   * The latest outage message (its ts) that named a failure of this test: its last alert once
+   * that streak ended, since an outage's parent is never one test's to turn green.
+   */
+  namedByOutage?: string | null;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
   counted?: CountedFailure[];
   /**

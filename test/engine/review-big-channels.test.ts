@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
-import { health, ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { health, ledgerOf, runIdsIn, statusText } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the bot in big channels: many subscriptions, many failures in one poll, and Slack
@@ -208,5 +208,21 @@ describe("reports name every subscription, read or not", () => {
     expect(text).not.toMatch(/No issue collections watched/);
     for (const id of [501, 502]) expect(text).toContain(`issue-collections/${id}|`);
     expect(text).toMatch(/Decipher did not answer for this collection/);
+  });
+});
+
+describe("status after an outage", () => {
+  it("a test named by an outage message, failed and passed again within one look, shows that message as its last alert", async () => {
+    const { bot, org, tests } = await channelWatching(3);
+    for (const test of tests) {
+      await org.addRun(test.id, "failed");
+      await org.addRun(test.id, "passed");
+    }
+    await bot.cron();
+    const outage = topLevel(await bot.posted()).find(isOutage) as StoredMessage;
+    expect(outage.text).toMatch(/3 tests failed at once — all passed again/);
+    const status = await statusText(bot);
+    expect(status).not.toMatch(/no alert yet/);
+    expect(status.match(/last alert <!date\^(\d+)\^/g)).toHaveLength(3);
   });
 });
