@@ -57,8 +57,8 @@ export function pollFailed(sub: Subscription, message: string, _error: unknown, 
   };
 }
 
-/** The longest `Retry-After` a subscription waits out; past it, the cycle's own backoff takes over. */
-const MAX_RETRY_AFTER_MS = 10 * 60_000;
+/** The longest `Retry-After` waited out: a skipped poll reads nothing, so no longer than a failure may wait untold. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 /** When Slack said to come back, as a time, or null when it did not say. */
 export function retryAtOf(failure: SlackFailure, now: Date): string | null {
