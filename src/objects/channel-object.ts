@@ -250,7 +250,9 @@ export class ChannelObject extends DurableObject<Env> {
             threadTs,
           );
           if (!sent.ok) {
-            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+            // This part and the ones after it (not sent) wait to be named here by a later cycle.
+            if (undecided(sent.failure.kind))
+              for (const later of parts.slice(i)) for (const id of later.runIds) waiting.add(id);
             await backOff(sent.failure);
             break;
           }

@@ -70,6 +70,29 @@ describe("an outage while Slack says 'not now'", () => {
         ts: parent.ts,
       });
   });
+
+  it("the thread parts after one Slack rate-limits name their tests in the thread the next cycle, never alone", async () => {
+    // Two tests a section (see above): 82 failing tests are a parent naming 40, then parts of 40 and 2.
+    const { bot, org, tests } = await channelWatching(85, {
+      names: (i) => `${String(i).padStart(2, "0")} ${"&".repeat(297)}`,
+    });
+    const failing = tests.slice(0, 82);
+    const runs: number[] = [];
+    for (const test of failing)
+      runs.push((await org.addRun(test.id, "failed", { oneLineSummary: "&".repeat(200) })).id);
+    await standIn.call("POST", "/rate-limit", { botToken: bot.botToken, perSecond: 1 / 60, burst: 0 });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const parent = (await bot.posted())[0] as StoredMessage;
+    expect(visibleText(parent)).toMatch(/The other 42 are named in this thread/);
+
+    await standIn.call("POST", "/rate-limit", { botToken: bot.botToken, enabled: false });
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(topLevel(await bot.posted()).map((m) => m.text)).toEqual([parent.text]);
+    expect((await namings(bot)).sort()).toEqual([...runs].sort());
+    for (const [i, test] of failing.entries())
+      expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === runs[i])?.ts).toBe(parent.ts);
+  });
 });
 
 describe("Slack's Retry-After is honoured", () => {
