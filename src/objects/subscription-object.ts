@@ -54,6 +54,8 @@ const SWEEP_PER_POLL = 1;
  */
 type OwedRecovery = { ts: string; at: string };
 const OWED_RECOVERIES = "outage-recoveries-owed";
+/** The readable copy in KV is behind the state (a refused write): written again at the next poll. */
+const COPY_OWED = "copy-owed";
 /** A test is named by few outages at once: older debts than these are let go. */
 const MAX_OWED_RECOVERIES = 5;
 
@@ -97,6 +99,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   #asked = false;
   /** Recoveries its channel could not show yet (`OWED_RECOVERIES`), kept in storage too. */
   #owedRecoveries: OwedRecovery[] = [];
+  /** The KV copy failed to update (see `#copy`). */
+  #copyOwed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -105,6 +109,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => {
       this.#indexOwed = (await ctx.storage.get<boolean>("index-owed")) === true;
       this.#owedRecoveries = (await ctx.storage.get<OwedRecovery[]>(OWED_RECOVERIES)) ?? [];
+      this.#copyOwed = (await ctx.storage.get<boolean>(COPY_OWED)) === true;
     });
   }
 
@@ -123,12 +128,31 @@ export class SubscriptionObject extends DurableObject<Env> {
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
-      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, after.teamId)).update(after);
-      this.#writes.kv++;
-    }
+    if (JSON.stringify(before) !== JSON.stringify(after)) await this.#copy(after);
     if (!before || JSON.stringify(indexCopy(before)) !== JSON.stringify(indexCopy(after)))
       await this.#index(after);
+  }
+
+  /**
+   * Writes the readable copy in KV. A refused write (KV's 1,000 writes a day on the Free plan,
+   * which a channel of 150 subscriptions can use up in an outage) is owed, noted in storage, and
+   * tried again at each poll: the state, the channel's index and the alerts never wait on it.
+   */
+  async #copy(sub: Subscription): Promise<void> {
+    try {
+      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, sub.teamId)).update(sub);
+      this.#writes.kv++;
+      if (this.#copyOwed) {
+        this.#copyOwed = false;
+        await this.ctx.storage.delete(COPY_OWED);
+      }
+    } catch (error) {
+      console.warn(`KV copy not written: ${describeError(error)}`);
+      if (!this.#copyOwed) {
+        this.#copyOwed = true;
+        await this.ctx.storage.put(COPY_OWED, true);
+      }
+    }
   }
 
   #channel(sub: { teamId?: string | undefined; channelId: string }) {
@@ -448,6 +472,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
         // Stored before the calls below, which may hang: the state must not wait on them.
         if (next) await this.#store(sub, next);
+        else if (this.#copyOwed) await this.#copy(sub);
         // An outage message this test recovered from is re-rendered by its channel.
         if (sub.kind === "test") await this.#noteRecoveries(sub, result.outageRecoveries ?? [], at, config);
         // Lost answers no decision asked about again are settled here, a few per poll.

@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
-import { health, ledgerOf, runIdsIn, statusText } from "../helpers/cases.ts";
+import { health, ledgerOf, runIdsIn, statusText, subscriptionStub } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // Review of the bot in big channels: many subscriptions, many failures in one poll, and Slack
@@ -247,5 +247,37 @@ describe("status after an outage", () => {
     const status = await statusText(bot);
     expect(status).not.toMatch(/no alert yet/);
     expect(status.match(/last alert <!date\^(\d+)\^/g)).toHaveLength(3);
+  });
+});
+
+describe("a day's KV writes used up", () => {
+  // Workers KV on the Free plan takes 1,000 writes a day; a channel of 150 subscriptions can use
+  // them up in an outage or two (each subscription's readable copy is written when it changes).
+  it("a test's alert is still in status and the poll still reports, when its KV copy cannot be written", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    await bot.cron();
+    const stub = await subscriptionStub(bot, "test", test.id);
+    await runInDurableObject(stub, (instance) => {
+      const own = instance as unknown as { env: { STATE: KVNamespace } };
+      const kv = own.env.STATE;
+      const refusing = new Proxy(kv, {
+        get: (target, key) =>
+          key === "put"
+            ? () => Promise.reject(new Error("KV put() limit exceeded for the day."))
+            : Reflect.get(target, key, target),
+      });
+      own.env = { ...own.env, STATE: refusing };
+    });
+    await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const posted = await bot.posted();
+    expect(posted.map((m) => m.text)).toEqual([expect.stringMatching(/^Test failed/)]);
+    const alert = posted[0] as StoredMessage;
+    const status = await statusText(bot);
+    expect(status).toMatch(/1 failing/);
+    expect(status).toContain(`last alert <!date^${Math.floor(Number(alert.ts))}^`);
+    expect((await health(bot)).failingSubscriptions).toBe(0);
   });
 });
