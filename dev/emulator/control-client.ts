@@ -56,6 +56,13 @@ export function emulatorControl(baseUrl: string) {
           withKey(typeof change === "string" ? { status: change } : change),
         ),
       addTest: (name: string) => call<{ id: number; name: string }>("POST", "/tests", withKey({ name })),
+      /** A new unresolved collection with no sessions (`path` defaults to `/`). */
+      addCollection: (rootCause: string, path?: string) =>
+        call<{ id: number; rootCause: string; sessionCount: number }>(
+          "POST",
+          "/collections",
+          withKey({ rootCause, ...(path === undefined ? {} : { path }) }),
+        ),
       grow: (collectionId: number, count: number) =>
         call<{ collection: { sessionCount: number }; sessionIds: string[] }>(
           "POST",

@@ -66,6 +66,22 @@ export function addTest(org: Org, name: string): TestRecord {
   return test;
 }
 
+/** A new unresolved issue collection with no sessions yet, numbered after the org's others. */
+export function addCollection(org: Org, rootCause: string, path: string, now: number): CollectionRecord {
+  const collection: CollectionRecord = {
+    id: Math.max(0, ...org.collections.map((c) => c.id)) + 1,
+    type: "javascript_error",
+    rootCause,
+    shortenedPath: path,
+    fullPath: org.siteUrl + path,
+    createdAt: now,
+    isResolved: false,
+    members: [],
+  };
+  org.collections.push(collection);
+  return collection;
+}
+
 /** New sessions that hit the collection's issue now; the counts grow with them. */
 export function addCollectionSessions(org: Org, c: CollectionRecord, count: number, now: number): string[] {
   const t = templates[org.template];

@@ -169,8 +169,11 @@ export async function pollCollectionSubscription(
   if (!result.ok) {
     // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
     if (result.failure.kind === "unknown" || result.failure.kind === "deferred") return unchanged();
+    // The same error again writes nothing, unless Slack said when to come back.
     const unchangedError =
-      result.failure.kind !== "permanent" && sub.lastError?.message === describeSlackFailure(result.failure);
+      result.failure.kind !== "permanent" &&
+      result.failure.retryAfterSeconds === undefined &&
+      sub.lastError?.message === describeSlackFailure(result.failure);
     return {
       next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
       posts: 0,

@@ -6,20 +6,30 @@ import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
-import { mapLimit } from "../util/map-limit.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
-import { readCollectionSessions, waitForDecipher } from "./report-reads.ts";
+import {
+  COLLECTION_PAGES,
+  POST_CALLS,
+  type ReportReads,
+  readCollectionSessions,
+  readWithinBudget,
+  waitForDecipher,
+} from "./report-reads.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const CONCURRENCY = 3;
+
+/** A collection's digest line: the collection, and its sessions of the last 24 hours. */
+type CollectionLine = Awaited<ReturnType<typeof collectionLine>>;
 
 export type DigestOutcome =
   | { kind: "sent"; next: DigestSchedule }
   | { kind: "retry"; error: string }
-  | { kind: "skipped"; next: DigestSchedule; error: string };
+  | { kind: "skipped"; next: DigestSchedule; error: string }
+  /** Not all collections read within this invocation's budget: these reads (null: Decipher did not answer) are kept for the next call. */
+  | { kind: "reading"; reads: ReportReads<CollectionLine | null> };
 
 export function isDue(schedule: DigestSchedule, now: Date): boolean {
   return Date.parse(schedule.nextDueAt) <= now.getTime();
@@ -53,19 +63,34 @@ async function collectionLine(deps: EngineDeps, sub: CollectionSubscription, now
 
 /** Production lookups a digest makes at most; each costs up to two vendor requests. */
 const MAX_PRODUCTION_LINES = 5;
+/** What one production lookup may cost. */
+const PRODUCTION_LINE_CALLS = 3;
+
+const linkedTests = (subscriptions: readonly Subscription[]) =>
+  subscriptions
+    .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
+    .slice(0, MAX_PRODUCTION_LINES);
+
+/** The calls a report's production lines may make: a report goes out when these and its post fit. */
+export const productionCost = (subscriptions: readonly Subscription[]) =>
+  linkedTests(subscriptions).length * PRODUCTION_LINE_CALLS;
 
 /**
  * "Tests vs production": for each test that names its page, the sessions real users had
- * there in 24 h. Skipped line by line when the budget runs short; never holds the digest.
+ * there in 24 h. Skipped line by line when the budget runs short (keeping `reserve` calls for
+ * the post); never holds the digest.
  */
-export async function productionLines(deps: EngineDeps, subscriptions: Subscription[], now: Date) {
+export async function productionLines(
+  deps: EngineDeps,
+  subscriptions: Subscription[],
+  now: Date,
+  reserve = 0,
+) {
   const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
-  const linked = subscriptions
-    .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
-    .slice(0, MAX_PRODUCTION_LINES);
+  const linked = linkedTests(subscriptions);
   const lines: { testName: string; impact: ImpactResult }[] = [];
   for (const sub of linked) {
-    if (!deps.budget.has(3)) break;
+    if (!deps.budget.has(PRODUCTION_LINE_CALLS + reserve)) break;
     const impact = await productionImpact(impactVendorClient(deps.config, deps.budget), {
       page: sub.options?.page as string,
       collections,
@@ -79,8 +104,12 @@ export async function productionLines(deps: EngineDeps, subscriptions: Subscript
 }
 
 /**
- * Builds and posts one channel's digest. The schedule moves to the next local `HH:MM` only
- * after the post succeeded; a missed cycle therefore sends it at the next one, once.
+ * Builds and posts one channel's digest. Its tests' lines come from their objects; each
+ * collection's day is read from Decipher, as many as this invocation's budget allows: a channel
+ * of many collections is read over several calls (`reading`, with what this one read; the next
+ * call is handed them as `earlier`), and posted by the call that has read the last of them.
+ * The schedule moves to the next local `HH:MM` only after the post succeeded; a missed cycle
+ * therefore sends it at the next one, once.
  */
 export async function sendDigest(
   deps: EngineDeps,
@@ -91,18 +120,35 @@ export async function sendDigest(
   /** The channel's outbox: keyed by the occurrence it is for, a digest goes out once. */
   outbox: Outbox,
   /**
-   * The tests' lines from their own ledgers, by test id: no vendor read per test, so a channel
-   * of hundreds of tests gets its digest. A test missing here is shown as unknown.
+   * The tests' lines from their own ledgers, by test id (asked once the digest goes out): no
+   * vendor read per test, so a channel of hundreds of tests gets its digest. A test missing
+   * there is shown as unknown.
    */
-  ledgerLines: ReadonlyMap<number, LedgerDigestLine>,
+  ledgerLines: () => Promise<ReadonlyMap<number, LedgerDigestLine>>,
+  /** The collections earlier calls for this digest read. */
+  earlier: ReportReads<CollectionLine | null> = new Map(),
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
   const tests = active.filter((s): s is TestSubscription => s.kind === "test");
   const watched = active.filter((s): s is CollectionSubscription => s.kind === "collection");
   const appUrl = deps.config.decipherAppUrl;
-  let failed = 0;
+  const read = await readWithinBudget(
+    deps.budget,
+    watched.map((s) => ({ id: s.collectionId, item: s })),
+    earlier,
+    COLLECTION_PAGES,
+    (s): Promise<CollectionLine | null> => collectionLine(deps, s, now),
+    () => null,
+  );
+  if (!read.complete || !deps.budget.has(POST_CALLS + productionCost(active)))
+    return { kind: "reading", reads: read.reads };
+  const collectionLines = watched.map(
+    (s) => read.reads.get(s.collectionId) ?? earlier.get(s.collectionId) ?? null,
+  );
+  const ledger = await ledgerLines();
+  let failed = collectionLines.filter((c) => c === null).length;
   const testLines = tests.map((s) => {
-    const line = ledgerLines.get(s.testId);
+    const line = ledger.get(s.testId);
     if (!line) {
       failed++;
       return unknownTestLine(s, appUrl);
@@ -110,12 +156,6 @@ export async function sendDigest(
     const { counted: _counted, ...figures } = line;
     return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
   });
-  const collectionLines = await mapLimit(watched, CONCURRENCY, (s) =>
-    collectionLine(deps, s, now).catch(() => {
-      failed++;
-      return null;
-    }),
-  );
   if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
@@ -142,12 +182,17 @@ export async function sendDigest(
       date,
       zone: schedule.zone,
       collections: [...lines.collections].sort((a, b) => b.newSessions24h.count - a.newSessions24h.count),
+      unreadCollections: watched.flatMap((s, i) =>
+        collectionLines[i] === null
+          ? [{ id: s.collectionId, name: s.rootCause, muted: s.muted ?? null }]
+          : [],
+      ),
       tests: lines.tests,
       history,
       appUrl,
       now,
     }),
-    await productionLines(deps, active, now),
+    await productionLines(deps, active, now, POST_CALLS),
   );
   const result = await outbox.send(`digest:${schedule.zone}:${schedule.time}:${schedule.nextDueAt}`, message);
   const next: DigestSchedule = {

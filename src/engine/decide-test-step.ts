@@ -18,6 +18,7 @@ import {
 import {
   type FailureStreak,
   type FlakyThread,
+  type ParentEdit,
   resolveTestOptions,
   type TestSubscription,
   unacknowledged,
@@ -55,6 +56,8 @@ export type TestPollInput = {
    * unknown outcome (src/objects/channel-object.ts `claim`). Told once that is settled.
    */
   waitingOnChannel?: ReadonlySet<number>;
+  /** Whether the state's owed edit (`owedEdit`) is tried in this step: not again in a poll where it failed. */
+  retryOwedEdit?: boolean;
 };
 
 /** How long a failure held for one cycle's outage check waits for that cycle's answer. */
@@ -82,7 +85,16 @@ export type TestStep =
       threadTs?: string;
       delivered: (ts: string) => Change;
     }
-  | { kind: "edit"; change: Change; ts: string; message: SlackMessage; after: Change };
+  | {
+      kind: "edit";
+      change: Change;
+      ts: string;
+      message: SlackMessage;
+      /** Once Slack took the edit, or refused it for good. */
+      after: Change;
+      /** The edit itself, owed (`owedEdit`) when Slack refuses it for now. */
+      edit: ParentEdit;
+    };
 
 const needsFate = (row: LedgerRow, now: Date) =>
   row.fate === null || (row.fate === "quarantined" && row.status !== "unreadable") || isOverdue(row, now);
@@ -160,14 +172,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = { ...sub, counted: list };
   };
 
-  /** The parent's pending edit (its status line), or null when it has none or nothing to show. */
-  const parentEditStep = (): TestStep | null => {
-    const edit = sub.parentEdit;
-    if (!edit) return null;
-    const after: Change = {
-      sub: { ...sub, parentEdit: null, ...(edit.recoveredBy ? { recoveredParent: edit } : {}) },
-      rows: [...rows],
-    };
+  /** An edit of a parent as it stands now, or null when there is nothing to show (then `after` applies at once). */
+  const editStep = (edit: ParentEdit, afterSub: TestSubscription): TestStep | null => {
+    const after: Change = { sub: afterSub, rows: [...rows] };
     const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
     const parent = testParent(sub, shown, {
       test,
@@ -177,9 +184,30 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
         : null,
     });
-    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after };
+    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after, edit };
     sub = after.sub;
     return null;
+  };
+
+  /** The parent's pending edit (its status line), or null when it has none or nothing to show. */
+  const parentEditStep = (): TestStep | null => {
+    const edit = sub.parentEdit;
+    if (!edit) return null;
+    // A later edit of the same parent says all an owed one would have.
+    const owed = sub.owedEdit?.ts === edit.ts ? null : (sub.owedEdit ?? null);
+    return editStep(edit, {
+      ...sub,
+      parentEdit: null,
+      owedEdit: owed,
+      ...(edit.recoveredBy ? { recoveredParent: edit } : {}),
+    });
+  };
+
+  /** The edit Slack refused for now in an earlier poll, made again. */
+  const owedEditStep = (): TestStep | null => {
+    const edit = sub.owedEdit;
+    if (!edit || input.retryOwedEdit === false) return null;
+    return editStep(edit, { ...sub, owedEdit: null });
   };
 
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
@@ -258,7 +286,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
         grouped: true,
       };
       rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = { ...unacknowledged(sub), streak: opened, quietFailures: 0, heldFor: null };
+      sub = {
+        ...unacknowledged(sub),
+        streak: opened,
+        quietFailures: 0,
+        heldFor: null,
+        namedByOutage: input.group.ts,
+      };
       continue;
     }
     if (sub.muted) {
@@ -477,7 +511,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = ended;
   }
 
-  return parentEditStep() ?? { kind: "done", change: change() };
+  return parentEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {

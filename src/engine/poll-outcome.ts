@@ -57,6 +57,16 @@ export function pollFailed(sub: Subscription, message: string, _error: unknown, 
   };
 }
 
+/** The longest `Retry-After` waited out: a skipped poll reads nothing, so no longer than a failure may wait untold. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** When Slack said to come back, as a time, or null when it did not say. */
+export function retryAtOf(failure: SlackFailure, now: Date): string | null {
+  const seconds = failure.retryAfterSeconds;
+  if (seconds === undefined) return null;
+  return new Date(now.getTime() + Math.min(seconds * 1000, MAX_RETRY_AFTER_MS)).toISOString();
+}
+
 /** Applies a failed Slack post: channel-level refusals pause the subscription, others are retried. */
 export function afterSlackFailure<S extends Subscription>(
   subscription: S,
@@ -65,11 +75,14 @@ export function afterSlackFailure<S extends Subscription>(
 ): S {
   const at = now.toISOString();
   const message = describeSlackFailure(failure);
+  const retryAt = retryAtOf(failure, now);
   // The same error again keeps its first time: the backoff counts from there.
-  const lastError =
+  const kept =
     subscription.lastError?.message === message && subscription.lastError.source === "slack"
       ? subscription.lastError
       : { message, at, source: "slack" as const };
+  const { retryAt: _before, ...rest } = kept;
+  const lastError = retryAt ? { ...rest, retryAt } : rest;
   const failingSince = subscription.failingSince ?? at;
   if (failure.kind === "permanent") {
     return { ...subscription, paused: { reason: message, at }, lastError, failingSince, lastChangeAt: at };
@@ -84,6 +97,8 @@ export function afterSlackFailure<S extends Subscription>(
 export function slackRetryDue(subscription: Subscription, now: Date): boolean {
   const error = subscription.lastError;
   if (error?.source !== "slack") return true;
+  // Slack said when to come back: not before then, and then at once.
+  if (error.retryAt) return now.getTime() >= Date.parse(error.retryAt);
   const minutes = Math.floor((now.getTime() - Date.parse(error.at)) / 60_000);
   return !(minutes >= 3 && minutes % 5 !== 0);
 }

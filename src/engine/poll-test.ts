@@ -3,7 +3,7 @@ import type { FailureContext } from "../model/failure-context.ts";
 import { isOverdue, type LedgerRow, overdueCount, plausibleTime, rowTime } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
-import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
+import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
 import type { RejectedRun, TestRun } from "../vendor/types.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
 import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
@@ -300,6 +300,21 @@ export async function pollTest(
     next = change.sub;
     if (was?.grouped && next.streak === null) outageRecoveries.push(was.threadTs);
   };
+  /** An owed edit failed in this poll: it is tried again at the next one, not over and over now. */
+  let editRefused = false;
+  /** Edits a parent; one Slack refuses for now is owed to the next poll rather than dropped. */
+  const edit = async (step: Extract<TestStep, { kind: "edit" }>) => {
+    const result = await update(
+      deps.slack,
+      sub.channelId,
+      step.ts,
+      step.message,
+      richBlockGate(deps, sub.teamId),
+    );
+    if (result.ok || !retryLater(result.failure)) return apply(step.after);
+    editRefused = true;
+    apply({ ...step.after, sub: { ...step.after.sub, owedEdit: step.edit } });
+  };
   for (let guard = 0; guard < 500; guard++) {
     const step: TestStep = decideTestStep({
       sub: next,
@@ -314,6 +329,7 @@ export async function pollTest(
       cycle: ctx.cycle ?? now.toISOString(),
       inOutbox: outbox.keys(),
       waitingOnChannel,
+      retryOwedEdit: !editRefused,
     });
     apply(step.change);
     if (step.kind === "done") break;
@@ -322,11 +338,9 @@ export async function pollTest(
       break;
     }
     if (step.kind === "edit") {
-      // Out of budget, the edit stays owed to the next poll rather than dropped. A failed edit
-      // costs only the parent's status line; the replies are what matter.
+      // Out of budget, the edit stays owed to the next poll rather than dropped.
       if (!budget.has(1)) break;
-      await update(deps.slack, sub.channelId, step.ts, step.message, richBlockGate(deps, sub.teamId));
-      apply(step.after);
+      await edit(step);
       continue;
     }
     // A post, and room for the parent edit after it; short of that, only the edit.
@@ -342,11 +356,9 @@ export async function pollTest(
         hold: false,
         group: null,
         cycle: ctx.cycle ?? now.toISOString(),
+        retryOwedEdit: !editRefused,
       });
-      if (last.kind === "edit" && budget.has(1)) {
-        await update(deps.slack, sub.channelId, last.ts, last.message, richBlockGate(deps, sub.teamId));
-        apply(last.after);
-      }
+      if (last.kind === "edit" && budget.has(1)) await edit(last);
       break;
     }
     await flushWithState();
@@ -374,8 +386,9 @@ export async function pollTest(
   };
   if (failure && failure.kind !== "deferred") {
     const message = describeSlackFailure(failure);
-    if (!(failure.kind !== "permanent" && sub.lastError?.message === message))
-      next = afterSlackFailure(next, failure, now);
+    // The same error again writes nothing, unless Slack said when to come back.
+    const repeated = failure.kind !== "permanent" && sub.lastError?.message === message;
+    if (!repeated || failure.retryAfterSeconds !== undefined) next = afterSlackFailure(next, failure, now);
     return {
       next: changedOrNull(sub, next, now),
       posts,

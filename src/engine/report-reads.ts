@@ -1,4 +1,6 @@
 import type { Subscription } from "../model/subscription.ts";
+import { mapLimit } from "../util/map-limit.ts";
+import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { IssueCollection } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
@@ -26,7 +28,7 @@ export function waitForDecipher(
 }
 
 /** Pages of sessions (of 50) read for a collection's figure; beyond them the figure is a floor. */
-const COLLECTION_PAGES = 3;
+export const COLLECTION_PAGES = 3;
 
 /** Sessions with issues since a time, from the vendor's own time window; `atLeast` when the read stopped at its cap. */
 export type SessionsSince = { count: number; atLeast: boolean };
@@ -50,4 +52,51 @@ export async function readCollectionSessions(
     more = page.hasMore;
   }
   return { collection: collection as IssueCollection, sessions: { count, atLeast: more } };
+}
+
+/** Items a report reads at once. */
+const READERS = 3;
+
+/** Calls a report's post may make: the message, again without charts, then its text alone. */
+export const POST_CALLS = 3;
+
+/**
+ * A report's reads, item by item, kept by its channel between calls: a channel of hundreds of
+ * tests or collections is read over several invocations, each within its 50 subrequests.
+ */
+export type ReportReads<L> = ReadonlyMap<number, L>;
+
+/**
+ * Reads the items not in `done` while this invocation's budget has room for `pages` more calls
+ * at each reader; the rest are left for the channel's next call. An item whose read failed gets
+ * `failed(item)`, unless the budget ran out under it: it is read again next time. Returns this
+ * call's reads, and whether every item is now read.
+ */
+export async function readWithinBudget<T, L>(
+  budget: SubrequestBudget,
+  items: readonly { id: number; item: T }[],
+  done: ReportReads<L>,
+  pages: number,
+  read: (item: T) => Promise<L>,
+  failed: (item: T) => L,
+): Promise<{ reads: Map<number, L>; complete: boolean }> {
+  const reads = new Map<number, L>();
+  let left = 0;
+  await mapLimit(
+    items.filter(({ id }) => !done.has(id)),
+    READERS,
+    async ({ id, item }) => {
+      if (!budget.has(pages * READERS)) {
+        left++;
+        return;
+      }
+      try {
+        reads.set(id, await read(item));
+      } catch {
+        if (budget.has(1)) reads.set(id, failed(item));
+        else left++;
+      }
+    },
+  );
+  return { reads, complete: left === 0 };
 }

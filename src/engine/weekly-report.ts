@@ -3,30 +3,44 @@ import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import { classifyTest } from "../model/test-classification.ts";
-import { type TestState, testState, testStateFacts } from "../model/test-state.ts";
+import { testState, testStateFacts } from "../model/test-state.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import { localDate } from "../util/local-time.ts";
-import { mapLimit } from "../util/map-limit.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { productionLines } from "./compose-digest.ts";
+import { productionCost, productionLines } from "./compose-digest.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
-import { readCollectionSessions, waitForDecipher } from "./report-reads.ts";
+import {
+  COLLECTION_PAGES,
+  POST_CALLS,
+  type ReportReads,
+  readCollectionSessions,
+  readWithinBudget,
+  waitForDecipher,
+} from "./report-reads.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
 /** Pages read per test (of 100 runs); beyond, figures are floors. */
 const TEST_PAGES = 3;
-const CONCURRENCY = 3;
+
+/** A test's or a collection's line, read in an earlier call for the same report. */
+export type WeeklyReads = {
+  tests: ReportReads<WeeklyTestLine>;
+  /** Null: Decipher did not answer for the collection. */
+  collections: ReportReads<WeeklyCollectionLine | null>;
+};
 
 export type WeeklyOutcome =
   | { kind: "sent"; next: WeeklySchedule }
   | { kind: "retry"; error: string }
-  | { kind: "skipped"; next: WeeklySchedule; error: string };
+  | { kind: "skipped"; next: WeeklySchedule; error: string }
+  /** Not all read within this invocation's budget: these reads are kept for the next call. */
+  | { kind: "reading"; reads: WeeklyReads };
 
 /** The 7 local dates the report covers, oldest first, ending with the day it is sent. */
 export function weekDays(now: Date, zone: string): string[] {
@@ -44,7 +58,6 @@ async function testLine(
   sub: TestSubscription,
   now: Date,
   zone: string,
-  known: TestState | undefined,
 ): Promise<WeeklyTestLine> {
   const runs: TestRun[] = [];
   let test: TestInfo | undefined;
@@ -73,16 +86,14 @@ async function testLine(
       name: sub.testName,
       url: testUrl(deps.config.decipherAppUrl, sub.testId),
     },
-    // The state the test's own object gives (the digest's); else the same classification of the runs read here.
-    state:
-      known ??
-      testState(
-        testStateFacts(classifyTest(runsForOptions(runs, sub.options), now), {
-          anyRun: runs.length > 0,
-          failingStreak: sub.streak !== null,
-          calledFlakyAt: null,
-        }),
-      ),
+    // The alerts' classification of the runs read here; the test's own object may say better when the report goes out.
+    state: testState(
+      testStateFacts(classifyTest(runsForOptions(runs, sub.options), now), {
+        anyRun: runs.length > 0,
+        failingStreak: sub.streak !== null,
+        calledFlakyAt: null,
+      }),
+    ),
     figures,
     capped,
   };
@@ -106,9 +117,12 @@ async function collectionLine(
 const EMPTY_WEEK = { runs: 0, settled: 0, failures: 0, recoveries: 0, flips: 0, perDay: {} };
 
 /**
- * Builds and posts one channel's weekly report. The schedule moves to the next week only
- * after the post succeeded; a missed cycle sends it at the next one, once (like the digest,
- * src/engine/compose-digest.ts).
+ * Builds and posts one channel's weekly report. Each test's and collection's week is read from
+ * Decipher, as many as this invocation's budget allows: a big channel's report is read over
+ * several calls (`reading`, with what this one read; the next call is handed them as
+ * `earlier`), and posted by the call that has read the last of them. The schedule moves to the
+ * next week only after the post succeeded; a missed cycle sends it at the next one, once (like
+ * the digest, src/engine/compose-digest.ts).
  */
 export async function sendWeeklyReport(
   deps: EngineDeps,
@@ -118,51 +132,70 @@ export async function sendWeeklyReport(
   now: Date,
   /** The channel's outbox: keyed by the week it is for, a report goes out once. */
   outbox: Outbox,
-  /** The tests' lines from their own ledgers, by test id: each test's state as the digest names it. */
-  ledgerLines: ReadonlyMap<number, LedgerDigestLine> = new Map(),
+  /** The tests' lines from their own ledgers, by test id (asked once the report goes out): each test's state as the digest names it. */
+  ledgerLines: () => Promise<ReadonlyMap<number, LedgerDigestLine>> = async () => new Map(),
+  /** What earlier calls for this report read. */
+  earlier: WeeklyReads = { tests: new Map(), collections: new Map() },
 ): Promise<WeeklyOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
+  const testSubs = active.filter((s): s is TestSubscription => s.kind === "test");
+  const collectionSubs = active.filter((s): s is CollectionSubscription => s.kind === "collection");
   const appUrl = deps.config.decipherAppUrl;
-  let failed = 0;
-  const [tests, collections] = await Promise.all([
-    mapLimit(
-      active.filter((s): s is TestSubscription => s.kind === "test"),
-      CONCURRENCY,
-      (s) =>
-        testLine(deps, s, now, schedule.zone, ledgerLines.get(s.testId)?.state).catch((): WeeklyTestLine => {
-          failed++;
-          return {
-            test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) },
-            state: "unknown",
-            figures: EMPTY_WEEK,
-            capped: false,
-            unknown: true,
-          };
-        }),
-    ),
-    mapLimit(
-      active.filter((s): s is CollectionSubscription => s.kind === "collection"),
-      CONCURRENCY,
-      (s) =>
-        collectionLine(deps, s, now).catch(() => {
-          failed++;
-          return null;
-        }),
-    ),
-  ]);
+  const tests = await readWithinBudget(
+    deps.budget,
+    testSubs.map((s) => ({ id: s.testId, item: s })),
+    earlier.tests,
+    TEST_PAGES,
+    (s) => testLine(deps, s, now, schedule.zone),
+    (s): WeeklyTestLine => ({
+      test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) },
+      state: "unknown",
+      figures: EMPTY_WEEK,
+      capped: false,
+      unknown: true,
+    }),
+  );
+  const collections = await readWithinBudget(
+    deps.budget,
+    collectionSubs.map((s) => ({ id: s.collectionId, item: s })),
+    earlier.collections,
+    COLLECTION_PAGES,
+    (s): Promise<WeeklyCollectionLine | null> => collectionLine(deps, s, now),
+    () => null,
+  );
+  const reads = { tests: tests.reads, collections: collections.reads };
+  const finish = POST_CALLS + productionCost(active);
+  if (!tests.complete || !collections.complete || !deps.budget.has(finish)) return { kind: "reading", reads };
+  const testLines = testSubs.flatMap((s) => {
+    const line = tests.reads.get(s.testId) ?? earlier.tests.get(s.testId);
+    return line ? [line] : [];
+  });
+  const collectionLines = collectionSubs.map(
+    (s) => collections.reads.get(s.collectionId) ?? earlier.collections.get(s.collectionId) ?? null,
+  );
+  const failed = testLines.filter((t) => t.unknown).length + collectionLines.filter((c) => c === null).length;
   if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
+  // The state the test's own object gives (the digest's); else the classification of the runs read.
+  const known = await ledgerLines();
+  const withState = testLines.map((t) => {
+    const state = t.unknown ? undefined : known.get(t.test.id)?.state;
+    return state ? { ...t, state } : t;
+  });
   const message = withProductionLines(
     weeklyMessage({
       days: weekDays(now, schedule.zone),
       zone: schedule.zone,
-      tests,
-      collections: collections.filter((c) => c !== null),
-      flakiest: flakiest(tests.filter((t) => !t.unknown)),
+      tests: withState,
+      collections: collectionLines.filter((c) => c !== null),
+      unreadCollections: collectionSubs.flatMap((s, i) =>
+        collectionLines[i] === null ? [{ id: s.collectionId, name: s.rootCause }] : [],
+      ),
+      flakiest: flakiest(withState.filter((t) => !t.unknown)),
       appUrl,
     }),
-    await productionLines(deps, active, now),
+    await productionLines(deps, active, now, POST_CALLS),
   );
   const result = await outbox.send(
     `weekly:${schedule.zone}:${schedule.day}:${schedule.time}:${schedule.nextDueAt}`,

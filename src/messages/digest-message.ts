@@ -56,6 +56,11 @@ export type DigestInput = {
   /** IANA zone the digest is scheduled in. */
   zone: string;
   collections: DigestCollection[];
+  /**
+   * Watched collections Decipher did not answer for: named all the same, so the digest never
+   * reads as if the channel did not watch them.
+   */
+  unreadCollections?: readonly UnreadCollection[];
   tests: DigestTestLine[];
   /**
    * The channel's daily figures, oldest first, today's last (src/model/digest-history.ts):
@@ -65,6 +70,9 @@ export type DigestInput = {
   appUrl: string;
   now: Date;
 };
+
+/** A watched collection whose figures could not be read: its id and the name the channel knows it by. */
+export type UnreadCollection = { id: number; name: string; muted?: Muted | null };
 
 /** Each list gets a bounded number of sections; the rest is counted, not dropped silently. */
 const SECTIONS_PER_LIST = 20;
@@ -87,6 +95,11 @@ function collectionLine(line: DigestCollection, appUrl: string): string {
   const c = line.collection;
   const path = c.shortenedPath ? ` ${code(c.shortenedPath)}` : "";
   return `• *${link(collectionUrl(appUrl, c.id), c.rootCause.trim() || `Issue collection #${c.id}`)}*${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}${mutedPart(line.muted)}`;
+}
+
+/** The line of a collection Decipher did not answer for (the digest's and the weekly report's). */
+export function unreadCollectionLine(c: UnreadCollection, appUrl: string): string {
+  return `• *${link(collectionUrl(appUrl, c.id), c.name.trim() || `Issue collection #${c.id}`)}* · Decipher did not answer for this collection${mutedPart(c.muted)}`;
 }
 
 const percent = (rate: number | null) =>
@@ -112,7 +125,13 @@ const STATE_ORDER: Record<DigestTestState, number> = {
   passing: 4,
 };
 
-const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
+/** Where a report's lists are whole: what a list leaves out, it says how many and where they are. */
+const WHERE_THE_REST_ARE = "/decipher status lists every one";
+/** "…and 52 more tests: /decipher status lists every one", as plain text (a table cell). */
+export const moreCell = (n: number, what: string) => `…and ${plural(n, what)}: ${WHERE_THE_REST_ARE}`;
+/** The same as mrkdwn, for a list's last line. */
+export const moreLine = (what: string) => (n: number) =>
+  `_…and ${plural(n, what)}: ${code("/decipher status")} lists every one_`;
 
 /** Name, state, runs, failures and pass rate of each test as a table; its lines where tables are not shown. */
 function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
@@ -129,7 +148,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   ]);
   if (shown.length < sorted.length)
     rows.push([
-      textCell(`…and ${plural(sorted.length - shown.length, "more test")}`),
+      textCell(moreCell(sorted.length - shown.length, "more test")),
       ...[1, 2, 3, 4].map(() => textCell("–")),
     ]);
   const block = table("table_tests", ["Test", "State", "Runs (24 h)", "Failures", "Pass rate"], rows, [
@@ -144,7 +163,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
     packLines(
       sorted.map((t) => testLine(t, appUrl)),
       SECTIONS_PER_LIST,
-      more("more test"),
+      moreLine("more test"),
     ),
   );
 }
@@ -159,20 +178,25 @@ export function digestMessage(input: DigestInput): SlackMessage {
   const title = input.title?.trim() || "Daily Decipher digest";
   // Sorted by growth so the collection that needs attention comes first.
   const collections = [...input.collections].sort((a, b) => growthOf(b) - growthOf(a));
+  const unread = input.unreadCollections ?? [];
+  const watched = collections.length + unread.length;
   const history = input.history ?? [];
   return fitMessage({
-    text: `${escapeMrkdwn(title)} for ${oneLine(date)}: ${plural(collections.length, "issue collection")}, ${plural(input.tests.length, "test")}`,
+    text: `${escapeMrkdwn(title)} for ${oneLine(date)}: ${plural(watched, "issue collection")}, ${plural(input.tests.length, "test")}`,
     blocks: [
       header(`:newspaper: ${title} — ${date}`),
       context(`Last 24 hours · ${oneLine(zone)}`),
-      ...(collections.length + input.tests.length > 0 ? chartsNotYet(history, date) : []),
+      ...(watched + input.tests.length > 0 ? chartsNotYet(history, date) : []),
       section(bold("Issue collections")),
-      ...(collections.length > 0
+      ...(watched > 0
         ? [
             ...packLines(
-              collections.map((c) => collectionLine(c, appUrl)),
+              [
+                ...collections.map((c) => collectionLine(c, appUrl)),
+                ...unread.map((c) => unreadCollectionLine(c, appUrl)),
+              ],
               SECTIONS_PER_LIST,
-              more("more collection"),
+              moreLine("more collection"),
             ),
             ...sessionsPerDayChart(
               history,

@@ -210,7 +210,7 @@ export function homeView(input: HomeInput): HomeTabView {
     );
   }
   const room = HOME_MAX_BLOCKS - top.length - footer.length - 1;
-  let left = channels.size;
+  const left = [...channels.keys()];
   // Each channel's share of the room, less one block for its row of Unmute buttons.
   const share = Math.max(SECTIONS_PER_CHANNEL, Math.floor(room / Math.max(1, channels.size)) - 1);
   for (const [channelId, subs] of channels) {
@@ -225,9 +225,15 @@ export function homeView(input: HomeInput): HomeTabView {
     ];
     if (body.length + sections.length > room) break;
     body.push(...sections);
-    left--;
+    left.shift();
   }
-  if (left > 0) body.push(context(`…and ${plural(left, "more channel")} not shown.`));
+  // Named, so each can be found (a channel mention is short: the line holds some 150 of them).
+  if (left.length > 0)
+    body.push(
+      context(
+        `…and ${plural(left.length, "more channel")} not shown (\`/decipher list\` in each shows what it watches): ${left.map((id) => `<#${id}>`).join(", ")}`,
+      ),
+    );
   if (input.unreadable)
     body.push(context(`${plural(input.unreadable, "subscription")} could not be read right now.`));
   // Fitted one by one: fitMessage caps a message at 50 blocks, a Home view may have 100.

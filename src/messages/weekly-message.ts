@@ -1,7 +1,13 @@
 import type { WeekTestFigures } from "../model/weekly-figures.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { dayLabel, linkCell, seriesChart, sparkline, table, textCell, withAlternative } from "./charts.ts";
-import type { DigestTestState } from "./digest-message.ts";
+import {
+  type DigestTestState,
+  moreCell,
+  moreLine,
+  type UnreadCollection,
+  unreadCollectionLine,
+} from "./digest-message.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { testUrl } from "./links.ts";
@@ -43,6 +49,8 @@ export type WeeklyInput = {
   zone: string;
   tests: readonly WeeklyTestLine[];
   collections: readonly WeeklyCollectionLine[];
+  /** Watched collections Decipher did not answer for: named all the same. */
+  unreadCollections?: readonly UnreadCollection[];
   /** Tests in the flakiest list (src/model/weekly-figures.ts `flakiest`). */
   flakiest: readonly WeeklyTestLine[];
   appUrl: string;
@@ -57,7 +65,6 @@ const rate = (f: WeekTestFigures) =>
   f.settled > 0 ? `${Math.round((100 * (f.settled - f.failures)) / f.settled)} %` : "–";
 /** The name as written, on one line: `link()` escapes it for mrkdwn, and a table cell is literal. */
 const name = (t: WeeklyTestLine) => plainLine(t.test.name) || `Test ${t.test.id}`;
-const more = (what: string) => (n: number) => `_…and ${plural(n, what)}_`;
 
 function testLine(t: WeeklyTestLine, appUrl: string): string {
   const f = t.figures;
@@ -91,7 +98,9 @@ function runsPerDay(input: WeeklyInput): MessageBlock[] {
 }
 
 function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
-  if (input.collections.length === 0) return [section("_No issue collections watched in this channel._")];
+  const unread = (input.unreadCollections ?? []).map((c) => unreadCollectionLine(c, input.appUrl));
+  if (input.collections.length + unread.length === 0)
+    return [section("_No issue collections watched in this channel._")];
   const sorted = [...input.collections].sort(
     (a, b) => Number(b.regressed) - Number(a.regressed) || b.newSessions.count - a.newSessions.count,
   );
@@ -123,7 +132,10 @@ function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
         })
       : null;
   // The lines already give every count: the chart needs no other alternative.
-  return [...packLines(lines, 10, more("more collection")), ...withAlternative(chart, [])];
+  return [
+    ...packLines([...lines, ...unread], 10, moreLine("more collection")),
+    ...withAlternative(chart, []),
+  ];
 }
 
 function testsTable(input: WeeklyInput): MessageBlock[] {
@@ -142,7 +154,7 @@ function testsTable(input: WeeklyInput): MessageBlock[] {
   ]);
   if (shown.length < sorted.length)
     rows.push([
-      textCell(`…and ${plural(sorted.length - shown.length, "more test")}`),
+      textCell(moreCell(sorted.length - shown.length, "more test")),
       ...[1, 2, 3, 4, 5].map(() => textCell("–")),
     ]);
   return withAlternative(
@@ -157,7 +169,7 @@ function testsTable(input: WeeklyInput): MessageBlock[] {
     packLines(
       sorted.map((t) => testLine(t, input.appUrl)),
       20,
-      more("more test"),
+      moreLine("more test"),
     ),
   );
 }

@@ -49,6 +49,7 @@ export function indexCopy(sub: Subscription): Subscription {
     const {
       baselineRuns: _b,
       parentEdit: _p,
+      owedEdit: _o,
       heldFor: _h,
       flakyThread,
       recoveredParent: green,
@@ -110,13 +111,13 @@ export function posted(ts: string | null | undefined): LastAlert | null {
 
 /**
  * The newest message that alerted about the subscription: a test's streak parent (or the
- * outage message that named the streak), its last green parent, or the day's flaky thread; a
- * collection's alert.
+ * outage message that named the streak, also once it ended), its last green parent, or the
+ * day's flaky thread; a collection's alert.
  */
 function lastAlertOf(sub: Subscription): LastAlert | null {
   const found =
     sub.kind === "test"
-      ? [sub.streak?.threadTs, sub.recoveredParent?.ts, sub.flakyThread?.ts].map(posted)
+      ? [sub.streak?.threadTs, sub.recoveredParent?.ts, sub.flakyThread?.ts, sub.namedByOutage].map(posted)
       : [posted(sub.threadTs)];
   return found.reduce<LastAlert | null>((a, b) => (!b || (a && a.at >= b.at) ? a : b), null);
 }

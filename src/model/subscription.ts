@@ -17,6 +17,8 @@ export type LastError = {
   at: string;
   /** Who failed: a Slack outage backs off, a vendor one is retried every cycle. */
   source?: "slack" | "vendor";
+  /** Slack rate-limited the bot and said when to come back (`Retry-After`): no poll before then. */
+  retryAt?: string;
 };
 
 /** Something posted (or maybe posted) for which the outcome was never confirmed. */
@@ -155,8 +157,18 @@ export type TestSubscription = SubscriptionBase & {
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
+  /**
+   * An edit of a parent Slack refused for now (a rate limit, no answer in time): made again at
+   * the end of each poll until Slack takes it, so a parent never keeps saying what is no longer true.
+   */
+  owedEdit?: ParentEdit | null;
   /** The last streak's parent, green: a snooze that outlives the streak is shown, and undone, there. */
   recoveredParent?: ParentEdit | null;
+  /**
+   * The latest outage message (its ts) that named a failure of this test: its last alert once
+   * that streak ended, since an outage's parent is never one test's to turn green.
+   */
+  namedByOutage?: string | null;
   /** The latest failures counted and not posted (`after:`, `trigger:`, …), newest last: status shows a day of them. */
   counted?: CountedFailure[];
   /**

@@ -3,7 +3,7 @@ import { type Config, type Env, readConfig } from "../config.ts";
 import { isDue, sendDigest } from "../engine/compose-digest.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { PollMode } from "../engine/poll-context.ts";
-import type { HeldFailure } from "../engine/poll-outcome.ts";
+import { type HeldFailure, retryAtOf } from "../engine/poll-outcome.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { type OutageItem, type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
@@ -11,7 +11,8 @@ import { isOutage, outageStillOpen } from "../model/noise-rules.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
-import type { SlackFailureKind } from "../slack-api/slack-errors.ts";
+import type { SlackClient } from "../slack-api/slack-client.ts";
+import { retryLater, type SlackFailure, type SlackFailureKind } from "../slack-api/slack-errors.ts";
 import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -20,10 +21,11 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, registry, subscriptionObjectByName } from "./addresses.ts";
-import { readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
+import { type ReportCall, readWeekly, sendDueWeekly, setWeekly, type WeeklyWhen } from "./channel-weekly.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import { SqlReportReads } from "./sql-report-reads.ts";
 import type { PollReport } from "./subscription-object.ts";
 import { teamConfig } from "./tenancy.ts";
 
@@ -51,6 +53,8 @@ type Outage = {
    * edits stay text alone, so it never comes to name a run that has its own alert.
    */
   textOnly?: boolean;
+  /** Slack refused the parent's latest edit for now (a rate limit): the next chance edits it again. */
+  editOwed?: boolean;
 };
 
 /**
@@ -77,6 +81,8 @@ type Window = {
  * cycle saw it too) is told the same, so no run is ever both named and told alone.
  */
 type Decided = Record<string, { ts: string | null; at: string }>;
+/** Where the channel keeps Slack's "come back at" after a rate-limited post (`Retry-After`). */
+const SLACK_RETRY_AT = "slack-retry-at";
 /** Decisions are kept this long: a run unfated for longer is overdue, and its object asks again (`claim`). */
 const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
@@ -111,11 +117,28 @@ function outageParent(outage: Outage, appUrl: string) {
 }
 
 /**
- * Not known whether Slack has it (a lost answer; a lookup refused or over budget): the runs
- * it would name wait. Only Slack's own "no" to the post lets them alert alone.
+ * Edits the outage's parent to say what is true now. True once it does, or once Slack refused
+ * it for good (the message deleted); false while Slack says "not now", and `editOwed` is set.
+ */
+async function editParent(
+  slack: SlackClient,
+  channelId: string,
+  outage: Outage & { ts: string },
+  appUrl: string,
+) {
+  const result = await update(slack, channelId, outage.ts, outageParent(outage, appUrl));
+  outage.editOwed = !result.ok && retryLater(result.failure);
+  return !outage.editOwed;
+}
+
+/**
+ * Not known whether Slack has it (a lost answer; a lookup refused or over budget), or Slack
+ * said "not now" (a rate limit): the runs it would name wait, and a later cycle posts it. Told
+ * alone instead, each of them would be one more post into the rate-limited channel. Only
+ * Slack's "no" to this message (a channel gone, blocks refused) lets them alert alone.
  */
 const undecided = (kind: SlackFailureKind) =>
-  kind === "unknown" || kind === "deferred" || kind === "workspace";
+  kind === "unknown" || kind === "deferred" || kind === "workspace" || kind === "transient";
 
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 const idsOfPart = (key: string) =>
@@ -207,6 +230,16 @@ export class ChannelObject extends DurableObject<Env> {
       );
       const appUrl = config.decipherAppUrl;
       const wanted = items.map((i) => i.runId);
+      // Slack rate-limited this channel's last message and said when to come back: until then
+      // nothing is posted here, and every failure waits (decided once it can be told).
+      const quietUntil = await this.ctx.storage.get<string>(SLACK_RETRY_AT);
+      if (quietUntil && now.getTime() < Date.parse(quietUntil))
+        return { ts: null, named: [], waiting: wanted };
+      /** Notes Slack's `Retry-After` of a failed post. */
+      const backOff = async (failure: SlackFailure) => {
+        const retryAt = retryAtOf(failure, now);
+        if (retryAt) await this.ctx.storage.put(SLACK_RETRY_AT, retryAt);
+      };
       /** Runs a message may name, not confirmed yet. */
       const waiting = new Set<number>();
       const sendAll = async (outage: Outage & { ts: string }, parts: OutagePart[], threadTs: string) => {
@@ -217,7 +250,10 @@ export class ChannelObject extends DurableObject<Env> {
             threadTs,
           );
           if (!sent.ok) {
-            if (undecided(sent.failure.kind)) for (const id of part.runIds) waiting.add(id);
+            // This part and the ones after it (not sent) wait to be named here by a later cycle.
+            if (undecided(sent.failure.kind))
+              for (const later of parts.slice(i)) for (const id of later.runIds) waiting.add(id);
+            await backOff(sent.failure);
             break;
           }
           if (!sent.textOnly) outage.named = [...new Set([...outage.named, ...part.runIds])];
@@ -308,9 +344,11 @@ export class ChannelObject extends DurableObject<Env> {
         ];
         if (backAlready.length > 0) earlier.lastRecoveredAt = now.toISOString();
         await this.ctx.storage.put("outage", earlier);
-        // A failed edit costs only the parent's count; the thread names each test.
-        if (earlier.named.length > namedBefore)
-          await update(deps.slack, channelId, earlier.ts, outageParent(earlier, appUrl));
+        // An edit Slack refuses for now is owed: the next cycle or recovery makes it.
+        if (earlier.named.length > namedBefore || earlier.editOwed) {
+          await editParent(deps.slack, channelId, earlier, appUrl);
+          await this.ctx.storage.put("outage", earlier);
+        }
         return answer(earlier.ts, earlier.named);
       }
       if (earlier && waiting.size > 0) await this.ctx.storage.put("outage", earlier);
@@ -337,6 +375,7 @@ export class ChannelObject extends DurableObject<Env> {
       });
       const sent = await outbox.send(next.key, parent.message, undefined);
       if (!sent.ok) {
+        await backOff(sent.failure);
         if (undecided(sent.failure.kind)) {
           for (const i of open) waiting.add(i.runId);
           return answer(null, []);
@@ -520,27 +559,28 @@ export class ChannelObject extends DurableObject<Env> {
    * A test named by the outage message `ts` passed again at `at`: the parent is edited so it no
    * longer says its tests are failing once they all pass, and the time starts the outage's
    * quiet period (a failure within it joins the outage). Only the channel's latest outage is kept;
-   * an older one stays as it was posted.
+   * an older one stays as it was posted. False while Slack refuses the edit for now: the test
+   * tells it again at its next poll, so the parent never keeps saying they are failing.
    */
-  noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<void> {
+  noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<boolean> {
     return this.#serial(async () => {
       const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
-      if (!outage || outage.ts !== ts || (outage.recovered ?? []).includes(testId)) return;
-      if (!outage.items.some((i) => i.testId === testId)) return;
+      if (!outage?.ts || outage.ts !== ts || !outage.items.some((i) => i.testId === testId)) return true;
+      const known = (outage.recovered ?? []).includes(testId);
+      if (known && !outage.editOwed) return true;
       const team = await this.#teamConfig(config);
-      if (!team) return;
+      if (!team) return true;
       config = team;
-      const updated: Outage = {
-        ...outage,
-        recovered: [...(outage.recovered ?? []), testId],
-        lastRecoveredAt: at,
-      };
+      const updated: Outage & { ts: string } = known
+        ? { ...outage, ts: outage.ts }
+        : { ...outage, ts: outage.ts, recovered: [...(outage.recovered ?? []), testId], lastRecoveredAt: at };
       await this.ctx.storage.put("outage", updated);
       const deps = createEngineDeps(config, this.env, {
         budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
       });
-      // A failed edit costs only the parent's title; each recovery still replied in the thread.
-      await update(deps.slack, channelId, ts, outageParent(updated, config.decipherAppUrl));
+      const shown = await editParent(deps.slack, channelId, updated, config.decipherAppUrl);
+      await this.ctx.storage.put("outage", updated);
+      return shown;
     });
   }
 
@@ -610,7 +650,7 @@ export class ChannelObject extends DurableObject<Env> {
   setWeekly(teamId: string, channelId: string, when: WeeklyWhen | null, at: string) {
     return this.#serial(() => setWeekly(this.ctx.storage, this.env, teamId, channelId, when, at));
   }
-  sendDueWeekly(at: string, config: Config) {
+  sendDueWeekly(at: string, config: Config): Promise<ReportCall> {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
       return team
@@ -642,7 +682,7 @@ export class ChannelObject extends DurableObject<Env> {
    * Sends the digest if it is due. One that failed (Slack or Decipher down) is tried each
    * minute for three minutes, then every fifth minute.
    */
-  sendDueDigest(at: string, config: Config): Promise<{ sent: boolean }> {
+  sendDueDigest(at: string, config: Config): Promise<ReportCall> {
     return this.#serial(async () => {
       const stored = await this.ctx.storage.get<Stored>("channel");
       const now = new Date(at);
@@ -669,8 +709,7 @@ export class ChannelObject extends DurableObject<Env> {
         config.slackLookupAfterMs,
         richBlockGate(deps, stored.teamId),
       );
-      // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
-      const lines = await ledgerLines(this.env, stored.teamId, stored.channelId, subscriptions, at);
+      const reads = new SqlReportReads(this.ctx.storage.sql, "digest", stored.schedule.nextDueAt);
       const outcome = await sendDigest(
         deps,
         stored.channelId,
@@ -678,8 +717,15 @@ export class ChannelObject extends DurableObject<Env> {
         subscriptions,
         now,
         outbox,
-        lines,
+        // Each test's line comes from its own object's ledger: one internal call each, no vendor read.
+        () => ledgerLines(this.env, stored.teamId, stored.channelId, subscriptions, at),
+        reads.read("collections"),
       );
+      if (outcome.kind === "reading") {
+        reads.add("collections", outcome.reads);
+        return { sent: false, more: true };
+      }
+      reads.clear();
       if (outcome.kind === "retry") {
         if (!stored.failedAt) await this.ctx.storage.put("channel", { ...stored, failedAt: at });
         return { sent: false };

@@ -9,6 +9,7 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { kvScopeOf, objectNames, registry } from "./addresses.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
+import { SqlReportReads } from "./sql-report-reads.ts";
 
 /**
  * A channel's weekly report, kept in its channel object (src/objects/channel-object.ts) beside
@@ -19,6 +20,12 @@ import { SqlOutbox } from "./sql-outbox.ts";
  */
 
 export type WeeklyWhen = { day: Weekday; time: string; zone: string };
+
+/**
+ * What a call for a due digest or weekly report did: sent it, or not; `more` when it read what
+ * its budget allowed and the next call goes on (the cron calls again).
+ */
+export type ReportCall = { sent: boolean; more?: boolean };
 
 type StoredWeekly = {
   channelId: string;
@@ -98,7 +105,7 @@ export async function sendDueWeekly(
   config: Config,
   /** The channel's subscriptions, from its index (src/objects/channel-object.ts). */
   subscriptionsOf: (channelId: string) => Promise<Subscription[]>,
-): Promise<{ sent: boolean }> {
+): Promise<ReportCall> {
   const stored = await storage.get<StoredWeekly>(KEY);
   const now = new Date(at);
   if (!stored?.schedule || Date.parse(stored.schedule.nextDueAt) > now.getTime()) return { sent: false };
@@ -111,6 +118,7 @@ export async function sendDueWeekly(
     budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
   });
   const subscriptions = await subscriptionsOf(stored.channelId);
+  const reads = new SqlReportReads(storage.sql, "weekly", stored.schedule.nextDueAt);
   const outcome = await sendWeeklyReport(
     deps,
     stored.channelId,
@@ -119,8 +127,15 @@ export async function sendDueWeekly(
     now,
     weeklyOutbox(storage, deps, stored.channelId, stored.teamId, now, config),
     // Each test's state as its object knows it, as the digest names it.
-    await ledgerLines(env, stored.teamId, stored.channelId, subscriptions, at),
+    () => ledgerLines(env, stored.teamId, stored.channelId, subscriptions, at),
+    { tests: reads.read("tests"), collections: reads.read("collections") },
   );
+  if (outcome.kind === "reading") {
+    reads.add("tests", outcome.reads.tests);
+    reads.add("collections", outcome.reads.collections);
+    return { sent: false, more: true };
+  }
+  reads.clear();
   if (outcome.kind === "retry") {
     if (!stored.failedAt) await storage.put(KEY, { ...stored, failedAt: at });
     return { sent: false };

@@ -24,7 +24,12 @@ import {
   overdueCount,
   plausibleTime,
 } from "../model/run-ledger.ts";
-import { resolveTestOptions, type Subscription, type TestOptions } from "../model/subscription.ts";
+import {
+  resolveTestOptions,
+  type Subscription,
+  type TestOptions,
+  type TestSubscription,
+} from "../model/subscription.ts";
 import { DEFAULT_TEAM } from "../model/subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
@@ -42,6 +47,17 @@ const NOT_CONNECTED_NOTE =
 
 /** Unknown post outcomes looked up per poll beyond those a decision asks for again (history is rate-limited). */
 const SWEEP_PER_POLL = 1;
+
+/**
+ * Outage messages (by ts) this test passed again from whose parent Slack would not take the
+ * edit yet (a rate limit): told to the channel again at each poll until it shows it.
+ */
+type OwedRecovery = { ts: string; at: string };
+const OWED_RECOVERIES = "outage-recoveries-owed";
+/** The readable copy in KV is behind the state (a refused write): written again at the next poll. */
+const COPY_OWED = "copy-owed";
+/** A test is named by few outages at once: older debts than these are let go. */
+const MAX_OWED_RECOVERIES = 5;
 
 export type PollReport = PollSummary & {
   posts: number;
@@ -81,6 +97,10 @@ export class SubscriptionObject extends DurableObject<Env> {
   #lastPollAt: number | null = null;
   /** A channel's outage window asked this object to poll now, and waits for its answer. */
   #asked = false;
+  /** Recoveries its channel could not show yet (`OWED_RECOVERIES`), kept in storage too. */
+  #owedRecoveries: OwedRecovery[] = [];
+  /** The KV copy failed to update (see `#copy`). */
+  #copyOwed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -88,6 +108,8 @@ export class SubscriptionObject extends DurableObject<Env> {
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.#indexOwed = (await ctx.storage.get<boolean>("index-owed")) === true;
+      this.#owedRecoveries = (await ctx.storage.get<OwedRecovery[]>(OWED_RECOVERIES)) ?? [];
+      this.#copyOwed = (await ctx.storage.get<boolean>(COPY_OWED)) === true;
     });
   }
 
@@ -106,12 +128,31 @@ export class SubscriptionObject extends DurableObject<Env> {
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
-      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, after.teamId)).update(after);
-      this.#writes.kv++;
-    }
+    if (JSON.stringify(before) !== JSON.stringify(after)) await this.#copy(after);
     if (!before || JSON.stringify(indexCopy(before)) !== JSON.stringify(indexCopy(after)))
       await this.#index(after);
+  }
+
+  /**
+   * Writes the readable copy in KV. A refused write (KV's 1,000 writes a day on the Free plan,
+   * which a channel of 150 subscriptions can use up in an outage) is owed, noted in storage, and
+   * tried again at each poll: the state, the channel's index and the alerts never wait on it.
+   */
+  async #copy(sub: Subscription): Promise<void> {
+    try {
+      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, sub.teamId)).update(sub);
+      this.#writes.kv++;
+      if (this.#copyOwed) {
+        this.#copyOwed = false;
+        await this.ctx.storage.delete(COPY_OWED);
+      }
+    } catch (error) {
+      console.warn(`KV copy not written: ${describeError(error)}`);
+      if (!this.#copyOwed) {
+        this.#copyOwed = true;
+        await this.ctx.storage.put(COPY_OWED, true);
+      }
+    }
   }
 
   #channel(sub: { teamId?: string | undefined; channelId: string }) {
@@ -347,6 +388,32 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /**
+   * Tells the channel of each outage message this test passed again from (this poll's, and the
+   * ones it could not show yet); those it still cannot show are kept for the next poll.
+   */
+  async #noteRecoveries(sub: TestSubscription, fresh: readonly string[], at: string, config: Config) {
+    const owed = [...this.#owedRecoveries, ...fresh.map((ts) => ({ ts, at }))];
+    if (owed.length === 0) return;
+    const channel = channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId));
+    const still: OwedRecovery[] = [];
+    const told = new Set<string>();
+    for (const r of owed) {
+      if (told.has(r.ts)) continue;
+      told.add(r.ts);
+      const shown = await channel
+        .noteRecovery(sub.channelId, r.ts, sub.testId, r.at, config)
+        .catch(() => false);
+      if (!shown) still.push(r);
+    }
+    const kept = still.slice(-MAX_OWED_RECOVERIES);
+    if (JSON.stringify(kept) === JSON.stringify(this.#owedRecoveries)) return;
+    this.#owedRecoveries = kept;
+    if (kept.length > 0) await this.ctx.storage.put(OWED_RECOVERIES, kept);
+    else await this.ctx.storage.delete(OWED_RECOVERIES);
+    this.#writes.storage++;
+  }
+
+  /**
    * Configuration comes from the caller, checked there: the cron and the handlers read it
    * from their own bindings, and one workspace's token is what a poll of its items must use.
    */
@@ -405,13 +472,9 @@ export class SubscriptionObject extends DurableObject<Env> {
         if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
         // Stored before the calls below, which may hang: the state must not wait on them.
         if (next) await this.#store(sub, next);
+        else if (this.#copyOwed) await this.#copy(sub);
         // An outage message this test recovered from is re-rendered by its channel.
-        for (const ts of result.outageRecoveries ?? []) {
-          if (sub.kind !== "test") break;
-          await channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId))
-            .noteRecovery(sub.channelId, ts, sub.testId, at, config)
-            .catch(() => {});
-        }
+        if (sub.kind === "test") await this.#noteRecoveries(sub, result.outageRecoveries ?? [], at, config);
         // Lost answers no decision asked about again are settled here, a few per poll.
         if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
         if (this.#writes.storage > 0) {

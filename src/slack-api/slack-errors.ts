@@ -14,7 +14,12 @@ import { SlackTimeoutError } from "./slack-client.ts";
  */
 export type SlackFailureKind = "permanent" | "workspace" | "transient" | "rejected" | "unknown" | "deferred";
 
-export type SlackFailure = { kind: SlackFailureKind; code: string };
+export type SlackFailure = {
+  kind: SlackFailureKind;
+  code: string;
+  /** Slack's `Retry-After` on a 429: no call to it before these seconds have passed. */
+  retryAfterSeconds?: number;
+};
 
 /** Channel-level refusals: only these pause a subscription. */
 const CHANNEL_GONE = new Set(["channel_not_found", "not_in_channel", "is_archived"]);
@@ -58,7 +63,13 @@ export function classifySlackFailure(error: unknown): SlackFailure {
     return { kind: "rejected", code };
   }
   if (isSlackAPIConnectionError(error)) {
-    return { kind: "transient", code: error.status === 429 ? "ratelimited" : `http_${error.status}` };
+    if (error.status !== 429) return { kind: "transient", code: `http_${error.status}` };
+    const seconds = Number.parseFloat(error.headers?.get("retry-after") ?? "");
+    return {
+      kind: "transient",
+      code: "ratelimited",
+      ...(Number.isFinite(seconds) && seconds > 0 ? { retryAfterSeconds: seconds } : {}),
+    };
   }
   return { kind: "transient", code: "network_error" };
 }
@@ -73,6 +84,13 @@ export function classifyWriteFailure(error: unknown): SlackFailure {
   if (failure.kind !== "transient" || failure.code === "ratelimited") return failure;
   return { kind: "unknown", code: failure.code };
 }
+
+/**
+ * Slack said "not now" or did not answer: the same call may succeed later (an edit is owed,
+ * not dropped). A refusal of this message or this channel will not.
+ */
+export const retryLater = (failure: SlackFailure) =>
+  failure.kind !== "rejected" && failure.kind !== "permanent";
 
 /** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
 export function describeSlackFailure({ code }: SlackFailure): string {

@@ -63,14 +63,17 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(posts.map((c) => c.status)).toEqual([429, 200]);
   });
 
-  it("leaves a long Retry-After to the next cycle and posts once", async () => {
+  it("leaves a long Retry-After to the first cycle after it and posts once", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.slackFault("chat.postMessage", "429", 1, { retryAfter: 120 });
-    await bot.cron();
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
     expect(await bot.posted()).toEqual([]);
-    await bot.cron();
-    await bot.cron();
+    await bot.cron(new Date(t0 + 60_000));
+    expect(await bot.posted()).toEqual([]);
+    await bot.cron(new Date(t0 + 120_000));
+    await bot.cron(new Date(t0 + 180_000));
     expect(await bot.posted()).toHaveLength(1);
   });
 

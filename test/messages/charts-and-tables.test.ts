@@ -149,7 +149,7 @@ describe("the digest's charts and table", () => {
     }));
     const [t] = tables(digestMessage({ ...base, collections: [], tests: many as typeof tests }));
     expect(t?.rows).toHaveLength(100);
-    expect(t && cellText(t, 99, 0)).toBe("…and 52 more tests");
+    expect(t && cellText(t, 99, 0)).toBe("…and 52 more tests: /decipher status lists every one");
   });
 
   it("where Slack shows charts, sends them without their text; where it refuses them, the text without them", () => {

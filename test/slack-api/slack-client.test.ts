@@ -199,7 +199,11 @@ describe("retries", () => {
     const ws = workspace();
     await ws.admin("faults", { method: "users.info", kind: "429", retryAfter: 6, count: 1 });
     const error = await failureOf(clientOf(ws, { maxRetryAfterSeconds: 5 }).users.info({ user: "U0ALICE" }));
-    expect(classifySlackFailure(error)).toEqual({ kind: "transient", code: "ratelimited" });
+    expect(classifySlackFailure(error)).toEqual({
+      kind: "transient",
+      code: "ratelimited",
+      retryAfterSeconds: 6,
+    });
     expect((await ws.calls()).map((c) => c.status)).toEqual([429]);
   });
 

@@ -4,7 +4,7 @@ import { isRecord } from "../../../src/util/checks.ts";
 import { ApiError, badControlRequest } from "../errors.ts";
 import { type FaultKind, type FaultRegistry, faultKinds, type RouteName, routeNames } from "../faults.ts";
 import type { Org, RunStatus } from "../model.ts";
-import { addCollectionSessions, addRun, addTest, updateRun } from "../mutations.ts";
+import { addCollection, addCollectionSessions, addRun, addTest, updateRun } from "../mutations.ts";
 import { startScenario, type TickChange, tick } from "../simulation.ts";
 import type { Store } from "../store.ts";
 import * as view from "../views.ts";
@@ -98,6 +98,17 @@ export function controlRoutes(deps: ControlDeps) {
       throw badControlRequest("order must be 'newest' or 'oldest'", "order");
     org.listOrder = body.order;
     return c.json({ ok: true, order: org.listOrder });
+  });
+
+  control.post("/collections", async (c) => {
+    const body = await json(c);
+    const org = orgOf(store, body);
+    const { rootCause, path = "/" } = body;
+    if (typeof rootCause !== "string" || !rootCause.trim())
+      throw badControlRequest("rootCause must be a non-empty string", "rootCause");
+    if (typeof path !== "string" || !path.startsWith("/"))
+      throw badControlRequest("path must start with /", "path");
+    return c.json(view.collection(addCollection(org, rootCause, path, deps.now()), org), 201);
   });
 
   control.post("/collections/:id/sessions", async (c) => {
