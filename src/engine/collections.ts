@@ -7,7 +7,7 @@ import { type CollectionSubscription, unacknowledged } from "../model/subscripti
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
-import { cardEvidence, collectionParentNow } from "./alert-parents.ts";
+import { collectionParentNow, openParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
@@ -85,8 +85,14 @@ export async function pollCollectionSubscription(
   }
   if (decision === "none") {
     const reopened = sub.wasResolved && !collection.isResolved;
-    if (!reopened && sub.lastError === null && !sub.failingSince) return unchanged();
-    const next = { ...sub, wasResolved: collection.isResolved, lastError: null, failingSince: null };
+    const edited = await owedCardEdit(sub, collection, ctx);
+    if (!edited && !reopened && sub.lastError === null && !sub.failingSince) return unchanged();
+    const next = {
+      ...(edited ?? sub),
+      wasResolved: collection.isResolved,
+      lastError: null,
+      failingSince: null,
+    };
     return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
   }
 
@@ -204,25 +210,49 @@ export async function pollCollectionSubscription(
     },
   ]);
   const card = sub.card ?? null;
-  if (threadTs && card) {
-    // The first card keeps its own growth; only the current count and state change.
-    const parent = collectionParentNow(sub, {
-      collection: current,
-      previousCount: card.previousCount,
-      evidence: cardEvidence(sub),
-      regression: card.regression,
-      appUrl: input.appUrl,
-      now,
-      growthMarks: counts,
-    });
-    await update(deps.slack, sub.channelId, threadTs, parent, richBlockGate(deps, sub.teamId));
-  }
+  const editOwed = threadTs && card ? !(await editCard({ ...sub, counts }, current, ctx)) : false;
   // One message per alert: the card holds the headline and one session; growth replies later.
   const posts = 1;
   const nextCard = threadTs
-    ? card && { ...card, collection: current }
+    ? card && { ...card, collection: current, editOwed }
     : { previousCount: sub.alertedCount, regression, collection: current, evidence: shown };
   return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
+}
+
+/**
+ * Edits the alert's card to the collection as read now: the first card keeps its own growth and
+ * evidence; only the current count and state change. False when Slack refused it for now, so
+ * the edit is owed: a card left at an older count says something no longer true.
+ */
+async function editCard(
+  sub: CollectionSubscription,
+  current: IssueCollection,
+  ctx: PollContext,
+): Promise<boolean> {
+  const card = sub.card;
+  const parent =
+    card &&
+    openParent({ ...sub, card: { ...card, collection: current } }, ctx.deps.config.decipherAppUrl, ctx.now);
+  if (!parent) return true;
+  const result = await update(
+    ctx.deps.slack,
+    sub.channelId,
+    parent.ts,
+    parent.message,
+    richBlockGate(ctx.deps, sub.teamId),
+  );
+  return result.ok || result.failure.kind === "permanent";
+}
+
+/** The owed count edit (`editOwed`) made at a poll with nothing new: the state after it, or null. */
+async function owedCardEdit(
+  sub: CollectionSubscription,
+  current: IssueCollection,
+  ctx: PollContext,
+): Promise<CollectionSubscription | null> {
+  if (!sub.card?.editOwed || !ctx.budget.has(1)) return null;
+  if (!(await editCard(sub, current, ctx))) return null;
+  return { ...sub, card: { ...sub.card, collection: current, editOwed: false } };
 }
 
 /**

@@ -219,6 +219,8 @@ export type CollectionSubscription = SubscriptionBase & {
     collection?: IssueCollection;
     /** What the card showed when it was posted: every edit shows it again. */
     evidence?: CollectionAlertEvidence;
+    /** Slack refused the card's last count edit for now: the next poll edits it again. */
+    editOwed?: boolean;
   } | null;
   /**
    * The collection's page (the vendor's `shortenedPath`), so a failing test's production

@@ -4,7 +4,7 @@ import { type Bot, type StoredMessage, standIn, visibleText } from "../../dev/in
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
 import { health, ledgerOf, runIdsIn, statusText, subscriptionStub } from "../helpers/cases.ts";
-import { channelWatching } from "../helpers/emulator.ts";
+import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 // Review of the bot in big channels: many subscriptions, many failures in one poll, and Slack
 // saying "not now" (429 with a long Retry-After) in the middle of it.
@@ -160,6 +160,24 @@ describe("edits Slack rate-limits are owed, not dropped", () => {
     await bot.cron(new Date(t0 + 2 * MINUTE));
     const parent = (await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage;
     expect(parent.text).toMatch(/3 tests failed at once — all passed again/);
+  });
+
+  it("a collection alert whose count edit Slack rate-limits shows the new count at the next poll", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501");
+    const t0 = Date.now();
+    await org.grow(501, 5);
+    await bot.cron(new Date(t0));
+    const alert = (await bot.posted())[0] as StoredMessage;
+    // Later growth replies in the thread; the card's count edit is refused for a minute.
+    const grown = await org.grow(501, 5);
+    const count = grown.collection.sessionCount.toLocaleString("en-US");
+    await bot.slackFault("chat.update", "429", 1, { retryAfter: 60 });
+    await bot.cron(new Date(t0 + MINUTE));
+    const card = async () => (await bot.posted()).find((m) => m.ts === alert.ts) as StoredMessage;
+    expect(visibleText(await card())).not.toContain(`${count} sessions`);
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(visibleText(await card())).toContain(`${count} sessions`);
+    expect((await bot.posted()).filter((m) => m.thread_ts === alert.ts && m.ts !== alert.ts)).toHaveLength(1);
   });
 });
 describe("the weekly report of a big channel", () => {
