@@ -4,7 +4,7 @@ import { withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
 import { link } from "../messages/mrkdwn.ts";
-import { testAlertEvidence } from "../model/alert-evidence.ts";
+import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import {
   byRowTime,
@@ -432,7 +432,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
       lastRunId: run.id,
       firstRun: run,
       lastFailedAt: new Date(rowTime(row)).toISOString(),
-      evidence: testAlertEvidence(input.meaning, run.id),
+      // The card is about this run: its class is of the strip's moment, not of later runs read with it.
+      evidence: testAlertEvidence(
+        input.meaning,
+        run.id,
+        input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined,
+      ),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
     // A new alert starts with nobody looking: an acknowledgement was for an earlier one.

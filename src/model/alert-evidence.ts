@@ -1,7 +1,12 @@
 import type { AiSummary, CollectionSession } from "../vendor/types.ts";
 import type { FailureContext } from "./failure-context.ts";
 import type { ImpactResult } from "./production-impact.ts";
-import type { TestKind } from "./test-classification.ts";
+import {
+  classifyTest,
+  type TestClassification,
+  type TestKind,
+  withEarlierStreak,
+} from "./test-classification.ts";
 
 /**
  * What an alert showed when it was posted, stored with its streak (tests) or card
@@ -83,13 +88,28 @@ export function runsThrough<R extends { id: number }>(runs: readonly R[], runId:
 export const stripSource = (meaning: FailureContext, runId: number) =>
   runsThrough(meaning.recent ?? meaning.history, runId);
 
-/** What the alert of failed run `runId` shows besides the run itself; null when nothing was read. */
+/**
+ * The test's class as of failed run `runId`, the strip's moment: the runs read after it in the
+ * same look are left out, so a card about the first of two failures read at once does not call
+ * it "failed 2 runs in a row" beside a strip that ends with one.
+ */
+export function classifiedThrough(meaning: FailureContext, runId: number, now: Date): TestClassification {
+  const day = runsThrough(meaning.history, runId);
+  const earlier = meaning.recent ? runsThrough(meaning.recent, runId) : [];
+  return classifyTest(earlier.length > 0 ? withEarlierStreak(day, earlier) : day, now);
+}
+
+/**
+ * What the alert of failed run `runId` shows besides the run itself; null when nothing was read.
+ * Its class is the context's unless one of the run's own moment is given (`classifiedThrough`).
+ */
 export function testAlertEvidence(
   meaning: FailureContext | null | undefined,
   runId: number,
+  classification: TestClassification | undefined = meaning?.classification,
 ): TestAlertEvidence | null {
-  if (!meaning) return null;
-  const { classification, impact } = meaning;
+  if (!meaning || !classification) return null;
+  const { impact } = meaning;
   const example = impact && !impact.unavailable ? impact.example : null;
   return {
     recentRuns: stripMarks(stripSource(meaning, runId)),

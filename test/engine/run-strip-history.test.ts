@@ -46,6 +46,22 @@ describe("the run strip of a test alert", () => {
     // The ten runs up to and including the failure, as the strip promises.
     expect(stripOf(alert as StoredMessage)).toBe("PPPPPPPPPF");
   });
+
+  it("and its class are of one moment: a second failure read in the same poll is not in the first's class", async () => {
+    const { org, bot, id } = await subscribedToNewTest("Checkout flow");
+    for (let i = 0; i < 9; i++) await org.addRun(id, "passed");
+    // One poll sees two failures in a row: the card is about the first, and says so.
+    await org.addRun(id, "failed");
+    await org.addRun(id, "failed");
+    await bot.cron();
+    const [alert] = await bot.posted();
+    const text = visibleText(alert as StoredMessage);
+    expect(text).toContain("failing for 2 runs");
+    expect(text).toMatch(
+      /At the first failure: Last runs (🟩){9}🟥 · .*new failure — failed after 9 runs passed/u,
+    );
+    expect(text).not.toContain("failed 2 runs in a row");
+  });
 });
 
 describe("the run strip of a flaky thread reply", () => {
