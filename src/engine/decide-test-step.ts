@@ -24,7 +24,7 @@ import {
   unacknowledged,
 } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { flakyParent, testParent } from "./alert-parents.ts";
+import { flakyParent, openParent, testParent } from "./alert-parents.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
 import { isSnoozed } from "./snooze.ts";
 
@@ -92,8 +92,8 @@ export type TestStep =
       message: SlackMessage;
       /** Once Slack took the edit, or refused it for good. */
       after: Change;
-      /** The edit itself, owed (`owedEdit`) when Slack refuses it for now. */
-      edit: ParentEdit;
+      /** What the state keeps when Slack refuses the edit for now, so the next poll makes it. */
+      owed: Pick<TestSubscription, "owedEdit"> | Pick<TestSubscription, "flakyEdit">;
     };
 
 const needsFate = (row: LedgerRow, now: Date) =>
@@ -184,7 +184,15 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
         : null,
     });
-    if (parent) return { kind: "edit", change: change(), ts: edit.ts, message: parent, after, edit };
+    if (parent)
+      return {
+        kind: "edit",
+        change: change(),
+        ts: edit.ts,
+        message: parent,
+        after,
+        owed: { owedEdit: edit },
+      };
     sub = after.sub;
     return null;
   };
@@ -201,6 +209,18 @@ export function decideTestStep(input: TestPollInput): TestStep {
       owedEdit: owed,
       ...(edit.recoveredBy ? { recoveredParent: edit } : {}),
     });
+  };
+
+  /** The day's "is flaky" alert re-rendered, once a snooze it showed ended. */
+  const flakyEditStep = (): TestStep | null => {
+    const ts = sub.flakyEdit;
+    if (!ts) return null;
+    const flaky = sub.flakyThread?.ts === ts ? sub.flakyThread : null;
+    const after: Change = { sub: { ...sub, flakyEdit: null }, rows: [...rows] };
+    const message = flaky && flakyParent(after.sub, flaky, { test, appUrl, now });
+    if (message) return { kind: "edit", change: change(), ts, message, after, owed: { flakyEdit: ts } };
+    sub = after.sub;
+    return null;
   };
 
   /** The edit Slack refused for now in an earlier poll, made again. */
@@ -237,6 +257,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
       const ends = streak !== null && rowTime(row) >= Date.parse(streak.lastFailedAt ?? "");
       if (!ends || !streak) {
         rows.push(fate(row, "quiet"));
+        // "Until it passes" ends on any pass, a flaky test's too (its failures open no streak).
+        const held = sub.snooze;
+        if (held?.choice.kind === "until-pass" && held.until === null)
+          sub = {
+            ...sub,
+            snooze: { ...held, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
+          };
         if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
         continue;
       }
@@ -488,10 +515,14 @@ export function decideTestStep(input: TestPollInput): TestStep {
     // The parent that showed the snooze (the open streak's, else the green one) drops it.
     const shownAt =
       sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
+    // With no streak open, the day's "is flaky" alert may be the one showing it (src/engine/alert-parents.ts).
+    const flakyTs = sub.flakyThread?.ts;
+    const flakyShows = !shownAt && flakyTs !== undefined && openParent(sub, appUrl, now)?.ts === flakyTs;
     const ended = {
       ...sub,
       snooze: null,
-      parentEdit: sub.parentEdit ?? shownAt ?? sub.recoveredParent ?? null,
+      parentEdit: sub.parentEdit ?? shownAt ?? (flakyShows ? null : (sub.recoveredParent ?? null)),
+      ...(flakyShows ? { flakyEdit: flakyTs } : {}),
     };
     if (snooze.missedFailures > 0) {
       // Linked to the test: the summary may stand alone in the channel, with no open alert to read.
@@ -503,7 +534,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
       const failing = sub.streak !== null || last?.status === "failed";
       const state = failing ? "and its last run failed" : "and its last run passed";
       const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
-      const threadTs = sub.streak?.threadTs;
+      // A flaky test's summary goes in the day's thread, where its alert said its failures go.
+      const threadTs = sub.streak?.threadTs ?? flakyThreadToday(sub, now) ?? undefined;
       return {
         kind: "post",
         change: change(),
@@ -516,7 +548,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     sub = ended;
   }
 
-  return parentEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
+  return parentEditStep() ?? flakyEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {

@@ -313,7 +313,7 @@ export async function pollTest(
     );
     if (result.ok || !retryLater(result.failure)) return apply(step.after);
     editRefused = true;
-    apply({ ...step.after, sub: { ...step.after.sub, owedEdit: step.edit } });
+    apply({ ...step.after, sub: { ...step.after.sub, ...step.owed } });
   };
   for (let guard = 0; guard < 500; guard++) {
     const step: TestStep = decideTestStep({

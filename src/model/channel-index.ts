@@ -50,6 +50,7 @@ export function indexCopy(sub: Subscription): Subscription {
       baselineRuns: _b,
       parentEdit: _p,
       owedEdit: _o,
+      flakyEdit: _f,
       heldFor: _h,
       flakyThread,
       recoveredParent: green,

@@ -162,6 +162,11 @@ export type TestSubscription = SubscriptionBase & {
    * the end of each poll until Slack takes it, so a parent never keeps saying what is no longer true.
    */
   owedEdit?: ParentEdit | null;
+  /**
+   * The day's "is flaky" alert (its ts) owes an edit: a snooze it showed ended. Kept until Slack
+   * takes the edit, like `owedEdit`.
+   */
+  flakyEdit?: string | null;
   /** The last streak's parent, green: a snooze that outlives the streak is shown, and undone, there. */
   recoveredParent?: ParentEdit | null;
   /**

@@ -28,7 +28,7 @@ export type Muted = { by: string; at: string };
 export type Snooze = {
   by: string;
   at: string;
-  /** ISO end of a timed snooze; null for until-pass / until-growth. */
+  /** ISO end of a timed snooze, or of an until-pass one when the pass came; null until then. */
   until: string | null;
   choice: SnoozeChoice;
   /** What happened while snoozed, summed up in one message when it ends. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Bot, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { findElement } from "../../dev/slack/payloads.ts";
 import { decodeSnoozeValue } from "../../src/messages/triage-values.ts";
+import type { SnoozeChoice } from "../../src/model/triage-state.ts";
 import { objectState, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
@@ -11,19 +12,27 @@ import { channelWatching } from "../helpers/emulator.ts";
 const MINUTE = 60_000;
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 
-/** Picks the alert's "for `hours` h" Snooze option, as a person would in Slack's menu. */
-async function snoozeFor(bot: Bot, alert: StoredMessage, hours: number) {
+/** Picks the alert's Snooze option that `wanted` accepts, as a person would in Slack's menu. */
+async function snooze(
+  bot: Bot,
+  alert: StoredMessage,
+  what: string,
+  wanted: (choice: SnoozeChoice) => boolean,
+) {
   const menu = findElement(alert, "triage_snooze");
   const options = ((menu?.element as { options?: { value: string }[] } | undefined)?.options ?? []).map(
     (o) => o.value,
   );
   const value = options.find((v) => {
     const choice = decodeSnoozeValue(v)?.choice;
-    return choice?.kind === "for" && choice.hours === hours;
+    return choice !== undefined && wanted(choice);
   });
-  if (!value) throw new Error(`the Snooze menu offers no "for ${hours} h"`);
+  if (!value) throw new Error(`the Snooze menu offers no "${what}"`);
   await bot.choose(alert, "triage_snooze", value);
 }
+
+const snoozeFor = (bot: Bot, alert: StoredMessage, hours: number) =>
+  snooze(bot, alert, `for ${hours} h`, (c) => c.kind === "for" && c.hours === hours);
 
 describe("a timed snooze holds for its time", () => {
   it("a 1 h snooze holds through a pass: the snoozed test is in no outage message and gets no top-level alert until the hour ends", async () => {
@@ -70,5 +79,44 @@ describe("a timed snooze holds for its time", () => {
     expect(summary[0]).toMatch(/failed 2 more times while snoozed, and its last run failed/);
     // It names the test with a link: it may stand alone in the channel.
     expect(summary[0]).toMatch(new RegExp(`ended: <https://[^|>]+/tests/${snoozed.id}\\|`));
+  });
+});
+
+describe("a snooze until it passes ends on the pass", () => {
+  it("on a flaky test's alert: the pass ends it, the alert drops it, and one line in the flaky thread sums it up", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    const t0 = Date.now();
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
+      await org.addRun(test.id, status);
+    await bot.cron(new Date(t0));
+    const flaky = (await bot.posted()).find((m) => /is flaky/.test(visibleText(m))) as StoredMessage;
+    expect(flaky).toBeDefined();
+    await snooze(bot, flaky, "until it passes", (c) => c.kind === "until-pass");
+    const card = async () =>
+      visibleText((await bot.posted()).find((m) => m.ts === flaky.ts) as StoredMessage);
+    expect(await card()).toMatch(/snoozed/);
+
+    // A failure while snoozed is counted, not posted; the pass after it ends the snooze.
+    await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const during = await bot.posted();
+    await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect((await objectState(bot, "test", test.id))?.snooze ?? null).toBeNull();
+    expect(await card()).not.toMatch(/snoozed/);
+    const after = await bot.posted();
+    const summary = after.filter((m) => !during.some((d) => d.ts === m.ts));
+    expect(summary.map(visibleText)).toEqual([
+      expect.stringMatching(/failed 1 more time while snoozed, and its last run passed/),
+    ]);
+    // In the day's flaky thread, as the alert promised its failures would be: no new top-level post.
+    expect(summary[0]?.thread_ts).toBe(flaky.ts);
+
+    // The next failure goes to the thread again.
+    const next = await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + 3 * MINUTE));
+    const reply = (await bot.posted()).find((m) => runIdsIn(visibleText(m)).includes(next.id));
+    expect(reply?.thread_ts).toBe(flaky.ts);
   });
 });
