@@ -86,7 +86,8 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
       ),
       context(
         meaning,
-        `Its failures until ${dateToken(flakyThreadEnd(input.day))} go in this thread; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
+        // "Holds", not "go": still true when read after the day ended.
+        `This thread holds its failures until ${dateToken(flakyThreadEnd(input.day))}; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
       ),
       ...(status.length > 0 ? [context(status.join("\n"))] : []),
       ...actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),

@@ -4,6 +4,7 @@ import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
+import { snoozeEnd } from "./alert-status.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock } from "./limits.ts";
@@ -67,16 +68,9 @@ export function permalink(teamUrl: string | null, channelId: string, ts: string)
   return `${teamUrl.replace(/\/+$/, "")}/archives/${channelId}/p${ts.replace(".", "")}`;
 }
 
+/** In the alerts' and status's words (src/messages/alert-status.ts): one state, one way of saying it. */
 function snoozeText(s: Snooze): string {
-  const until =
-    s.choice.kind === "for" && s.until
-      ? `until ${dateToken(s.until)}`
-      : s.choice.kind === "until-pass"
-        ? "until a run passes"
-        : s.choice.kind === "until-growth"
-          ? `until ${plural(s.choice.sessions, "more session")}`
-          : "";
-  return `:zzz: snoozed by ${mention(s.by)} ${until}`.trim();
+  return `:sleeping: snoozed by ${mention(s.by)} ${snoozeEnd(s)}`;
 }
 
 /**

@@ -240,7 +240,7 @@ describe("failed-run parent", () => {
 });
 
 describe("flaky alert", () => {
-  it("says until when its failures go in its thread as a date token, the same when re-rendered a day later", () => {
+  it("says until when its thread holds its failures as a date token, in words still true after that, the same when re-rendered a day later", () => {
     const at = (now: Date) =>
       flakyThreadParent({
         ref: testRef,
@@ -254,7 +254,9 @@ describe("flaky alert", () => {
     const posted = visibleText(at(NOW));
     const dayLater = visibleText(at(new Date(NOW.getTime() + 86_400_000)));
     const endOfDay = Date.parse("2026-02-17T00:00:00Z") / 1000;
-    expect(posted).toContain(`Its failures until <!date^${endOfDay}^{date_short_pretty} at {time}|`);
+    expect(posted).toContain(
+      `This thread holds its failures until <!date^${endOfDay}^{date_short_pretty} at {time}|`,
+    );
     expect(posted).not.toMatch(/\btoday\b/i);
     expect(dayLater).toBe(posted);
   });

@@ -30,7 +30,7 @@ describe("the sandbox page's emoji font", () => {
 // Japanese names (山田太郎) show as text, not empty boxes, in the same browsers: Noto Sans JP from
 // an npm package, in slices the browser loads only when a page's text needs them.
 describe("the sandbox page's Japanese font", () => {
-  it("is served as a stylesheet of slices, each a WOFF2 font the stand-in serves too", async () => {
+  it("is served as a stylesheet of slices, every one a WOFF2 font the stand-in serves too", async () => {
     const res = await fetch(`${standInUrl}/page/fonts/cjk.css`);
     expect(res.headers.get("content-type")).toContain("text/css");
     const css = await res.text();
@@ -41,6 +41,11 @@ describe("the sandbox page's Japanese font", () => {
     expect(slice.status).toBe(200);
     expect(slice.headers.get("content-type")).toBe("font/woff2");
     expect(new TextDecoder().decode(new Uint8Array(await slice.arrayBuffer()).subarray(0, 4))).toBe("wOF2");
+    // The named slices (latin, cyrillic…) too: a page of Latin text asks for them first.
+    const missing: string[] = [];
+    for (const url of slices)
+      if ((await fetch(`${standInUrl}${url}`)).status !== 200) missing.push(url as string);
+    expect(missing).toEqual([]);
   });
 
   it("serves only the package's slices, nothing else by name", async () => {

@@ -43,7 +43,7 @@ async function emojiFont(): Promise<Uint8Array | null> {
  * pointing here. Null when the package is missing.
  */
 const CJK_PACKAGE = "@fontsource-variable/noto-sans-jp";
-const CJK_SLICE = /^noto-sans-jp-\d{1,3}-wght-normal\.woff2$/;
+const CJK_SLICE = /^noto-sans-jp-(\d{1,3}|latin|latin-ext|cyrillic|vietnamese)-wght-normal\.woff2$/;
 
 async function cjkFontCss(): Promise<string | null> {
   try {
