@@ -4,8 +4,8 @@ import { pathsOverlap } from "./read-production-impact.ts";
 
 export type GuardingTest = GuardMark;
 
-/** A test's newest settled run as its own object's ledger holds it at this moment. */
-export type LastRun = { runId: number; failed: boolean };
+/** A test's newest settled run as its own object's ledger holds it at this moment, and when it ran. */
+export type LastRun = { runId: number; failed: boolean; at?: string | null };
 
 /** Asks a test's own object for its last run; null when the object has no such test or did not answer. */
 export type ReadLastRun = (testId: number) => Promise<LastRun | null>;
@@ -40,6 +40,7 @@ export async function guardingTests(
         testName: s.testName,
         lastRunId: last ? last.runId : null,
         failing: last?.failed ?? false,
+        ...(last?.at ? { lastRunAt: last.at } : {}),
       };
     }),
   );

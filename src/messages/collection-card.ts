@@ -184,19 +184,26 @@ function sessionBlocks(
 }
 
 /**
- * "Tests on this page, as of <date>: Checkout flow (last run #10069 failed)": a collection alert
- * names the tests of its page, with the moment it read them, since later growth edits the card.
+ * "Tests on this page: Checkout flow (#10069 failed <date>)": a collection alert names the tests
+ * of its page, each with the newest run its own object had seen, dated. The date, not "last run
+ * as of the alert", keeps it true: the test may have run again since its object last looked,
+ * and later growth edits the card. Guards stored without a run's date say when they were read.
  */
 function guardsLine(guards: readonly GuardMark[], at: string | null | undefined, appUrl: string): string {
   if (guards.length === 0) return "";
-  const parts = guards.slice(0, 5).map((t) => {
+  const shown = guards.slice(0, 5);
+  const parts = shown.map((t) => {
     const test = link(testUrl(appUrl, t.testId), t.testName.trim() || `Test ${t.testId}`);
     if (t.lastRunId === null) return test;
     if (t.lastRunId <= 0) return `${test} (no run yet)`;
     const run = link(runUrl(appUrl, t.testId, t.lastRunId), `#${t.lastRunId}`);
-    return `${test} (last run ${run} ${t.failing ? "failed" : "passed"})`;
+    const state = t.failing ? "failed" : "passed";
+    return t.lastRunAt
+      ? `${test} (${run} ${state} ${dateToken(t.lastRunAt)})`
+      : `${test} (last run ${run} ${state})`;
   });
-  return `:test_tube: Tests on this page${at ? `, as of ${dateToken(at)}` : ""}: ${parts.join(", ")}`;
+  const undated = shown.some((t) => t.lastRunId !== null && t.lastRunId > 0 && !t.lastRunAt);
+  return `:test_tube: Tests on this page${at && undated ? `, as of ${dateToken(at)}` : ""}: ${parts.join(", ")}`;
 }
 
 /**

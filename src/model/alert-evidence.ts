@@ -39,7 +39,14 @@ export type TestAlertEvidence = {
  * A test the collection's page is guarded by, as the alert named it: its last settled run
  * (0: none yet; null: its object did not say) and whether that run failed.
  */
-export type GuardMark = { testId: number; testName: string; lastRunId: number | null; failing: boolean };
+export type GuardMark = {
+  testId: number;
+  testName: string;
+  lastRunId: number | null;
+  failing: boolean;
+  /** When that run ran: the line dates it, since the test may have run again before the alert went out. */
+  lastRunAt?: string | null;
+};
 
 export type CollectionAlertEvidence = {
   /** The new session the card showed, its timeline cut to the overview; null when none was read. */

@@ -537,7 +537,9 @@ export class SubscriptionObject extends DurableObject<Env> {
       )
       .sort(byRowTime)
       .at(-1);
-    return latest ? { runId: latest.id, failed: latest.status === "failed" } : { runId: 0, failed: false };
+    return latest
+      ? { runId: latest.id, failed: latest.status === "failed", at: latest.createdAt ?? latest.firstSeen }
+      : { runId: 0, failed: false };
   }
 }
 

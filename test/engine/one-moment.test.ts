@@ -78,16 +78,21 @@ describe("a collection alert names a guarding test's last run as the test's own 
 });
 
 describe("a collection alert edited on later growth", () => {
-  it("says when it read its page's tests, so the kept line stays true beside newer counts", async () => {
+  it("dates the test's run it names, so the kept line stays true beside newer counts and newer runs", async () => {
     const { bot, org, t0 } = await collectionOnTestedPage();
-    await org.grow(501, 3);
-    const alertedAt = new Date(t0 + MINUTE);
-    await bot.cron(alertedAt);
+    const named = await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    // The test runs again before the collection alerts; its object has not looked yet.
     await org.addRun(101, "passed");
+    await org.grow(501, 3);
+    await pollOnce(bot, "collection", 501, new Date(t0 + 2 * MINUTE));
     await org.grow(501, 3);
     await bot.cron(new Date(t0 + 10 * MINUTE));
     const alert = (await bot.posted()).find((m) => /Tests on this page/.test(visibleText(m)));
-    const seconds = Math.floor(alertedAt.getTime() / 1000);
-    expect(JSON.stringify(alert?.blocks)).toContain(`Tests on this page, as of <!date^${seconds}^`);
+    const blocks = JSON.stringify(alert?.blocks);
+    const seconds = Math.floor(Date.parse(named.createdAt) / 1000);
+    // Not "last run #X as of <the alert>": by then a newer run had finished.
+    expect(blocks).not.toContain("as of");
+    expect(blocks).toMatch(new RegExp(`runs/${named.id}\\|#${named.id}> failed <!date\\^${seconds}\\^`));
   });
 });
