@@ -25,6 +25,7 @@ import {
 } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { flakyParent, openParent, testParent } from "./alert-parents.ts";
+import type { OutageGroup } from "./poll-context.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
 import { isSnoozed } from "./snooze.ts";
 
@@ -42,7 +43,7 @@ export type TestPollInput = {
   /** The first look of a cron cycle: a failure that would open a new alert is held for the outage check. */
   hold: boolean;
   /** The channel's outage message named these runs: they adopt it as their thread. */
-  group: { ts: string; runIds: readonly number[] } | null;
+  group: OutageGroup | null;
   /** The cron cycle this poll belongs to (default: this poll): a held failure is that cycle's to settle. */
   cycle?: string;
   /**
@@ -303,6 +304,21 @@ export function decideTestStep(input: TestPollInput): TestStep {
 
     // A failure.
     if (groupIds.has(row.id) && input.group) {
+      const next = pending[i + 1];
+      const passedThere =
+        input.group.passedNext?.includes(run.id) &&
+        next?.status === "passed" &&
+        (!options.trigger || next.trigger === options.trigger)
+          ? next
+          : null;
+      if (passedThere) {
+        // Named "then passed on the next run": that pass is told by the outage message, once.
+        rows.push(fate(row, "grouped", { ts: input.group.ts }));
+        rows.push(fate(passedThere, "recovered", { ts: input.group.ts }));
+        sub = { ...sub, streak: null, quietFailures: 0, heldFor: null, namedByOutage: input.group.ts };
+        i++;
+        continue;
+      }
       const opened: FailureStreak = {
         threadTs: input.group.ts,
         failedRuns: 1,

@@ -29,12 +29,18 @@ export type PollContext = {
    * run has an unknown outcome. Otherwise the run is the test's to tell alone, and the channel
    * records that, so no outage message names it later.
    */
-  claim?: (runId: number) => Promise<{ ts: string | null } | "wait">;
+  claim?: (runId: number) => Promise<{ ts: string | null; passedNext?: boolean } | "wait">;
 };
+
+/**
+ * The channel's outage message (its ts) named these runs; those in `passedNext` it named "then
+ * passed on the next run", so that pass is told there and nowhere else.
+ */
+export type OutageGroup = { ts: string; runIds: readonly number[]; passedNext?: readonly number[] };
 
 export type PollMode = {
   hold?: boolean;
-  group?: { ts: string; runIds: number[] } | null;
+  group?: OutageGroup | null;
   /** The channel decided the held failures (grouped or alone): this poll tells them, whichever poll held them. */
   told?: boolean;
 };

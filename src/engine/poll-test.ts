@@ -283,7 +283,11 @@ export async function pollTest(
       if (word === "wait") waitingOnChannel.add(r.id);
       else if (word.ts === null) continue;
       else if (group === null || group.ts === word.ts)
-        group = { ts: word.ts, runIds: [...(group?.runIds ?? []), r.id] };
+        group = {
+          ts: word.ts,
+          runIds: [...(group?.runIds ?? []), r.id],
+          passedNext: [...(group?.passedNext ?? []), ...(word.passedNext ? [r.id] : [])],
+        };
       else waitingOnChannel.add(r.id);
     }
     for (const r of overdueFailures.slice(CLAIMS_PER_POLL)) waitingOnChannel.add(r.id);

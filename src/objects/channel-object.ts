@@ -80,14 +80,17 @@ type Window = {
  * alone. A run is decided once: a test that holds it again (its telling failed, or another
  * cycle saw it too) is told the same, so no run is ever both named and told alone.
  */
-type Decided = Record<string, { ts: string | null; at: string }>;
+type Decided = Record<string, { ts: string | null; at: string; passedNext?: boolean }>;
 /** Where the channel keeps Slack's "come back at" after a rate-limited post (`Retry-After`). */
 const SLACK_RETRY_AT = "slack-retry-at";
 /** Decisions are kept this long: a run unfated for longer is overdue, and its object asks again (`claim`). */
 const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
-const modeOf = (runId: number, ts: string | null): PollMode =>
-  ts ? { told: true, group: { ts, runIds: [runId] } } : { told: true };
+/** How a decided run is told: in the message `ts` (its pass there too, when it named one), or alone. */
+const modeOf = (runId: number, ts: string | null, passedNext = false): PollMode =>
+  ts
+    ? { told: true, group: { ts, runIds: [runId], ...(passedNext ? { passedNext: [runId] } : {}) } }
+    : { told: true };
 
 /** The outage is still going on (src/model/noise-rules.ts): a test that fails meanwhile joins it. */
 const stillOpen = (outage: Outage, now: Date) =>
@@ -417,7 +420,7 @@ export class ChannelObject extends DurableObject<Env> {
     const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
-      if (known) return { told: modeOf(item.runId, known.ts) };
+      if (known) return { told: modeOf(item.runId, known.ts, known.passedNext) };
       const stored = await this.ctx.storage.get<Window>("window");
       const open = stored && Object.keys(stored.holds).length > 0;
       const window: Window = open
@@ -450,11 +453,11 @@ export class ChannelObject extends DurableObject<Env> {
    * an unknown outcome (the parent, or a thread reply); otherwise it is decided alone here, so a
    * later outage message never names it too.
    */
-  claim(runId: number): Promise<{ ts: string | null } | "wait"> {
+  claim(runId: number): Promise<{ ts: string | null; passedNext?: boolean } | "wait"> {
     return this.#serial(async () => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(runId)];
-      if (known) return { ts: known.ts };
+      if (known) return { ts: known.ts, ...(known.passedNext ? { passedNext: true } : {}) };
       const outage = (await this.ctx.storage.get<Outage>("outage")) ?? null;
       if (outage && outage.ts === null && outage.items.some((i) => i.runId === runId)) return "wait";
       SqlOutbox.migrate(this.ctx.storage.sql);
@@ -531,9 +534,14 @@ export class ChannelObject extends DurableObject<Env> {
         const runId = hold.item.runId;
         if (decided.waiting.includes(runId)) continue;
         const ts = decided.ts && decided.named.includes(runId) ? decided.ts : null;
-        record[String(runId)] = { ts, at: new Date(now).toISOString() };
+        const passedNext = ts !== null && hold.item.passedNext === true;
+        record[String(runId)] = {
+          ts,
+          at: new Date(now).toISOString(),
+          ...(passedNext ? { passedNext } : {}),
+        };
         delete window.holds[String(runId)];
-        told.push({ hold, mode: modeOf(runId, ts) });
+        told.push({ hold, mode: modeOf(runId, ts, passedNext) });
       }
       await this.ctx.storage.put({ window, decided: record });
       if (Object.keys(window.holds).length > 0 && config.clock === "alarms")

@@ -94,6 +94,9 @@ describe("one message per outage", () => {
     for (const id of failed) expect(shown).toContain(`run #${id}`);
     expect(shown.match(/then passed on the next run/g)).toHaveLength(3);
     expect(topLevel(await bot.posted())).toHaveLength(1);
+    // The parent already says they passed again: no reply says it a second time.
+    await bot.cron(new Date(Date.now() + 60_000));
+    expect((await bot.messages()).filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts)).toEqual([]);
     for (const [i, test] of tests.entries())
       expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === failed[i])?.fate).toBe("grouped");
   });
@@ -143,6 +146,25 @@ describe("an outage still going on is one message", () => {
     const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
     expect(thread).toContain(`runs/${again.id}`);
     expect(thread).toMatch(/passed again/);
+  });
+
+  it("a test that failed and passed again within one look joins once: 'then passed on the next run', no second 'passed again' reply", async () => {
+    const { bot, org, tests } = await channelWatching(5);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+
+    const fourth = tests[3] as { id: number };
+    const late = await org.addRun(fourth.id, "failed");
+    const pass = await org.addRun(fourth.id, "passed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const thread = (await threadOf(bot, outage)).map(visibleText);
+    const aboutIt = thread.filter((t) => t.includes(`runs/${late.id}`) || t.includes(`runs/${pass.id}`));
+    expect(aboutIt).toHaveLength(1);
+    expect(aboutIt[0]).toMatch(/then passed on the next run/);
+    expect(topLevel(await bot.posted())).toHaveLength(1);
   });
 
   it("a failure whose join reply Slack refused with an unknown outcome stays held, the cycle says so, and the next cycle names it once", async () => {
