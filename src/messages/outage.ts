@@ -131,10 +131,10 @@ export function outageAddition(items: OutageItem[], appUrl: string): OutagePart[
     const runIds = chunk.flatMap((s) => s.runIds);
     const named = items.filter((item) => runIds.includes(item.runId));
     const pings = distinctMentions(named.map((i) => i.mention));
-    // Failures whose next run passed already are not failing now: the heading says what is true.
+    // Past tense, true whenever read; the items say which passed again ("then passed on the next run").
     const heading = named.every((i) => i.passedNext)
       ? "Also failed since, and passed again"
-      : "Also failing now";
+      : "Also failed since";
     out.push({
       runIds,
       message: fitMessage({

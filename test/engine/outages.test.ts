@@ -130,7 +130,7 @@ describe("an outage still going on is one message", () => {
     await bot.cron(new Date(t0 + MINUTE));
     expect(topLevel(await bot.posted())).toHaveLength(1);
     const replies = (await threadOf(bot, outage)).map(visibleText).join("\n");
-    expect(replies).toMatch(/Also failing now/);
+    expect(replies).toMatch(/Also failed since/);
     expect(replies).toContain(`runs/${late.id}`);
     const parent = (await bot.posted()).find((m) => m.ts === outage.ts) as StoredMessage;
     expect(visibleText(parent)).toMatch(/4 tests failing \(3 at once, 1 since\)/);
@@ -227,7 +227,7 @@ describe("an outage still going on is one message", () => {
     await org.addRun(fourth.id, "failed");
     await bot.cron(new Date(t0 + MINUTE));
     const outage = topLevel(await bot.posted())[0] as StoredMessage;
-    const reply = (await threadOf(bot, outage)).find((m) => /Also failing now/.test(visibleText(m)));
+    const reply = (await threadOf(bot, outage)).find((m) => /Also failed since/.test(visibleText(m)));
     expect(await bot.pings()).toEqual([
       { target: "<!subteam^S0ONCALL>", channel: "C0ALERTS", ts: reply?.ts, threadTs: outage.ts },
     ]);
@@ -267,7 +267,7 @@ describe("an outage still going on is one message", () => {
     await bot.cron(new Date(t0 + 3 * MINUTE));
     expect(topLevel(await bot.posted())).toHaveLength(1);
     const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
-    expect(thread).toMatch(/Also failing now/);
+    expect(thread).toMatch(/Also failed since/);
     expect(thread).toContain(`runs/${flare.id}`);
     expect(await parentNow()).toMatch(/3 tests failing at once — 2 passed again since/);
     expect(await parentNow()).not.toMatch(/all passed again/);
@@ -409,7 +409,7 @@ describe("the noisy scenario's outages", () => {
     expect(outages).toHaveLength(1);
     const outage = outages[0] as StoredMessage;
     const thread = (await bot.messages()).filter((m) => m.thread_ts === outage.ts && m.ts !== outage.ts);
-    const joined = thread.filter((m) => /Also failing now/.test(visibleText(m)));
+    const joined = thread.filter((m) => /Also failed since/.test(visibleText(m)));
     expect(joined.length).toBeGreaterThan(0);
     // Each run a join names is that run's one fate: grouped under the outage, in no other message.
     const ids = joined.flatMap((m) => runIdsIn(visibleText(m)));

@@ -45,7 +45,7 @@ describe("outage messages and the runs they name", () => {
       4,
     );
     const fourth = await org.addRun((tests[3] as { id: number }).id, "failed");
-    // The "Also failing now" reply naming the fourth run reaches Slack; its answer does not.
+    // The "Also failed since" reply naming the fourth run reaches Slack; its answer does not.
     await bot.slackFault("chat.postMessage", "lost", 1);
     await bot.cron(new Date(t0));
     await bot.cron(new Date(t0 + MINUTE));
