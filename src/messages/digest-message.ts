@@ -7,7 +7,19 @@ import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
-import { bold, code, dateToken, escapeMrkdwn, link, mention, oneLine, plainLine, plural } from "./mrkdwn.ts";
+import {
+  bold,
+  code,
+  dateToken,
+  escapeMrkdwn,
+  isoUtc,
+  link,
+  mention,
+  oneLine,
+  plainLine,
+  plural,
+  toDate,
+} from "./mrkdwn.ts";
 import type { TableCell } from "./rich-blocks.ts";
 import * as SLACK_LIMITS from "./slack-limits.ts";
 import { STATE_CELL_ICON, STATE_ICON, testStateCell, testStateLine } from "./test-state-line.ts";
@@ -88,6 +100,10 @@ export function collectionChange(line: DigestCollection): string {
 /** What sorts a collection up the list: its 24-hour growth. */
 const growthOf = (line: DigestCollection) => line.newSessions24h?.count ?? 0;
 
+const mutedAt = (muted: Muted) => {
+  const at = toDate(muted.at);
+  return at ? isoUtc(at) : "";
+};
 const mutedPart = (muted: Muted | null | undefined) =>
   muted ? ` · :no_bell: muted by ${mention(muted.by)} ${dateToken(muted.at)}` : "";
 
@@ -141,7 +157,8 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
   const rows: TableCell[][] = shown.map((t) => [
     // A table cell is literal text, not mrkdwn: the name goes in as written.
     linkCell(testUrl(appUrl, t.test.id), plainLine(t.test.name) || `Test ${t.test.id}`),
-    textCell(`${stateCell(t)}${t.muted ? " · muted" : ""}`),
+    // A cell is plain text (no mention, no date token): when, in UTC; who is in status and on Home.
+    textCell(`${stateCell(t)}${t.muted ? ` · muted ${mutedAt(t.muted)}` : ""}`),
     textCell(String(t.runs24h)),
     textCell(String(t.failures24h)),
     textCell(percent(t.passRate) ?? "–"),

@@ -106,5 +106,7 @@ describe("wording", () => {
       .filter((l) => l.includes(":no_bell: muted by <@U0BOB> <!date^1771232400^"));
     expect(lines).toHaveLength(2);
     expect(visibleText(m)).toContain(`<${APP}/monitoring/issue-collections/55|`);
+    // The table's cell is plain text: it says when, in UTC.
+    expect(JSON.stringify(m.blocks)).toMatch(/"raw_text","text":"[^"]*· muted 2026-02-16 09:00 UTC"/);
   });
 });
