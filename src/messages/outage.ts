@@ -38,12 +38,25 @@ const SECTIONS_PER_MESSAGE = 20;
 /** A test's line: its name and run, and its summary cut short; never cut mid-name. */
 const SUMMARY_CHARS = 160;
 
-function itemLine(item: OutageItem, appUrl: string, recovered = false): string {
+/**
+ * A test's line. `again`: its latest failure since, named in the thread, when it passed and
+ * failed again: the line says the failing run is that one, not the run it listed from the start.
+ */
+function itemLine(
+  item: OutageItem,
+  appUrl: string,
+  recovered = false,
+  again: OutageItem | null = null,
+): string {
   // Raw here: `link` escapes its label and `oneLine` the summary, each once.
   const name = item.testName.trim() || `Test ${item.testId}`;
   const summary = (item.summary ?? "").replace(/\s+/g, " ").trim();
   const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
-  const then = item.passedNext ? " · then passed on the next run" : "";
+  const then = item.passedNext
+    ? ` · then passed on the next run${again && !recovered ? `, failed again since: run #${again.runId}, in this thread` : ""}`
+    : again && !recovered
+      ? ` · failed again since: run #${again.runId}, in this thread`
+      : "";
   return `${recovered || item.passedNext ? ":white_check_mark:" : "•"} ${link(runUrl(appUrl, item.testId, item.runId), `${name} · run #${item.runId}`)}${cut ? ` — ${oneLine(cut)}` : ""}${then}`;
 }
 
@@ -81,11 +94,19 @@ export function outageMessages({ items, later = [], appUrl, subscribed, recovere
       : back === tests.length
         ? `${plural(tests.length, "test")} failed ${when} — all passed again`
         : `${plural(tests.length, "test")} failing ${when} — ${back} passed again since`;
+  // Each test's latest failure since, when it still fails (a pass at once is not failing).
+  const latestLater = (testId: number) =>
+    later
+      .filter((l) => l.testId === testId && l.runId > 0)
+      .reduce<OutageItem | null>((a, l) => (!a || l.runId > a.runId ? l : a), null);
   const packed = sections(
-    items.map((item) => ({
-      text: itemLine(item, appUrl, recovered.includes(item.testId)),
-      runId: item.runId,
-    })),
+    items.map((item) => {
+      const again = latestLater(item.testId);
+      return {
+        text: itemLine(item, appUrl, recovered.includes(item.testId), again?.passedNext ? null : again),
+        runId: item.runId,
+      };
+    }),
   );
   const first = packed.slice(0, SECTIONS_PER_MESSAGE);
   const rest = packed.slice(SECTIONS_PER_MESSAGE);

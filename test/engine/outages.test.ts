@@ -271,6 +271,9 @@ describe("an outage still going on is one message", () => {
     expect(thread).toContain(`runs/${flare.id}`);
     expect(await parentNow()).toMatch(/3 tests failing at once — 2 passed again since/);
     expect(await parentNow()).not.toMatch(/all passed again/);
+    // Its line says the failing run is a later one, not the run it lists from the start.
+    const line = (await parentNow()).split("\n").find((l) => l.includes(`/tests/${first.id}/`)) ?? "";
+    expect(line).toMatch(new RegExp(`failed again since: run #${flare.id}, in this thread`));
     const row = (await ledgerOf(bot, "test", first.id)).find((r) => r.id === flare.id);
     expect(row).toMatchObject({ fate: "grouped", ts: outage.ts });
 
