@@ -258,9 +258,10 @@ export function decideTestStep(input: TestPollInput): TestStep {
       const ends = streak !== null && rowTime(row) >= Date.parse(streak.lastFailedAt ?? "");
       if (!ends || !streak) {
         rows.push(fate(row, "quiet"));
-        // "Until it passes" ends on any pass, a flaky test's too (its failures open no streak).
+        // "Until it passes" ends on a pass that ran after the click, a flaky test's too (its
+        // failures open no streak); one that ran before it, not polled yet, is not that pass.
         const held = sub.snooze;
-        if (held?.choice.kind === "until-pass" && held.until === null)
+        if (held?.choice.kind === "until-pass" && held.until === null && rowTime(row) >= Date.parse(held.at))
           sub = {
             ...sub,
             snooze: { ...held, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
@@ -549,7 +550,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
       const failing = sub.streak !== null || last?.status === "failed";
       const state = failing ? "and its last run failed" : "and its last run passed";
-      const text = `:zzz: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
+      const text = `:sleeping: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
       // A flaky test's summary goes in the day's thread, where its alert said its failures go.
       const threadTs = sub.streak?.threadTs ?? flakyThreadToday(sub, now) ?? undefined;
       return {

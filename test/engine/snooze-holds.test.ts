@@ -92,6 +92,8 @@ describe("a snooze until it passes ends on the pass", () => {
     await bot.cron(new Date(t0));
     const flaky = (await bot.posted()).find((m) => /is flaky/.test(visibleText(m))) as StoredMessage;
     expect(flaky).toBeDefined();
+    // A pass that ran before the click, not polled yet, is not the pass the snooze waits for.
+    await org.addRun(test.id, "passed");
     await snooze(bot, flaky, "until it passes", (c) => c.kind === "until-pass");
     const card = async () =>
       visibleText((await bot.posted()).find((m) => m.ts === flaky.ts) as StoredMessage);
@@ -100,6 +102,7 @@ describe("a snooze until it passes ends on the pass", () => {
     // A failure while snoozed is counted, not posted; the pass after it ends the snooze.
     await org.addRun(test.id, "failed");
     await bot.cron(new Date(t0 + MINUTE));
+    expect((await objectState(bot, "test", test.id))?.snooze?.choice).toEqual({ kind: "until-pass" });
     const during = await bot.posted();
     await org.addRun(test.id, "passed");
     await bot.cron(new Date(t0 + 2 * MINUTE));
