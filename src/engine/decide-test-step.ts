@@ -393,6 +393,10 @@ export function decideTestStep(input: TestPollInput): TestStep {
     // together are one outage message, not several alerts. A failure `after:` still waits
     // for is counted without one.
     const wouldTell = !keepsToItsThread && quiet + 1 >= options.after;
+    // The channel's call to tell what it decided tells only that. A later failure read with it
+    // (failed, passed, failed again) waits for the next poll, which holds it for the window: it
+    // joins an outage still open instead of alerting alone beside it.
+    if (input.group && !input.hold && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`)) break;
     if (input.hold && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {

@@ -167,6 +167,27 @@ describe("an outage still going on is one message", () => {
     expect(topLevel(await bot.posted())).toHaveLength(1);
   });
 
+  it("a test that failed, passed and failed again within one look joins the open outage with both failures, never a new alert", async () => {
+    const { bot, org, tests } = await channelWatching(5);
+    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const outage = (await bot.posted())[0] as StoredMessage;
+
+    const fourth = tests[3] as { id: number };
+    const first = await org.addRun(fourth.id, "failed");
+    await org.addRun(fourth.id, "passed");
+    const again = await org.addRun(fourth.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    const thread = (await threadOf(bot, outage)).map(visibleText).join("\n");
+    expect(thread).toContain(`runs/${first.id}`);
+    expect(thread).toContain(`runs/${again.id}`);
+    const ledger = await ledgerOf(bot, "test", fourth.id);
+    expect(ledger.find((r) => r.id === again.id)).toMatchObject({ fate: "grouped", ts: outage.ts });
+  });
+
   it("a failure whose join reply Slack refused with an unknown outcome stays held, the cycle says so, and the next cycle names it once", async () => {
     // Lost answers are looked up at once (in this suite's time, the next cycle comes at once).
     const { bot, org, tests } = await channelWatching(5, { env: { SLACK_LOOKUP_AFTER_MS: "0" } });
