@@ -115,13 +115,17 @@ describe("one message per outage", () => {
 describe("an outage still going on is one message", () => {
   const threadOf = async (bot: Awaited<ReturnType<typeof channelWatching>>["bot"], parent: StoredMessage) =>
     (await bot.messages()).filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
-
-  it("a test that fails while an outage is open joins its thread, and the parent counts it", async () => {
-    const { bot, org, tests } = await channelWatching(5);
+  /** A channel watching `watched` tests, the first three failing at once at `t0`: its outage message. */
+  const openOutage = async (watched: number) => {
+    const { bot, org, tests } = await channelWatching(watched);
     for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
     const t0 = Date.now();
     await bot.cron(new Date(t0));
-    const outage = (await bot.posted())[0] as StoredMessage;
+    return { bot, org, tests, t0, outage: (await bot.posted())[0] as StoredMessage };
+  };
+
+  it("a test that fails while an outage is open joins its thread, and the parent counts it", async () => {
+    const { bot, org, tests, t0, outage } = await openOutage(5);
     expect(visibleText(outage)).toMatch(/3 tests failing at once/);
 
     // A minute later a fourth test fails alone: the same event, not an alert of its own.
@@ -149,11 +153,7 @@ describe("an outage still going on is one message", () => {
   });
 
   it("a test that failed and passed again within one look joins once: 'then passed on the next run', no second 'passed again' reply", async () => {
-    const { bot, org, tests } = await channelWatching(5);
-    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
-    const t0 = Date.now();
-    await bot.cron(new Date(t0));
-    const outage = (await bot.posted())[0] as StoredMessage;
+    const { bot, org, tests, t0, outage } = await openOutage(5);
 
     const fourth = tests[3] as { id: number };
     const late = await org.addRun(fourth.id, "failed");
@@ -168,11 +168,7 @@ describe("an outage still going on is one message", () => {
   });
 
   it("a test that failed, passed and failed again within one look joins the open outage with both failures, never a new alert", async () => {
-    const { bot, org, tests } = await channelWatching(5);
-    for (const test of tests.slice(0, 3)) await org.addRun(test.id, "failed");
-    const t0 = Date.now();
-    await bot.cron(new Date(t0));
-    const outage = (await bot.posted())[0] as StoredMessage;
+    const { bot, org, tests, t0, outage } = await openOutage(5);
 
     const fourth = tests[3] as { id: number };
     const first = await org.addRun(fourth.id, "failed");
