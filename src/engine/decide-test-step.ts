@@ -275,7 +275,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
         // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
         // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
         const reason = sub.muted ? "muted" : "snoozed";
-        if (snoozed && snoozed.choice.kind === "until-pass") sub = { ...sub, snooze: null };
+        // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
+        if (snoozed && snoozed.choice.kind === "until-pass" && rowTime(row) >= Date.parse(snoozed.at))
+          sub = { ...sub, snooze: null };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
         sub = {
           ...unacknowledged(sub),

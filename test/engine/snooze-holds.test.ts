@@ -122,4 +122,21 @@ describe("a snooze until it passes ends on the pass", () => {
     const reply = (await bot.posted()).find((m) => runIdsIn(visibleText(m)).includes(next.id));
     expect(reply?.thread_ts).toBe(flaky.ts);
   });
+
+  it("on a failing test's alert: a pass that ran before the click recovers the alert but keeps the snooze", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    const t0 = Date.now();
+    await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0));
+    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    // The test passes again, then someone snoozes the still-red alert before the bot has looked.
+    await org.addRun(test.id, "passed");
+    await snooze(bot, alert, "until it passes", (c) => c.kind === "until-pass");
+    const failed = await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await objectState(bot, "test", test.id))?.snooze?.choice).toEqual({ kind: "until-pass" });
+    expect(topLevel(await bot.posted())).toHaveLength(1);
+    expect((await bot.posted()).flatMap((m) => runIdsIn(visibleText(m)))).not.toContain(failed.id);
+  });
 });
