@@ -27,7 +27,7 @@ import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { flakyParent, openParent, testParent } from "./alert-parents.ts";
 import type { OutageGroup } from "./poll-context.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
-import { isSnoozed } from "./snooze.ts";
+import { isSnoozed, passEndsSnooze } from "./snooze.ts";
 
 export type TestPollInput = {
   sub: TestSubscription;
@@ -258,10 +258,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
       const ends = streak !== null && rowTime(row) >= Date.parse(streak.lastFailedAt ?? "");
       if (!ends || !streak) {
         rows.push(fate(row, "quiet"));
-        // "Until it passes" ends on a pass that ran after the click, a flaky test's too (its
-        // failures open no streak); one that ran before it, not polled yet, is not that pass.
+        // "Until it passes" ends on a flaky test's pass too (its failures open no streak).
         const held = sub.snooze;
-        if (held?.choice.kind === "until-pass" && held.until === null && rowTime(row) >= Date.parse(held.at))
+        if (held && held.until === null && passEndsSnooze(held, rowTime(row)))
           sub = {
             ...sub,
             snooze: { ...held, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
@@ -276,8 +275,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
         const reason = sub.muted ? "muted" : "snoozed";
         // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
-        if (snoozed && snoozed.choice.kind === "until-pass" && rowTime(row) >= Date.parse(snoozed.at))
-          sub = { ...sub, snooze: null };
+        if (snoozed && passEndsSnooze(snoozed, rowTime(row))) sub = { ...sub, snooze: null };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
         sub = {
           ...unacknowledged(sub),
