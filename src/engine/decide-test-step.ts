@@ -1,9 +1,10 @@
-import { failedRunThreadReply, failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
+import { failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
 import { flakyThreadReply } from "../messages/failure-meaning.ts";
 import { withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
 import { link } from "../messages/mrkdwn.ts";
+import { FAILURES_PER_REPLY, streakReply } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import {
@@ -232,6 +233,26 @@ export function decideTestStep(input: TestPollInput): TestStep {
   };
 
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
+
+  /**
+   * The rows after `i` that one reply tells with it: the further failures of its streak, up to
+   * the pass that ends them. Never a row that is the outage's to tell, or that has an intent of
+   * its own in the outbox (Slack may hold its post already).
+   */
+  const readWith = (i: number, late: boolean): { failures: LedgerRow[]; pass: LedgerRow | null } => {
+    const failures: LedgerRow[] = [];
+    for (const r of pending.slice(i + 1)) {
+      if (r.status === "running") continue;
+      if (options.trigger && r.trigger !== options.trigger) break;
+      if (groupIds.has(r.id) || input.inOutbox?.has(`run:${r.id}`)) break;
+      if (r.status === "failed" && isOverdue(r, now) === late && failures.length + 1 < FAILURES_PER_REPLY)
+        failures.push(r);
+      else if (r.status === "passed" && !input.inOutbox?.has(`recovery:${r.id}`))
+        return { failures, pass: r };
+      else break;
+    }
+    return { failures, pass: null };
+  };
   for (let i = 0; i < pending.length; i++) {
     const row = pending[i] as LedgerRow;
     // A recovered parent is edited before the next run is told: the state holds one pending
@@ -356,32 +377,53 @@ export function decideTestStep(input: TestPollInput): TestStep {
     }
     const late = isOverdue(row, now);
     if (streak) {
-      const failedRuns = streak.failedRuns + 1;
-      const message = failedRunThreadReply({
+      // The streak's next failures read in this same look, and the pass that ends them, are one reply.
+      const look = readWith(i, late);
+      const failures = [row, ...look.failures];
+      const grown = failures.reduce((s, r) => grow(s, runOf(input, r), r), streak);
+      const recovered = look.pass ? runOf(input, look.pass) : null;
+      const message = streakReply({
         test,
-        run,
-        failedRuns,
+        runs: failures.map((r) => runOf(input, r)),
+        failedRuns: grown.failedRuns,
+        recoveredBy: recovered,
         appUrl,
         now,
         named: streak.grouped === true,
       });
+      const told = (ts: string) =>
+        failures.map((r) => fate(r, "threaded", { ts, parentTs: streak.threadTs }));
       return {
         kind: "post",
         change: change(),
         key: `run:${run.id}`,
         message: late ? withLateNote(message, row.firstSeen) : message,
         threadTs: streak.threadTs,
-        delivered: (ts) => {
-          const grown = grow(streak, run, row);
-          return {
-            sub: {
-              ...sub,
-              streak: grown,
-              parentEdit: grown.grouped ? null : { ts: grown.threadTs, streak: grown },
-            },
-            rows: [...rows, fate(row, "threaded", { ts, parentTs: streak.threadTs })],
-          };
-        },
+        delivered: (ts) =>
+          look.pass && recovered
+            ? {
+                sub: {
+                  ...unacknowledged(sub),
+                  streak: null,
+                  quietFailures: 0,
+                  parentEdit: grown.grouped
+                    ? null
+                    : {
+                        ts: grown.threadTs,
+                        streak: grown,
+                        recoveredBy: { id: recovered.id, at: recovered.endTime ?? recovered.createdAt },
+                      },
+                },
+                rows: [...rows, ...told(ts), fate(look.pass, "recovered", { ts, parentTs: streak.threadTs })],
+              }
+            : {
+                sub: {
+                  ...sub,
+                  streak: grown,
+                  parentEdit: grown.grouped ? null : { ts: grown.threadTs, streak: grown },
+                },
+                rows: [...rows, ...told(ts)],
+              },
       };
     }
     if (input.waitingOnChannel?.has(run.id)) return { kind: "done", change: change() };

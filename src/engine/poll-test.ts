@@ -18,7 +18,13 @@ import {
 } from "./poll-outcome.ts";
 import { readFailureContext } from "./read-failure-context.ts";
 import { richBlockGate } from "./rich-block-gate.ts";
-import { readLateFailures, readRunWindow, SINCE_MARGIN_MS } from "./run-reader.ts";
+import {
+  readLateFailures,
+  readRunWindow,
+  readUnreadFailures,
+  SINCE_MARGIN_MS,
+  unreadUnion,
+} from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
 import { isSnoozed } from "./snooze.ts";
 
@@ -187,6 +193,7 @@ export async function pollTest(
   const since = readSince(history, sub, now);
   let read: Awaited<ReturnType<typeof readRunWindow>>;
   let late: TestRun[] = [];
+  let older: Awaited<ReturnType<typeof readUnreadFailures>> | null = null;
   try {
     const held = new Map(history.map((r) => [r.id, r]));
     // Runs left unread by a capped read may still be running: their failures are read on their
@@ -210,15 +217,22 @@ export async function pollTest(
       )
       .map((r) => ({ id: r.id, createdAt: new Date(rowTime(r)).toISOString() }));
     if (watched.length > 0) late = await readLateFailures(deps.vendor, sub.testId, watched);
+    if (sub.unreadFailures) older = await readUnreadFailures(deps.vendor, sub.testId, sub.unreadFailures);
   } catch (error) {
     return pollFailed(sub, pollErrorSentence(error), error, now);
   }
 
   const runs = new Map<number, TestRun>();
-  for (const run of [...read.runs, ...late]) runs.set(run.id, run);
+  for (const run of [...(older?.runs ?? []), ...read.runs, ...late]) runs.set(run.id, run);
   const known = new Map(history.map((r) => [r.id, r]));
   for (const r of ledger.byIds([...runs.keys()].filter((id) => !known.has(id)))) known.set(r.id, r);
-  const fresh = rowsFromRead(known, [...runs.values()], read.rejected, sub, now);
+  const fresh = rowsFromRead(
+    known,
+    [...runs.values()],
+    [...read.rejected, ...(older?.rejected ?? [])],
+    sub,
+    now,
+  );
   let rows = merge([...known.values()], fresh);
   // Rows are written once per poll each, with their fate when it is decided in the same poll,
   // and always before a post: what a post depends on is durable before Slack hears of it.
@@ -250,8 +264,15 @@ export async function pollTest(
     : sub.unreadSince && now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS
       ? sub.unreadSince
       : null;
+  // What this read left unread, and what is still unread of earlier windows: read over the next polls.
+  const unreadFailures = unreadUnion(
+    older ? older.rest : (sub.unreadFailures ?? null),
+    read.truncated && Number.isFinite(oldestRead)
+      ? { since: since.toISOString(), until: new Date(oldestRead).toISOString() }
+      : null,
+  );
   let next: TestSubscription = noteQuarantined(
-    { ...sub, testName: read.test.name || sub.testName, unreadSince },
+    { ...sub, testName: read.test.name || sub.testName, unreadSince, unreadFailures },
     read.rejected.filter((r) => r.id === null || !known.has(r.id)),
     now,
   );

@@ -39,6 +39,7 @@ async function readPages(
   unchanged: (run: TestRun) => boolean = () => false,
   /** When the oldest run the ledger holds as running was created: the read goes back at least that far. */
   oldestRunningAt: number | null = null,
+  until?: Date,
 ): Promise<Pages> {
   const runs: TestRun[] = [];
   const rejected: RejectedRun[] = [];
@@ -52,6 +53,7 @@ async function readPages(
         status,
         limit: PAGE_SIZE,
         ...(since ? { since } : {}),
+        ...(until ? { until } : {}),
         ...(cursor ? { cursor } : {}),
       }),
     // Without a time bound the first page is all a poll wants (a test that never ran).
@@ -120,4 +122,45 @@ export async function readLateFailures(
   const ids = new Set(watched.map((p) => p.id));
   const page = await readPages(vendor, testId, "failed", new Date(oldest - SINCE_MARGIN_MS), 1);
   return page.runs.filter((run) => ids.has(run.id));
+}
+
+/** A part of an earlier poll's window that its capped read left unread (ISO times, `until` inclusive). */
+export type UnreadWindow = { since: string; until: string };
+
+/**
+ * The failed runs of a part of a window an earlier read left unread, up to a poll's pages: a
+ * backlog deeper than one poll reads (the bot stopped for hours) is read over the next polls,
+ * never skipped. `rest` is what is still unread after this read, or null.
+ */
+export async function readUnreadFailures(
+  vendor: VendorClient,
+  testId: number,
+  window: UnreadWindow,
+): Promise<{ runs: TestRun[]; rejected: RejectedRun[]; rest: UnreadWindow | null }> {
+  const read = await readPages(
+    vendor,
+    testId,
+    "failed",
+    new Date(window.since),
+    MAX_PAGES,
+    () => false,
+    null,
+    new Date(window.until),
+  );
+  const times = read.runs.map(createdMs).filter((t): t is number => t !== null && Number.isFinite(t));
+  if (read.complete || times.length === 0) return { runs: read.runs, rejected: read.rejected, rest: null };
+  // Newest first, the rest is older than the oldest read; oldest first, newer than the newest.
+  const rest = read.newestFirst
+    ? { since: window.since, until: new Date(Math.min(...times)).toISOString() }
+    : { since: new Date(Math.max(...times)).toISOString(), until: window.until };
+  return { runs: read.runs, rejected: read.rejected, rest };
+}
+
+/** One window over two unread parts: reading a known run again costs a little and changes nothing. */
+export function unreadUnion(a: UnreadWindow | null, b: UnreadWindow | null): UnreadWindow | null {
+  if (!a || !b) return a ?? b;
+  return {
+    since: Date.parse(a.since) <= Date.parse(b.since) ? a.since : b.since,
+    until: Date.parse(a.until) >= Date.parse(b.until) ? a.until : b.until,
+  };
 }

@@ -153,6 +153,11 @@ export type TestSubscription = SubscriptionBase & {
   flakyThread?: FlakyThread | null;
   /** A capped read left runs older than this unread: their failures are read on their own for an hour after it. */
   unreadSince?: string | null;
+  /**
+   * The part of an earlier window a capped read left unread (a backlog deeper than a poll
+   * reads): its failed runs are read on their own, a poll's pages at a time, until none is left.
+   */
+  unreadFailures?: { since: string; until: string } | null;
   /** A failure held for a cycle's outage check: another cycle leaves it alone until `until`. */
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */

@@ -185,11 +185,13 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
         violations.push(`an alert in ${channel} names no run: ${m.text}`);
         continue;
       }
-      if (runs.length > 1) outages.add(m.ts);
+      // A reply telling several failures of one test's streak is no outage message.
+      const outage = runs.length > 1 && !/ failed \d+ more runs?\b/.test(m.text ?? "");
+      if (outage) outages.add(m.ts);
       for (const run of runs) {
         const key = `${channel}:${run}`;
         shown.set(key, (shown.get(key) ?? 0) + 1);
-        if (runs.length > 1) inOutage.set(key, (inOutage.get(key) ?? 0) + 1);
+        if (outage) inOutage.set(key, (inOutage.get(key) ?? 0) + 1);
       }
     }
   }

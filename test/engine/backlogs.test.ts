@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createBot, emulator, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
+import { runIdsIn } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const failureAlerts = async (bot: ReturnType<typeof createBot>, runId: number) =>
@@ -16,6 +17,23 @@ describe("a backlog deeper than one poll reads", () => {
     await bot.cron();
     expect(await failureAlerts(bot, failed.id)).toHaveLength(1);
   }, 60_000);
+
+  it("400 failed runs between two polls, more than a poll reads: every one is told, over the next polls, once", async () => {
+    const { bot, org } = await subscribedBot();
+    const failed: number[] = [];
+    for (let i = 0; i < 400; i++) failed.push((await org.addRun(101, "failed")).id);
+    const t0 = Date.now();
+    for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * 60_000));
+    const told = (await bot.posted()).flatMap((m) =>
+      runIdsIn(visibleText(m)).filter((id) => failed.includes(id)),
+    );
+    expect(told).toHaveLength(failed.length);
+    expect(new Set(told).size).toBe(failed.length);
+    // Read to the end: a later poll finds nothing more to tell.
+    const posts = (await bot.posted()).length;
+    await bot.cron(new Date(t0 + 5 * 60_000));
+    expect(await bot.posted()).toHaveLength(posts);
+  }, 120_000);
 
   it("a run still running under more than a poll's pages of newer runs, failing later, is announced", async () => {
     const { bot, org } = await subscribedBot();

@@ -3,7 +3,7 @@ import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "..
 import { readConfig } from "../../src/config.ts";
 import { cycleLogLine, runPollCycle } from "../../src/cron.ts";
 import * as OUTAGE from "../../src/model/outage-thresholds.ts";
-import { leaveIntent, ledgerOf, runIdsIn } from "../helpers/cases.ts";
+import { leaveIntent, ledgerOf, runIdsIn, startWithinOneUtcDay } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
@@ -182,6 +182,30 @@ describe("an outage still going on is one message", () => {
     expect(thread).toContain(`runs/${again.id}`);
     const ledger = await ledgerOf(bot, "test", fourth.id);
     expect(ledger.find((r) => r.id === again.id)).toMatchObject({ fate: "grouped", ts: outage.ts });
+  });
+
+  it("a test of the outage that failed twice more and passed within one look replies once: both failures and its recovery", async () => {
+    const { bot, org, tests, t0, outage } = await openOutage(5);
+
+    const named = tests[0] as { id: number };
+    const runs = [
+      await org.addRun(named.id, "failed"),
+      await org.addRun(named.id, "failed"),
+      await org.addRun(named.id, "passed"),
+    ];
+    await bot.cron(new Date(t0 + MINUTE));
+    const aboutIt = (await threadOf(bot, outage))
+      .map(visibleText)
+      .filter((t) => runs.some((run) => t.includes(`runs/${run.id}`)));
+    expect(aboutIt).toHaveLength(1);
+    for (const run of runs) expect(aboutIt[0]).toContain(`runs/${run.id}`);
+    expect(aboutIt[0]).toMatch(/passed again after 3 failed runs/);
+    const ledger = await ledgerOf(bot, "test", named.id);
+    expect(runs.map((run) => ledger.find((r) => r.id === run.id)?.fate)).toEqual([
+      "threaded",
+      "threaded",
+      "recovered",
+    ]);
   });
 
   it("a failure whose join reply Slack refused with an unknown outcome stays held, the cycle says so, and the next cycle names it once", async () => {
@@ -415,7 +439,7 @@ describe("the noisy scenario's outages", () => {
     const { bot, org } = await subscribedBot("subscribe test 101");
     for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
     await org.scenario("noisy");
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(90 * MINUTE);
     // As `SIMULATE=noisy npm start` runs it: a tick every 20 s, each test polled every minute.
     // Ticks 8–10 fail all three (the outage); ticks 12–15 flap two or three of them, about a
     // minute after all passed again; the pattern repeats every 16 ticks.
@@ -448,7 +472,7 @@ describe("the noisy scenario's outages", () => {
     const { bot, org } = await subscribedBot("subscribe test 101");
     for (const id of [102, 103]) await bot.command("/decipher", `subscribe test ${id}`);
     await org.scenario("noisy");
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(90 * MINUTE);
     const minute = async (n: number) => {
       for (let i = 0; i < 3; i++) await org.tick();
       await bot.cron(new Date(t0 + n * MINUTE));
@@ -468,7 +492,7 @@ describe("the sandbox's default scenario", () => {
     for (const command of ["subscribe test 102", "subscribe test 103", "subscribe collection 501"])
       await bot.command("/decipher", command);
     await org.scenario("cycle");
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(90 * MINUTE);
     // Ten minutes of `npm start`: a tick every 20 s, each test polled after each. Two of the
     // three tests fail in the same tick (below the outage rule), and once the bot called them
     // flaky each keeps to its thread; an outage is what SIMULATE=noisy shows.

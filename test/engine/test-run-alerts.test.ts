@@ -117,15 +117,38 @@ describe("failed-run alerts", () => {
     expect(parents).toHaveLength(2);
   });
 
-  it("handles several new runs in one cycle in order", async () => {
+  it("several runs read in one cycle: the alert, then one reply with the next failure and the recovery", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
-    await org.addRun(101, "failed");
-    await org.addRun(101, "passed");
+    const again = await org.addRun(101, "failed");
+    const pass = await org.addRun(101, "passed");
     await bot.cron();
     const messages = await posted(bot);
-    expect(messages).toHaveLength(3);
-    expect(visibleText(messages.at(-1) as StoredMessage)).toMatch(/passed again after 2 failed runs/i);
+    expect(messages).toHaveLength(2);
+    const reply = visibleText(messages.at(-1) as StoredMessage);
+    expect(reply).toContain(`runs/${again.id}`);
+    expect(reply).toContain(`runs/${pass.id}`);
+    expect(reply).toMatch(/passed again after 2 failed runs/i);
+    expect(visibleText(messages[0] as StoredMessage)).toMatch(/Recovered/);
+  });
+
+  it("an open alert's failures read in one look are one reply, listed in order", async () => {
+    const { bot, org } = await subscribedBot();
+    await org.addRun(101, "failed");
+    await bot.cron();
+    const burst = [
+      await org.addRun(101, "failed"),
+      await org.addRun(101, "failed"),
+      await org.addRun(101, "failed"),
+    ];
+    await bot.cron();
+    const messages = await posted(bot);
+    expect(messages).toHaveLength(2);
+    const reply = visibleText(messages[1] as StoredMessage);
+    const at = burst.map((run) => reply.indexOf(`runs/${run.id}`));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(visibleText(messages[0] as StoredMessage)).toMatch(/failing for 4 runs/);
   });
 
   it("keeps each channel's alerts apart: one failure, one alert per subscribed channel", async () => {

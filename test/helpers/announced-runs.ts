@@ -23,6 +23,15 @@ export function announcedRuns(text: string, blocks: unknown): number[] | null | 
   // An outage message (also once edited as its tests recover) and its thread parts naming more tests.
   if (/failing at once|failed at once|^Also fail(ing|ed) /.test(text))
     return links.length > 0 ? [...new Set(links)] : "unreadable";
+  // What one poll read of an open streak, in one reply: a block per failure (":x: … Run #id"),
+  // then maybe the pass that ended them, which announces no failure.
+  if (/ failed \d+ more runs?\b/.test(text)) {
+    const failures = (Array.isArray(blocks) ? blocks : [])
+      .map((b) => String((b as { text?: { text?: unknown } }).text?.text ?? ""))
+      .filter((t) => t.startsWith(":x:"))
+      .map((t) => Number(/\/runs\/(\d+)/.exec(t)?.[1] ?? Number.NaN));
+    return failures.length > 0 && failures.every(Number.isFinite) ? failures : "unreadable";
+  }
   // A thread reply, or a flaky test's day thread (its opening post and its replies): the run links first.
   if (/failed again|is flaky:|failed \(flaky\)/.test(text))
     return links.length > 0 ? [links[0] as number] : "unreadable";

@@ -210,3 +210,18 @@ export async function leaveIntent(bot: Bot, kind: "test" | "collection", id: num
     );
   });
 }
+
+/**
+ * A start for a simulated span that stays within one UTC day: now, or just after the coming
+ * midnight when the span would cross it. A test called flaky keeps to its thread until the end
+ * of the UTC day (src/engine/decide-test-step.ts), so a span that crosses midnight would see a
+ * new day's alerts whatever the hour the suite runs at.
+ */
+export function startWithinOneUtcDay(spanMs: number, now = Date.now()): number {
+  const midnight = Date.UTC(
+    new Date(now).getUTCFullYear(),
+    new Date(now).getUTCMonth(),
+    new Date(now).getUTCDate() + 1,
+  );
+  return now + spanMs < midnight ? now : midnight + 1000;
+}

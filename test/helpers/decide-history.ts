@@ -13,7 +13,8 @@ import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
  * refuses it, or stores it and loses the answer (the outbox then finds it by its key).
  *
  * What Slack ends up showing is counted per run, across every way a run can be shown (its own
- * alert or thread reply, keyed `run:<id>`, or a line of an outage message), so a run told twice
+ * alert, a thread reply telling it with the others read in the same look, or a line of an
+ * outage message), so a run told twice
  * under two forms is caught, not only a key sent twice.
  */
 
@@ -138,7 +139,14 @@ export function startingSubscription(
 /** A message's fallback text and its blocks' text, as one string to match against. */
 const shownText = (message: SlackMessage) => `${message.text}\n${JSON.stringify(message.blocks ?? [])}`;
 
-const runOfKey = (key: string) => (key.startsWith("run:") ? Number(key.slice(4)) : null);
+/** The failed runs a post tells: those its delivery records as told in it (one reply may tell several). */
+const runsToldBy = (step: Extract<ReturnType<typeof decideTestStep>, { kind: "post" }>, ts: string) =>
+  step
+    .delivered(ts)
+    .rows.filter(
+      (r) => r.status === "failed" && r.ts === ts && (r.fate === "announced" || r.fate === "threaded"),
+    )
+    .map((r) => r.id);
 
 export function playHistory(history: History): Shown {
   const answers = history.answers ?? ["ok"];
@@ -154,7 +162,12 @@ export function playHistory(history: History): Shown {
   const asked = new Map<string, number>();
   const texts = new Map<string, string>();
   const everHeld: number[] = [];
-  const told = (runId: number) => timesTold.set(runId, (timesTold.get(runId) ?? 0) + 1);
+  /** The message that told each run, so an edit that names it again in that message is no second telling. */
+  const toldIn = new Map<number, string>();
+  const told = (runId: number, ts: string) => {
+    toldIn.set(runId, ts);
+    timesTold.set(runId, (timesTold.get(runId) ?? 0) + 1);
+  };
   let answer = 0;
   let tsCounter = 0;
   const apply = (change: Change) => {
@@ -176,7 +189,7 @@ export function playHistory(history: History): Shown {
       if (pass === "tell" && held.length > 0 && outages[poll % outages.length] === true) {
         // The channel's outage message names the held runs: Slack shows each once, there.
         group = { ts: `${1_800_000_000 + tsCounter++}.000100`, runIds: [...held] };
-        for (const id of held) told(id);
+        for (const id of held) told(id, group.ts);
       }
       for (let guard = 0; guard < 200; guard++) {
         const next = decideTestStep({
@@ -208,8 +221,11 @@ export function playHistory(history: History): Shown {
         asked.set(next.key, (asked.get(next.key) ?? 0) + 1);
         const had = slack.get(next.key);
         if (had) {
-          // The outbox: a key Slack holds is answered with its ts, never sent again.
+          // The outbox: a key Slack holds is answered with its ts, never sent again. Decided
+          // again with more runs read since, it is edited to say them (src/engine/poll-test.ts).
           unknown.delete(next.key);
+          for (const id of runsToldBy(next, had)) if (toldIn.get(id) !== had) told(id, had);
+          texts.set(had, shownText(next.message));
           apply(next.delivered(had));
           continue;
         }
@@ -218,8 +234,7 @@ export function playHistory(history: History): Shown {
         const ts = `${1_700_000_000 + tsCounter++}.000100`;
         slack.set(next.key, ts);
         texts.set(ts, shownText(next.message));
-        const runId = runOfKey(next.key);
-        if (runId !== null) told(runId);
+        for (const id of runsToldBy(next, ts)) told(id, ts);
         if (a === "lost") {
           unknown.add(next.key);
           break;

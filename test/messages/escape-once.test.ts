@@ -30,6 +30,7 @@ import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { sessionUnfurl } from "../../src/messages/session-unfurl.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
+import { streakReply } from "../../src/messages/streak-reply.ts";
 import { testUnfurl } from "../../src/messages/test-unfurl.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
 import { type WeeklyTestLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
@@ -219,6 +220,19 @@ describe("names are escaped exactly once, and no time goes stale, in every messa
           "failedRunParent",
         );
         escapedOnce(failedRunThreadReply({ test, run, failedRuns: 2, appUrl: APP, now: NOW }), raw, "reply");
+        escapedOnce(
+          streakReply({
+            test,
+            runs: [run, run],
+            failedRuns: 3,
+            recoveredBy: run,
+            appUrl: APP,
+            now: NOW,
+            named: true,
+          }),
+          raw,
+          "streakReply",
+        );
         escapedOnce(
           recoveryThreadReply({ test, run, failedRuns: 2, appUrl: APP, now: NOW }),
           raw,

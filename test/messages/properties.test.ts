@@ -22,6 +22,7 @@ import { forRichClients, withoutRichBlocks } from "../../src/messages/rich-block
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { sharedSessionMessage } from "../../src/messages/shared-session.ts";
+import { FAILURES_PER_REPLY, streakReply } from "../../src/messages/streak-reply.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
 import { weeklyMessage } from "../../src/messages/weekly-message.ts";
 import { collectionAlertEvidence } from "../../src/model/alert-evidence.ts";
@@ -213,6 +214,34 @@ describe("every builder stays within Slack's limits and never breaks mrkdwn, wha
           );
           assertWithinSlackLimits(
             recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl: app, now: at }),
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("streakReply, with any burst of failures read in one look and any recovery", () => {
+    fc.assert(
+      fc.property(
+        anyTest,
+        fc.array(anyRun, { minLength: 1, maxLength: FAILURES_PER_REPLY }),
+        fc.option(anyRun, { nil: null }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.boolean(),
+        appUrl,
+        now,
+        (test, runs, recoveredBy, before, named, app, at) => {
+          assertWithinSlackLimits(
+            streakReply({
+              test,
+              runs,
+              failedRuns: before + runs.length,
+              recoveredBy,
+              appUrl: app,
+              now: at,
+              named,
+            }),
           );
         },
       ),
