@@ -125,12 +125,19 @@ function testLine(t: DigestTestLine, appUrl: string): string {
   const shown = percent(t.passRate);
   const rate = shown === null ? "no runs" : `${shown} passed`;
   const state = t.facts ? testStateLine(t.facts) : `${STATE_ICON[t.state] ?? STATE_ICON.unknown} ${t.state}`;
-  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${state} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
+  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${state}${olderStreak(t)} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
 }
 
 /** The state cell: the same words as the line, as literal text. */
 const stateCell = (t: DigestTestLine) =>
-  t.facts ? testStateCell(t.facts) : `${STATE_CELL_ICON[t.state] ?? STATE_CELL_ICON.unknown} ${t.state}`;
+  `${t.facts ? testStateCell(t.facts) : `${STATE_CELL_ICON[t.state] ?? STATE_CELL_ICON.unknown} ${t.state}`}${olderStreak(t)}`;
+
+/**
+ * "failed 5 runs in a row" beside 4 failures in the day's columns reads as a contradiction:
+ * the row says where the rest of the streak is.
+ */
+const olderStreak = (t: DigestTestLine) =>
+  t.facts && t.facts.trailingFailures > t.failures24h ? " · its first failures were before these 24 h" : "";
 
 /** Failing first, then flaky: the rows that need someone come first. */
 const STATE_ORDER: Record<DigestTestState, number> = {

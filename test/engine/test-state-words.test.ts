@@ -104,5 +104,10 @@ describe("a failing streak older than a day", () => {
     expect(said.status).toBe("broken: failed 6 runs in a row");
     expect(said.home).toBe(said.status);
     expect(said.digest).toBe(said.status);
+    // Beside the day's columns (fewer failures than 6), the digest says where the rest are.
+    const digest = (await bot.posted()).find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    expect(visibleText(digest as StoredMessage)).toContain(
+      "failed 6 runs in a row · its first failures were before these 24 h",
+    );
   });
 });
