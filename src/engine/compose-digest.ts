@@ -18,6 +18,7 @@ import {
   readWithinBudget,
   waitForDecipher,
 } from "./report-reads.ts";
+import { isSnoozed } from "./snooze.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -159,11 +160,16 @@ export async function sendDigest(
   if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
-  // A muted item still gets its line, saying who muted it: the digest is where it is not forgotten.
+  // A muted or snoozed item still gets its line, saying who did it: the digest is where it is not forgotten.
+  const snoozed = (s: Subscription | undefined) => (s && isSnoozed(s, now) ? (s.snooze ?? null) : null);
   const lines = {
-    tests: testLines.map((line, i) => ({ ...line, muted: tests[i]?.muted ?? null })),
+    tests: testLines.map((line, i) => ({
+      ...line,
+      muted: tests[i]?.muted ?? null,
+      snoozed: snoozed(tests[i]),
+    })),
     collections: collectionLines.flatMap((line, i) =>
-      line === null ? [] : [{ ...line, muted: watched[i]?.muted ?? null }],
+      line === null ? [] : [{ ...line, muted: watched[i]?.muted ?? null, snoozed: snoozed(watched[i]) }],
     ),
   };
   const date = localDate(now, schedule.zone);

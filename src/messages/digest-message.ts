@@ -1,7 +1,8 @@
 import type { DigestDay } from "../model/digest-history.ts";
 import type { TestState, TestStateFacts } from "../model/test-state.ts";
-import type { Muted } from "../model/triage-state.ts";
+import type { Muted, Snooze } from "../model/triage-state.ts";
 import type { IssueCollection, TestInfo } from "../vendor/types.ts";
+import { snoozeEnd } from "./alert-status.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
 import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";
 import { context, header, packLines, section } from "./elements.ts";
@@ -42,6 +43,8 @@ export type DigestCollection = {
   newSessions24h?: Count24h | null;
   /** Muted in this channel: its line says so (who, when), since it posts nothing. */
   muted?: Muted | null;
+  /** Snoozed in this channel now: its line says so (who, until when). */
+  snoozed?: Snooze | null;
 };
 
 export type DigestTestLine = {
@@ -58,6 +61,8 @@ export type DigestTestLine = {
   facts?: TestStateFacts | null;
   /** Muted in this channel: its line says so (who, when), since it posts nothing. */
   muted?: Muted | null;
+  /** Snoozed in this channel now: its line says so (who, until when). */
+  snoozed?: Snooze | null;
 };
 
 export type DigestInput = {
@@ -106,11 +111,19 @@ const mutedAt = (muted: Muted) => {
 };
 const mutedPart = (muted: Muted | null | undefined) =>
   muted ? ` · :no_bell: muted by ${mention(muted.by)} ${dateToken(muted.at)}` : "";
+const snoozedPart = (snoozed: Snooze | null | undefined) =>
+  snoozed ? ` · :sleeping: snoozed by ${mention(snoozed.by)} ${snoozeEnd(snoozed)}` : "";
+/** The same as literal text (a table cell): a timed snooze's end in UTC. */
+const snoozedCell = (snoozed: Snooze | null | undefined) => {
+  if (!snoozed) return "";
+  const until = toDate(snoozed.until);
+  return ` · snoozed ${snoozed.choice.kind === "for" && until ? `until ${isoUtc(until)}` : snoozeEnd(snoozed)}`;
+};
 
 function collectionLine(line: DigestCollection, appUrl: string): string {
   const c = line.collection;
   const path = c.shortenedPath ? ` ${code(c.shortenedPath)}` : "";
-  return `• *${link(collectionUrl(appUrl, c.id), c.rootCause.trim() || `Issue collection #${c.id}`)}*${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}${mutedPart(line.muted)}`;
+  return `• *${link(collectionUrl(appUrl, c.id), c.rootCause.trim() || `Issue collection #${c.id}`)}*${path} · ${plural(c.sessionCount, "session")} (${collectionChange(line)}) · ${plural(c.errorCount, "error")} · ${plural(c.estimatedUsers, "user")} · ${c.isResolved ? "resolved" : "unresolved"}${mutedPart(line.muted)}${snoozedPart(line.snoozed)}`;
 }
 
 /** The line of a collection Decipher did not answer for (the digest's and the weekly report's). */
@@ -125,7 +138,7 @@ function testLine(t: DigestTestLine, appUrl: string): string {
   const shown = percent(t.passRate);
   const rate = shown === null ? "no runs" : `${shown} passed`;
   const state = t.facts ? testStateLine(t.facts) : `${STATE_ICON[t.state] ?? STATE_ICON.unknown} ${t.state}`;
-  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${state}${olderStreak(t)} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}`;
+  return `• ${link(testUrl(appUrl, t.test.id), t.test.name || `Test ${t.test.id}`)} · ${state}${olderStreak(t)} · ${plural(t.runs24h, "run")}, ${plural(t.failures24h, "failure")} · ${rate}${mutedPart(t.muted)}${snoozedPart(t.snoozed)}`;
 }
 
 /** The state cell: the same words as the line, as literal text. */
@@ -165,7 +178,7 @@ function testsTable(tests: readonly DigestTestLine[], appUrl: string) {
     // A table cell is literal text, not mrkdwn: the name goes in as written.
     linkCell(testUrl(appUrl, t.test.id), plainLine(t.test.name) || `Test ${t.test.id}`),
     // A cell is plain text (no mention, no date token): when, in UTC; who is in status and on Home.
-    textCell(`${stateCell(t)}${t.muted ? ` · muted ${mutedAt(t.muted)}` : ""}`),
+    textCell(`${stateCell(t)}${t.muted ? ` · muted ${mutedAt(t.muted)}` : ""}${snoozedCell(t.snoozed)}`),
     textCell(String(t.runs24h)),
     textCell(String(t.failures24h)),
     textCell(percent(t.passRate) ?? "–"),

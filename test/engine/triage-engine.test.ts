@@ -8,6 +8,7 @@ import {
   visibleText,
 } from "../../dev/in-workerd/bot.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
+import { DigestStore } from "../../src/store/digest-store.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
@@ -249,6 +250,17 @@ describe("triage through the subscription's single writer", () => {
     expect(thread.map(visibleText).join("\n")).toMatch(/failed 3 more times while snoozed/);
     expect(topLevel(await bot.posted())).toHaveLength(1);
     expect(visibleText(await parentNow(bot, parent.ts))).toContain(`runs/${first.id}`);
+  });
+
+  it("a snoozed alert's test says so in the digest, until when", async () => {
+    const { bot, parent, t0 } = await failingAlert();
+    await bot.command("/decipher", "digest 09:00 UTC");
+    await chooseSnooze(bot, parent, "pass");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    await bot.cron(new Date(Math.max(t0 + 60_000, Date.parse(due) + 5_000)));
+    const digest = (await bot.posted()).find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    // The tests' table (its cells are literal text: who snoozed it is in status and on Home).
+    expect(JSON.stringify(digest?.blocks)).toMatch(/"raw_text","text":"[^"]*· snoozed until it passes"/);
   });
 
   it("a pass during a snooze ends it quietly, turning the parent green", async () => {

@@ -109,4 +109,28 @@ describe("wording", () => {
     // The table's cell is plain text: it says when, in UTC.
     expect(JSON.stringify(m.blocks)).toMatch(/"raw_text","text":"[^"]*· muted 2026-02-16 09:00 UTC"/);
   });
+
+  it("the digest names a snoozed test and collection: who snoozed it and until when", () => {
+    const snoozed = {
+      by: "U0BOB",
+      at: "2026-02-16T09:00:00.000Z",
+      until: "2026-02-16T10:00:00.000Z",
+      choice: { kind: "for" as const, hours: 1 },
+      missedFailures: 0,
+      countAtStart: null,
+    };
+    const m = digestMessage({
+      date: "2026-02-16",
+      zone: "UTC",
+      collections: [{ collection: aCollection(), snoozed }],
+      tests: [{ test: aTest, runs24h: 4, failures24h: 1, passRate: 0.75, state: "failing", snoozed }],
+      appUrl: APP,
+      now: NOW,
+    });
+    const lines = visibleText(m)
+      .split("\n")
+      .filter((l) => l.includes(":sleeping: snoozed by <@U0BOB> until <!date^1771236000^"));
+    expect(lines).toHaveLength(2);
+    expect(JSON.stringify(m.blocks)).toMatch(/"raw_text","text":"[^"]*· snoozed until 2026-02-16 10:00 UTC"/);
+  });
 });
