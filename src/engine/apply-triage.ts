@@ -73,7 +73,7 @@ async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: 
   const at = now.toISOString();
   let next: Subscription;
   if (sub.kind === "test") {
-    next = { ...sub, muted: null, quietFailures: 0, lastChangeAt: at };
+    next = { ...sub, muted: null, unmutedAt: at, quietFailures: 0, lastChangeAt: at };
   } else {
     // A collection was not polled while muted: its growth is measured from now on. Its alert
     // stays its alert (later growth replies in its thread), unless it was resolved meanwhile:

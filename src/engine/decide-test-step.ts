@@ -360,7 +360,9 @@ export function decideTestStep(input: TestPollInput): TestStep {
       };
       continue;
     }
-    if (sub.muted) {
+    // A failure that ended before the Unmute, read only now, happened while muted: counted, as
+    // the Unmute said, not posted.
+    if (sub.muted || (sub.unmutedAt && endedAt(run, row) < Date.parse(sub.unmutedAt))) {
       counted(row, "muted");
       // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
       if (streak) sub = { ...sub, streak: grow(streak, run, row) };
@@ -612,6 +614,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
   }
 
   return parentEditStep() ?? flakyEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
+}
+
+/** When a run ended (its failure happened), as far as the vendor says; else its row's time. */
+function endedAt(run: TestRun, row: LedgerRow): number {
+  const ended = Date.parse(run.endTime ?? "");
+  return Number.isFinite(ended) ? ended : rowTime(row);
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {

@@ -137,6 +137,11 @@ export type TestSubscription = SubscriptionBase & {
   testId: number;
   testName: string;
   /**
+   * When it was last unmuted: a failure that ended before then, not polled yet, happened while
+   * it was muted, and is counted as muted, never posted after the Unmute.
+   */
+  unmutedAt?: string | null;
+  /**
    * The newest settled run the ledger holds (src/model/run-ledger.ts), shown in status. Derived
    * after each poll; the ledger, never this, decides what is new.
    */

@@ -10,6 +10,7 @@ import {
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { ledgerOf } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const MINUTE = 60_000;
@@ -322,6 +323,22 @@ describe("triage through the subscription's single writer", () => {
     const after = await parentNow(bot, parent.ts);
     expect(visibleText(after)).toMatch(/failing for 3 runs/);
     expect(buttonIds(after)).toEqual(["run_open", "triage_acknowledge", "triage_snooze", "triage_mute"]);
+  });
+
+  it("a failure that ended while muted, read only after the Unmute, is counted, not posted; the next one is", async () => {
+    const { bot, org, t0, parent } = await failingAlert();
+    await bot.click(parent, "triage_mute");
+    const whileMuted = await org.addRun(101, "failed");
+    await bot.click(await parentNow(bot, parent.ts), "triage_unmute");
+    await bot.cron(new Date(t0 + MINUTE));
+    expect((await bot.posted()).map((m) => m.ts)).toEqual([parent.ts]);
+    const row = (await ledgerOf(bot, "test", 101)).find((r) => r.id === whileMuted.id);
+    expect(row).toMatchObject({ fate: "counted", reason: "muted" });
+    const next = await org.addRun(101, "failed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const reply = (await bot.posted()).find((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
+    expect(visibleText(reply as StoredMessage)).toContain(`Run #${next.id}`);
+    expect(visibleText(reply as StoredMessage)).not.toContain(`Run #${whileMuted.id}`);
   });
 
   it("a test that passes while muted posts no recovery: its alert turns green and keeps Unmute; unmuted, it shows what a green alert shows", async () => {
