@@ -102,6 +102,7 @@ export function clicksMessage(input: ClicksMessageInput): SlackMessage {
       header(`Clicks (${clicks.data.length})`),
       context(sessionHeading(sessionId, session, appUrl)),
       context(screenshotExpiry(clicks.screenshotsExpiresAt, now), open),
+      ...(clicks.data.length > 0 ? [context("A time like 1:23 is into the session, not of the day.")] : []),
       ...list,
     ],
   });

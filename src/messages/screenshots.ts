@@ -1,7 +1,7 @@
 import type { Click, SessionClicks } from "../vendor/types.ts";
 import { formatOffset } from "../vendor/units.ts";
 import type { SharedSessionCard } from "./button-values.ts";
-import { screenshotExpiry } from "./clicks.ts";
+import { clickTypeWords, screenshotExpiry } from "./clicks.ts";
 import { context, header, image, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
@@ -33,7 +33,8 @@ const MAX_IMAGES = 12;
 type Shot = { url: string; title: string };
 
 function shotsOf(click: Click, sessionStart: string | null): Shot[] {
-  const what = `${oneLine(click.type) || "click"} ${formatOffset(click.timestamp, sessionStart)}`;
+  // The Clicks answer's words for the kind ("dead click"), at its time into the session.
+  const what = `${clickTypeWords(click.type).toLowerCase()} ${formatOffset(click.timestamp, sessionStart)}`;
   return [
     { url: click.screenshots?.before, title: `Before ${what}` },
     { url: click.screenshots?.after, title: `After ${what}` },
@@ -108,7 +109,9 @@ export function screenshotsMessage(input: ScreenshotsMessageInput): SlackMessage
     ...(fromClicks.length === 0
       ? [context("_No click screenshots in this session._")]
       : [
-          section(`*Clicks*${expiryNote(clicks.screenshotsExpiresAt, input.now)}`),
+          section(
+            `*Clicks* (a time like 1:23 is into the session)${expiryNote(clicks.screenshotsExpiresAt, input.now)}`,
+          ),
           ...shotBlocks(shown, clicks.screenshotsExpiresAt, input),
         ]),
     ...(fromClicks.length > shown.length

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
 import { clicksMessage } from "../../src/messages/clicks.ts";
+import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
 import { APP, aTimeline, NOW, SESSION_ID, someClicks } from "./fixtures.ts";
@@ -87,6 +88,30 @@ describe("clicks message", () => {
     expect(t).toContain("Dead click on element “Total”");
     expect(t).toContain("Click on button “Next”");
     expect(t).not.toMatch(/rage_click|dead_click|`A`|`DIV`|`BUTTON`/);
+  });
+
+  it("says its times are into the session, not of the day", () => {
+    const t = visibleText(
+      clicksMessage({ sessionId: SESSION_ID, clicks: someClicks(), appUrl: APP, now: NOW }),
+    );
+    expect(t).toContain("A time like 1:23 is into the session, not of the day.");
+  });
+
+  it("the Screenshots answer names each click as Clicks does, at its time into the session", () => {
+    const base = someClicks().data[0];
+    if (!base) throw new Error("fixture");
+    const data = [{ ...base, id: 2, type: "dead_click", timestamp: 83 }];
+    const m = screenshotsMessage({
+      sessionId: SESSION_ID,
+      session: null,
+      clicks: someClicks({ data }),
+      appUrl: APP,
+      now: NOW,
+    });
+    const titles = JSON.stringify(m.blocks);
+    expect(titles).toContain("Before dead click at 1:23");
+    expect(titles).not.toContain("dead_click");
+    expect(visibleText(m)).toContain("(a time like 1:23 is into the session)");
   });
 
   it("says so when nothing was clicked", () => {
