@@ -153,7 +153,11 @@ export async function readUnreadFailures(
   const rest = read.newestFirst
     ? { since: window.since, until: new Date(Math.min(...times)).toISOString() }
     : { since: new Date(Math.max(...times)).toISOString(), until: window.until };
-  return { runs: read.runs, rejected: read.rejected, rest };
+  // A window that did not shrink (a vendor that ignores `since`/`until`) would be read again
+  // at every poll for ever: it is given up, and the next capped read remembers what it leaves.
+  const shrank =
+    Date.parse(rest.until) - Date.parse(rest.since) < Date.parse(window.until) - Date.parse(window.since);
+  return { runs: read.runs, rejected: read.rejected, rest: shrank ? rest : null };
 }
 
 /** One window over two unread parts: reading a known run again costs a little and changes nothing. */
