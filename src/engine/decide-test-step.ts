@@ -365,7 +365,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
     if (sub.muted || (sub.unmutedAt && endedAt(run, row) < Date.parse(sub.unmutedAt))) {
       counted(row, "muted");
       // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
-      if (streak) sub = { ...sub, streak: grow(streak, run, row) };
+      if (streak) {
+        const grown = grow(streak, run, row);
+        // Read after the Unmute, the live alert says it now ("failing for 2 runs").
+        const edit =
+          !sub.muted && !grown.grouped ? { parentEdit: { ts: grown.threadTs, streak: grown } } : {};
+        sub = { ...sub, streak: grown, ...edit };
+      }
       continue;
     }
     if (isSnoozed(sub, now) && sub.snooze) {

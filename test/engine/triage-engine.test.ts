@@ -325,7 +325,7 @@ describe("triage through the subscription's single writer", () => {
     expect(buttonIds(after)).toEqual(["run_open", "triage_acknowledge", "triage_snooze", "triage_mute"]);
   });
 
-  it("a failure that ended while muted, read only after the Unmute, is counted, not posted; the next one is", async () => {
+  it("a failure that ended while muted, read only after the Unmute, is counted, not posted, and the alert counts it; the next one is posted", async () => {
     const { bot, org, t0, parent } = await failingAlert();
     await bot.click(parent, "triage_mute");
     const whileMuted = await org.addRun(101, "failed");
@@ -334,6 +334,8 @@ describe("triage through the subscription's single writer", () => {
     expect((await bot.posted()).map((m) => m.ts)).toEqual([parent.ts]);
     const row = (await ledgerOf(bot, "test", 101)).find((r) => r.id === whileMuted.id);
     expect(row).toMatchObject({ fate: "counted", reason: "muted" });
+    // The live alert counts it at once, as status does.
+    expect(visibleText(await parentNow(bot, parent.ts))).toMatch(/failing for 2 runs/);
     const next = await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + 2 * MINUTE));
     const reply = (await bot.posted()).find((m) => m.thread_ts === parent.ts && m.ts !== parent.ts);
