@@ -33,8 +33,11 @@ const MAX_IMAGES = 12;
 type Shot = { url: string; title: string };
 
 function shotsOf(click: Click, sessionStart: string | null): Shot[] {
-  // The Clicks answer's words for the kind ("dead click"), at its time into the session.
-  const what = `${clickTypeWords(click.type).toLowerCase()} ${formatOffset(click.timestamp, sessionStart)}`;
+  // The Clicks answer's words for the kind ("dead click"), and a time into the session that
+  // says so: "at 21:42" alone reads as a time of day.
+  const when = formatOffset(click.timestamp, sessionStart);
+  const into = /^at (\d+:\d\d(?::\d\d)?)$/.exec(when)?.[1];
+  const what = `${clickTypeWords(click.type).toLowerCase()}, ${into ? `${into} into the session` : when}`;
   return [
     { url: click.screenshots?.before, title: `Before ${what}` },
     { url: click.screenshots?.after, title: `After ${what}` },
@@ -102,16 +105,17 @@ export function screenshotsMessage(input: ScreenshotsMessageInput): SlackMessage
       : []),
     ...(fromError.length > 0
       ? [
-          section(`*Error screenshot*, as in the alert${expiryNote(error?.expiresAt ?? null, input.now)}`),
+          // The same image an alert about this session shows; "Show new sessions" opens others too.
+          section(
+            `*Error screenshot* of this session, from the issue collection${expiryNote(error?.expiresAt ?? null, input.now)}`,
+          ),
           ...shotBlocks(fromError, error?.expiresAt ?? null, input),
         ]
       : []),
     ...(fromClicks.length === 0
       ? [context("_No click screenshots in this session._")]
       : [
-          section(
-            `*Clicks* (a time like 1:23 is into the session)${expiryNote(clicks.screenshotsExpiresAt, input.now)}`,
-          ),
+          section(`*Clicks*${expiryNote(clicks.screenshotsExpiresAt, input.now)}`),
           ...shotBlocks(shown, clicks.screenshotsExpiresAt, input),
         ]),
     ...(fromClicks.length > shown.length

@@ -109,9 +109,19 @@ describe("clicks message", () => {
       now: NOW,
     });
     const titles = JSON.stringify(m.blocks);
-    expect(titles).toContain("Before dead click at 1:23");
+    expect(titles).toContain("Before dead click, 1:23 into the session");
     expect(titles).not.toContain("dead_click");
-    expect(visibleText(m)).toContain("(a time like 1:23 is into the session)");
+    // The error screenshot is this session's, which an alert may or may not have shown.
+    const withError = screenshotsMessage({
+      sessionId: SESSION_ID,
+      session: null,
+      clicks: someClicks({ data }),
+      error: { main: "https://img.decipher.test/e.png", after: null, expiresAt: null },
+      appUrl: APP,
+      now: NOW,
+    });
+    expect(visibleText(withError)).toContain("Error screenshot* of this session, from the issue collection");
+    expect(visibleText(withError)).not.toContain("as in the alert");
   });
 
   it("says so when nothing was clicked", () => {
