@@ -46,3 +46,35 @@ describe("a batched reply whose answer was lost, then more failures", () => {
     expect(thread).toContain(d.id);
   });
 });
+
+describe("an Unmute, and a run that started before it and failed after it", () => {
+  it("a failure that ended after the Unmute is posted even when its first post was refused and the next poll no longer reads it", async () => {
+    const { bot, org } = await subscribedBot();
+    const now = Date.now();
+    const ago = (ms: number) => new Date(now - ms).toISOString();
+    await org.addRun(101, "failed", { createdAt: ago(25 * MINUTE) });
+    await bot.cron(new Date(now));
+    const parent = (await bot.posted())[0] as StoredMessage;
+    await bot.click(parent, "triage_mute");
+
+    // A long run starts while muted; the poll sees it running.
+    const long = await org.addRun(101, "running", { createdAt: ago(20 * MINUTE) });
+    await bot.cron(new Date(now + MINUTE));
+    await bot.click((await bot.messages()).find((m) => m.ts === parent.ts) as StoredMessage, "triage_unmute");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // It fails after the Unmute, and a newer run fails too.
+    await org.setRun(long.id, "failed");
+    const newer = await org.addRun(101, "failed");
+
+    // Slack refuses the reply for now; the next polls read from the newer run on.
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "ratelimited" });
+    await bot.cron(new Date(now + 2 * MINUTE));
+    for (let i = 3; i <= 6; i++) await bot.cron(new Date(now + i * MINUTE));
+
+    const thread = replies(await bot.posted(), parent.ts).flatMap((m) => runIdsIn(visibleText(m)));
+    expect(thread).toContain(newer.id);
+    const row = (await ledgerOf(bot, "test", 101)).find((r) => r.id === long.id);
+    expect(row?.fate).toBe("threaded");
+    expect(thread).toContain(long.id);
+  });
+});
