@@ -235,6 +235,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
 
   /**
+   * A failure that ended before the Unmute, read only now, happened while muted: counted, as
+   * the Unmute said, not posted, nor told in the reply of a failure read with it.
+   */
+  const endedWhileMuted = (row: LedgerRow) =>
+    !!sub.unmutedAt && endedAt(runOf(input, row), row) < Date.parse(sub.unmutedAt);
+
+  /**
    * The rows after `i` that one reply tells with it: the further failures of its streak, up to
    * the pass that ends them. Never a row that is the outage's to tell, or that has an intent of
    * its own in the outbox (Slack may hold its post already).
@@ -245,6 +252,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       if (r.status === "running") continue;
       if (options.trigger && r.trigger !== options.trigger) break;
       if (groupIds.has(r.id) || input.inOutbox?.has(`run:${r.id}`)) break;
+      if (r.status === "failed" && endedWhileMuted(r)) break;
       if (r.status === "failed" && isOverdue(r, now) === late && failures.length + 1 < FAILURES_PER_REPLY)
         failures.push(r);
       else if (r.status === "passed" && !input.inOutbox?.has(`recovery:${r.id}`))
@@ -360,9 +368,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       };
       continue;
     }
-    // A failure that ended before the Unmute, read only now, happened while muted: counted, as
-    // the Unmute said, not posted.
-    if (sub.muted || (sub.unmutedAt && endedAt(run, row) < Date.parse(sub.unmutedAt))) {
+    if (sub.muted || endedWhileMuted(row)) {
       counted(row, "muted");
       // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
       if (streak) {

@@ -394,8 +394,17 @@ export async function pollTest(
     }
     posts++;
     // Slack had it from an earlier decision (a lost answer): say what is true now, e.g. that
-    // the failure it announced has passed since.
-    if (result.earlier && budget.has(1)) await update(deps.slack, sub.channelId, result.ts, step.message);
+    // the failure it announced has passed since, or the failures read since that one reply
+    // tells too. Their fates wait for the edit: an edit Slack puts off (or no budget for it)
+    // is made by the next poll, which finds the same post by its key.
+    if (result.earlier) {
+      if (!budget.has(1)) break;
+      const edited = await update(deps.slack, sub.channelId, result.ts, step.message);
+      if (!edited.ok && retryLater(edited.failure)) {
+        failure = edited.failure;
+        break;
+      }
+    }
     apply(step.delivered(result.ts));
   }
 
