@@ -238,8 +238,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
    * A failure that ended before the Unmute, read only now, happened while muted: counted, as
    * the Unmute said, not posted, nor told in the reply of a failure read with it.
    */
-  const endedWhileMuted = (row: LedgerRow) =>
-    !!sub.unmutedAt && endedAt(runOf(input, row), row) < Date.parse(sub.unmutedAt);
+  const endedWhileMuted = (row: LedgerRow) => {
+    // Only a run read in this poll says when it ended (the ledger keeps when it began): one
+    // that is not read again (its post refused for now) is told rather than guessed muted.
+    const ended = Date.parse(input.runs.get(row.id)?.endTime ?? "");
+    return !!sub.unmutedAt && Number.isFinite(ended) && ended < Date.parse(sub.unmutedAt);
+  };
 
   /**
    * The rows after `i` that one reply tells with it: the further failures of its streak, up to
@@ -626,12 +630,6 @@ export function decideTestStep(input: TestPollInput): TestStep {
   }
 
   return parentEditStep() ?? flakyEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
-}
-
-/** When a run ended (its failure happened), as far as the vendor says; else its row's time. */
-function endedAt(run: TestRun, row: LedgerRow): number {
-  const ended = Date.parse(run.endTime ?? "");
-  return Number.isFinite(ended) ? ended : rowTime(row);
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {
