@@ -308,7 +308,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
         // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
         const reason = sub.muted ? "muted" : "snoozed";
         // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
-        if (snoozed && passEndsSnooze(snoozed, rowTime(row))) sub = { ...sub, snooze: null };
+        // It ends as of the pass, so the snooze's summary (what it held) is told below, as promised.
+        if (snoozed && passEndsSnooze(snoozed, rowTime(row)))
+          sub = {
+            ...sub,
+            snooze: { ...snoozed, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
+          };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
         sub = {
           ...unacknowledged(sub),
@@ -616,7 +621,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
       const state = failing ? "and its last run failed" : "and its last run passed";
       const text = `:sleeping: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
       // A flaky test's summary goes in the day's thread, where its alert said its failures go.
-      const threadTs = sub.streak?.threadTs ?? flakyThreadToday(sub, now) ?? undefined;
+      // A streak that the pass ended: its alert's thread, where the held failures belong.
+      const threadTs =
+        sub.streak?.threadTs ??
+        flakyThreadToday(sub, now) ??
+        sub.parentEdit?.ts ??
+        sub.recoveredParent?.ts ??
+        undefined;
       return {
         kind: "post",
         change: change(),

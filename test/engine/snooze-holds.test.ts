@@ -3,7 +3,7 @@ import { type Bot, type StoredMessage, visibleText } from "../../dev/in-workerd/
 import { findElement } from "../../dev/slack/payloads.ts";
 import { decodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import type { SnoozeChoice } from "../../src/model/triage-state.ts";
-import { objectState, runIdsIn } from "../helpers/cases.ts";
+import { objectState, runIdsIn, startWithinOneUtcDay } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
 // The snooze reply promises "nothing is posted for this item until the snooze ends": a timed
@@ -86,7 +86,8 @@ describe("a snooze until it passes ends on the pass", () => {
   it("on a flaky test's alert: the pass ends it, the alert drops it, and one line in the flaky thread sums it up", async () => {
     const { bot, org, tests } = await channelWatching(1);
     const test = tests[0] as { id: number };
-    const t0 = Date.now();
+    // Its flaky thread is the day's: the test's few minutes stay within one UTC day.
+    const t0 = startWithinOneUtcDay(10 * MINUTE);
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
       await org.addRun(test.id, status);
     await bot.cron(new Date(t0));
@@ -138,5 +139,30 @@ describe("a snooze until it passes ends on the pass", () => {
     expect((await objectState(bot, "test", test.id))?.snooze?.choice).toEqual({ kind: "until-pass" });
     expect(topLevel(await bot.posted())).toHaveLength(1);
     expect((await bot.posted()).flatMap((m) => runIdsIn(visibleText(m)))).not.toContain(failed.id);
+  });
+
+  it("on a failing test's alert: the pass ends it, the alert turns green, and one line in its thread sums up what it held", async () => {
+    const { bot, org, tests } = await channelWatching(1);
+    const test = tests[0] as { id: number };
+    const t0 = Date.now();
+    await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0));
+    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    await snooze(bot, alert, "until it passes", (c) => c.kind === "until-pass");
+    await org.addRun(test.id, "failed");
+    await bot.cron(new Date(t0 + MINUTE));
+    const during = await bot.posted();
+    await org.addRun(test.id, "passed");
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    expect((await objectState(bot, "test", test.id))?.snooze ?? null).toBeNull();
+    const card = visibleText((await bot.posted()).find((m) => m.ts === alert.ts) as StoredMessage);
+    expect(card).toMatch(/Recovered/);
+    expect(card).not.toMatch(/snoozed/);
+    // The snooze reply promised "then one message sums up".
+    const summary = (await bot.posted()).filter((m) => !during.some((d) => d.ts === m.ts));
+    expect(summary.map(visibleText)).toEqual([
+      expect.stringMatching(/failed 1 more time while snoozed, and its last run passed/),
+    ]);
+    expect(summary[0]?.thread_ts).toBe(alert.ts);
   });
 });
