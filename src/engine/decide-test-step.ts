@@ -26,6 +26,7 @@ import {
 } from "../model/subscription.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { flakyParent, openParent, testParent } from "./alert-parents.ts";
+import { runsInOutbox, runsKey } from "./outbox.ts";
 import type { OutageGroup } from "./poll-context.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
 import { isSnoozed, passEndsSnooze } from "./snooze.ts";
@@ -233,6 +234,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
   };
 
   const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
+  /** The outbox key that names each failed run: Slack may hold (or holds) a post telling it. */
+  const byId = new Map(input.rows.map((r) => [r.id, r]));
+  const namedBy = runsInOutbox(input.inOutbox, (id) => {
+    const r = byId.get(id);
+    return r?.status === "failed" && r.fate !== null;
+  });
 
   /**
    * A failure that ended before the Unmute, read only now, happened while muted: counted, as
@@ -252,10 +259,12 @@ export function decideTestStep(input: TestPollInput): TestStep {
    */
   const readWith = (i: number, late: boolean): { failures: LedgerRow[]; pass: LedgerRow | null } => {
     const failures: LedgerRow[] = [];
+    const head = namedBy.get((pending[i] as LedgerRow).id);
     for (const r of pending.slice(i + 1)) {
       if (r.status === "running") continue;
       if (options.trigger && r.trigger !== options.trigger) break;
-      if (groupIds.has(r.id) || input.inOutbox?.has(`run:${r.id}`)) break;
+      // A run another post may hold is told through that post's key, not in this reply.
+      if (groupIds.has(r.id) || (namedBy.has(r.id) && namedBy.get(r.id) !== head)) break;
       if (r.status === "failed" && endedWhileMuted(r)) break;
       if (r.status === "failed" && isOverdue(r, now) === late && failures.length + 1 < FAILURES_PER_REPLY)
         failures.push(r);
@@ -419,7 +428,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
       return {
         kind: "post",
         change: change(),
-        key: `run:${run.id}`,
+        // A reply Slack may hold already keeps its key: found, it is edited to say these runs.
+        key: namedBy.get(row.id) ?? runsKey(failures.map((r) => r.id)),
         message: late ? withLateNote(message, row.firstSeen) : message,
         threadTs: streak.threadTs,
         delivered: (ts) =>
@@ -461,8 +471,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
     // The channel's call to tell what it decided tells only that. A later failure read with it
     // (failed, passed, failed again) waits for the next poll, which holds it for the window: it
     // joins an outage still open instead of alerting alone beside it.
-    if (input.group && !input.hold && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`)) break;
-    if (input.hold && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`)) {
+    if (input.group && !input.hold && wouldTell && !late && !namedBy.has(run.id)) break;
+    if (input.hold && wouldTell && !late && !namedBy.has(run.id)) {
       // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
       sub = {
         ...sub,
@@ -490,7 +500,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       Date.parse(sub.heldFor.until) > now.getTime();
     // A failure whose own alert Slack may hold is settled through the outbox (looked up, never
     // sent blindly), not left waiting for an outage decision that can no longer name it.
-    if (heldElsewhere && wouldTell && !late && !input.inOutbox?.has(`run:${run.id}`))
+    if (heldElsewhere && wouldTell && !late && !namedBy.has(run.id))
       return { kind: "done", change: change() };
     const flaky =
       keepsToItsThread || (options.flaky !== "alert" && input.meaning?.classification.kind === "flaky");
@@ -515,7 +525,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
       return {
         kind: "post",
         change: change(),
-        key: `run:${run.id}`,
+        key: namedBy.get(run.id) ?? runsKey([run.id]),
         message: late ? withLateNote(message, row.firstSeen) : message,
         ...(flakyOpen ? { threadTs: flakyOpen } : {}),
         delivered: (ts) => ({
@@ -567,7 +577,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
     return {
       kind: "post",
       change: change(),
-      key: `run:${run.id}`,
+      key: namedBy.get(run.id) ?? runsKey([run.id]),
       message: late ? withLateNote(message, row.firstSeen) : message,
       delivered: (ts) => ({
         sub: {

@@ -16,3 +16,32 @@ export type Outbox = {
   /** Every key it has a record of, sent or not: Slack may hold (or holds) each of these posts. */
   keys(): ReadonlySet<string>;
 };
+
+/** The key of a post telling failed runs: `run:<id>`, or `run:<id>,<id>,…` for a reply telling several. */
+export const runsKey = (ids: readonly number[]): string => `run:${ids.join(",")}`;
+
+/**
+ * Which outbox key names each failed run. A reply's key names every run it tells, so a run
+ * whose reply's answer was lost is told again only through that key (found in Slack, and
+ * edited to what is true now), never in a second post, even when the run it was keyed by
+ * is no longer a failure (a vendor rerun) or the reply's runs changed.
+ */
+export function runsInOutbox(
+  keys: ReadonlySet<string> | undefined,
+  /** A run told already, by this post or another: a post naming one is settled, never re-decided. */
+  told: (id: number) => boolean = () => false,
+): Map<number, string> {
+  const named = new Map<number, string>();
+  for (const key of keys ?? []) {
+    if (!key.startsWith("run:")) continue;
+    const ids = key
+      .slice(4)
+      .split(",")
+      .map(Number)
+      .filter((id) => Number.isSafeInteger(id));
+    // Edited to name only the runs decided now, it would drop one it told.
+    if (ids.some(told)) continue;
+    for (const id of ids) if (!named.has(id)) named.set(id, key);
+  }
+  return named;
+}

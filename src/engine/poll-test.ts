@@ -8,6 +8,7 @@ import type { RejectedRun, TestRun } from "../vendor/types.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
 import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
 import { ledgerTestStateFacts } from "./ledger-digest.ts";
+import { runsInOutbox } from "./outbox.ts";
 import type { PollContext } from "./poll-context.ts";
 import {
   afterSlackFailure,
@@ -282,7 +283,8 @@ export async function pollTest(
   // The outage check's first look holds a new failure without telling it: no need to know its meaning yet.
   const overdue = rows.some((r) => isOverdue(r, now));
   const inOutbox = outbox.keys();
-  const settling = rows.some((r) => r.status === "failed" && r.fate === null && inOutbox.has(`run:${r.id}`));
+  const inPosts = runsInOutbox(inOutbox);
+  const settling = rows.some((r) => r.status === "failed" && r.fate === null && inPosts.has(r.id));
   // A test called flaky today is never held: its failure is told in this poll, in its thread.
   const tellsNow = ctx.mode?.hold !== true || overdue || settling || calledFlakyToday(next, now);
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
@@ -296,7 +298,7 @@ export async function pollTest(
   let group = ctx.mode?.group ?? null;
   if (ctx.claim && !ctx.mode?.told && !next.streak) {
     const overdueFailures = rows.filter(
-      (r) => r.status === "failed" && r.fate === null && isOverdue(r, now) && !inOutbox.has(`run:${r.id}`),
+      (r) => r.status === "failed" && r.fate === null && isOverdue(r, now) && !inPosts.has(r.id),
     );
     for (const r of overdueFailures.slice(0, CLAIMS_PER_POLL)) {
       // The channel unreachable: the run waits too (still counted overdue), never told twice.

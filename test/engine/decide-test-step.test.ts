@@ -77,6 +77,31 @@ describe("decideTestStep over generated histories", () => {
     );
   });
 
+  it("a reply whose answer was lost, whose first run the vendor then calls passed: its other failure is told once, through that reply", () => {
+    // Found by the property above: the reply was keyed by its first run alone, so once that run
+    // passed, the other failure it told was posted again under its own key.
+    const shown = playHistory({
+      plans: [
+        { id: 10050, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10038, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10011, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10043, statuses: ["failed", "passed"], appearsAt: 2, createdAt: "normal", trigger: "schedule" },
+        { id: 10059, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10009, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10031, statuses: ["passed", "failed"], appearsAt: 1, createdAt: "normal", trigger: "schedule" },
+        { id: 10044, statuses: ["failed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10015, statuses: ["passed"], appearsAt: 0, createdAt: "normal", trigger: "schedule" },
+        { id: 10054, statuses: ["failed"], appearsAt: 2, createdAt: "normal", trigger: "schedule" },
+      ],
+      options: { after: 1, trigger: null, flaky: "thread" },
+      answers: ["lost", "ok"],
+      snoozeMinutes: null,
+      flakyToday: false,
+      outages: [false],
+    } as History);
+    expectAccounted(shown);
+  });
+
   it("a test called flaky today keeps its failures in its thread during an outage", () => {
     // Every cycle's held runs would be named in an outage message: none of this test's is held.
     const calledFlaky = histories.map((h) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emulator, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { statusText } from "../helpers/cases.ts";
+import { startWithinOneUtcDay, statusText } from "../helpers/cases.ts";
 import { channelWatching, collectionPath, subscribedBot } from "../helpers/emulator.ts";
 
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
@@ -12,7 +12,7 @@ const checkoutTraffic = (apiKey: string) => emulator.org(apiKey).scenario("noisy
 describe("flaky tests stay quiet", () => {
   it("a flapping test's failures go into one thread a day, not a new alert each", async () => {
     const { bot, org } = await subscribedBot();
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
     // Passes with a failure now and then: flaky by the thresholds (2+ failures, ≤ 40 %, passes between).
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
       await org.addRun(101, status);
@@ -35,7 +35,7 @@ describe("flaky tests stay quiet", () => {
   it("a test that fails half its runs, flipping with passes, gets one flaky thread, not an alert per failure", async () => {
     const { bot, org, tests } = await channelWatching(1, { names: () => "Login with SSO" });
     const test = tests[0] as { id: number };
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
     // Fails, passes, fails, passes… for 18 minutes: 50 % failed, never 3 in a row.
     for (let i = 0; i < 18; i++) {
       await org.addRun(test.id, i % 2 === 0 ? "failed" : "passed");
@@ -53,7 +53,7 @@ describe("flaky tests stay quiet", () => {
 
   it("a test called flaky gets no new top-level alert the same day, though it then fails three times in a row", async () => {
     const { bot, org } = await subscribedBot();
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
       await org.addRun(101, status);
     await bot.cron(minutes(t0, 0));
@@ -119,7 +119,7 @@ describe("flaky tests stay quiet", () => {
 describe("after:<n> and trigger:<value>", () => {
   it("after:3 alerts on the third failure in a row, saying so, and not before", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 after:3");
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
     await org.addRun(101, "failed");
     await bot.cron(minutes(t0, 0));
     await org.addRun(101, "failed");
@@ -134,7 +134,7 @@ describe("after:<n> and trigger:<value>", () => {
 
   it("after:2 forgets a single failure once the test passes", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 after:2");
-    const t0 = Date.now();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
     for (const [i, status] of (["failed", "passed", "failed", "passed"] as const).entries()) {
       await org.addRun(101, status);
       await bot.cron(minutes(t0, i));

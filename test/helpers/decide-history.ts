@@ -224,7 +224,16 @@ export function playHistory(history: History): Shown {
           // The outbox: a key Slack holds is answered with its ts, never sent again. Decided
           // again with more runs read since, it is edited to say them (src/engine/poll-test.ts).
           unknown.delete(next.key);
-          for (const id of runsToldBy(next, had)) if (toldIn.get(id) !== had) told(id, had);
+          // The edit names what the decision tells now: a run it no longer names is told there no more.
+          const naming = new Set(runsToldBy(next, had));
+          for (const [id, ts] of toldIn)
+            if (ts === had && !naming.has(id)) {
+              toldIn.delete(id);
+              const left = (timesTold.get(id) ?? 1) - 1;
+              if (left > 0) timesTold.set(id, left);
+              else timesTold.delete(id);
+            }
+          for (const id of naming) if (toldIn.get(id) !== had) told(id, had);
           texts.set(had, shownText(next.message));
           apply(next.delivered(had));
           continue;
