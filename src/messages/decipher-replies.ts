@@ -120,12 +120,20 @@ export const SUBSCRIPTIONS_PER_PAGE = 25;
 /** Sections a page may take (each up to 3,000 characters), well inside 50 blocks. */
 const SECTIONS_PER_PAGE = 10;
 
-/** "200 subscriptions: 3 failing · 1 paused": the channel at a glance, on every page. */
+/**
+ * "200 subscriptions: 3 need attention · 1 paused": the channel at a glance, on every page. An
+ * open failure alert, a poll that fails or a regressed collection needs attention: the rows
+ * below name the test's class ("flaky", "broken"), so the headline does not say "failing".
+ */
 export function stateSummary(entries: readonly IndexEntry[], now: Date): string {
   const counts = stateCounts(entries, now);
   const parts = (["failing", "paused", "snoozed", "muted"] as const)
     .filter((state) => counts[state] > 0)
-    .map((state) => `${counts[state]} ${state}`);
+    .map((state) =>
+      state === "failing"
+        ? `${counts[state]} ${counts[state] === 1 ? "needs" : "need"} attention`
+        : `${counts[state]} ${state}`,
+    );
   return `${plural(entries.length, "subscription")}${parts.length > 0 ? `: ${parts.join(" · ")}` : ""}`;
 }
 

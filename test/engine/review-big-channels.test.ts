@@ -294,7 +294,7 @@ describe("a day's KV writes used up", () => {
     expect(posted.map((m) => m.text)).toEqual([expect.stringMatching(/^Test failed/)]);
     const alert = posted[0] as StoredMessage;
     const status = await statusText(bot);
-    expect(status).toMatch(/1 failing/);
+    expect(status).toMatch(/1 needs attention/);
     expect(status).toContain(`last alert <!date^${Math.floor(Number(alert.ts))}^`);
     expect((await health(bot)).failingSubscriptions).toBe(0);
   });

@@ -77,7 +77,7 @@ describe("the channel index behind list and status", () => {
     await org.addRun(101, "failed");
     await bot.cron();
     const status = visibleText(await firstPage(bot, "status"));
-    expect(status).toMatch(/1 subscription: 1 failing/);
+    expect(status).toMatch(/1 subscription: 1 needs attention/);
     expect(status).toMatch(/last alert <!date\^\d+/);
   });
 
