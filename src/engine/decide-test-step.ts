@@ -548,19 +548,18 @@ export function decideTestStep(input: TestPollInput): TestStep {
       nextRow?.status === "passed" && (!options.trigger || nextRow.trigger === options.trigger)
         ? nextRow
         : null;
+    // The card is about this run: its class is of the strip's moment, not of later runs read with it.
+    const through = input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined;
     const opening: FailureStreak = {
       threadTs: "",
-      failedRuns: quiet + 1,
+      // Counted from the test's first failure in a row, as its class counts them ("failed 6 runs
+      // in a row"), so its replies and its recovery say the same count.
+      failedRuns: Math.max(quiet + 1, through?.trailingFailures ?? 0),
       firstRunId: run.id,
       lastRunId: run.id,
       firstRun: run,
       lastFailedAt: new Date(rowTime(row)).toISOString(),
-      // The card is about this run: its class is of the strip's moment, not of later runs read with it.
-      evidence: testAlertEvidence(
-        input.meaning,
-        run.id,
-        input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined,
-      ),
+      evidence: testAlertEvidence(input.meaning, run.id, through),
     };
     const recovered = passedNext ? runOf(input, passedNext) : null;
     // A new alert starts with nobody looking: an acknowledgement was for an earlier one.

@@ -160,7 +160,8 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
       ? [
           context(
             [
-              recoveredBy || streak.failedRuns > 1 ? "At the first failure:" : "",
+              // Once the card says more than its run (a streak, a recovery), the evidence says whose it is.
+              recoveredBy || streak.failedRuns > 1 ? `At run #${firstRun.id}:` : "",
               [strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "),
             ]
               .filter(Boolean)

@@ -105,6 +105,22 @@ describe("failed-run alerts", () => {
     expect(visibleText(parent)).not.toMatch(/is failing for/i);
   });
 
+  it("an alert whose class counts failures from before it: its reply and its recovery count from the same first failure", async () => {
+    // The demo's test 102 failed 5 runs in a row before the subscription.
+    const { bot, org } = await subscribedBot("subscribe test 102");
+    await org.addRun(102, "failed");
+    await bot.cron();
+    const [parent] = await posted(bot);
+    expect(visibleText(parent as StoredMessage)).toMatch(/failed 6 runs in a row/);
+    await org.addRun(102, "failed");
+    await org.addRun(102, "passed");
+    await bot.cron();
+    const reply = (await posted(bot)).find((m) => m.thread_ts === parent?.ts && m.ts !== parent?.ts);
+    expect((reply as StoredMessage).text).toMatch(/passed again after 7 failed runs/);
+    const card = (await posted(bot)).find((m) => m.ts === parent?.ts) as StoredMessage;
+    expect(visibleText(card)).toMatch(/passed again after 7 failed runs/);
+  });
+
   it("starts a new thread for a failure after a recovery", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");

@@ -92,12 +92,12 @@ function evidenceOf(message: StoredMessage) {
 
 /**
  * The evidence under the title, as posted: a longer or green streak changes the title and says
- * "At the first failure:" before the strip, and keeps the rest.
+ * "At run #N:" before the strip, and keeps the rest.
  */
 const evidenceBody = (message: StoredMessage) =>
   evidenceOf(message)
     .slice(1)
-    .map((b) => JSON.stringify(b).replace("At the first failure: ", ""));
+    .map((b) => JSON.stringify(b).replace(/At run #\d+: /, ""));
 
 describe("an alert keeps what it showed when it was posted", () => {
   it("Acknowledge, Snooze and Mute change only the status line and the controls: the strip, the class, the Production line and the example session stay", async () => {
