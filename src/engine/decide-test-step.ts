@@ -29,7 +29,7 @@ import { flakyParent, openParent, testParent } from "./alert-parents.ts";
 import { runsInOutbox, runsKey } from "./outbox.ts";
 import type { OutageGroup } from "./poll-context.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
-import { isSnoozed, passEndsSnooze } from "./snooze.ts";
+import { endedByPass, isSnoozed } from "./snooze.ts";
 
 export type TestPollInput = {
   sub: TestSubscription;
@@ -301,35 +301,21 @@ export function decideTestStep(input: TestPollInput): TestStep {
       if (!ends || !streak) {
         rows.push(fate(row, "quiet"));
         // "Until it passes" ends on a flaky test's pass too (its failures open no streak).
-        const held = sub.snooze;
-        if (held && held.until === null && passEndsSnooze(held, rowTime(row)))
-          sub = {
-            ...sub,
-            snooze: { ...held, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
-          };
+        const ended = endedByPass(sub.snooze, rowTime(row), now);
+        if (ended) sub = { ...sub, snooze: ended };
         if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
         continue;
       }
-      const recoveredBy = { id: run.id, at: run.endTime ?? run.createdAt };
-      const snoozed = isSnoozed(sub, now) && sub.snooze;
-      if (snoozed || sub.muted) {
+      if (isSnoozed(sub, now) || sub.muted) {
         // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
         // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
         const reason = sub.muted ? "muted" : "snoozed";
         // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
         // It ends as of the pass, so the snooze's summary (what it held) is told below, as promised.
-        if (snoozed && passEndsSnooze(snoozed, rowTime(row)))
-          sub = {
-            ...sub,
-            snooze: { ...snoozed, until: new Date(Math.min(rowTime(row), now.getTime())).toISOString() },
-          };
+        const ended = endedByPass(sub.snooze, rowTime(row), now);
+        if (ended) sub = { ...sub, snooze: ended };
         rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
-        sub = {
-          ...unacknowledged(sub),
-          streak: null,
-          quietFailures: 0,
-          parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
-        };
+        sub = endedStreak(sub, streak, run);
         continue;
       }
       return {
@@ -339,12 +325,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         message: recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl, now }),
         threadTs: streak.threadTs,
         delivered: (ts) => ({
-          sub: {
-            ...unacknowledged(sub),
-            streak: null,
-            quietFailures: 0,
-            parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy },
-          },
+          sub: endedStreak(sub, streak, run),
           rows: [...rows, fate(row, "recovered", { ts, parentTs: streak.threadTs })],
         }),
       };
@@ -435,18 +416,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
         delivered: (ts) =>
           look.pass && recovered
             ? {
-                sub: {
-                  ...unacknowledged(sub),
-                  streak: null,
-                  quietFailures: 0,
-                  parentEdit: grown.grouped
-                    ? null
-                    : {
-                        ts: grown.threadTs,
-                        streak: grown,
-                        recoveredBy: { id: recovered.id, at: recovered.endTime ?? recovered.createdAt },
-                      },
-                },
+                sub: endedStreak(sub, grown, recovered),
                 rows: [...rows, ...told(ts), fate(look.pass, "recovered", { ts, parentTs: streak.threadTs })],
               }
             : {
@@ -588,7 +558,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
                 recoveredParent: {
                   ts,
                   streak: { ...opening, threadTs: ts },
-                  recoveredBy: { id: recovered.id, at: recovered.endTime ?? recovered.createdAt },
+                  recoveredBy: passMark(recovered),
                 },
               }
             : {}),
@@ -650,6 +620,22 @@ export function decideTestStep(input: TestPollInput): TestStep {
   }
 
   return parentEditStep() ?? flakyEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
+}
+
+/** The pass that ended a streak, as a parent keeps it. */
+const passMark = (run: TestRun) => ({ id: run.id, at: run.endTime ?? run.createdAt });
+
+/**
+ * The state once the pass `by` ended `streak`: nobody looking, no streak, and its parent owed
+ * the edit to green (an outage message is the channel's to edit).
+ */
+function endedStreak(sub: TestSubscription, streak: FailureStreak, by: TestRun): TestSubscription {
+  return {
+    ...unacknowledged(sub),
+    streak: null,
+    quietFailures: 0,
+    parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy: passMark(by) },
+  };
 }
 
 function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {

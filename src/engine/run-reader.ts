@@ -1,3 +1,4 @@
+import type { UnreadWindow } from "../model/subscription.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { RejectedRun, TestInfo, TestRun } from "../vendor/types.ts";
 import type { VendorClient } from "../vendor/vendor-client.ts";
@@ -123,9 +124,6 @@ export async function readLateFailures(
   const page = await readPages(vendor, testId, "failed", new Date(oldest - SINCE_MARGIN_MS), 1);
   return page.runs.filter((run) => ids.has(run.id));
 }
-
-/** A part of an earlier poll's window that its capped read left unread (ISO times, `until` inclusive). */
-export type UnreadWindow = { since: string; until: string };
 
 /**
  * The failed runs of a part of a window an earlier read left unread, up to a poll's pages: a

@@ -1,5 +1,5 @@
 import type { Click, SessionClicks } from "../vendor/types.ts";
-import { formatOffset } from "../vendor/units.ts";
+import { formatIntoSession } from "../vendor/units.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { clickTypeWords, screenshotExpiry } from "./clicks.ts";
 import { context, header, image, section } from "./elements.ts";
@@ -33,11 +33,8 @@ const MAX_IMAGES = 12;
 type Shot = { url: string; title: string };
 
 function shotsOf(click: Click, sessionStart: string | null): Shot[] {
-  // The Clicks answer's words for the kind ("dead click"), and a time into the session that
-  // says so: "at 21:42" alone reads as a time of day.
-  const when = formatOffset(click.timestamp, sessionStart);
-  const into = /^at (\d+:\d\d(?::\d\d)?)$/.exec(when)?.[1];
-  const what = `${clickTypeWords(click.type).toLowerCase()}, ${into ? `${into} into the session` : when}`;
+  // The Clicks answer's words for the kind ("dead click"), and when in the session.
+  const what = `${clickTypeWords(click.type).toLowerCase()}, ${formatIntoSession(click.timestamp, sessionStart)}`;
   return [
     { url: click.screenshots?.before, title: `Before ${what}` },
     { url: click.screenshots?.after, title: `After ${what}` },

@@ -132,6 +132,9 @@ export function resolveTestOptions(options: TestOptions | undefined): ResolvedTe
 /** A run as the baseline read it at subscribe time. */
 export type BaselineRun = { id: number; status: string; createdAt: string; triggeredBy: string };
 
+/** A part of an earlier poll's window that its capped read left unread (ISO times, `until` inclusive). */
+export type UnreadWindow = { since: string; until: string };
+
 export type TestSubscription = SubscriptionBase & {
   kind: "test";
   testId: number;
@@ -162,7 +165,7 @@ export type TestSubscription = SubscriptionBase & {
    * The part of an earlier window a capped read left unread (a backlog deeper than a poll
    * reads): its failed runs are read on their own, a poll's pages at a time, until none is left.
    */
-  unreadFailures?: { since: string; until: string } | null;
+  unreadFailures?: UnreadWindow | null;
   /** A failure held for a cycle's outage check: another cycle leaves it alone until `until`. */
   heldFor?: { cycle: string; until: string } | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */

@@ -105,13 +105,34 @@ const DAY_MS = 86_400_000;
  * otherwise it is shown as a UTC clock time ("at 14:05:09 UTC"). Unknown → "at an unknown time".
  */
 export function formatOffset(value: number | null | undefined, sessionStart?: Date | string | null): string {
+  const moment = sessionMoment(value, sessionStart);
+  return moment.kind === "into" ? `at ${moment.clock}` : moment.text;
+}
+
+/**
+ * The same moment where "at 1:23" alone would read as a time of day: "1:23 into the session";
+ * a UTC clock time or an unknown one reads as `formatOffset` has it.
+ */
+export function formatIntoSession(
+  value: number | null | undefined,
+  sessionStart?: Date | string | null,
+): string {
+  const moment = sessionMoment(value, sessionStart);
+  return moment.kind === "into" ? `${moment.clock} into the session` : moment.text;
+}
+
+/** A moment of a session: a position into it ("1:23"), or else its words ("at 14:05:09 UTC"). */
+function sessionMoment(
+  value: number | null | undefined,
+  sessionStart: Date | string | null | undefined,
+): { kind: "into"; clock: string } | { kind: "other"; text: string } {
   const instant = classifyInstant(value);
-  if (instant.kind === "unknown") return "at an unknown time";
-  if (instant.kind === "offset") return `at ${clock(instant.seconds)}`;
+  if (instant.kind === "unknown") return { kind: "other", text: "at an unknown time" };
+  if (instant.kind === "offset") return { kind: "into", clock: clock(instant.seconds) };
   const start = sessionStart ? new Date(sessionStart).getTime() : Number.NaN;
   const into = instant.ms - start;
-  if (Number.isFinite(into) && into >= 0 && into < DAY_MS) return `at ${clock(into / 1000)}`;
+  if (Number.isFinite(into) && into >= 0 && into < DAY_MS) return { kind: "into", clock: clock(into / 1000) };
   const date = new Date(instant.ms);
-  if (!Number.isFinite(date.getTime())) return "at an unknown time";
-  return `at ${date.toISOString().slice(11, 19)} UTC`;
+  if (!Number.isFinite(date.getTime())) return { kind: "other", text: "at an unknown time" };
+  return { kind: "other", text: `at ${date.toISOString().slice(11, 19)} UTC` };
 }
