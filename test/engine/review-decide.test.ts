@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Change, decideTestStep, type TestPollInput } from "../../src/engine/decide-test-step.ts";
-import { rowsFromRead } from "../../src/engine/poll-test.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
+import type { TestInfo } from "../../src/vendor/types.ts";
 import {
   MINUTE,
   playHistory,
+  pollSteps,
+  runOfTest,
   type SlackAnswer,
   startingSubscription,
   T0,
@@ -24,59 +24,6 @@ const baseSub = (extra: Partial<TestSubscription> = {}): TestSubscription => {
   return { ...sub, testName: test.name, createdAt: new Date(T0 - 60 * MINUTE).toISOString(), ...extra };
 };
 
-const run = (id: number, status: TestRun["status"], at: number): TestRun => ({
-  object: "testRun",
-  id,
-  testId: 101,
-  status,
-  startTime: new Date(at).toISOString(),
-  endTime: new Date(at).toISOString(),
-  durationMs: 1000,
-  triggeredBy: "schedule",
-  createdAt: new Date(at).toISOString(),
-  summary: null,
-  totalSteps: 1,
-  failedSteps: status === "failed" ? 1 : 0,
-});
-
-/** Reads `runs` into the ledger and carries out every step, Slack answering each post. */
-function poll(
-  state: { sub: TestSubscription; ledger: Map<number, LedgerRow> },
-  runs: TestRun[],
-  now: number,
-) {
-  const posts: { key: string; text: string }[] = [];
-  for (const row of rowsFromRead(state.ledger, runs, [], state.sub, new Date(now)))
-    state.ledger.set(row.id, row);
-  const apply = (change: Change) => {
-    for (const row of change.rows) state.ledger.set(row.id, row);
-    state.sub = change.sub;
-  };
-  const input = (): TestPollInput => ({
-    sub: state.sub,
-    rows: [...state.ledger.values()],
-    runs: new Map(runs.map((r) => [r.id, r])),
-    test,
-    meaning: null,
-    appUrl: "https://app.test",
-    now: new Date(now),
-    hold: false,
-    group: null,
-  });
-  for (let guard = 0; guard < 50; guard++) {
-    const step = decideTestStep(input());
-    apply(step.change);
-    if (step.kind === "done" || step.kind === "hold") break;
-    if (step.kind === "edit") {
-      apply(step.after);
-      continue;
-    }
-    posts.push({ key: step.key, text: step.message.text });
-    apply(step.delivered(`${1_700_000_000 + posts.length}.000100`));
-  }
-  return posts;
-}
-
 describe("decideTestStep: messages stay true", () => {
   it("a timed snooze that hid a failure with no open streak does not end saying the last run passed", () => {
     const state = {
@@ -92,11 +39,11 @@ describe("decideTestStep: messages stay true", () => {
       }),
       ledger: new Map<number, LedgerRow>(),
     };
-    const failed = run(1, "failed", T0 + 10 * MINUTE);
-    expect(poll(state, [failed], T0 + 11 * MINUTE)).toEqual([]);
+    const failed = runOfTest(1, "failed", T0 + 10 * MINUTE);
+    expect(pollSteps(state, [failed], T0 + 11 * MINUTE, test)).toEqual([]);
     expect(state.ledger.get(1)).toMatchObject({ fate: "counted", reason: "snoozed" });
     // The snooze runs out; the last run the test had failed.
-    const posts = poll(state, [failed], T0 + 61 * MINUTE);
+    const posts = pollSteps(state, [failed], T0 + 61 * MINUTE, test);
     expect(posts.map((p) => p.key)).toEqual([`snooze-end:${new Date(T0).toISOString()}`]);
     expect(posts[0]?.text).not.toMatch(/last run passed/);
   });

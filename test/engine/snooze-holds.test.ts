@@ -31,6 +31,16 @@ async function snooze(
   await bot.choose(alert, "triage_snooze", value);
 }
 
+/** A channel watching one test, whose first failure is alerted at `t0`: the alert. */
+async function failingAlert() {
+  const { bot, org, tests } = await channelWatching(1);
+  const test = tests[0] as { id: number };
+  const t0 = Date.now();
+  await org.addRun(test.id, "failed");
+  await bot.cron(new Date(t0));
+  return { bot, org, test, t0, alert: topLevel(await bot.posted())[0] as StoredMessage };
+}
+
 const snoozeFor = (bot: Bot, alert: StoredMessage, hours: number) =>
   snooze(bot, alert, `for ${hours} h`, (c) => c.kind === "for" && c.hours === hours);
 
@@ -125,12 +135,7 @@ describe("a snooze until it passes ends on the pass", () => {
   });
 
   it("on a failing test's alert: a pass that ran before the click recovers the alert but keeps the snooze", async () => {
-    const { bot, org, tests } = await channelWatching(1);
-    const test = tests[0] as { id: number };
-    const t0 = Date.now();
-    await org.addRun(test.id, "failed");
-    await bot.cron(new Date(t0));
-    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    const { bot, org, test, t0, alert } = await failingAlert();
     // The test passes again, then someone snoozes the still-red alert before the bot has looked.
     await org.addRun(test.id, "passed");
     await snooze(bot, alert, "until it passes", (c) => c.kind === "until-pass");
@@ -142,12 +147,7 @@ describe("a snooze until it passes ends on the pass", () => {
   });
 
   it("on a failing test's alert: the pass ends it, the alert turns green, and one line in its thread sums up what it held", async () => {
-    const { bot, org, tests } = await channelWatching(1);
-    const test = tests[0] as { id: number };
-    const t0 = Date.now();
-    await org.addRun(test.id, "failed");
-    await bot.cron(new Date(t0));
-    const alert = topLevel(await bot.posted())[0] as StoredMessage;
+    const { bot, org, test, t0, alert } = await failingAlert();
     await snooze(bot, alert, "until it passes", (c) => c.kind === "until-pass");
     await org.addRun(test.id, "failed");
     await bot.cron(new Date(t0 + MINUTE));

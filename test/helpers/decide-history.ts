@@ -257,3 +257,62 @@ export function playHistory(history: History): Shown {
   }
   return { ledger, sub, slack, timesTold, asked, texts, held: everHeld };
 }
+
+/** A run of test 101 made at `createdAt` and ended at `endedAt` (no end while it runs). */
+export const runOfTest = (
+  id: number,
+  status: TestRun["status"],
+  createdAt: number,
+  endedAt = createdAt,
+): TestRun => ({
+  object: "testRun",
+  id,
+  testId: historyTest.id,
+  status,
+  startTime: new Date(createdAt).toISOString(),
+  endTime: status === "running" ? null : new Date(endedAt).toISOString(),
+  durationMs: status === "running" ? null : endedAt - createdAt,
+  triggeredBy: "schedule",
+  createdAt: new Date(createdAt).toISOString(),
+  summary: null,
+  totalSteps: 1,
+  failedSteps: status === "failed" ? 1 : 0,
+});
+
+/** Reads `runs` into the ledger and carries out every step of one poll, Slack answering each post. */
+export function pollSteps(
+  state: { sub: TestSubscription; ledger: Map<number, LedgerRow> },
+  runs: TestRun[],
+  now: number,
+  test: TestInfo = historyTest,
+): { key: string; text: string; blocks: unknown[] }[] {
+  const posts: { key: string; text: string; blocks: unknown[] }[] = [];
+  for (const row of rowsFromRead(state.ledger, runs, [], state.sub, new Date(now)))
+    state.ledger.set(row.id, row);
+  const apply = (change: Change) => {
+    for (const row of change.rows) state.ledger.set(row.id, row);
+    state.sub = change.sub;
+  };
+  for (let guard = 0; guard < 50; guard++) {
+    const step = decideTestStep({
+      sub: state.sub,
+      rows: [...state.ledger.values()],
+      runs: new Map(runs.map((r) => [r.id, r])),
+      test,
+      meaning: null,
+      appUrl: "https://app.test",
+      now: new Date(now),
+      hold: false,
+      group: null,
+    });
+    apply(step.change);
+    if (step.kind === "done" || step.kind === "hold") break;
+    if (step.kind === "edit") {
+      apply(step.after);
+      continue;
+    }
+    posts.push({ key: step.key, text: step.message.text, blocks: step.message.blocks });
+    apply(step.delivered(`${1_700_000_000 + posts.length}.000100`));
+  }
+  return posts;
+}
