@@ -181,6 +181,10 @@ function combine(target: PeerId, cell: PeerCell, rounds: Round[]): PeerRow {
 export type PeerCell = { kind: PeerKind; concurrency: number; requests?: number };
 export type PeerPlan = { cells: PeerCell[]; rounds: number; requestsPerRound: number };
 
+/** Round r starts with the r-th target, so each one takes every place in the order as often. */
+export const turns = <T>(targets: T[], round: number): T[] =>
+  targets.map((_, i) => targets[(i + round) % targets.length] as T);
+
 export async function comparePeers(
   stack: Services,
   targets: Served[],
@@ -196,7 +200,7 @@ export async function comparePeers(
   for (const cell of plan.cells) {
     const rounds = new Map<Served, Round[]>(targets.map((t) => [t, []]));
     for (let r = 0; r < plan.rounds; r++)
-      for (const target of targets)
+      for (const target of turns(targets, r))
         rounds
           .get(target)
           ?.push(

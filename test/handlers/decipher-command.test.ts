@@ -84,6 +84,22 @@ describe("/decipher", () => {
     expect(visibleText(JSON.parse((await bot.command("/decipher", "help")).body))).toMatch(/digest/);
   });
 
+  it("answers help, and a command it does not know, with the help as ephemeral JSON, the same each time", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    const first = await bot.command("/decipher", "help");
+    const again = await bot.command("/decipher", "help");
+    const unknown = await bot.command("/decipher-renamed", "anything");
+    for (const ack of [first, again, unknown]) {
+      expect(ack.status).toBe(200);
+      expect(ack.headers.get("content-type")).toBe("application/json;charset=utf-8");
+      const body = JSON.parse(ack.body);
+      expect(body.response_type).toBe("ephemeral");
+      expect(visibleText(body)).toMatch(/\/decipher subscribe/);
+    }
+    expect(again.body).toBe(first.body);
+    expect(unknown.body).toBe(first.body);
+  });
+
   it("shows status with the last error of each subscription", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 103");
