@@ -46,15 +46,31 @@ export async function buildWorker(from = ROOT): Promise<Build> {
 
 /**
  * The Worker as it was at git revision `rev` (a before/after comparison in one run): the tree
- * from `git archive` in a temporary folder, built with this checkout's node_modules, so only
- * the source differs. The temporary tree is gone when this returns.
+ * from `git archive` in a temporary folder, built with this checkout's wrangler. Its libraries
+ * are this checkout's node_modules when its lockfile is the same, or else its own lockfile's
+ * runtime dependencies, installed with `npm ci --omit=dev` (an older revision may import a
+ * library since dropped). The
+ * temporary tree is gone when this returns.
  */
 export async function buildWorkerAt(rev: string): Promise<Build> {
   const tree = mkdtempSync(join(tmpdir(), "decipher-bench-rev-"));
   try {
     const archive = execFileSync("git", ["archive", "--format=tar", rev], { cwd: ROOT, maxBuffer: 1 << 28 });
     execFileSync("tar", ["-x", "-C", tree], { input: archive });
-    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    const lock = "package-lock.json";
+    if (readFileSync(join(tree, lock), "utf8") === readFileSync(join(ROOT, lock), "utf8"))
+      symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    else {
+      const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+      const installed = await run(
+        npm,
+        ["ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"],
+        {},
+        900_000,
+        tree,
+      );
+      if (installed.code !== 0) throw new Error(`npm ci at ${rev} failed:\n${installed.stderr.slice(-2000)}`);
+    }
     return await buildWorker(tree);
   } finally {
     rmSync(tree, { recursive: true, force: true });
