@@ -36,7 +36,9 @@ const gzipAt = async (rev: string) => {
 
 const subject = (rev: string) => git("log", "-1", "--format=%s", rev).replace(/\|/g, "/").slice(0, 110);
 const start = await gzipAt(from);
-console.log(`| commit | gzip bytes | change | what |\n|---|---:|---:|---|\n| \`${from}\` | ${start} | | the start |`);
+console.log(
+  `| commit | gzip bytes | change | what |\n|---|---:|---:|---|\n| \`${from}\` | ${start} | | the start |`,
+);
 let previous = start;
 for (const rev of touching) {
   const bytes = await gzipAt(rev);
@@ -44,4 +46,6 @@ for (const rev of touching) {
   console.log(`| \`${rev}\` | ${bytes} | ${change > 0 ? "+" : ""}${change} | ${subject(rev)} |`);
   previous = bytes;
 }
-console.log(`\n${touching.length} commits; ${start} → ${previous} bytes (${previous - start >= 0 ? "+" : ""}${previous - start}).`);
+console.log(
+  `\n${touching.length} commits; ${start} → ${previous} bytes (${previous - start >= 0 ? "+" : ""}${previous - start}).`,
+);

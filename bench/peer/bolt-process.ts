@@ -1,7 +1,7 @@
 /** Starts the bundled Bolt app (bolt-bundle.ts) as its own Node process, so its CPU and memory are its own. */
 import { spawn } from "node:child_process";
 import { ROOT } from "../../dev/stack.ts";
-import { freePort, servedChild } from "./child.ts";
+import { freePort, onServerCpus, servedChild } from "./child.ts";
 import type { Served } from "./served.ts";
 
 export type BoltConfig = {
@@ -15,7 +15,7 @@ export type BoltConfig = {
 /** Starts the process without waiting for it to listen. */
 export async function spawnBolt(file: string, config: BoltConfig) {
   const port = await freePort();
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(...onServerCpus(process.execPath, [file]), {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

@@ -14,6 +14,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * BENCH_SERVER_CPUS (e.g. "1"): servers run on those CPUs only (taskset, which execs the server
+ * in the same process), so that with the bench itself pinned elsewhere (`taskset -c 0 npm run
+ * bench`) a server's CPU is not taken by the load generator, the emulator or the stand-in.
+ */
+export function onServerCpus(cmd: string, args: string[]): [string, string[]] {
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  return cpus ? ["taskset", ["-c", cpus, cmd, ...args]] : [cmd, args];
+}
+
 /** The child as a `Served`: killed with the bench if not stopped before; stop() waits for its exit. */
 export function servedChild(id: PeerId, url: string, child: ChildProcess): Served {
   const onExit = () => child.kill("SIGKILL");

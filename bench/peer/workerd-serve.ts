@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bin } from "../exec.ts";
-import { freePort, servedChild } from "./child.ts";
+import { freePort, onServerCpus, servedChild } from "./child.ts";
 import type { PeerId, Served } from "./served.ts";
 import { compatibilityDate, compatibilityFlags } from "./workerd-direct.ts";
 
@@ -50,9 +50,12 @@ export async function spawnWorkerdServe(
     config(port, { DECIPHER_APP_URL: "https://app.getdecipher.com", ADMIN_USER_IDS: "", ...vars }),
   );
   const inspector = inspectorPort ? [`--inspector-addr=127.0.0.1:${inspectorPort}`] : [];
-  const child = spawn(bin("workerd", "bin/workerd"), ["serve", file, "--experimental", ...inspector], {
-    stdio: "ignore",
-  });
+  const child = spawn(
+    ...onServerCpus(bin("workerd", "bin/workerd"), ["serve", file, "--experimental", ...inspector]),
+    {
+      stdio: "ignore",
+    },
+  );
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
