@@ -67,13 +67,12 @@ function answerUnhandled(payload: Record<string, unknown>): FormRoute {
  * signed certificate check gets an empty 200; an unparsable `payload` or a form that is
  * neither gets 400 (Slack sends no such thing).
  */
-export function routeForm(form: URLSearchParams): FormRoute {
-  const raw = form.get("payload");
-  if (raw === null) {
+export function routeForm(form: Record<string, string>): FormRoute {
+  const raw = form.payload;
+  if (raw === undefined) {
     // Like slack-edge, the Slack app reads a form with a `type` field as no command at all.
-    if (form.get("command")?.startsWith("/") && !form.has("type"))
-      return { dispatch: Object.fromEntries(form) };
-    if (form.get("ssl_check") === "1") return empty();
+    if (form.command?.startsWith("/") && !Object.hasOwn(form, "type")) return { dispatch: form };
+    if (form.ssl_check === "1") return empty();
     return { answer: new Response("malformed request", { status: 400 }) };
   }
   let payload: unknown;

@@ -1,4 +1,5 @@
 import type { ExecutionContext } from "slack-edge";
+import { readForm } from "../util/form.ts";
 import { inRequest } from "../wiring.ts";
 import { routeEnvelope } from "./events/event-envelope.ts";
 import { routeForm } from "./interactions.ts";
@@ -58,7 +59,7 @@ export function createSlackEdge(
       if (target instanceof Response) return target;
       return target.dispatch({ body: body as Record<string, unknown>, rawBody: signed.text, headers }, ctx);
     }
-    const form = routeForm(new URLSearchParams(signed.text));
+    const form = routeForm(readForm(signed.text));
     if ("answer" in form) {
       if (form.later) ctx.waitUntil(form.later());
       return form.answer;
