@@ -17,10 +17,12 @@ export function readForm(text: string): Record<string, string> {
     let end = text.indexOf("&", start);
     if (end < 0) end = text.length;
     if (end > start) {
-      const eq = text.indexOf("=", start);
-      const split = eq >= 0 && eq < end ? eq : end;
-      const name = decode(text.slice(start, split));
-      const value = split < end ? decode(text.slice(split + 1, end)) : "";
+      // Searched within the piece only: a search of the whole rest for each piece without `=`
+      // would make a body of many such pieces quadratic.
+      const piece = text.slice(start, end);
+      const eq = piece.indexOf("=");
+      const name = decode(eq < 0 ? piece : piece.slice(0, eq));
+      const value = eq < 0 ? "" : decode(piece.slice(eq + 1));
       if (name === null || value === null) return Object.fromEntries(new URLSearchParams(text));
       // An own field even when named __proto__, as Object.fromEntries makes it.
       if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
