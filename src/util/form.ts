@@ -2,12 +2,13 @@ const PLUS = /\+/g;
 
 /**
  * An `application/x-www-form-urlencoded` body as a record, read the way URLSearchParams reads
- * it (one leading `?` is dropped, `+` is a space, percent escapes are decoded, a name without `=` has the value "", empty
- * pieces are skipped, and a repeated name keeps its last value, as `Object.fromEntries` of
- * URLSearchParams would). Done in JavaScript because every slash command is parsed on the ack
- * path, and the platform's URLSearchParams, called once per field, cost more than the parse
- * (BENCHMARKS.md, "The Slack edge"). A body with a malformed escape goes to URLSearchParams,
- * which keeps such an escape as written rather than refusing it.
+ * it: one leading `?` is dropped, `+` is a space, percent escapes are decoded, a name without
+ * `=` has the value "", empty pieces are skipped, and a repeated name keeps its last value (as
+ * `Object.fromEntries` of URLSearchParams would). Done in JavaScript because every slash
+ * command is read on the ack path, and URLSearchParams, crossing into the platform once per
+ * field, cost more than the whole read (BENCHMARKS.md, "The Slack edge: what a help ack
+ * costs above the floor"). A body with a malformed escape is left to URLSearchParams, which keeps such an
+ * escape as written rather than refusing it.
  */
 export function readForm(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -25,7 +26,8 @@ export function readForm(text: string): Record<string, string> {
       const value = eq < 0 ? "" : decode(piece.slice(eq + 1));
       if (name === null || value === null) return Object.fromEntries(new URLSearchParams(text));
       // An own field even when named __proto__, as Object.fromEntries makes it.
-      if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
+      if (name === "__proto__")
+        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
       else out[name] = value;
     }
     start = end + 1;
