@@ -1,6 +1,6 @@
 /**
  * The bundle budget `npm run build` keeps: the deployable bundle (every .js that
- * `wrangler deploy --dry-run --outdir dist` wrote), gzipped at level 9 as bench/build.ts
+ * `wrangler deploy --dry-run --outdir dist` wrote into the emptied dist/), gzipped at level 9 as bench/build.ts
  * measures it, may not grow past BUDGET_GZIP_BYTES. Growing it is a decision: raise the budget
  * in the same commit and say why in BENCHMARKS.md ("The Slack edge: the bundle, by source").
  * Prints the size against the budget; exits 1 over it.
@@ -11,10 +11,12 @@ import path from "node:path";
 import { sizeOf } from "../bench/build.ts";
 
 /**
- * 100,000 bytes: the build the Slack edge work was measured against (`cb11682`, 99,961 bytes),
- * rounded up. BENCHMARKS.md ("Where the bytes came from") says what each change added.
+ * The build the Slack edge work was measured against (`cb11682`, 99,961 bytes here) and half a
+ * per cent: Node's zlib picks its deflate code by CPU, and the same bundle gzips to a slightly
+ * different size elsewhere (canonical zlib: 143 bytes smaller). BENCHMARKS.md ("Where the bytes
+ * came from") says what each change added.
  */
-export const BUDGET_GZIP_BYTES = 100_000;
+export const BUDGET_GZIP_BYTES = 100_500;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".js")) : [];

@@ -71,7 +71,7 @@ export function routeForm(form: Record<string, string>): FormRoute {
   const raw = form.payload;
   if (raw === undefined) {
     // Like slack-edge, the Slack app reads a form with a `type` field as no command at all.
-    if (form.command?.startsWith("/") && !Object.hasOwn(form, "type")) return { dispatch: form };
+    if (form.command?.startsWith("/") && form.type === undefined) return { dispatch: form };
     if (form.ssl_check === "1") return empty();
     return { answer: new Response("malformed request", { status: 400 }) };
   }
