@@ -1,6 +1,6 @@
 /**
  * The bundle budget `npm run build` keeps: the deployable bundle (every .js that
- * `wrangler deploy --dry-run --outdir dist` wrote into the emptied dist/), gzipped at level 9 as bench/build.ts
+ * `wrangler deploy --dry-run --outdir dist` wrote into dist/, which npm's `prebuild` empties), gzipped at level 9 as bench/build.ts
  * measures it, may not grow past BUDGET_GZIP_BYTES. Growing it is a decision: raise the budget
  * in the same commit and say why in BENCHMARKS.md ("The Slack edge: the bundle, by source").
  * Prints the size against the budget; exits 1 over it.
