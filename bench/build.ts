@@ -1,6 +1,14 @@
 /** The Worker's deployable bundle (as `npm run build`) in a temporary folder, with its size. */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -22,6 +30,14 @@ export function sizeOf(files: Array<string | Uint8Array>): Size {
   return { rawBytes, gzipBytes };
 }
 
+/** The .js files a build wrote into `dir` (paths): the ones that count toward the bundle's size. */
+export const bundleFiles = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => join(dir, f))
+    : [];
+
 /**
  * `wrangler deploy --dry-run --outdir <tmp>`; every emitted .js counts toward the size. `from`
  * builds another checkout of the repo (see buildWorkerAt) with this one's wrangler.
@@ -40,8 +56,7 @@ export async function buildWorker(from = ROOT): Promise<Build> {
     remove();
     throw new Error(`dry-run build failed:\n${res.stderr.slice(-2000)}`);
   }
-  const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
-  return { ...sizeOf(files.map((f) => join(dir, f))), dir, remove };
+  return { ...sizeOf(bundleFiles(dir)), dir, remove };
 }
 
 /** Runtime libraries installed for another lockfile, by its text, once per bench process. */

@@ -1,14 +1,14 @@
 /**
  * The bundle budget `npm run build` keeps: the deployable bundle (every .js that
- * `wrangler deploy --dry-run --outdir dist` wrote into dist/, which npm's `prebuild` empties), gzipped at level 9 as bench/build.ts
- * measures it, may not grow past BUDGET_GZIP_BYTES. Growing it is a decision: raise the budget
- * in the same commit and say why in BENCHMARKS.md ("The Slack edge: the bundle, by source").
+ * `wrangler deploy --dry-run --outdir dist` wrote into dist/, which npm's `prebuild` empties),
+ * gzipped at level 9 as bench/build.ts measures it, may not grow past BUDGET_GZIP_BYTES.
+ * Growing it is a decision: raise the budget in the same commit and say why in BENCHMARKS.md
+ * ("The Slack edge: the bundle, by source").
  * Prints the size against the budget; exits 1 over it.
  *   node tools/check-bundle.ts [dist]
  */
-import fs from "node:fs";
 import path from "node:path";
-import { sizeOf } from "../bench/build.ts";
+import { bundleFiles, sizeOf } from "../bench/build.ts";
 
 /**
  * The build the Slack edge work was measured against (`cb11682`, 99,961 bytes here) and half a
@@ -19,12 +19,12 @@ import { sizeOf } from "../bench/build.ts";
 export const BUDGET_GZIP_BYTES = 100_500;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".js")) : [];
+const files = bundleFiles(dir);
 if (files.length === 0) {
   console.error(`bundle: no .js in ${dir}; run \`npm run build\` first`);
   process.exit(1);
 }
-const { gzipBytes: gzip, rawBytes: raw } = sizeOf(files.map((f) => path.join(dir, f)));
+const { gzipBytes: gzip, rawBytes: raw } = sizeOf(files);
 const n = (v: number) => v.toLocaleString("en-US");
 const verdict = gzip <= BUDGET_GZIP_BYTES ? "within" : "OVER";
 console.log(
