@@ -57,12 +57,14 @@ export async function pollCollectionSubscription(
 
   // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),
   // growth is measured from the lower count; otherwise it could stay below the old mark forever.
+  // Dated now: the lower count was never the count at the last post (`told` keeps that one).
   if (collection.sessionCount < sub.alertedCount) {
     const at = now.toISOString();
     return {
       next: {
         ...sub,
         alertedCount: collection.sessionCount,
+        alertedAt: at,
         lastError: null,
         failingSince: null,
         lastChangeAt: at,
@@ -195,6 +197,7 @@ export async function pollCollectionSubscription(
     regressed: sub.regressed || decision === "regression",
     rootCause: current.rootCause || sub.rootCause,
     counts,
+    told: { count: current.sessionCount, at: now.toISOString(), ts: result.ts },
     lastError: null,
     failingSince: null,
     lastChangeAt: now.toISOString(),

@@ -47,16 +47,20 @@ export function pollingLine(s: Subscription): string {
 }
 
 /**
- * The count a collection's growth is measured from, and when it was taken: the last growth
- * this channel was told (the alert, or a growth reply in its thread), or the subscription's
- * (or the resolution's) when no alert is open. "Last alert" elsewhere is the alert's own time
- * (its thread's parent); this is the last count told, which later growth replies move.
+ * What the channel was last told of a collection's count, by which post (the alert, or a growth
+ * reply in its thread) and when; then, if growth is now counted from elsewhere (a count that
+ * dropped, an unmute), that count and time, since neither was ever posted. With no alert open,
+ * or on a copy from before the bot kept what it told, only the baseline, which is always true.
+ * "Last alert" elsewhere is the alert's own time (its thread's parent).
  * Dated, like every count of growth: the weekly report and the alerts count from other moments.
  */
 export function collectionCountLine(s: CollectionSubscription): string {
-  return s.threadTs
-    ? `${plural(s.alertedCount, "session")} when this channel was last told, ${dateToken(s.alertedAt)}`
-    : `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+  const baseline = `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+  const told = s.threadTs ? s.told : null;
+  if (!told) return baseline;
+  const where = told.ts === s.threadTs ? "in the alert" : "in a growth reply in the alert's thread";
+  const line = `${plural(told.count, "session")} when this channel was last told, ${where}, ${dateToken(told.at)}`;
+  return told.count === s.alertedCount && told.at === s.alertedAt ? line : `${line}; ${baseline}`;
 }
 
 /**

@@ -220,10 +220,19 @@ export type CollectionSubscription = SubscriptionBase & {
   growth: number | null;
   /** Who a new alert pings (src/model/mention.ts): in its first post only, never in replies or edits. */
   mention?: Mention | null;
-  /** `sessionCount` when the last alert (or the subscription) happened. */
+  /**
+   * The count growth is measured from: `sessionCount` at the last alert or growth reply, or at
+   * the subscription, an unmute, or a drop in the count (those tell the channel nothing).
+   */
   alertedCount: number;
   /** When that was: the next alert shows sessions newer than this. */
   alertedAt: string;
+  /**
+   * The count the channel was last told, set only once Slack has the post, and the post that
+   * told it (the alert, or a growth reply in its thread): the baseline above also moves without
+   * a post, so it cannot say what the channel saw. Absent on copies stored before it existed.
+   */
+  told?: { count: number; at: string; ts: string } | null;
   /** The vendor's `isResolved` at the last look. */
   wasResolved: boolean;
   /** A regression was announced since the collection was last seen resolved. */

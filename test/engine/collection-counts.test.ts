@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { emulator, emulatorUrl, visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
+import { subscriptionLine } from "../../src/messages/home-view.ts";
+import { dateToken } from "../../src/messages/mrkdwn.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { objectState } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
@@ -98,5 +100,34 @@ describe("collection counts", () => {
     await bot.cron(new Date(t0));
     const idle = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date(t0 + MINUTE) });
     expect(idle.writes).toEqual({ storage: 0, kv: 0 });
+  });
+
+  it("a drop after an alert is no count told: status and Home name the alert's count, and count growth from the drop", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
+    const ctl = emulator.org(org.apiKey);
+    const t0 = Date.now();
+    const told = (await org.grow(501, 3)).collection.sessionCount;
+    await bot.cron(new Date(t0));
+    expect(await bot.posted()).toHaveLength(1);
+    const dropped = (await ctl.expire(501, 8)).collection.sessionCount;
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(await bot.posted()).toHaveLength(1);
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body) as StoredMessage);
+    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
+    const home = subscriptionLine(
+      state as CollectionSubscription,
+      "https://app.example",
+      null,
+      new Date(t0 + MINUTE),
+    );
+    for (const page of [status, home]) {
+      expect(page).toContain(
+        `${told} sessions when this channel was last told, in the alert, ${dateToken(new Date(t0))}`,
+      );
+      expect(page).not.toContain(`${dropped} sessions when this channel was last told`);
+      expect(page).toContain(
+        `growth counted from ${dropped} sessions on ${dateToken(new Date(t0 + MINUTE))}`,
+      );
+    }
   });
 });

@@ -7,10 +7,13 @@ import {
   standInUrl,
   visibleText,
 } from "../../dev/in-workerd/bot.ts";
+import { subscriptionLine } from "../../src/messages/home-view.ts";
+import { dateToken } from "../../src/messages/mrkdwn.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
+import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { ledgerOf } from "../helpers/cases.ts";
+import { ledgerOf, objectState } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const MINUTE = 60_000;
@@ -182,6 +185,29 @@ describe("an alert keeps what it showed when it was posted", () => {
     const posted = await bot.posted();
     expect(topLevel(posted)).toHaveLength(1);
     expect(posted.filter((m) => m.thread_ts === parent.ts && m.ts !== parent.ts)).toHaveLength(1);
+  });
+
+  it("an unmuted collection's status and Home name the count its alert told, not the count read at the unmute", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:1");
+    const t0 = Date.now();
+    const told = (await org.grow(501, 3)).collection.sessionCount;
+    await bot.cron(new Date(t0));
+    const parent = topLevel(await bot.posted()).at(-1) as StoredMessage;
+    await bot.click(parent, "triage_mute");
+    const atUnmute = (await org.grow(501, 2)).collection.sessionCount;
+    await bot.cron(new Date(t0 + MINUTE));
+    await bot.click(await parentNow(bot, parent.ts), "triage_unmute");
+    expect(await bot.posted()).toHaveLength(1);
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body) as StoredMessage);
+    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
+    const home = subscriptionLine(state as CollectionSubscription, emulatorUrl, null);
+    for (const page of [status, home]) {
+      expect(page).toContain(
+        `${told} sessions when this channel was last told, in the alert, ${dateToken(new Date(t0))}`,
+      );
+      expect(page).not.toContain(`${atUnmute} sessions when this channel was last told`);
+      expect(page).toMatch(`growth counted from ${atUnmute} sessions on <!date^`);
+    }
   });
 });
 

@@ -121,6 +121,7 @@ describe("a collection's last alert", () => {
       wasResolved: false,
       regressed: false,
       threadTs: alertTs,
+      told: { count: 38, at: "2024-11-21T14:45:00.000Z", ts: "1732200300.000300" },
     };
     const status = JSON.stringify(statusMessage([indexEntry(sub, NOW)], null, APP, NOW).blocks);
     const home = subscriptionLine(sub, APP, "https://acme.slack.com/", NOW);
@@ -129,8 +130,20 @@ describe("a collection's last alert", () => {
     expect(status).toContain(`last alert ${alertAt}`);
     expect(home).toMatch(new RegExp(`\\|last alert> ${alertAt.replace(/[\^$]/g, "\\$&")}`));
     for (const page of [status, home])
-      expect(page).toContain(`38 sessions when this channel was last told, ${toldAt}`);
+      expect(page).toContain(
+        `38 sessions when this channel was last told, in a growth reply in the alert's thread, ${toldAt}`,
+      );
     expect(home).not.toContain(`last alert> ${toldAt}`);
+
+    // A copy from before the bot kept what it told: growth's baseline is all it can vouch for.
+    const { told: _t, ...older } = sub;
+    for (const page of [
+      JSON.stringify(statusMessage([indexEntry(older, NOW)], null, APP, NOW).blocks),
+      subscriptionLine(older, APP, "https://acme.slack.com/", NOW),
+    ]) {
+      expect(page).not.toContain("last told");
+      expect(page).toContain(`growth counted from 38 sessions on ${toldAt}`);
+    }
   });
 });
 
