@@ -11,7 +11,7 @@ import type {
 } from "slack-edge";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
-import { helpMessage } from "./help.ts";
+import { helpAck } from "./help.ts";
 import type { LeanSlackApp } from "./lean-slack-app.ts";
 
 /**
@@ -29,10 +29,7 @@ export const NO_HANDLER_NOTE =
 /** Anything: registered after the real listeners, so only what none of them took reaches these. */
 const ANY = /^/;
 
-const unknownCommand: SlashCommandAckHandler<SlackEdgeAppEnv> = async () => ({
-  response_type: "ephemeral",
-  ...helpMessage(),
-});
+const unknownCommand: SlashCommandAckHandler<SlackEdgeAppEnv> = async () => helpAck();
 
 const olderButton: SourceSpecifiedBlockActionLazyHandler<SlackEdgeAppEnv> = async (req) => {
   // A link button also sends an interaction, and one without an action_id gets a random one

@@ -14,7 +14,7 @@ import { WEEKDAY_NAMES, weeklySchedule } from "../../model/weekly-schedule.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
 import { reply } from "../../slack-api/respond.ts";
 import type { Deps } from "../../wiring.ts";
-import { helpMessage } from "../help.ts";
+import { helpAck, helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
 import {
   changesSubscriptions,
@@ -208,6 +208,7 @@ export function decipherCommand(deps: Deps) {
       const { command } = p;
       if (isSubscribe(command))
         return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+      if (command.action === "help") return helpAck();
       return ephemeral(await answer(deps, command, where(req)));
     },
     /** Only `subscribe` has work after the ack; the rest return nothing (no `waitUntil`). */
