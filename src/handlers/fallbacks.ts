@@ -29,7 +29,10 @@ export const NO_HANDLER_NOTE =
 /** Anything: registered after the real listeners, so only what none of them took reaches these. */
 const ANY = /^/;
 
-const unknownCommand: SlashCommandAckHandler<SlackEdgeAppEnv> = async () => helpAck();
+/** The answer to a command the bot does not know: the help, to the person alone. */
+export const unknownCommandAnswer = helpAck;
+
+const unknownCommand: SlashCommandAckHandler<SlackEdgeAppEnv> = async () => unknownCommandAnswer();
 
 const olderButton: SourceSpecifiedBlockActionLazyHandler<SlackEdgeAppEnv> = async (req) => {
   // A link button also sends an interaction, and one without an action_id gets a random one

@@ -1,9 +1,10 @@
 // Not from slack-edge's index, which bundles all of slack-edge (src/handlers/lean-slack-app.ts).
+import { toCompleteResponse } from "slack-edge/dist/response/response.js";
 import { ResponseUrlSender } from "slack-web-api-client/dist/client/webhook-client.js";
 import { errorMessage } from "../messages/help.ts";
 import { reply } from "../slack-api/respond.ts";
 import { isRecord } from "../util/checks.ts";
-import { NO_HANDLER_NOTE } from "./fallbacks.ts";
+import { NO_HANDLER_NOTE, unknownCommandAnswer } from "./fallbacks.ts";
 
 const isString = (v: unknown): v is string => typeof v === "string";
 
@@ -63,15 +64,21 @@ function answerUnhandled(payload: Record<string, unknown>): FormRoute {
 
 /**
  * Runs after the signature check (src/handlers/slack-edge.ts) on a form body: a slash command
- * or an interaction payload goes on, parsed, to the Slack app when it has a listener for it; Slack's
- * signed certificate check gets an empty 200; an unparsable `payload` or a form that is
- * neither gets 400 (Slack sends no such thing).
+ * or an interaction payload goes on, parsed, to the Slack app when it has a listener for it; a
+ * command without a slash name gets the help; Slack's signed certificate check gets an empty
+ * 200; an unparsable `payload` or a form that is neither gets 400 (Slack sends no such thing).
  */
 export function routeForm(form: Record<string, string>): FormRoute {
   const raw = form.payload;
   if (raw === undefined) {
     // Like slack-edge, the Slack app reads a form with a `type` field as no command at all.
-    if (form.command?.startsWith("/") && form.type === undefined) return { dispatch: form };
+    if (form.command !== undefined && form.type === undefined) {
+      if (form.command.startsWith("/")) return { dispatch: form };
+      // A command request without a slash name (java-slack-sdk's logged sample, blanked, has
+      // `command=`): the Slack app would find no listener for it, and Slack shows the person
+      // an error for anything but a 2xx, so it gets the unknown command's answer here.
+      return { answer: toCompleteResponse(unknownCommandAnswer()) };
+    }
     if (form.ssl_check === "1") return empty();
     return { answer: new Response("malformed request", { status: 400 }) };
   }

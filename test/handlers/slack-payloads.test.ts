@@ -136,13 +136,14 @@ describe("what those requests get besides the 2xx", () => {
     return { ...res, notes };
   }
 
-  it("a command the bot does not know gets the help, as an ephemeral ack", async () => {
+  it("a command the bot does not know, or with no name at all, gets the help, as an ephemeral ack", async () => {
     for (const file of [
       "bolt-python/command-hello-world.form",
       "bolt-js/command-slash.form",
       "bolt-js/command-enterprise.form",
       "java-slack-sdk/command-org-level.form",
       "java-slack-sdk/command-docs-unencoded.form",
+      "java-slack-sdk/command-blanked.form",
     ]) {
       const { body } = await replay(file);
       const ack = JSON.parse(body) as { response_type: string; text: string };
