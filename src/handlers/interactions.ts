@@ -65,8 +65,9 @@ function answerUnhandled(payload: Record<string, unknown>): FormRoute {
 /**
  * Runs after the signature check (src/handlers/slack-edge.ts) on a form body: a slash command
  * or an interaction payload goes on, parsed, to the Slack app when it has a listener for it; a
- * command without a slash name gets the help; Slack's signed certificate check gets an empty
- * 200; an unparsable `payload` or a form that is neither gets 400 (Slack sends no such thing).
+ * command without a slash name gets the help; Slack's signed certificate check, and any other
+ * signed form that is neither, gets an empty 200 (Slack sends no such thing, and a 2xx shows
+ * no one an error); only a `payload` that is no JSON object gets 400.
  */
 export function routeForm(form: Record<string, string>): FormRoute {
   const raw = form.payload;
@@ -79,8 +80,7 @@ export function routeForm(form: Record<string, string>): FormRoute {
       // an error for anything but a 2xx, so it gets the unknown command's answer here.
       return { answer: toCompleteResponse(unknownCommandAnswer()) };
     }
-    if (form.ssl_check === "1") return empty();
-    return { answer: new Response("malformed request", { status: 400 }) };
+    return empty();
   }
   let payload: unknown;
   try {

@@ -246,3 +246,19 @@ describe("Slack's certificate check (ssl_check)", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("a signed form that is neither a command nor an interaction", () => {
+  it.each([
+    ["ssl_check=0", "token=Jhj5dZrVaK7ZwHHjRyZWjbDl&ssl_check=0"],
+    ["fields Slack never sends", "team_id=T0TEST&foo=bar"],
+    ["an empty body", ""],
+    ["a command field with a type beside it", "command=%2Fdecipher&text=help&type=x"],
+  ])("(%s) gets an empty 200 and causes no work", async (_, body) => {
+    const bot = await freshBot();
+    const headers = await signSlackRequest(signingSecret, body, Math.floor(Date.now() / 1000));
+    const res = await send(bot, body, "application/x-www-form-urlencoded", headers);
+    expect([res.status, res.body]).toEqual([200, ""]);
+    expect(bot.kv.reads + bot.kv.writes).toBe(0);
+    expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+  });
+});

@@ -36,7 +36,9 @@ export function eventTeam(body: Record<string, unknown>): string | null {
  *   included), and any other envelope (`app_rate_limited`), gets an empty 200 and no work;
  * - so does an event it handles without an event_id to deduplicate it by or a workspace to
  *   act in: run, its retries could run it twice; refused, Slack would retry it in vain;
- * - a body that is no Events API envelope (no type, an event without a type) gets 400;
+ * - a JSON object that is no Events API envelope (no type, an event without a type) gets an
+ *   empty 200 too: Slack never sends one, and should a new shape of Slack's come, a 2xx keeps
+ *   Slack from retrying it; only a body that is no JSON object gets 400;
  * - a handled event goes on to the Slack app, with its ids.
  */
 export function routeEnvelope(body: unknown): EnvelopeRoute {
@@ -47,13 +49,11 @@ export function routeEnvelope(body: unknown): EnvelopeRoute {
   }
   if (body.type === "event_callback") {
     const event = body.event;
-    if (!isRecord(event) || typeof event.type !== "string") return malformed();
-    if (!isEventType(event.type)) return empty();
+    if (!isRecord(event) || typeof event.type !== "string" || !isEventType(event.type)) return empty();
     const eventId = id(body.event_id);
     const teamId = eventTeam(body);
     if (!eventId || !teamId) return empty();
     return { dispatch: { eventId, teamId } };
   }
-  if (typeof body.type === "string") return empty();
-  return malformed();
+  return empty();
 }

@@ -76,11 +76,16 @@ describe("Events API envelope", () => {
     ["no event", (t: string) => ({ ...envelope(t, { type: "app_mention" }), event: undefined })],
     ["an event without a type", (t: string) => ({ ...envelope(t, { type: "x" }), event: { text: "hi" } })],
     ["no envelope type", (t: string) => ({ ...envelope(t, { type: "app_mention" }), type: undefined })],
-  ])("answers a malformed event (%s) with 400, never a 5xx", async (_name, make) => {
-    const { events, team } = await setup();
-    const res = await events.send(make(team));
-    expect(res.status).toBe(400);
-  });
+  ])(
+    "acknowledges a JSON object that is no envelope (%s) with an empty 200 and does nothing",
+    async (_name, make) => {
+      const { bot, events, team } = await setup();
+      const res = await events.send(make(team));
+      expect([res.status, res.body]).toEqual([200, ""]);
+      expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+      expect(bot.kv.reads + bot.kv.writes).toBe(0);
+    },
+  );
 
   it.each([
     ["tokens_revoked", { tokens: { oauth: ["UXXXXXXXX"], bot: ["UXXXXXXXX"] } }],
