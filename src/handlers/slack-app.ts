@@ -86,6 +86,6 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     app.action(actionId, noAck);
   registerEvents(app, deps);
   registerConnectDecipher(app, deps);
-  registerFallbacks(app);
+  registerFallbacks(app, deps);
   return app;
 }

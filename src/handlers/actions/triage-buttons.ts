@@ -23,7 +23,7 @@ type ButtonTriage = "acknowledge" | "unsnooze" | "mute" | "unmute";
 const TAMPERED = "That control no longer works, so nothing changed. Use the buttons on the alert itself.";
 
 /** The click came from the app's Home tab, which lists every channel's subscriptions. */
-export function fromHome(req: Request): boolean {
+export function fromHome(req: { payload: object }): boolean {
   const payload = req.payload as { container?: { type?: string }; view?: { type?: string } };
   return payload.container?.type === "view" && payload.view?.type === "home";
 }
