@@ -5,7 +5,7 @@ import { withCountMark } from "../model/count-marks.ts";
 import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
-import { describeSlackFailure } from "../slack-api/slack-errors.ts";
+import { describeSlackFailure, retryLater } from "../slack-api/slack-errors.ts";
 import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
 import { collectionParentNow, openParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
@@ -158,22 +158,33 @@ export async function pollCollectionSubscription(
   const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
   // A new alert starts with nobody looking: an acknowledgement was for the earlier one.
   const base = threadTs ? sub : unacknowledged(sub);
-  const result = threadTs
-    ? await ctx.outbox.send(what, collectionGrowthThreadReply(input), threadTs)
-    : await ctx.outbox.send(
-        what,
-        collectionParentNow(base, {
-          collection: current,
-          previousCount: sub.alertedCount,
-          evidence: shown,
-          regression,
-          growthMarks: counts,
-          appUrl: input.appUrl,
-          now,
-          // A new alert pings; its thread replies and the edits of this card never do.
-          mention: sub.mention ?? null,
-        }),
-      );
+  const message = threadTs
+    ? collectionGrowthThreadReply(input)
+    : collectionParentNow(base, {
+        collection: current,
+        previousCount: sub.alertedCount,
+        evidence: shown,
+        regression,
+        growthMarks: counts,
+        appUrl: input.appUrl,
+        now,
+        // A new alert pings; its thread replies and the edits of this card never do.
+        mention: sub.mention ?? null,
+      });
+  let result = await ctx.outbox.send(what, message, threadTs ?? undefined);
+  // Slack had it from an earlier decision (a lost answer): it shows the count read then, and
+  // the count recorded below is read now. Until Slack takes the edit, nothing is recorded, so
+  // the next poll decides again and edits the same post, found by its key.
+  if (result.ok && result.earlier) {
+    const edited = await update(
+      deps.slack,
+      sub.channelId,
+      result.ts,
+      message,
+      richBlockGate(deps, sub.teamId),
+    );
+    if (!edited.ok && retryLater(edited.failure)) result = edited;
+  }
   if (!result.ok) {
     // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
     if (result.failure.kind === "unknown" || result.failure.kind === "deferred") return unchanged();

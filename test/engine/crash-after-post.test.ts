@@ -113,4 +113,57 @@ describe("a crash between the intent and the outcome", () => {
     expect(await topLevel(bot)).toHaveLength(1);
     expect((await bot.posted()).length).toBeGreaterThan(1);
   });
+
+  // The lookup that finds the post is a later poll, which reads a count grown since: the count
+  // recorded as told must be the one the found message shows.
+  it("an alert whose answer was lost, found after more growth, shows the count recorded as told", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
+    const t0 = Date.now();
+    await org.grow(501, 3);
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    const now = (await org.grow(501, 1)).collection.sessionCount;
+    await bot.cron(new Date(t0 + MINUTE));
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
+    expect(state?.told).toMatchObject({ count: now, ts: posted[0]?.ts });
+    expect(visibleText(posted[0] ?? {})).toContain(`→ ${now}`);
+  });
+
+  it("a growth reply whose answer was lost, found after more growth, shows the count recorded as told", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
+    const t0 = Date.now();
+    await org.grow(501, 3);
+    await bot.cron(new Date(t0));
+    await org.grow(501, 3);
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0 + MINUTE));
+    const now = (await org.grow(501, 1)).collection.sessionCount;
+    await bot.cron(new Date(t0 + 2 * MINUTE));
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(2);
+    const state = await objectState<CollectionSubscription>(bot, "collection", 501);
+    expect(state?.told).toMatchObject({ count: now, ts: posted[1]?.ts });
+    expect(visibleText(posted[1] ?? {})).toContain(`→ ${now}`);
+    expect(visibleText(posted[0] ?? {})).toContain(`→ ${now}`);
+  });
+
+  it("a found alert whose edit Slack refuses for now records nothing until the edit is made", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
+    const t0 = Date.now();
+    const was = (await org.grow(501, 3)).collection.sessionCount;
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0));
+    const now = (await org.grow(501, 1)).collection.sessionCount;
+    await bot.slackFault("chat.update", "429", 1, { retryAfter: 120 });
+    await bot.cron(new Date(t0 + MINUTE));
+    expect(visibleText((await bot.posted())[0] ?? {})).toContain(`→ ${was}`);
+    expect((await objectState<CollectionSubscription>(bot, "collection", 501))?.told ?? null).toBeNull();
+    await bot.cron(new Date(t0 + 4 * MINUTE));
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    expect(visibleText(posted[0] ?? {})).toContain(`→ ${now}`);
+    expect((await objectState<CollectionSubscription>(bot, "collection", 501))?.told?.count).toBe(now);
+  });
 });
