@@ -53,16 +53,32 @@ export function mutedLine(muted: Muted | null | undefined, resubscribe: string):
     : "";
 }
 
-/** After Unmute: alerts are posted again from then; what happened while muted was counted, not posted. */
-export function unmutedLine(unmutedBy: Muted | null | undefined): string {
+/**
+ * After Unmute: alerts are posted again from then. A test's failures while muted were counted,
+ * not posted; a collection was not polled while muted, so its growth is counted from the
+ * unmute (src/engine/apply-triage.ts), and its next reply starts from that count.
+ */
+export function unmutedLine(
+  unmutedBy: Muted | null | undefined,
+  kind: "test" | "collection" = "test",
+): string {
+  const meanwhile =
+    kind === "collection"
+      ? "growth while it was muted is not posted: it is counted from the count at the unmute"
+      : "what happened while it was muted was counted, not posted";
   return unmutedBy
-    ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts are posted again from then (what happened while it was muted was counted, not posted)`
+    ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts are posted again from then (${meanwhile})`
     : "";
 }
 
-export function triageLines(state: TriageState, now: Date, resubscribe: string): string[] {
+export function triageLines(
+  state: TriageState,
+  now: Date,
+  resubscribe: string,
+  kind: "test" | "collection" = "test",
+): string[] {
   return [
-    unmutedLine(state.unmutedBy),
+    unmutedLine(state.unmutedBy, kind),
     state.unmutedBy ? "" : mutedLine(state.muted, resubscribe),
     snoozeLine(state.snooze, now),
     lookingLine(state.acknowledgedBy),

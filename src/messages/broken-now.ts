@@ -69,9 +69,14 @@ function collectionLine(s: CollectionSubscription, appUrl: string): string {
  * What an unresolved collection gained by its latest count of the 24 hours before `now`, and
  * from when: the last count before that day, or the first of it (as when it was subscribed
  * within the day). `since` is that count's time, so the answer names the true start of the
- * growth rather than "in the last 24 hours". Null when no count of the day grew.
+ * growth rather than "in the last 24 hours"; `until` is the latest count's, the last one a
+ * post told, which a count read later (an unmute's) does not move. Null when no count of the
+ * day grew.
  */
-export function recentGrowth(s: CollectionSubscription, now: Date): { grew: number; since: string } | null {
+export function recentGrowth(
+  s: CollectionSubscription,
+  now: Date,
+): { grew: number; since: string; until: string } | null {
   if (s.wasResolved) return null;
   const dayStart = now.getTime() - DAY_MS;
   const marks = s.counts ?? [];
@@ -80,16 +85,16 @@ export function recentGrowth(s: CollectionSubscription, now: Date): { grew: numb
   const before = marks.filter((m) => Date.parse(m.at) < dayStart).at(-1) ?? recent[0];
   if (!latest || !before) return null;
   const grew = latest.count - before.count;
-  return grew > 0 ? { grew, since: before.at } : null;
+  return grew > 0 ? { grew, since: before.at, until: latest.at } : null;
 }
 
 function growingLine(
   s: CollectionSubscription,
-  growth: { grew: number; since: string },
+  growth: { grew: number; since: string; until: string },
   appUrl: string,
 ): string {
   const name = s.rootCause.trim() || `Collection ${s.collectionId}`;
-  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} since ${dateToken(growth.since)} (${collectionCountLine(s)})`;
+  return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} between ${dateToken(growth.since)} and ${dateToken(growth.until)} (${collectionCountLine(s)})`;
 }
 
 /**

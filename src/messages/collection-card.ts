@@ -286,7 +286,12 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   const { collection, previousCount, evidence, regression, ref, now, appUrl } = input;
   const cause = rootCause(collection);
   const headline = summaryHeadline(evidence.aiSummary);
-  const status = triageLines(input, now, resubscribeCommand({ kind: "collection", id: collection.id }));
+  const status = triageLines(
+    input,
+    now,
+    resubscribeCommand({ kind: "collection", id: collection.id }),
+    "collection",
+  );
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
   const guards = guardsLine(evidence.guards, evidence.guardsAt, appUrl);
   const session = evidence.session;

@@ -55,7 +55,7 @@ export function pollingLine(s: Subscription): string {
  * Dated, like every count of growth: the weekly report and the alerts count from other moments.
  */
 export function collectionCountLine(s: CollectionSubscription): string {
-  const baseline = `growth counted from ${plural(s.alertedCount, "session")} on ${dateToken(s.alertedAt)}`;
+  const baseline = `growth counted from ${plural(s.alertedCount, "session")} as of ${dateToken(s.alertedAt)}`;
   const told = s.threadTs ? s.told : null;
   if (!told) return baseline;
   const where = told.ts === s.threadTs ? "in the alert" : "in a growth reply in the alert's thread";

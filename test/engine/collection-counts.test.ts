@@ -126,7 +126,7 @@ describe("collection counts", () => {
       );
       expect(page).not.toContain(`${dropped} sessions when this channel was last told`);
       expect(page).toContain(
-        `growth counted from ${dropped} sessions on ${dateToken(new Date(t0 + MINUTE))}`,
+        `growth counted from ${dropped} sessions as of ${dateToken(new Date(t0 + MINUTE))}`,
       );
     }
   });

@@ -206,8 +206,14 @@ describe("an alert keeps what it showed when it was posted", () => {
         `${told} sessions when this channel was last told, in the alert, ${dateToken(new Date(t0))}`,
       );
       expect(page).not.toContain(`${atUnmute} sessions when this channel was last told`);
-      expect(page).toMatch(`growth counted from ${atUnmute} sessions on <!date^`);
+      expect(page).toMatch(`growth counted from ${atUnmute} sessions as of <!date^`);
     }
+    // The alert says the same: a collection's growth while muted is not counted as a test's failures are.
+    const card = visibleText(await parentNow(bot, parent.ts));
+    expect(card).toContain(
+      "growth while it was muted is not posted: it is counted from the count at the unmute",
+    );
+    expect(card).not.toContain("was counted, not posted");
   });
 });
 

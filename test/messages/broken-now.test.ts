@@ -58,13 +58,13 @@ describe("what is broken right now", () => {
     const answer = textOf(ask([passingTest(101), passingTest(102), passingTest(103), collection()]));
     expect(answer).not.toContain("Nothing is failing");
     expect(answer).toContain("1 collection growing");
-    expect(answer).toContain(`+43 sessions since <!date^${Date.parse(hoursAgo(30)) / 1000}^`);
+    expect(answer).toContain(`+43 sessions between <!date^${Date.parse(hoursAgo(30)) / 1000}^`);
     expect(answer).not.toContain("in the last 24 hours (");
     expect(answer).toContain("collections/501");
   });
 
-  it("names the true start of each growth: the last count before the day, or the first of it when subscribed within the day", () => {
-    expect(recentGrowth(collection(), NOW)).toEqual({ grew: 43, since: hoursAgo(30) });
+  it("names the true start and end of each growth: from the last count before the day, or the first of it when subscribed within the day, to the latest count told", () => {
+    expect(recentGrowth(collection(), NOW)).toMatchObject({ grew: 43, since: hoursAgo(30) });
     expect(recentGrowth(collection({ wasResolved: true }), NOW)).toBeNull();
     expect(recentGrowth(collection({ counts: [{ at: hoursAgo(30), count: 100 }] }), NOW)).toBeNull();
     const subscribedToday = collection({
@@ -73,9 +73,11 @@ describe("what is broken right now", () => {
         { at: hoursAgo(1), count: 53 },
       ],
     });
-    expect(recentGrowth(subscribedToday, NOW)).toEqual({ grew: 35, since: hoursAgo(5) });
-    expect(textOf(ask([subscribedToday]))).toContain(
-      `+35 sessions since <!date^${Date.parse(hoursAgo(5)) / 1000}^`,
+    expect(recentGrowth(subscribedToday, NOW)).toEqual({ grew: 35, since: hoursAgo(5), until: hoursAgo(1) });
+    expect(textOf(ask([subscribedToday]))).toMatch(
+      new RegExp(
+        `\\+35 sessions between <!date\\^${Date.parse(hoursAgo(5)) / 1000}\\^[^>]*> and <!date\\^${Date.parse(hoursAgo(1)) / 1000}\\^`,
+      ),
     );
   });
 

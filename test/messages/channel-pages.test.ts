@@ -142,7 +142,7 @@ describe("a collection's last alert", () => {
       subscriptionLine(older, APP, "https://acme.slack.com/", NOW),
     ]) {
       expect(page).not.toContain("last told");
-      expect(page).toContain(`growth counted from 38 sessions on ${toldAt}`);
+      expect(page).toContain(`growth counted from 38 sessions as of ${toldAt}`);
     }
   });
 });
