@@ -1,7 +1,8 @@
 /**
  * The Slack edge against Bolt (BENCHMARKS.md, "The Slack edge"): ours on a bare `workerd
  * serve`, optionally the same before a change (a git revision, BENCH_BASELINE), the Bolt app on
- * Node, and a Hono-only signed-echo Worker on the same workerd as the floor. Cold starts, then
+ * Node, and a Hono-only signed-echo Worker on the same workerd as the floor, also answering with
+ * ours' help (bench/peer/hono-floor-help.ts). Cold starts, then
  * the load cells with the servers taking turns in every round, then a V8 profile of each of our
  * builds under a burst of help acks. `npm run bench` runs it; alone (print, and write the
  * section with BENCH_WRITE=1):
@@ -58,6 +59,7 @@ export async function edgeBenchmark(
     builds.push(["workerd-serve", await buildWorker()]);
     if (plan.baseline) builds.push(["workerd-serve-base", await buildWorkerAt(plan.baseline)]);
     builds.push(["hono-floor", await bundleHonoEcho()]);
+    builds.push(["hono-floor-help", await bundleHonoEcho("bench/peer/hono-floor-help.ts")]);
     const boltConfig = {
       signingSecret: services.signingSecret,
       botToken: services.botToken,
@@ -81,7 +83,7 @@ export async function edgeBenchmark(
 
     const profiles: Array<[PeerId, ProfileResult]> = [];
     if (plan.profile)
-      for (const [id, b] of builds.filter(([id]) => id !== "hono-floor")) {
+      for (const [id, b] of builds.filter(([id]) => !id.startsWith("hono-floor"))) {
         log(`edge: V8 profile of ${id} …`);
         profiles.push([
           id,

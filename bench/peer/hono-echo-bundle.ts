@@ -1,4 +1,4 @@
-/** bench/peer/hono-echo.ts bundled for workerd (esbuild, as wrangler bundles ours) into a temporary folder. */
+/** A floor Worker (bench/peer/hono-echo.ts or a variant) bundled for workerd (esbuild, as wrangler bundles ours) into a temporary folder. */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,10 +6,10 @@ import { build } from "esbuild";
 import { ROOT } from "../../dev/stack.ts";
 import { type Build, sizeOf } from "../build.ts";
 
-export async function bundleHonoEcho(): Promise<Build> {
+export async function bundleHonoEcho(entry = "bench/peer/hono-echo.ts"): Promise<Build> {
   const dir = mkdtempSync(join(tmpdir(), "decipher-bench-floor-"));
   const result = await build({
-    entryPoints: [join(ROOT, "bench/peer/hono-echo.ts")],
+    entryPoints: [join(ROOT, entry)],
     bundle: true,
     platform: "neutral",
     conditions: ["workerd", "worker", "browser"],
@@ -19,7 +19,7 @@ export async function bundleHonoEcho(): Promise<Build> {
     logLevel: "silent",
   });
   const code = result.outputFiles[0]?.contents;
-  if (!code) throw new Error("esbuild produced no output for the floor Worker");
+  if (!code) throw new Error(`esbuild produced no output for ${entry}`);
   writeFileSync(join(dir, "index.js"), code);
   return { ...sizeOf([code]), dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

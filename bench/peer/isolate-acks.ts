@@ -7,7 +7,8 @@
  * round; the harness's own share (building and reading the requests) is measured alike and
  * subtracted. CPU is workerd's, from /proc (bench/cpu.ts). Prints only.
  *   node bench/peer/isolate-acks.ts [acks per request=1000] [requests per round=4] [rounds=9] [name=entry[:objects] | name=@rev …]
- * Without targets: ours (src/index.ts, with its Durable Object classes) and the Hono floor.
+ * Without targets: ours (src/index.ts, with its Durable Object classes), the Hono floor, and the
+ * floor answering with ours' help (bench/peer/hono-floor-help.ts).
  * `@rev` is the Worker at a git revision (its src/ against today's node_modules).
  */
 import { execFileSync } from "node:child_process";
@@ -28,6 +29,7 @@ const targets: Array<[string, string]> = named.length
   : [
       ["ours", "src/index.ts:src/index.ts"],
       ["floor", "bench/peer/hono-echo.ts"],
+      ["floor-help", "bench/peer/hono-floor-help.ts"],
     ];
 
 const NO_OBJECTS = "data:text/javascript,export {}";
