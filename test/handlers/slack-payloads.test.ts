@@ -1,9 +1,12 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, newOrg, signingSecret, standIn } from "../../dev/in-workerd/bot.ts";
+import { findButton } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { NO_HANDLER_NOTE, OLDER_MESSAGE_NOTE } from "../../src/handlers/fallbacks.ts";
 import worker from "../../src/index.ts";
+import { FIND_SESSIONS_ACTION_ID, homeView } from "../../src/messages/home-view.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
 import index from "../fixtures/slack-payloads/index.json";
 
 /**
@@ -93,6 +96,12 @@ function tamper(body: string): string {
   return `${body.slice(0, at)}${swapped}${body.slice(at + 1)}`;
 }
 
+const entry = (file: string) => {
+  const found = index.payloads.find((p) => p.file === file);
+  if (!found) throw new Error(`${file} is not in index.json`);
+  return found;
+};
+
 const kinds = new Set(index.payloads.map((p) => p.kind.replace(/ \(.*\)$/, "")));
 
 describe("request bodies written by others", () => {
@@ -123,11 +132,6 @@ describe("request bodies written by others", () => {
 });
 
 describe("what those requests get besides the 2xx", () => {
-  const entry = (file: string) => {
-    const found = index.payloads.find((p) => p.file === file);
-    if (!found) throw new Error(`${file} is not in index.json`);
-    return found;
-  };
   async function replay(file: string) {
     const bot = await freshBot();
     const { body, contentType } = await bodyOf(entry(file), bot);
@@ -275,5 +279,84 @@ describe("a signed form that is neither a command nor an interaction", () => {
     expect([res.status, res.body]).toEqual([200, ""]);
     expect(bot.kv.reads + bot.kv.writes).toBe(0);
     expect((await bot.slackCalls()).filter((c) => c.method !== "auth.test")).toEqual([]);
+  });
+});
+
+describe("a click on a Home tab the bot itself made big", () => {
+  // Slack puts the whole view a control sits in, every block of it, into the block_actions
+  // payload (java-slack-sdk's Home tab sample, block-actions-home-tab.json, carries it), and
+  // sends the payload URL-encoded; a Home tab may hold 100 blocks of up to 3000 characters.
+  const subscription = (channelId: string, testId: number): Subscription => ({
+    kind: "test",
+    channelId,
+    testId,
+    testName: `Checkout ${testId}: a guest pays with a saved card in euros (3-D Secure)`,
+    createdAt: "2026-11-01T00:00:00Z",
+    createdBy: "U0ALICE",
+    paused: null,
+    lastError: null,
+    lastChangeAt: "2026-11-01T00:00:00Z",
+    lastRunId: 0,
+    lastRunAt: null,
+    streak: null,
+  });
+
+  it("(Find sessions, for someone in 40 channels of 30 tests each) gets a 2xx and opens the form", async () => {
+    const bot = await freshBot();
+    const channels = Array.from({ length: 40 }, (_, c) => `C${String(c).padStart(3, "0")}BUSY`);
+    const view = homeView({
+      subscriptions: channels.flatMap((id, c) =>
+        Array.from({ length: 30 }, (_, i) => subscription(id, c * 100 + i)),
+      ),
+      appUrl: "https://app.decipher.test",
+      teamUrl: "https://acme.slack.com/",
+    });
+    const blocks = view.blocks.map((b, i) => ({ block_id: `b${i}`, ...b }));
+    const found = findButton({ blocks } as never, FIND_SESSIONS_ACTION_ID);
+    if (!found) throw new Error("the Home view has no Find sessions button");
+    const sample = JSON.parse(raw(entry("java-slack-sdk/block-actions-home-tab.json")));
+    const team = await bot.team();
+    const payload = {
+      ...sample,
+      team: { id: team, domain: "acme" },
+      user: { ...sample.user, id: "U0ALICE", team_id: team },
+      view: { ...sample.view, team_id: team, blocks },
+      actions: [
+        {
+          type: "button",
+          action_id: FIND_SESSIONS_ACTION_ID,
+          block_id: found.blockId,
+          text: found.element.text,
+          value: found.element.value,
+          action_ts: "1764300000.000100",
+        },
+      ],
+    };
+    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    // Why it matters: bigger than the 256 KiB that src/handlers/signed-request.ts reads (MAX_BODY_BYTES).
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const contentType = "application/x-www-form-urlencoded";
+    const res = await send(bot, body, contentType, await signSlackRequest(signingSecret, body, now()));
+    expect([res.status, res.body]).toEqual([200, ""]);
+    const calls = (await bot.slackCalls()).filter((c) => c.method !== "auth.test");
+    expect(calls.map((c) => c.method)).toEqual(["views.open"]);
+  });
+});
+
+describe("Slack's 3 s on an isolate's first request, while Slack's own API is slow", () => {
+  // A fresh bot is a fresh token, so its first request finds no cached auth.test answer (as
+  // on a new isolate, or ten minutes on); Slack's Web API answering auth.test in 5 s must not
+  // make the ack late: Slack shows the person an error, or retries the event.
+  it.each([
+    "bolt-python/command-hello-world.form",
+    "bolt-python/block-actions-button.json",
+    "bolt-python/event-app-mention.json",
+  ])("%s gets its 2xx within 3 s", async (file) => {
+    const bot = await freshBot();
+    await bot.slackFault("auth.test", "hang", 1, { delayMs: 5000 });
+    const { body, contentType } = await bodyOf(entry(file), bot);
+    const res = await send(bot, body, contentType, await signSlackRequest(signingSecret, body, now()));
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(300);
   });
 });
