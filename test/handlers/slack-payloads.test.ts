@@ -359,4 +359,12 @@ describe("Slack's 3 s on an isolate's first request, while Slack's own API is sl
     expect(res.status).toBeGreaterThanOrEqual(200);
     expect(res.status).toBeLessThan(300);
   });
+
+  it("a command gets its 2xx within 3 s when auth.test is rate limited with a Retry-After of 4 s", async () => {
+    const bot = await freshBot();
+    await bot.slackFault("auth.test", "429", 1, { retryAfter: 4 });
+    const { body, contentType } = await bodyOf(entry("bolt-python/command-hello-world.form"), bot);
+    const res = await send(bot, body, contentType, await signSlackRequest(signingSecret, body, now()));
+    expect(res.status).toBe(200);
+  });
 });
