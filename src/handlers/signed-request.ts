@@ -1,7 +1,11 @@
 /** Slack's own rule: a request more than five minutes off, either way, may be a replay. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
-/** Slash commands and interaction payloads are small; anything near this is not from Slack. */
-export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * A click on a Home tab or in a modal carries the whole view, every block of it, and comes
+ * URL-encoded (about twice its JSON): a Home of 100 blocks, which the bot may publish, can pass
+ * 256 KiB. Nothing Slack sends comes near this.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A request whose signature held: its body as bytes and as text, each read once. */
 export type SignedBody = { bytes: Uint8Array<ArrayBuffer>; text: string };

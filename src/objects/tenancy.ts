@@ -2,7 +2,7 @@ import type { Config, Env } from "../config.ts";
 import { keys, teamScope } from "../store/keys.ts";
 import { describeError } from "../util/describe-error.ts";
 import { channelObject, objectNames, registry, subscriptionObject, workspaceObject } from "./addresses.ts";
-import type { TeamCredentials } from "./workspace-object.ts";
+import type { TeamCredentials, UninstallEvent } from "./workspace-object.ts";
 
 /**
  * Which credentials act for which team: the one place a Slack token and a Decipher key are
@@ -73,9 +73,15 @@ export async function teamConfig(
  * nothing polls or answers for the team from here on, then every subscription (each object
  * deletes its storage, KV copy and registry entry), every channel object, every KV key in the
  * team's scope, its event gate, and its registry shard with its row of the shards' directory. Safe to run twice: a reinstall starts from nothing.
+ * `event`, the uninstall event's id and time: an install made after it is not undone by a late
+ * or retried copy (WorkspaceObject.purge).
  */
-export async function purgeTeam(env: Env, teamId: string, at: Date): Promise<void> {
-  const existed = await workspaceObject(env, teamId).purge();
+export async function purgeTeam(env: Env, teamId: string, at: Date, event: UninstallEvent): Promise<void> {
+  const installation = await workspaceObject(env, teamId).purge(event);
+  if (installation === "kept") {
+    console.log(`uninstall of ${teamId} ignored: installed again since`);
+    return;
+  }
   forgetTeam(teamId);
   const shard = registry(env, teamId);
   const refs = (await shard.list()).map((e) => e.ref);
@@ -115,6 +121,6 @@ export async function purgeTeam(env: Env, teamId: string, at: Date): Promise<voi
     });
   }
   console.log(
-    `uninstalled ${teamId}: ${existed ? "installation" : "no installation"}, ${refs.length} subscription(s), ${channels.size} channel(s), ${scoped.length} KV key(s) removed${failed ? `; ${failed} step(s) failed` : ""}`,
+    `uninstalled ${teamId}: ${installation === "purged" ? "installation" : "no installation"}, ${refs.length} subscription(s), ${channels.size} channel(s), ${scoped.length} KV key(s) removed${failed ? `; ${failed} step(s) failed` : ""}`,
   );
 }

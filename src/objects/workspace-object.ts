@@ -69,6 +69,9 @@ type Stored = {
 
 type StoredKey = { sealed: string } & DecipherKeyInfo;
 
+/** An `app_uninstalled` or `tokens_revoked` event: its `event_id` and `event_time` (Unix seconds). */
+export type UninstallEvent = { id: string | null; time: number | null };
+
 /** A token this close to expiry is refreshed before it is handed out. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
@@ -208,11 +211,22 @@ export class WorkspaceObject extends DurableObject<Env> {
     await this.ctx.storage.put("install", { ...stored, admins: [...new Set(admins)].slice(0, 50) });
   }
 
-  /** Uninstall: nothing of the team is left here. */
-  async purge(): Promise<boolean> {
-    const existed = (await this.ctx.storage.get("install")) !== undefined;
+  /**
+   * Uninstall: nothing of the team is left here but the uninstall event's id. An install saved
+   * since is kept when the event is one already acted on (Slack's retry of a delivery whose
+   * answer it did not get) or is older than the install (its Unix seconds before the install's):
+   * that install was made after this uninstall.
+   */
+  async purge(event: UninstallEvent): Promise<"purged" | "absent" | "kept"> {
+    const stored = await this.ctx.storage.get<Stored>("install");
+    if (stored) {
+      const retried = event.id !== null && (await this.ctx.storage.get("uninstalled")) === event.id;
+      const older = event.time !== null && Date.parse(stored.installedAt) >= (event.time + 1) * 1000;
+      if (retried || older) return "kept";
+    }
     await this.ctx.storage.deleteAll();
-    return existed;
+    if (event.id !== null) await this.ctx.storage.put("uninstalled", event.id);
+    return stored ? "purged" : "absent";
   }
 }
 

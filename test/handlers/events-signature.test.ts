@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBot, signingSecret } from "../../dev/in-workerd/bot.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
+import { MAX_BODY_BYTES } from "../../src/handlers/signed-request.ts";
 
 const body = new URLSearchParams({
   command: "/decipher",
@@ -49,7 +50,7 @@ describe("POST /slack/events screens", () => {
   });
 
   it("refuses oversized bodies", async () => {
-    const huge = `${body}&pad=${"x".repeat(300 * 1024)}`;
+    const huge = `${body}&pad=${"x".repeat(MAX_BODY_BYTES + 44 * 1024)}`;
     const res = await bot.send(request(await signSlackRequest(signingSecret, huge, now()), huge));
     expect(res.status).toBe(413);
   });

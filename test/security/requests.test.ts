@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, signingSecret, standIn } from "../../dev/in-workerd/bot.ts";
 import { clickFor, madeUpControl } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
+import { MAX_BODY_BYTES } from "../../src/handlers/signed-request.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 
 /**
@@ -123,7 +124,7 @@ function flip(h: Record<string, string>, name: string) {
 describe("bodies and content types", () => {
   it("refuses a signed oversized body that declares its length", async () => {
     const { bot } = await freshBot();
-    const body = `${commandBody("list")}&pad=${"x".repeat(300 * 1024)}`;
+    const body = `${commandBody("list")}&pad=${"x".repeat(MAX_BODY_BYTES + 44 * 1024)}`;
     const res = await bot.send(
       post(body, {
         "content-type": "application/x-www-form-urlencoded",
@@ -136,7 +137,7 @@ describe("bodies and content types", () => {
 
   it("refuses an oversized streamed body without a content-length", async () => {
     const { bot } = await freshBot();
-    const body = `${commandBody("list")}&pad=${"x".repeat(400 * 1024)}`;
+    const body = `${commandBody("list")}&pad=${"x".repeat(MAX_BODY_BYTES + 144 * 1024)}`;
     const bytes = new TextEncoder().encode(body);
     const stream = new ReadableStream({
       start(controller) {

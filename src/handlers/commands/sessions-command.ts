@@ -5,6 +5,7 @@ import type { AskedIn } from "../../messages/sessions-reply.ts";
 import { noSessionsMessage, sessionsMessage } from "../../messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
+import { withDeadline } from "../../util/deadline.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
 import type { Deps } from "../../wiring.ts";
@@ -24,14 +25,6 @@ export const SESSIONS_PAGE_SIZE = 5;
 const TIMELINE_CONCURRENCY = 3;
 /** A late overview is left out rather than holding the whole reply past Slack's patience. */
 const TIMELINE_DEADLINE_MS = 4_000;
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  return Promise.race([work.catch(() => null), late]).finally(() => clearTimeout(timer));
-}
 
 export type PagePosition = { cursor: string | null; page: number };
 
@@ -77,7 +70,11 @@ async function fetchTimelines(
 ): Promise<Record<string, TimelineBody | null>> {
   const withTimeline = sessions.filter((s) => s.hasTimeline);
   const fetched = await mapLimit(withTimeline, TIMELINE_CONCURRENCY, (s) =>
-    withDeadline(deps.vendor.getSessionTimeline(s.id), TIMELINE_DEADLINE_MS),
+    withDeadline(
+      deps.vendor.getSessionTimeline(s.id).catch(() => null),
+      TIMELINE_DEADLINE_MS,
+      () => null,
+    ),
   );
   return Object.fromEntries(withTimeline.map((s, i) => [s.id, fetched[i] ?? null]));
 }

@@ -21,13 +21,22 @@ export function requestTeam(body: Record<string, unknown>): {
     const auth = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
     const orgWide =
       body.is_enterprise_install === true || (isRecord(auth) && auth.is_enterprise_install === true);
-    return { teamId: str(body.team_id) ?? str(body.context_team_id), kind: "event", orgWide };
+    // In a channel shared with another organization, `team_id` may name the other one; the
+    // installation Slack delivers the event to is the one in `authorizations` (Bolt's reading).
+    const installed = isRecord(auth) ? str(auth.team_id) : null;
+    return { teamId: installed ?? str(body.team_id) ?? str(body.context_team_id), kind: "event", orgWide };
   }
   if (typeof body.command === "string")
     return { teamId: str(body.team_id), kind: "command", orgWide: body.is_enterprise_install === "true" };
+  // A modal opened in a shared channel names the installation's team apart (slack-edge's reading).
+  const installed = isRecord(body.view) ? str(body.view.app_installed_team_id) : null;
   const team = isRecord(body.team) ? str(body.team.id) : null;
   const user = isRecord(body.user) ? str(body.user.team_id) : null;
-  return { teamId: team ?? user, kind: "interaction", orgWide: body.is_enterprise_install === true };
+  return {
+    teamId: installed ?? team ?? user,
+    kind: "interaction",
+    orgWide: body.is_enterprise_install === true,
+  };
 }
 
 const ephemeral = (text: string) => Response.json({ response_type: "ephemeral", text });
@@ -79,8 +88,9 @@ export function tenants(
       if (!teamId || orgWide) return ok();
       const bot = isRecord(body.event.tokens) ? body.event.tokens.bot : undefined;
       if (type === "tokens_revoked" && !(Array.isArray(bot) && bot.length > 0)) return ok();
+      const time = typeof body.event_time === "number" ? body.event_time : null;
       ctx.waitUntil(
-        purgeTeam(env, teamId, new Date()).catch((error: unknown) =>
+        purgeTeam(env, teamId, new Date(), { id: str(body.event_id), time }).catch((error: unknown) =>
           console.error(`uninstall of ${teamId} failed: ${describeError(error)}`),
         ),
       );
