@@ -472,6 +472,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
     // sent blindly), not left waiting for an outage decision that can no longer name it.
     if (heldElsewhere && wouldTell && !late && !namedBy.has(run.id))
       return { kind: "done", change: change() };
+    // What a post says of this run is of its own moment, not of later runs read with it.
+    const through = input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined;
     const flaky =
       keepsToItsThread || (options.flaky !== "alert" && input.meaning?.classification.kind === "flaky");
     if (flaky && options.flaky === "digest") {
@@ -485,12 +487,13 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ts: "",
         day: utcDay(now),
         firstRun: run,
+        // The parent says why the test is called flaky: the whole read's class, later runs included.
         evidence: testAlertEvidence(input.meaning, run.id),
       };
       // A new "is flaky" alert is a new alert: nobody is looking at it yet.
       const base = flakyOpen ? sub : unacknowledged(sub);
       const message = flakyOpen
-        ? flakyThreadReply(test, run, input.meaning, appUrl)
+        ? flakyThreadReply(test, run, input.meaning, appUrl, through)
         : (flakyParent(base, opened, { test, appUrl, now }) as SlackMessage);
       return {
         kind: "post",
@@ -518,8 +521,6 @@ export function decideTestStep(input: TestPollInput): TestStep {
       nextRow?.status === "passed" && (!options.trigger || nextRow.trigger === options.trigger)
         ? nextRow
         : null;
-    // The card is about this run: its class is of the strip's moment, not of later runs read with it.
-    const through = input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined;
     const opening: FailureStreak = {
       threadTs: "",
       // Counted from the test's first failure in a row, as its class counts them ("failed 6 runs

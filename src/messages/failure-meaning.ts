@@ -2,6 +2,7 @@ import type { SubscriptionRef } from "../model/alert-control.ts";
 import { stripSource, type TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
+import type { TestClassification } from "../model/test-classification.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, section } from "./elements.ts";
@@ -27,11 +28,16 @@ export function classLine(classification: { kind: string; reason: string }): str
 
 /**
  * "🟨 flaky — failed 3 of the last 12 runs, passing in between · last runs 🟩🟥🟩🟩🟥", for
- * failed run `runId`: the strip ends with that run, whatever passed after it in the same read.
+ * failed run `runId`: the strip ends with that run, whatever passed after it in the same read,
+ * and so does the class when the engine gives the one of the run's moment (`classifiedThrough`).
  */
-export function meaningLine(meaning: FailureContext, runId: number): string {
+export function meaningLine(
+  meaning: FailureContext,
+  runId: number,
+  classification: TestClassification = meaning.classification,
+): string {
   const strip = runStrip(stripSource(meaning, runId));
-  return [classLine(meaning.classification), strip && `last runs ${strip}`].filter(Boolean).join(" · ");
+  return [classLine(classification), strip && `last runs ${strip}`].filter(Boolean).join(" · ");
 }
 
 /** Raw: `link` escapes its label. */
@@ -100,12 +106,13 @@ export function flakyThreadReply(
   run: TestRun,
   meaning: FailureContext | null,
   appUrl: string,
+  classification?: TestClassification,
 ): SlackMessage {
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
   const line = `${link(runUrl(appUrl, run.testId, run.id), `Run #${run.id}`)} of ${name(test)} failed${summary ? `: ${summary}` : ""}`;
   return fitMessage({
     text: `${name(test)}: run #${run.id} failed (flaky)`,
-    blocks: [section(line), ...(meaning ? [context(meaningLine(meaning, run.id))] : [])],
+    blocks: [section(line), ...(meaning ? [context(meaningLine(meaning, run.id, classification))] : [])],
   });
 }
 

@@ -76,6 +76,32 @@ describe("flaky tests stay quiet", () => {
     for (const run of later) expect(replies).toContain(`runs/${run.id}`);
   });
 
+  it("a flaky thread's reply about a run read with later passes calls it by its own moment, not 'new failure after 20 passes'", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
+      await org.addRun(101, status);
+    await bot.cron(minutes(t0, 0));
+    const flakyThread = topLevel(await bot.posted())[0] as StoredMessage;
+    // Read in one look (the README's new-failure recipe run while it flaps): two failures, then
+    // 20 passes recorded after them, then one more failure.
+    const early = [await org.addRun(101, "failed"), await org.addRun(101, "passed")];
+    early.push(await org.addRun(101, "failed"));
+    for (let i = 0; i < 20; i++) await org.addRun(101, "passed");
+    const last = await org.addRun(101, "failed");
+    await bot.cron(minutes(t0, 1));
+    const replies = (await bot.messages()).filter(
+      (m) => m.thread_ts === flakyThread.ts && m.ts !== flakyThread.ts,
+    );
+    const about = (runId: number) =>
+      replies.map(visibleText).find((text) => text.includes(`runs/${runId}`)) ?? "";
+    for (const run of [early[0], early[2]]) {
+      expect(about(run?.id ?? 0)).toMatch(/flaky/);
+      expect(about(run?.id ?? 0)).not.toMatch(/after 20 runs passed/);
+    }
+    expect(about(last.id)).toMatch(/new failure — failed after 20 runs passed/);
+  });
+
   it("/decipher status says a test called flaky today is flaky, not that no failure alert is open", async () => {
     const { bot, org } = await subscribedBot();
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
