@@ -9,7 +9,7 @@ import { localDate, nextOccurrence } from "../util/local-time.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
-import { impactVendorClient, productionImpact } from "./read-production-impact.ts";
+import { type ImpactInput, impactVendorClient, productionImpact } from "./read-production-impact.ts";
 import {
   COLLECTION_PAGES,
   POST_CALLS,
@@ -79,13 +79,16 @@ export const productionCost = (subscriptions: readonly Subscription[]) =>
 /**
  * "Tests vs production": for each test that names its page, the sessions real users had
  * there in 24 h. Skipped line by line when the budget runs short (keeping `reserve` calls for
- * the post); never holds the digest.
+ * the post); never holds the digest. `counts`: the collections as the report just read them,
+ * so a collection on the page has the count the report's own lines give it, not the one of
+ * its last alert.
  */
 export async function productionLines(
   deps: EngineDeps,
   subscriptions: Subscription[],
   now: Date,
-  reserve = 0,
+  reserve: number,
+  counts: ImpactInput["counts"],
 ) {
   const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
   const linked = linkedTests(subscriptions);
@@ -98,6 +101,7 @@ export async function productionLines(
       now,
       budget: deps.budget,
       keep: 1,
+      counts,
     });
     lines.push({ testName: sub.testName || `Test ${sub.testId}`, impact });
   }
@@ -198,7 +202,21 @@ export async function sendDigest(
       appUrl,
       now,
     }),
-    await productionLines(deps, active, now, POST_CALLS),
+    await productionLines(
+      deps,
+      active,
+      now,
+      POST_CALLS,
+      new Map(
+        lines.collections.map((c) => [
+          c.collection.id,
+          {
+            sessionCount: c.collection.sessionCount,
+            addedToday: c.newSessions24h.atLeast ? null : c.newSessions24h.count,
+          },
+        ]),
+      ),
+    ),
   );
   const result = await outbox.send(`digest:${schedule.zone}:${schedule.time}:${schedule.nextDueAt}`, message);
   const next: DigestSchedule = {

@@ -195,7 +195,18 @@ export async function sendWeeklyReport(
       flakiest: flakiest(withState.filter((t) => !t.unknown)),
       appUrl,
     }),
-    await productionLines(deps, active, now, POST_CALLS),
+    // The week's counts are not 24 h ones: only the collections' totals are passed on.
+    await productionLines(
+      deps,
+      active,
+      now,
+      POST_CALLS,
+      new Map(
+        collectionLines.flatMap((c) =>
+          c ? [[c.collection.id, { sessionCount: c.collection.sessionCount, addedToday: null }]] : [],
+        ),
+      ),
+    ),
   );
   const result = await outbox.send(
     `weekly:${schedule.zone}:${schedule.day}:${schedule.time}:${schedule.nextDueAt}`,

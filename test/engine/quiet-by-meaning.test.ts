@@ -258,4 +258,25 @@ describe("tests and production, both ways", () => {
     const digest = (await bot.posted()).find((m) => /digest/i.test(visibleText(m)));
     expect(visibleText(digest as StoredMessage)).toMatch(/Tests vs production[\s\S]*Production:.*\/checkout/);
   });
+
+  it("the digest's tests-vs-production line gives a collection on the page the count its own collection line gives, not the one of its last alert", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:2");
+    const path = await collectionPath(org.apiKey);
+    await bot.command("/decipher", `subscribe test 101 page:${path}`);
+    await org.grow(501, 2);
+    await bot.cron();
+    // It grows again after its alert, by less than its growth:2 tells.
+    const total = (await org.grow(501, 1)).collection.sessionCount;
+    await bot.command("/decipher", "digest 09:00 UTC");
+    const { DigestStore } = await import("../../src/store/digest-store.ts");
+    const { env } = await import("cloudflare:test");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    await bot.cron(new Date(Date.parse(due) + 5_000));
+    const digest = visibleText(
+      (await bot.posted()).find((m) => /Tests vs production/.test(visibleText(m))) as StoredMessage,
+    );
+    const production = /Tests vs production[\s\S]*/.exec(digest)?.[0] ?? "";
+    expect(digest).toContain(`${total} sessions`);
+    expect(production).toMatch(new RegExp(`; ${total} in '`));
+  });
 });
