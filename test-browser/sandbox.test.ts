@@ -505,6 +505,68 @@ test("the sandbox page read an hour and a day later: every alert still true", as
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 
+test("the sandbox page re-reads times already drawn as time passes and as its clock moves, in place", async () => {
+  await page.goto(`${stack.pageUrl}#C0GENERAL`);
+  await page.locator(".live", { hasText: "live" }).waitFor();
+  const say = async (text: string, threadTs?: string) => {
+    const res = await fetch(`${stack.slackUrl}/__slack/user-messages`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        botToken: stack.botToken,
+        channelId: "C0GENERAL",
+        userId: "U0BOB",
+        text,
+        threadTs,
+      }),
+    });
+    const body = await res.text();
+    assert.equal(res.status, 200, body);
+    return (JSON.parse(body) as { message: { ts: string } }).message.ts;
+  };
+  const ended = Math.floor(Date.now() / 1000) - 30;
+  const ts = await say(`Run #10072 ended <!date^${ended}^{ago}|${ended}>`);
+  await say(`last #10072 <!date^${ended}^{ago}|${ended}>`, ts);
+  const card = messages().filter({ hasText: "Run #10072 ended" });
+  const token = card.locator(".date");
+  await token.waitFor();
+  const drawn = (await token.textContent()) ?? "";
+  assert.match(drawn, /seconds? ago/);
+  await card.locator("button.replies").click();
+  const replyToken = page.locator("#thread-messages .msg", { hasText: "last #10072" }).locator(".date");
+  await replyToken.waitFor();
+  await page.evaluate(() => {
+    (window as unknown as { drawnOnce: boolean }).drawnOnce = true;
+  });
+
+  await step("a token already drawn reads on as time passes", async () => {
+    await page.waitForFunction(
+      ([node, before]) => node?.textContent !== before,
+      [await token.elementHandle(), drawn] as const,
+      { timeout: 15_000 },
+    );
+  });
+
+  await step(
+    "moving the reading clock re-reads the channel and the open thread without reloading",
+    async () => {
+      await page.click('#reading-clock a[data-at="+1d"]');
+      await page.locator('#reading-clock a.active[data-at="+1d"]').waitFor();
+      assert.equal(await token.textContent(), "yesterday");
+      assert.equal(await replyToken.textContent(), "yesterday");
+      assert.match((await card.locator(".msg-time").textContent()) ?? "", /^yesterday at /);
+      assert.match((await card.locator("button.replies").textContent()) ?? "", /Last reply yesterday at /);
+      assert.match(page.url(), /\?at=%2B1d#C0GENERAL$/);
+      assert.equal(await page.locator("#thread").isVisible(), true, "the open thread closed");
+      assert.equal(await page.evaluate(() => (window as unknown as { drawnOnce?: boolean }).drawnOnce), true);
+      await page.click('#reading-clock a[data-at=""]');
+      await page.waitForFunction((node) => /ago$/.test(node?.textContent ?? ""), await token.elementHandle());
+    },
+  );
+  // The next test loads the page afresh: a goto that changes only the hash would not.
+  await page.goto("about:blank");
+});
+
 test("the sandbox page switches workspaces, and each suggests its own organization's commands", async () => {
   const globex = "xoxb-browser-globex";
   for (const [path, body] of [

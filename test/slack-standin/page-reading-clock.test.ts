@@ -49,10 +49,12 @@ function fakeDocument() {
   };
 }
 
+type Timed = FakeNode & { getAttribute: (name: string) => string | null };
+
 /** The nodes the page re-reads: those that carry the time they show. */
-function timed(node: FakeNode | string): FakeNode[] {
+function timed(node: FakeNode | string): Timed[] {
   if (typeof node === "string") return [];
-  const own = node.getAttribute?.("data-time") != null ? [node] : [];
+  const own = node.getAttribute?.("data-time") != null ? [node as Timed] : [];
   return [...own, ...(node.children ?? []).flatMap(timed)];
 }
 
@@ -103,7 +105,7 @@ describe("the sandbox page's reading clock", () => {
       `Run #10072 <!date^${POSTED}^{ago}|${POSTED}> · <!date^${POSTED}^{date_short_pretty} at {time}^https://ci.test/10072|x>`,
       { now: () => drawn },
     ) as unknown as FakeNode;
-    const messageTimeNode: FakeNode = {
+    const messageTimeNode: Timed = {
       textContent: messageTime(POSTED, drawn),
       getAttribute: (name) => (name === "data-time" ? `${POSTED}.000100` : null),
     };

@@ -10,10 +10,13 @@ import {
   READING_CHOICES,
   readingHref,
   readingNote,
+  retime,
 } from "./reading-clock.js";
 import { composerPlaceholder, suggestions } from "./suggestions.js";
 
 const POLL_MS = 1000;
+/** How often times already drawn ("6 minutes ago", "today") are re-read against now. */
+const RETIME_MS = 5000;
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const state = {
@@ -38,9 +41,15 @@ const state = {
 };
 
 /** `?at=+1h`: the page reads dates and times as they will read then (reading-clock.js). */
-const READING = parseReadingClock(new URLSearchParams(location.search).get("at"));
+let reading = parseReadingClock(new URLSearchParams(location.search).get("at"));
 /** "Now" for everything the page renders: real time, or the reading clock's. */
-const readingNow = () => Date.now() + READING.offsetMs;
+const readingNow = () => Date.now() + reading.offsetMs;
+
+/** Re-reads every time on the page (channel, thread, Home, modal) against now, in place. */
+function retimePage() {
+  retime(document.querySelectorAll("[data-time]"), readingNow());
+  renderReadingNote();
+}
 
 const ctx = {
   userName: (id) => state.users.get(id)?.name,
@@ -180,6 +189,7 @@ function renderMessage(m, inThread) {
   meta.append(el("span", "author", who.name));
   if (who.app) meta.append(el("span", "app-badge", "APP"));
   const time = el("time", "msg-time", messageTime(Number(m.ts), readingNow()));
+  time.dataset.time = m.ts;
   time.title = timeOf(m.ts).toString();
   meta.append(time);
   main.append(meta);
@@ -214,7 +224,13 @@ function renderMessage(m, inThread) {
       .filter((r) => r.channel === m.channel && r.thread_ts === m.ts && r.ts !== m.ts)
       .at(-1);
     replies.append(`${m.reply_count} ${m.reply_count === 1 ? "reply" : "replies"}`);
-    if (last) replies.append(el("span", "muted", `Last reply ${messageTime(Number(last.ts), readingNow())}`));
+    if (last) {
+      const at = el("time", "", messageTime(Number(last.ts), readingNow()));
+      at.dataset.time = last.ts;
+      const note = el("span", "muted", "Last reply ");
+      note.append(at);
+      replies.append(note);
+    }
     replies.addEventListener("click", () => openThread(m.ts));
     main.append(replies);
   }
@@ -590,23 +606,49 @@ function renderWorkspaces(workspaces) {
 function renderReadingClock() {
   const nav = $("reading-clock");
   nav.append(el("span", "reading-label", "Read as of:"));
-  const choices = READING_CHOICES.some((c) => c.at === READING.at)
+  const choices = READING_CHOICES.some((c) => c.at === reading.at)
     ? READING_CHOICES
-    : [...READING_CHOICES, { at: READING.at, label: READING.label }];
+    : [...READING_CHOICES, { at: reading.at, label: reading.label }];
   for (const choice of choices) {
     const a = /** @type {HTMLAnchorElement} */ (el("a", "reading-choice", choice.label));
-    a.href = readingHref(location.href, choice.at);
     a.dataset.at = choice.at;
-    if (choice.at === READING.at) {
-      a.classList.add("active");
-      a.setAttribute("aria-current", "true");
-    }
+    // Moved in place, not by loading the page: the open thread and the scroll stay.
+    a.addEventListener("click", (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      history.pushState(null, "", readingHref(location.href, choice.at));
+      setReadingClock(parseReadingClock(choice.at));
+    });
     nav.append(a);
   }
+  setReadingClock(reading);
+  window.addEventListener("popstate", () =>
+    setReadingClock(parseReadingClock(new URLSearchParams(location.search).get("at"))),
+  );
+}
+
+function setReadingClock(clock) {
+  reading = clock;
+  syncReadingLinks();
+  retimePage();
+}
+
+/** Each choice links to this channel read at its time, the current one marked. */
+function syncReadingLinks() {
+  for (const a of $("reading-clock").querySelectorAll("a")) {
+    a.href = readingHref(location.href, a.dataset.at ?? "");
+    const active = a.dataset.at === reading.at;
+    a.classList.toggle("active", active);
+    if (active) a.setAttribute("aria-current", "true");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+function renderReadingNote() {
   const note = $("reading-note");
-  if (READING.error) note.textContent = READING.error;
-  else if (READING.offsetMs > 0) note.textContent = `🕐 ${readingNote(READING, Date.now())}`;
-  note.hidden = !READING.error && READING.offsetMs === 0;
+  const text = reading.error ?? (reading.offsetMs > 0 ? `🕐 ${readingNote(reading, Date.now())}` : "");
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = text === "";
 }
 
 let configPromise;
@@ -645,6 +687,7 @@ async function init() {
     else refresh();
   });
   window.addEventListener("hashchange", () => {
+    syncReadingLinks();
     state.home = location.hash === "#home";
     if (state.home) {
       state.thread = null;
@@ -696,6 +739,7 @@ async function init() {
   if (state.home) openHome();
   else refresh();
   setInterval(refresh, POLL_MS);
+  setInterval(retimePage, RETIME_MS);
 }
 
 init();

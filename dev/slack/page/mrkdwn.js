@@ -195,6 +195,9 @@ function special(inner, ctx) {
     const node = href ? link(href, text) : el("time", "date");
     if (!href) node.textContent = text;
     node.setAttribute("title", new Date(seconds * 1000).toString());
+    // What it shows, so the page can re-read it as time passes (reading-clock.js `retime`).
+    node.setAttribute("data-time", String(seconds));
+    node.setAttribute("data-format", format);
     node.classList.add("date");
     return node;
   }

@@ -67,6 +67,28 @@ export function messageTime(seconds, nowMs) {
 }
 
 /**
+ * Re-reads at `nowMs` every time already on the page, as Slack does while a message stays on
+ * screen: a node with `data-time` (seconds) shows a Slack date token in its `data-format`, or
+ * without one a message time. Only text that now reads differently is written — no message
+ * is rebuilt, so scroll, open threads and menus stay. Returns how many changed.
+ * @param {Iterable<{ getAttribute(name: string): string | null, textContent: string | null }>} nodes
+ * @param {number} nowMs
+ */
+export function retime(nodes, nowMs) {
+  let changed = 0;
+  for (const node of nodes) {
+    const seconds = Number(node.getAttribute("data-time") ?? Number.NaN);
+    if (!Number.isFinite(seconds)) continue;
+    const format = node.getAttribute("data-format");
+    const text = format === null ? messageTime(seconds, nowMs) : formatSlackDate(seconds, format, nowMs);
+    if (node.textContent === text) continue;
+    node.textContent = text;
+    changed++;
+  }
+  return changed;
+}
+
+/**
  * The sentence the page shows while it reads ahead.
  * @param {{ offsetMs: number, label: string }} clock @param {number} realNowMs
  */
