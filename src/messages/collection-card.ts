@@ -21,7 +21,8 @@ import { resubscribeCommand, triageControls } from "./triage-controls.ts";
  * A growing issue collection, compact: the parent says what (linked to the collection in
  * Decipher), how much and since when (one line), the one most useful line of the AI summary
  * and at most one new session; a button lists the other new sessions with the full summary.
- * Later growth replies in the same thread; the parent is re-rendered from what it showed when
+ * Later growth replies in the same thread, with its own new sessions and the same "…and N more"
+ * button for the rest; the parent is re-rendered from what it showed when
  * it was posted (its evidence), with the current count and triage state.
  */
 
@@ -261,22 +262,35 @@ function moreSessionsOf(input: CollectionParentInput): number {
   return grown > 0 ? Math.max(0, grown - shown) : input.evidence.moreSessions;
 }
 
-function moreSessionsBlock(input: CollectionParentInput): MessageBlock[] {
-  const { evidence, collection } = input;
-  const more = moreSessionsOf(input);
+/**
+ * "…and 2 more new sessions since <date>" with **Show new sessions**: the new sessions an alert
+ * counts and does not show, one click away. The parent and the growth replies say it the same
+ * way; the button counts the shown ones too, since its answer lists every new session.
+ */
+function moreSessionsBlock(o: {
+  collection: IssueCollection;
+  appUrl: string;
+  /** Where the growth is counted from: the answer lists the sessions new since then. */
+  since: string | null;
+  /** New sessions counted and not shown. */
+  more: number;
+  /** New sessions the message shows. */
+  shown: number;
+}): MessageBlock[] {
+  const { collection, since, more, shown } = o;
   if (more <= 0) return [];
-  const line = `…and ${plural(more, "more new session")} since ${evidence.since ? dateToken(evidence.since) : "the last alert"}`;
-  const value = encodeCollectionSessionsValue(
-    collection.id,
-    evidence.since,
-    more + (evidence.session ? 1 : 0),
-    collection.sessionCount,
-  );
+  const when = since ? dateToken(since) : "the last alert";
+  // Nothing shown (the evidence read failed): they are not "more" than anything.
+  const line =
+    shown > 0
+      ? `…and ${plural(more, "more new session")} since ${when}`
+      : `${plural(more, "new session")} since ${when}`;
+  const value = encodeCollectionSessionsValue(collection.id, since, more + shown, collection.sessionCount);
   const show = value
     ? button({ text: "Show new sessions", actionId: ACTION_IDS.collectionSessions, value })
     : null;
   const block = section(
-    show ? line : `${line}: ${link(collectionUrl(input.appUrl, collection.id), "see them in Decipher")}`,
+    show ? line : `${line}: ${link(collectionUrl(o.appUrl, collection.id), "see them in Decipher")}`,
   );
   return [show ? { ...block, accessory: show } : block];
 }
@@ -317,7 +331,13 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
           inferDurationUnit([session.duration]),
         )
       : []),
-    ...moreSessionsBlock(input),
+    ...moreSessionsBlock({
+      collection,
+      appUrl,
+      since: evidence.since,
+      more: moreSessionsOf(input),
+      shown: session ? 1 : 0,
+    }),
     ...(guards ? [context(guards)] : []),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
     ...actions(
@@ -416,16 +436,30 @@ export function collectionSessionsMessage(
   });
 }
 
-/** Later growth of the same collection, in the thread, with its own new sessions. */
+/**
+ * Later growth of the same collection, in the thread, with its own new sessions: those read
+ * (at most a few) and, like the parent, how many more it counts, with **Show new sessions**.
+ */
 export function collectionGrowthThreadReply(input: CollectionReplyInput): SlackMessage {
   const { collection, previousCount } = input;
+  const shown = input.sessions.slice(0, MAX_THREAD_SESSIONS);
+  // The growth counts the new sessions; the vendor may have returned fewer (or, its window
+  // reaching back a little, more): the ones read are known new, the rest are counted.
+  const counted = Math.max(collection.sessionCount - previousCount, input.sessions.length);
   return fitMessage({
     text: `${oneLine(rootCause(collection))} grew again: ${growth(previousCount, collection.sessionCount)} sessions`,
     blocks: [
       section(
         `:chart_with_upwards_trend: Grew again: ${countsLine(collection, previousCount, input.countedSince)}`,
       ),
-      ...threadSessions(input, input.sessions),
+      ...threadSessions(input, shown),
+      ...moreSessionsBlock({
+        collection,
+        appUrl: input.appUrl,
+        since: input.countedSince ?? null,
+        more: counted - shown.length,
+        shown: shown.length,
+      }),
     ],
   });
 }

@@ -111,4 +111,19 @@ describe("a collection alert's counts line up after it grows", () => {
     );
     expect(answer).not.toMatch(/of more|…and more/);
   });
+
+  it("a growth reply in the thread says how many new sessions it does not show, and Show new sessions lists them", async () => {
+    const { bot, org, alert, lastEphemeral } = await collectionAlert();
+    await org.grow(501, 5);
+    await bot.cron();
+    const reply = (await bot.posted()).filter((m) => m.thread_ts === alert.ts && m.ts !== alert.ts).at(-1);
+    const text = visibleText(reply as StoredMessage);
+    expect(text).toMatch(/Grew again: \d+ → \d+ sessions \(\+5 since <!date\^/);
+    expect(text.match(/\/sessions\/[0-9a-f-]{36}\|/g)).toHaveLength(3);
+    expect(text).toMatch(/…and 2 more new sessions since <!date\^/);
+    await bot.click(reply as StoredMessage, "collection_sessions");
+    const answer = visibleText(await lastEphemeral());
+    expect(answer).toMatch(/sessions new to this collection since <!date\^/);
+    expect(new Set(answer.match(/\/sessions\/[0-9a-f-]{36}/g)).size).toBe(5);
+  });
 });

@@ -475,4 +475,77 @@ describe("collection thread replies", () => {
     expect(visibleText(g).match(/stuck on the payment step/g)).toHaveLength(2);
     assertWithinSlackLimits(g);
   });
+
+  describe("a growth reply that shows some of its new sessions says how many more, and offers them as the parent does", () => {
+    const since = "2026-02-16T13:16:00.000Z";
+    const reply = (count: number) =>
+      collectionGrowthThreadReply({
+        ...input,
+        previousCount: 23,
+        countedSince: since,
+        collection: aCollection({ sessionCount: 28 }),
+        sessions: Array.from({ length: count }, (_, i) => aCollectionSession({ id: `s${i}` })),
+      });
+    const showButton = (m: ReturnType<typeof reply>) =>
+      m.blocks
+        .map((b) => (b as { accessory?: { action_id?: string; value?: string } }).accessory)
+        .find((a) => a?.action_id === ACTION_IDS.collectionSessions);
+    const sinceToken = `<!date^${Date.parse(since) / 1000}^`;
+
+    it("+5 with 3 read: '…and 2 more new sessions since …' and Show new sessions counting all 5", () => {
+      const g = reply(3);
+      const text = visibleText(g);
+      expect(text).toContain("Grew again: 23 → 28 sessions (+5 since");
+      expect(text).toContain(`…and 2 more new sessions since ${sinceToken}`);
+      expect(decodeCollectionSessionsValue(showButton(g)?.value)).toEqual({
+        collectionId: aCollection().id,
+        since: new Date(since),
+        count: 5,
+        total: 28,
+      });
+      expect(g.blocks.length).toBeLessThanOrEqual(50);
+      assertWithinSlackLimits(g);
+    });
+
+    it("the vendor returned fewer than the growth: counts from the sessions actually shown", () => {
+      expect(visibleText(reply(1))).toContain(`…and 4 more new sessions since ${sinceToken}`);
+      const none = reply(0);
+      expect(visibleText(none)).toContain(`5 new sessions since ${sinceToken}`);
+      expect(visibleText(none)).not.toContain("more new session");
+      expect(decodeCollectionSessionsValue(showButton(none)?.value)?.count).toBe(5);
+    });
+
+    it("all of the growth shown, or more read than it grew: no '…and more' line, no button", () => {
+      const grewBy2 = collectionGrowthThreadReply({
+        ...input,
+        previousCount: 26,
+        countedSince: since,
+        collection: aCollection({ sessionCount: 28 }),
+        sessions: [aCollectionSession(), aCollectionSession(), aCollectionSession()],
+      });
+      for (const g of [reply(5), grewBy2]) {
+        expect(visibleText(g)).not.toMatch(/new sessions? since/);
+        expect(showButton(g)).toBeUndefined();
+      }
+    });
+
+    it("more read than one reply shows: the rest are counted too", () => {
+      const g = reply(6);
+      expect(visibleText(g)).toContain(`…and 1 more new session since ${sinceToken}`);
+      expect(decodeCollectionSessionsValue(showButton(g)?.value)?.count).toBe(6);
+    });
+
+    it("no starting date known: still says how many, linked to the collection in Decipher", () => {
+      const g = collectionGrowthThreadReply({
+        ...input,
+        previousCount: 23,
+        countedSince: null,
+        collection: aCollection({ sessionCount: 28 }),
+        sessions: [aCollectionSession()],
+      });
+      expect(visibleText(g)).toMatch(
+        /…and 4 more new sessions since the last alert: <[^|]+\/issue-collections\/55\|see them in Decipher>/,
+      );
+    });
+  });
 });
