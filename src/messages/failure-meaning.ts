@@ -77,15 +77,18 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
   const title = `:large_yellow_circle: ${link(testUrl(appUrl, test.id), rawName(test))} is flaky`;
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
   const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
-  const meaning = [
+  const figures = [
     evidence?.classification ? classLine(evidence.classification) : "",
     strip && `last runs ${strip}`,
   ]
     .filter(Boolean)
     .join(" · ");
+  // The figures are the first flaky failure's, kept through every edit while the thread's replies
+  // count on ("failed 10 of the last 20"): they say which run they are as of, as a failure card does.
+  const meaning = figures && `At run #${run.id}: ${figures}`;
   const status = triageLines(input, input.now, resubscribeCommand({ kind: "test", id: test.id }));
   return fitMessage({
-    text: `${name(test)} is flaky${evidence?.classification ? `: ${evidence.classification.reason}` : ""}`,
+    text: `${name(test)} is flaky${evidence?.classification ? `: ${evidence.classification.reason} (at run #${run.id})` : ""}`,
     blocks: [
       section(
         `${title} — ${link(runUrl(appUrl, run.testId, run.id), `run #${run.id}`)} failed${summary ? `: ${summary}` : ""}`,

@@ -260,6 +260,42 @@ describe("flaky alert", () => {
     expect(posted).not.toMatch(/\btoday\b/i);
     expect(dayLater).toBe(posted);
   });
+
+  it("says which run its flaky figure is as of, as a failure card does, and keeps saying it through Acknowledge, Mute and Unmute", () => {
+    const flaky = (over: Partial<Parameters<typeof flakyThreadParent>[0]> = {}) =>
+      flakyThreadParent({
+        ref: testRef,
+        test: aTest,
+        run: aRun({ id: 1234 }),
+        evidence: {
+          recentRuns: [1227, 1228, 1229, 1230, 1231, 1232, 1233, 1234].map((id, i) => ({
+            id,
+            status: i % 2 ? "failed" : "passed",
+          })),
+          classification: { kind: "flaky", reason: "failed 4 of the last 8 runs" },
+          impact: null,
+        },
+        appUrl: APP,
+        now: NOW,
+        day: "2026-02-16",
+        ...over,
+      });
+    const later = new Date(NOW.getTime() + 3_600_000);
+    const cards = [
+      flaky(),
+      flaky({ acknowledgedBy: [{ userId: "U1", at: NOW.toISOString() }], now: later }),
+      flaky({ muted: { by: "U1", at: NOW.toISOString() }, now: later }),
+      flaky({ unmutedBy: { by: "U1", at: later.toISOString() }, now: later }),
+    ];
+    for (const card of cards) {
+      const text = visibleText(card);
+      expect(text).toContain("At run #1234: :large_yellow_circle: flaky — failed 4 of the last 8 runs");
+      // The block and the fallback text: neither says the figure without its run.
+      expect(text.match(/failed 4 of the last 8 runs/g)).toHaveLength(2);
+      expect(card.text).toContain("failed 4 of the last 8 runs (at run #1234)");
+      assertWithinSlackLimits(card);
+    }
+  });
 });
 
 describe("failed-run thread replies", () => {
