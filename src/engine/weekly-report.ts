@@ -6,7 +6,7 @@ import { classifyTest } from "../model/test-classification.ts";
 import { testState, testStateFacts } from "../model/test-state.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
-import { localDate } from "../util/local-time.ts";
+import { localDate, nextOccurrence } from "../util/local-time.ts";
 import { paginatePages } from "../vendor/paginate.ts";
 import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { productionCost, productionLines } from "./compose-digest.ts";
@@ -42,6 +42,15 @@ export type WeeklyOutcome =
   /** Not all read within this invocation's budget: these reads are kept for the next call. */
   | { kind: "reading"; reads: WeeklyReads };
 
+/**
+ * Where the report's counts start: midnight in `zone` at the start of its first day
+ * (`weekDays`), so its tests' runs, its chart and its collections' growth count the same 7
+ * dates its header names, not 7 × 24 h that begin on the day before them.
+ */
+export function weekStart(now: Date, zone: string): Date {
+  return nextOccurrence("00:00", zone, new Date(now.getTime() - WEEK_MS));
+}
+
 /** The 7 local dates the report covers, oldest first, ending with the day it is sent. */
 export function weekDays(now: Date, zone: string): string[] {
   const days: string[] = [];
@@ -67,7 +76,7 @@ async function testLine(
       deps.vendor.listTestRuns(sub.testId, {
         status: "all",
         limit: 100,
-        since: new Date(now.getTime() - WEEK_MS),
+        since: weekStart(now, zone),
         ...(cursor ? { cursor } : {}),
       }),
     { maxPages: TEST_PAGES },
@@ -103,8 +112,9 @@ async function collectionLine(
   deps: EngineDeps,
   sub: CollectionSubscription,
   now: Date,
+  zone: string,
 ): Promise<WeeklyCollectionLine> {
-  const since = new Date(now.getTime() - WEEK_MS);
+  const since = weekStart(now, zone);
   const { collection, sessions } = await readCollectionSessions(deps, sub.collectionId, since);
   return {
     collection,
@@ -160,7 +170,7 @@ export async function sendWeeklyReport(
     collectionSubs.map((s) => ({ id: s.collectionId, item: s })),
     earlier.collections,
     COLLECTION_PAGES,
-    (s): Promise<WeeklyCollectionLine | null> => collectionLine(deps, s, now),
+    (s): Promise<WeeklyCollectionLine | null> => collectionLine(deps, s, now, schedule.zone),
     () => null,
   );
   const reads = { tests: tests.reads, collections: collections.reads };

@@ -115,7 +115,7 @@ function collectionsBlocks(input: WeeklyInput): MessageBlock[] {
     const path = c.collection.shortenedPath ? ` ${code(c.collection.shortenedPath)}` : "";
     // The count names its start: an alert's "+N since" counts from that alert, and reads as
     // another number, not a contradiction (src/messages/collection-card.ts `countsLine`).
-    const grew = `+${floor(c.newSessions.count, c.newSessions.atLeast)} new sessions in the 7 days since ${dateToken(c.since)}`;
+    const grew = `+${floor(c.newSessions.count, c.newSessions.atLeast)} new sessions since ${dateToken(c.since)}`;
     return `• ${bold(c.collection.rootCause || `Issue collection #${c.collection.id}`)}${path} · ${what} · ${grew} (${plural(c.collection.sessionCount, "session")} in all)`;
   });
   const grown = sorted.filter((c) => c.newSessions.count > 0).slice(0, SLACK_LIMITS.chartPoints);

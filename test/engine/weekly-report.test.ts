@@ -1,11 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { weekStart } from "../../src/engine/weekly-report.ts";
 import { localWeekday } from "../../src/model/weekly-schedule.ts";
 import { WeeklyStore } from "../../src/store/weekly-store.ts";
 
 const MINUTE = 60_000;
-const WEEK = 7 * 24 * 60 * MINUTE;
+const DAY = 24 * 60 * MINUTE;
+const WEEK = 7 * DAY;
 
 /** A channel watching a test and a collection, with a weekly report set for `when`. */
 async function channelWithWeekly(when = "mon 09:00 Europe/Berlin") {
@@ -46,8 +48,10 @@ describe("weekly report", () => {
 
   it("goes out once when due, with the week's runs, a table of the tests and the collections", async () => {
     const { bot, org, due } = await channelWithWeekly();
-    await org.addRun(101, "failed");
-    await org.addRun(101, "passed");
+    // The day before the report: within its 7 dates whatever day the test runs on.
+    const dayBefore = new Date(due.getTime() - DAY).toISOString();
+    await org.addRun(101, "failed", { createdAt: dayBefore });
+    await org.addRun(101, "passed", { createdAt: dayBefore });
     await bot.cron(new Date(due.getTime() - MINUTE));
     expect(await reports(bot)).toEqual([]);
     // Overlapping crons: one report.
@@ -63,6 +67,25 @@ describe("weekly report", () => {
     expect(text).toMatch(/recover/);
     expect(text).toMatch(/Issue collections/);
     expect(text).toContain("Flakiest tests");
+  });
+
+  it("counts the 7 dates its header names: a run the evening before the first of them is not in its figures", async () => {
+    const { bot, org, due } = await channelWithWeekly();
+    const login = await org.addTest("Login with SSO");
+    await bot.command("/decipher", `subscribe test ${login.id}`);
+    const first = weekStart(due, "Europe/Berlin");
+    // Within 7 × 24 h of the report, but on the day before its first date.
+    await org.addRun(login.id, "failed", {
+      createdAt: new Date(first.getTime() - 60 * MINUTE).toISOString(),
+    });
+    await org.addRun(login.id, "passed", { createdAt: new Date(due.getTime() - DAY).toISOString() });
+    await bot.cron(new Date(due.getTime() + 5_000));
+    const [report] = await reports(bot);
+    const table = (report?.blocks ?? []).find((b) => b.type === "table") as { rows: unknown[][] } | undefined;
+    const row = table?.rows.find((cells) => JSON.stringify(cells[0]).includes("Login with SSO"));
+    const cell = (i: number) => (row?.[i] as { text?: string } | undefined)?.text;
+    // Runs, failures, recoveries: the pass alone.
+    expect([cell(2), cell(3), cell(4)]).toEqual(["1", "0", "0"]);
   });
 
   it("reads the channel's subscriptions from its index, not their KV copies", async () => {
@@ -139,9 +162,10 @@ describe("a collection's growth, counted from different moments", () => {
     const at = new Date(due.getTime() + 5_000);
     await bot.cron(at);
     const [report] = await reports(bot);
-    const weekAgo = Math.floor((at.getTime() - WEEK) / 1000);
+    // From the start of the first of the 7 dates its header names, in the channel's zone.
+    const firstDay = Math.floor(weekStart(at, "Europe/Berlin").getTime() / 1000);
     const text = visibleText(report as StoredMessage);
-    expect(text).toMatch(new RegExp(`\\+\\d+ new sessions in the 7 days since <!date\\^${weekAgo}\\^`));
+    expect(text).toMatch(new RegExp(`\\+\\d+ new sessions since <!date\\^${firstDay}\\^`));
     expect(text).not.toMatch(/sessions this week/);
   });
 });
