@@ -90,3 +90,33 @@ describe("app_mention", () => {
     expect(visibleText(reply ?? {})).not.toMatch(/stack|Error:|at .*\.ts/);
   });
 });
+
+describe("a mention in the bot's own message (review15)", () => {
+  // An alert of a subscription whose `mention:` names the app itself pings the app: Slack sends
+  // the app_mention of the bot's own post, with its user and bot ids. slack-edge's
+  // ignoringSelfEvents drops it by the ids auth.test gave; a request that stopped waiting for
+  // auth.test (src/handlers/authorize.ts, AUTH_TEST_WAIT_MS) has none to compare.
+  async function ownAlertMentioningTheApp(slowAuthTest: boolean) {
+    const { bot, events } = await setup();
+    if (slowAuthTest) await bot.slackFault("auth.test", "hang", 1, { delayMs: 3000 });
+    const { events: sent } = await events.post("C0ALERTS", "@Decipher Checkout flow failed: run #10068");
+    const mention = sent.find((e) => e.event.type === "app_mention");
+    if (!mention) throw new Error("the stand-in sent no app_mention");
+    // The stand-in posts as people only: the envelope is made the bot's own post's.
+    const ack = await events.send({
+      ...mention,
+      event: { ...mention.event, user: "U0DECIPHER", bot_id: "B0DECIPHER" },
+    });
+    expect(ack.status).toBe(200);
+    const answers = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts);
+    return answers.map((m) => visibleText(m));
+  }
+
+  it("is not answered on a warm isolate", async () => {
+    expect(await ownAlertMentioningTheApp(false)).toEqual([]);
+  });
+
+  it("is not answered either on an isolate whose first auth.test is slow: the bot does not answer its own alert", async () => {
+    expect(await ownAlertMentioningTheApp(true)).toEqual([]);
+  });
+});
