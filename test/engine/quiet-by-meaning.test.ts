@@ -102,6 +102,29 @@ describe("flaky tests stay quiet", () => {
     expect(about(last.id)).toMatch(/new failure — failed after 20 runs passed/);
   });
 
+  it("the flaky alert's figure 'at run #N' is run #N's: it counts no failure read after it (review15)", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = startWithinOneUtcDay(30 * 60_000);
+    // Read in one look: the alert is about the first failure, and another one follows it.
+    const runs = [];
+    for (const status of ["passed", "failed", "passed", "passed", "passed", "failed", "passed"] as const)
+      runs.push(await org.addRun(101, status));
+    await bot.cron(minutes(t0, 0));
+    const parent = topLevel(await bot.posted()).find((m) => /is flaky/.test(visibleText(m)));
+    if (!parent) throw new Error("no flaky alert");
+    const text = visibleText(parent);
+    const line = /At run #(\d+): .*failed (\d+) of the last (\d+) runs.*last runs (\S+)/u.exec(text);
+    if (!line) throw new Error(`no 'At run #N' figure in: ${text}`);
+    const [, runId, failed, of, strip] = line as unknown as [string, string, string, string, string];
+    // The strip beside it ends with run #N (the failure the alert is about).
+    expect(Number(runId)).toBe(runs[1]?.id);
+    const marks = [...strip];
+    expect(marks.length).toBeGreaterThanOrEqual(Number(of));
+    // So the figure, said to be of the same moment, counts the failures the strip shows there.
+    const failedThen = marks.slice(-Number(of)).filter((m) => m === "🟥").length;
+    expect(`failed ${failed} of the last ${of} runs`).toBe(`failed ${failedThen} of the last ${of} runs`);
+  });
+
   it("/decipher status says a test called flaky today is flaky, not that no failure alert is open", async () => {
     const { bot, org } = await subscribedBot();
     for (const status of ["passed", "failed", "passed", "passed", "passed", "failed"] as const)
