@@ -57,3 +57,46 @@ describe("a shared channel, when someone of the other organization acts (multi-w
     expect(unfurls).toHaveLength(1);
   });
 });
+
+describe("two organizations that both installed the app, sharing a channel (review15)", () => {
+  // The event goes to the installation named in `authorizations` (B's), but its event gate,
+  // whose 60 s lookup cache unfurls read from (src/handlers/events/register.ts, `once`), is
+  // still the one of `team_id` (A's, src/handlers/events/event-envelope.ts eventTeam).
+  it("a link one of A's people posts there, unfurled by B's app with B's Decipher data, is not unfurled by A's app in A's own channel from that data", async () => {
+    const a = await installedWithKey("acme");
+    const b = await installedWithKey("globex");
+    const teamA = await a.bot.team();
+    const teamB = await b.bot.team();
+    const link = "https://app.decipher.test/tests/201"; // Globex's "Onboarding wizard"
+
+    // In the shared channel: posted by someone of A, delivered to B's installation.
+    const { events: sent } = await eventsOf(a.bot).post("C0ALERTS", link);
+    const shared = sent.find((e) => e.event.type === "link_shared");
+    if (!shared) throw new Error("the stand-in sent no link_shared");
+    const viaB = {
+      ...shared,
+      team_id: teamA,
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: teamB,
+          user_id: "U0DECIPHER",
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      is_ext_shared_channel: true,
+    };
+    expect((await eventsOf(b.bot).send(viaB)).status).toBe(200);
+    const byB = (await b.bot.slackCalls()).filter((c) => c.method === "chat.unfurl");
+    expect(JSON.stringify(byB)).toContain("Onboarding wizard");
+
+    // Within the minute, in A's own channel, A's installation (Acme's key, which reads no test 201).
+    const { events: own } = await eventsOf(a.bot).post("C0ALERTS", link);
+    const ownShared = own.find((e) => e.event.type === "link_shared");
+    if (!ownShared) throw new Error("the stand-in sent no link_shared");
+    expect((await eventsOf(a.bot).send(ownShared)).status).toBe(200);
+    const byA = (await a.bot.slackCalls()).filter((c) => c.method === "chat.unfurl");
+    expect(JSON.stringify(byA)).not.toContain("Onboarding wizard");
+  });
+});
