@@ -487,8 +487,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
         ts: "",
         day: utcDay(now),
         firstRun: run,
-        // The parent says why the test is called flaky: the whole read's class, later runs included.
-        evidence: testAlertEvidence(input.meaning, run.id),
+        // Of run #N, as its card says ("At run #N"): the strip ends with it, and so does the class.
+        evidence: testAlertEvidence(input.meaning, run.id, through),
       };
       // A new "is flaky" alert is a new alert: nobody is looking at it yet.
       const base = flakyOpen ? sub : unacknowledged(sub);

@@ -3,6 +3,7 @@ import type { Authorize, AuthorizeResult } from "slack-edge";
 import { AuthorizeError } from "slack-edge/dist/errors.js";
 import type { SlackClient } from "../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
+import { isRecord } from "../util/checks.ts";
 import { withDeadline } from "../util/deadline.ts";
 
 type Cached = { result: AuthorizeResult; until: number };
@@ -17,15 +18,24 @@ const byToken = new Map<string, Cached>();
  */
 export const AUTH_TEST_WAIT_MS = 1000;
 
-/** What a request goes on with while Slack is slow or down: the token, and no ids. */
-const withoutIds = (token: string): AuthorizeResult => ({
-  botToken: token,
-  botId: "",
-  botUserId: "",
-  botScopes: [],
-});
+/**
+ * What a request goes on with while Slack is slow or down: the token, and of the bot's ids only
+ * what an event itself names (`authorizations`, the bot user it is delivered to), so that the
+ * bot's own messages are still told apart (slack-edge's `ignoringSelfEvents`).
+ */
+function withoutIds(token: string, body: Record<string, unknown>): AuthorizeResult {
+  const auth = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
+  const botUserId =
+    isRecord(auth) && auth.is_bot === true && typeof auth.user_id === "string" ? auth.user_id : "";
+  return { botToken: token, botId: "", botUserId, botScopes: [] };
+}
 
-async function lookUp(client: SlackClient, token: string, now: () => number): Promise<AuthorizeResult> {
+async function lookUp(
+  client: SlackClient,
+  token: string,
+  now: () => number,
+  body: Record<string, unknown>,
+): Promise<AuthorizeResult> {
   try {
     const response = await client.auth.test();
     const result: AuthorizeResult = {
@@ -50,7 +60,7 @@ async function lookUp(client: SlackClient, token: string, now: () => number): Pr
     // Slack slow or down: answering the request matters more than the bot's own ids,
     // which no handler needs. Not cached, so the next request asks again.
     console.warn(`auth.test failed (${failure.code}); answering without it`);
-    return withoutIds(token);
+    return withoutIds(token, body);
   }
 }
 
@@ -69,14 +79,14 @@ export function cachedAuthorize(
   now: () => number = Date.now,
   waitMs = AUTH_TEST_WAIT_MS,
 ): Authorize {
-  return async () => {
+  return async (req) => {
     const hit = byToken.get(token);
     if (hit && hit.until > now()) return hit.result;
     // Each request its own lookup: workerd ties a fetch to the request that made it, and a
     // promise shared with another request could hang it.
-    return withDeadline(lookUp(client, token, now), waitMs, () => {
+    return withDeadline(lookUp(client, token, now, req.body), waitMs, () => {
       console.warn(`auth.test slower than ${waitMs} ms; answering without it`);
-      return withoutIds(token);
+      return withoutIds(token, req.body);
     });
   };
 }

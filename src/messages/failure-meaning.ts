@@ -77,18 +77,16 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
   const title = `:large_yellow_circle: ${link(testUrl(appUrl, test.id), rawName(test))} is flaky`;
   const summary = escapeMrkdwn(run.summary?.oneLineSummary ?? "").trim();
   const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
-  const figures = [
-    evidence?.classification ? classLine(evidence.classification) : "",
-    strip && `last runs ${strip}`,
-  ]
-    .filter(Boolean)
-    .join(" · ");
+  // Run #N's own class: said when it is "flaky", which the title says; a run that reads
+  // otherwise on its own (later runs of the same look made the test flaky) shows its strip only.
+  const flaky = evidence?.classification?.kind === "flaky" ? evidence.classification : null;
+  const figures = [flaky ? classLine(flaky) : "", strip && `last runs ${strip}`].filter(Boolean).join(" · ");
   // The figures are the first flaky failure's, kept through every edit while the thread's replies
   // count on ("failed 10 of the last 20"): they say which run they are as of, as a failure card does.
   const meaning = figures && `At run #${run.id}: ${figures}`;
   const status = triageLines(input, input.now, resubscribeCommand({ kind: "test", id: test.id }));
   return fitMessage({
-    text: `${name(test)} is flaky${evidence?.classification ? `: ${evidence.classification.reason} (at run #${run.id})` : ""}`,
+    text: `${name(test)} is flaky${flaky ? `: ${flaky.reason} (at run #${run.id})` : ""}`,
     blocks: [
       section(
         `${title} — ${link(runUrl(appUrl, run.testId, run.id), `run #${run.id}`)} failed${summary ? `: ${summary}` : ""}`,

@@ -64,6 +64,8 @@ type Stored = {
   refreshToken: string | null;
   expiresAt: number | null;
   installedAt: string;
+  /** The latest install or reinstall: an uninstall event older than it is about an earlier one. */
+  lastInstalledAt?: string;
   admins: string[];
 };
 
@@ -114,6 +116,7 @@ export class WorkspaceObject extends DurableObject<Env> {
         : null,
       expiresAt: installation.expiresAt,
       installedAt: existing?.installedAt ?? at,
+      lastInstalledAt: at,
       admins: existing?.admins ?? [],
     };
     await this.ctx.storage.put("install", stored);
@@ -214,14 +217,16 @@ export class WorkspaceObject extends DurableObject<Env> {
   /**
    * Uninstall: nothing of the team is left here but the uninstall event's id. An install saved
    * since is kept when the event is one already acted on (Slack's retry of a delivery whose
-   * answer it did not get) or is older than the install (its Unix seconds before the install's):
+   * answer it did not get) or is older than the latest install (its Unix seconds before that
+   * install's, a reinstall over an install whose uninstall never reached the bot included):
    * that install was made after this uninstall.
    */
   async purge(event: UninstallEvent): Promise<"purged" | "absent" | "kept"> {
     const stored = await this.ctx.storage.get<Stored>("install");
     if (stored) {
       const retried = event.id !== null && (await this.ctx.storage.get("uninstalled")) === event.id;
-      const older = event.time !== null && Date.parse(stored.installedAt) >= (event.time + 1) * 1000;
+      const installed = Date.parse(stored.lastInstalledAt ?? stored.installedAt);
+      const older = event.time !== null && installed >= (event.time + 1) * 1000;
       if (retried || older) return "kept";
     }
     await this.ctx.storage.deleteAll();

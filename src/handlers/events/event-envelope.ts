@@ -20,10 +20,13 @@ const malformed = () => ({ answer: new Response("malformed event", { status: 400
  */
 export function eventTeam(body: Record<string, unknown>): string | null {
   const authorization = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
+  // In a channel shared with another organization, `team_id` may name the other one; the
+  // installation Slack delivers the event to is the one in `authorizations` (Bolt's reading).
+  // Its event gate, cache and data are that installation's.
   return (
+    (isRecord(authorization) ? id(authorization.team_id) : null) ??
     id(body.team_id) ??
     id(body.context_team_id) ??
-    (isRecord(authorization) ? id(authorization.team_id) : null) ??
     id(body.enterprise_id)
   );
 }

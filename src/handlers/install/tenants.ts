@@ -4,6 +4,7 @@ import { configFor, purgeTeam, teamCredentials } from "../../objects/tenancy.ts"
 import type { TeamCredentials } from "../../objects/workspace-object.ts";
 import { isRecord } from "../../util/checks.ts";
 import { describeError } from "../../util/describe-error.ts";
+import { eventTeam } from "../events/event-envelope.ts";
 import { LIFECYCLE_EVENT_TYPES } from "../events/event-types.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import type { Tenants } from "../slack-edge.ts";
@@ -21,10 +22,7 @@ export function requestTeam(body: Record<string, unknown>): {
     const auth = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
     const orgWide =
       body.is_enterprise_install === true || (isRecord(auth) && auth.is_enterprise_install === true);
-    // In a channel shared with another organization, `team_id` may name the other one; the
-    // installation Slack delivers the event to is the one in `authorizations` (Bolt's reading).
-    const installed = isRecord(auth) ? str(auth.team_id) : null;
-    return { teamId: installed ?? str(body.team_id) ?? str(body.context_team_id), kind: "event", orgWide };
+    return { teamId: eventTeam(body), kind: "event", orgWide };
   }
   if (typeof body.command === "string")
     return { teamId: str(body.team_id), kind: "command", orgWide: body.is_enterprise_install === "true" };
@@ -83,7 +81,10 @@ export function tenants(
       if (!isRecord(body) || body.type !== "event_callback" || !isRecord(body.event)) return null;
       const type = body.event.type;
       if (!(LIFECYCLE_EVENT_TYPES as readonly unknown[]).includes(type)) return null;
-      const { teamId, orgWide } = requestTeam(body);
+      // Slack's event reference: `team_id` names the workspace that uninstalled or whose tokens
+      // were revoked; `authorizations` only names an installation the event is visible to.
+      const { teamId: delivered, orgWide } = requestTeam(body);
+      const teamId = str(body.team_id) ?? delivered;
       // Org-level events carry no workspace to purge: acknowledged, nothing else.
       if (!teamId || orgWide) return ok();
       const bot = isRecord(body.event.tokens) ? body.event.tokens.bot : undefined;
