@@ -9,7 +9,7 @@ import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.t
 import { actions, context, header, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
-import { bold, code, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
+import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
 import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
 import { unmuteButton } from "./triage-controls.ts";
@@ -205,10 +205,10 @@ export function listMessage(
     ].join("\n"),
   );
   const digestLine = digest
-    ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt)}.`
+    ? `Daily digest at ${code(digest.time)} ${escapeMrkdwn(digest.zone)}; next ${dateToken(digest.nextDueAt, DATE_FORMAT_AHEAD)}.`
     : "No daily digest (set one with `/decipher digest 09:00 Europe/Berlin`).";
   const weeklyLine = weekly
-    ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt)}.`
+    ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt, DATE_FORMAT_AHEAD)}.`
     : "No weekly report (set one with `/decipher weekly mon 09:00 Europe/Berlin`).";
   return channelPage({
     view: "list",

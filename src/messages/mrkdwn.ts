@@ -81,6 +81,11 @@ export function isoUtc(date: Date): string {
 }
 
 export const DATE_FORMAT_PRETTY = "{date_short_pretty} at {time}";
+/**
+ * A time ahead, as a reply names it ("next Nov 28 at 1:20 PM"): a date, since Slack renders
+ * "today" relative to the reader, and a reply read after that time would say "next yesterday".
+ */
+export const DATE_FORMAT_AHEAD = "{date_short} at {time}";
 
 /**
  * A Slack date token, shown in each reader's own time zone:

@@ -42,7 +42,10 @@ describe("weekly report", () => {
     const hhmm = soon.toISOString().slice(11, 16);
     const { due, ack } = await channelWithWeekly(`${day} ${hhmm} UTC`);
     expect(due.getTime() - Date.now()).toBeLessThan(4 * MINUTE);
-    expect(ack).toContain(`The first one arrives <!date^${Math.floor(due.getTime() / 1000)}^`);
+    // A date, not "today": read after that time, "today" would render "yesterday".
+    expect(ack).toContain(
+      `The first one arrives <!date^${Math.floor(due.getTime() / 1000)}^{date_short} at {time}|`,
+    );
     expect(ack).not.toMatch(/next \w+day/);
   });
 
@@ -137,6 +140,10 @@ describe("weekly report", () => {
     const { bot, due } = await channelWithWeekly("fri 16:00 UTC");
     const list = JSON.parse((await bot.command("/decipher", "list")).body) as StoredMessage;
     expect(visibleText(list)).toMatch(/Weekly report on Fridays at `16:00` UTC/);
+    // Its next time as a date: the reply is still read after that time has passed.
+    expect(visibleText(list)).toContain(
+      `next <!date^${Math.floor(due.getTime() / 1000)}^{date_short} at {time}|`,
+    );
     const off = JSON.parse((await bot.command("/decipher", "weekly off")).body) as { text: string };
     expect(off.text).toBe("Weekly report turned off for this channel.");
     await bot.cron(new Date(due.getTime() + 5_000));

@@ -4,7 +4,7 @@ import type { ChannelPageValue } from "../../messages/button-values.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
-import { code, dateToken } from "../../messages/mrkdwn.ts";
+import { code, DATE_FORMAT_AHEAD, dateToken } from "../../messages/mrkdwn.ts";
 import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
@@ -178,7 +178,7 @@ async function answer(
       // today's if it is still ahead, a week later if this week's report already went out.
       const first = weeklySchedule(when, now, previous).nextDueAt;
       return plain(
-        `Weekly report set for ${WEEKDAY_NAMES[command.day]}s at ${code(command.time)} ${command.zone}. The first one arrives ${dateToken(first)}, then once a week.`,
+        `Weekly report set for ${WEEKDAY_NAMES[command.day]}s at ${code(command.time)} ${command.zone}. The first one arrives ${dateToken(first, DATE_FORMAT_AHEAD)}, then once a week.`,
       );
     }
     case "weekly-off": {
