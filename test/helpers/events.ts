@@ -90,6 +90,14 @@ export function eventsOf(bot: Bot) {
   };
 }
 
+/**
+ * An envelope's `authorizations`, as Slack names the installation (its bot user) it delivers
+ * the event to: in a shared channel, or an uninstall, it may differ from `team_id`.
+ */
+export const deliveredTo = (teamId: string) => [
+  { enterprise_id: null, team_id: teamId, user_id: "U0DECIPHER", is_bot: true, is_enterprise_install: false },
+];
+
 let counter = 0;
 /** A well-formed envelope around `event`, for tests that shape their own. */
 export function envelope(teamId: string, event: Record<string, unknown>, eventId?: string): Envelope {

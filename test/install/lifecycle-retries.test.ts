@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { envelope, eventsOf } from "../helpers/events.ts";
+import { deliveredTo, envelope, eventsOf } from "../helpers/events.ts";
 import { connectKey, install, installedWithKey, isInstalled } from "../helpers/installs.ts";
 
 /**
@@ -71,15 +71,7 @@ describe("a lifecycle event is about the workspace its team_id names (review15)"
     const teamB = await b.bot.team();
     const uninstalled = {
       ...envelope(teamA, { type: "app_uninstalled" }),
-      authorizations: [
-        {
-          enterprise_id: null,
-          team_id: teamB,
-          user_id: "U0DECIPHER",
-          is_bot: true,
-          is_enterprise_install: false,
-        },
-      ],
+      authorizations: deliveredTo(teamB),
     };
     expect((await eventsOf(a.bot).send(uninstalled)).status).toBe(200);
     expect(await isInstalled(teamB)).toBe(true);

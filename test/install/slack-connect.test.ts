@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Envelope, eventsOf } from "../helpers/events.ts";
+import { deliveredTo, type Envelope, eventsOf } from "../helpers/events.ts";
 import { installedWithKey } from "../helpers/installs.ts";
 
 /**
@@ -17,15 +17,7 @@ function fromTheOtherOrg(sent: Envelope, installedTeam: string): Envelope {
   return {
     ...sent,
     team_id: OTHER_ORG_TEAM,
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: installedTeam,
-        user_id: "U0DECIPHER",
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
+    authorizations: deliveredTo(installedTeam),
     is_ext_shared_channel: true,
     event_context: `1-${sent.event.type}-${OTHER_ORG_TEAM}-C0ALERTS`,
     event: { ...sent.event, user_team: OTHER_ORG_TEAM },
@@ -76,15 +68,7 @@ describe("two organizations that both installed the app, sharing a channel (revi
     const viaB = {
       ...shared,
       team_id: teamA,
-      authorizations: [
-        {
-          enterprise_id: null,
-          team_id: teamB,
-          user_id: "U0DECIPHER",
-          is_bot: true,
-          is_enterprise_install: false,
-        },
-      ],
+      authorizations: deliveredTo(teamB),
       is_ext_shared_channel: true,
     };
     expect((await eventsOf(b.bot).send(viaB)).status).toBe(200);
