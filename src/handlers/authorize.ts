@@ -3,8 +3,8 @@ import type { Authorize, AuthorizeResult } from "slack-edge";
 import { AuthorizeError } from "slack-edge/dist/errors.js";
 import type { SlackClient } from "../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
-import { isRecord } from "../util/checks.ts";
 import { withDeadline } from "../util/deadline.ts";
+import { eventAuthorization } from "./events/event-envelope.ts";
 
 type Cached = { result: AuthorizeResult; until: number };
 
@@ -24,9 +24,8 @@ export const AUTH_TEST_WAIT_MS = 1000;
  * bot's own messages are still told apart (slack-edge's `ignoringSelfEvents`).
  */
 function withoutIds(token: string, body: Record<string, unknown>): AuthorizeResult {
-  const auth = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
-  const botUserId =
-    isRecord(auth) && auth.is_bot === true && typeof auth.user_id === "string" ? auth.user_id : "";
+  const auth = eventAuthorization(body);
+  const botUserId = auth?.is_bot === true && typeof auth.user_id === "string" ? auth.user_id : "";
   return { botToken: token, botId: "", botUserId, botScopes: [] };
 }
 

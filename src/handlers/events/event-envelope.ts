@@ -18,13 +18,19 @@ const malformed = () => ({ answer: new Response("malformed event", { status: 400
  * the enterprise; events of an org-level install itself (`tokens_revoked`, `app_uninstalled`,
  * `team_access_granted`) carry no team at all, which is fine: the bot does not act on those.
  */
+/** The installation (team, bot user) Slack delivers an event to: its `authorizations`' first. */
+export function eventAuthorization(body: Record<string, unknown>): Record<string, unknown> | null {
+  const first = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
+  return isRecord(first) ? first : null;
+}
+
 export function eventTeam(body: Record<string, unknown>): string | null {
-  const authorization = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
+  const authorization = eventAuthorization(body);
   // In a channel shared with another organization, `team_id` may name the other one; the
   // installation Slack delivers the event to is the one in `authorizations` (Bolt's reading).
   // Its event gate, cache and data are that installation's.
   return (
-    (isRecord(authorization) ? id(authorization.team_id) : null) ??
+    (authorization ? id(authorization.team_id) : null) ??
     id(body.team_id) ??
     id(body.context_team_id) ??
     id(body.enterprise_id)

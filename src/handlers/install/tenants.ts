@@ -4,7 +4,7 @@ import { configFor, purgeTeam, teamCredentials } from "../../objects/tenancy.ts"
 import type { TeamCredentials } from "../../objects/workspace-object.ts";
 import { isRecord } from "../../util/checks.ts";
 import { describeError } from "../../util/describe-error.ts";
-import { eventTeam } from "../events/event-envelope.ts";
+import { eventAuthorization, eventTeam } from "../events/event-envelope.ts";
 import { LIFECYCLE_EVENT_TYPES } from "../events/event-types.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import type { Tenants } from "../slack-edge.ts";
@@ -19,9 +19,8 @@ export function requestTeam(body: Record<string, unknown>): {
   orgWide: boolean;
 } {
   if (body.type === "event_callback") {
-    const auth = Array.isArray(body.authorizations) ? body.authorizations[0] : undefined;
     const orgWide =
-      body.is_enterprise_install === true || (isRecord(auth) && auth.is_enterprise_install === true);
+      body.is_enterprise_install === true || eventAuthorization(body)?.is_enterprise_install === true;
     return { teamId: eventTeam(body), kind: "event", orgWide };
   }
   if (typeof body.command === "string")
