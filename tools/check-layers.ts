@@ -1,7 +1,7 @@
 /**
  * The layer check `npm test` runs: folders are layers and imports point one way, down
  *   entry (index, app, cron) → handlers → wiring → objects → engine → messages / slack-api
- *   → model / store / vendor / config → util,
+ *   → model / store / decipher / config → util,
  * a folder may import its own tier (one way: no two folders import each other, even through
  * others), and no file (in src/, dev/, bench/, tools/) is part of an
  * import cycle, type-only imports included. dev/, bench/ and tools/ may import src/ but never
@@ -25,7 +25,7 @@ const TIERS: Record<string, number> = {
   "src/slack-api": 3,
   "src/model": 2,
   "src/store": 2,
-  "src/vendor": 2,
+  "src/decipher": 2,
   "src/config.ts": 2,
   "src/util": 1,
 };

@@ -11,6 +11,7 @@
  * The bench runs the esbuild bundle of this file (bench/peer/bolt-bundle.ts), as one would deploy it.
  */
 import { App, LogLevel } from "@slack/bolt";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
 import { parseDecipherCommand } from "../../src/handlers/commands/decipher-command.ts";
 import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
@@ -19,7 +20,6 @@ import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messa
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
-import { createVendorClient } from "../../src/vendor/vendor-client.ts";
 
 const env = (name: string) => {
   const value = process.env[name];

@@ -1,3 +1,4 @@
+import type { TestInfo, TestRun } from "../decipher/types.ts";
 import { type CollectionParentInput, collectionParent } from "../messages/collection-card.ts";
 import { failedRunParent } from "../messages/failed-run-card.ts";
 import { flakyThreadParent } from "../messages/failure-meaning.ts";
@@ -13,7 +14,6 @@ import type {
   TestSubscription,
 } from "../model/subscription.ts";
 import type { Muted } from "../model/triage-state.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
 
 export function testInfoOf(sub: TestSubscription, appUrl: string): TestInfo {
   return { id: sub.testId, name: sub.testName, url: testUrl(appUrl, sub.testId) };

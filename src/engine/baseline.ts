@@ -1,6 +1,6 @@
+import { paginatePages } from "../decipher/paginate.ts";
+import type { VendorClient } from "../decipher/vendor-client.ts";
 import type { CollectionSubscription, TestSubscription } from "../model/subscription.ts";
-import { paginatePages } from "../vendor/paginate.ts";
-import type { VendorClient } from "../vendor/vendor-client.ts";
 
 /**
  * Runs read at subscribe time: the latest page, and everything of the last 70 minutes (a run

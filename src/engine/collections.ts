@@ -1,3 +1,4 @@
+import type { CollectionSessionList, IssueCollection } from "../decipher/types.ts";
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
@@ -6,7 +7,6 @@ import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, retryLater } from "../slack-api/slack-errors.ts";
-import type { CollectionSessionList, IssueCollection } from "../vendor/types.ts";
 import { collectionParentNow, openParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";

@@ -1,3 +1,4 @@
+import type { TestInfo, TestRun } from "../decipher/types.ts";
 import { failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
 import { flakyThreadReply } from "../messages/failure-meaning.ts";
 import { withLateNote } from "../messages/late-note.ts";
@@ -24,7 +25,6 @@ import {
   type TestSubscription,
   unacknowledged,
 } from "../model/subscription.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { flakyParent, openParent, testParent } from "./alert-parents.ts";
 import { runsInOutbox, runsKey } from "./outbox.ts";
 import type { OutageGroup } from "./poll-context.ts";

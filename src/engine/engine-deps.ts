@@ -1,9 +1,9 @@
 import type { Config, Env } from "../config.ts";
+import { createVendorClient, type VendorClient } from "../decipher/vendor-client.ts";
 import { createSlackClient, type SlackClient } from "../slack-api/slack-client.ts";
 import { DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { budgetedFetch, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { createVendorClient, type VendorClient } from "../vendor/vendor-client.ts";
 
 /**
  * What the engine reads and writes through: built per request or per object invocation, so

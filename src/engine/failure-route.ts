@@ -1,6 +1,6 @@
+import type { TestRun } from "../decipher/types.ts";
 import { resolveTestOptions, type TestOptions } from "../model/subscription.ts";
 import { classifyTest, type TestClassification } from "../model/test-classification.ts";
-import type { TestRun } from "../vendor/types.ts";
 
 /**
  * Where one failed run goes, from the test's classification and the subscription's options:

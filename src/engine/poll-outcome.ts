@@ -1,6 +1,6 @@
+import type { RejectedRun } from "../decipher/types.ts";
 import type { Quarantined, Subscription, UnknownOutcome } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
-import type { RejectedRun } from "../vendor/types.ts";
 
 /**
  * What polling one subscription did. `next` is the state to store, or null when nothing

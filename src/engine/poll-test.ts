@@ -1,10 +1,10 @@
+import type { RejectedRun, TestRun } from "../decipher/types.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import { isOverdue, type LedgerRow, overdueCount, plausibleTime, rowTime } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
-import type { RejectedRun, TestRun } from "../vendor/types.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
 import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
 import { ledgerTestStateFacts } from "./ledger-digest.ts";

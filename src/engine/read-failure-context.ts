@@ -1,9 +1,9 @@
+import type { TestRun } from "../decipher/types.ts";
 import { runsThrough, STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import { classifyTest, earlierStreakKnown, withEarlierStreak } from "../model/test-classification.ts";
-import type { TestRun } from "../vendor/types.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { PollContext } from "./poll-context.ts";
 import { impactVendorClient, productionImpact } from "./read-production-impact.ts";

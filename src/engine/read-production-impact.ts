@@ -1,10 +1,10 @@
 import type { Config } from "../config.ts";
+import type { SessionSummary } from "../decipher/types.ts";
+import { createVendorClient, type VendorClient } from "../decipher/vendor-client.ts";
+import { isVendorApiError } from "../decipher/vendor-errors.ts";
 import type { ImpactCollection, ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription } from "../model/subscription.ts";
 import { budgetedFetch, type SubrequestBudget } from "../util/subrequest-budget.ts";
-import type { SessionSummary } from "../vendor/types.ts";
-import { createVendorClient, type VendorClient } from "../vendor/vendor-client.ts";
-import { isVendorApiError } from "../vendor/vendor-errors.ts";
 
 /**
  * What a failing test means in production: how many real sessions visited the page it

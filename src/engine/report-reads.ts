@@ -1,8 +1,8 @@
+import { paginatePages } from "../decipher/paginate.ts";
+import type { IssueCollection } from "../decipher/types.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
-import { paginatePages } from "../vendor/paginate.ts";
-import type { IssueCollection } from "../vendor/types.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 
 /**

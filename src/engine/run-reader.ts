@@ -1,7 +1,7 @@
+import { paginatePages } from "../decipher/paginate.ts";
+import type { RejectedRun, TestInfo, TestRun } from "../decipher/types.ts";
+import type { VendorClient } from "../decipher/vendor-client.ts";
 import type { UnreadWindow } from "../model/subscription.ts";
-import { paginatePages } from "../vendor/paginate.ts";
-import type { RejectedRun, TestInfo, TestRun } from "../vendor/types.ts";
-import type { VendorClient } from "../vendor/vendor-client.ts";
 import { createdMs } from "./run-window.ts";
 
 const PAGE_SIZE = 100;

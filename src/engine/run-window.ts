@@ -1,4 +1,4 @@
-import type { TestRun } from "../vendor/types.ts";
+import type { TestRun } from "../decipher/types.ts";
 
 /** A run still `running` this long after it was created is taken as abandoned, not awaited. */
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000;

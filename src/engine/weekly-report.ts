@@ -1,3 +1,5 @@
+import { paginatePages } from "../decipher/paginate.ts";
+import type { TestInfo, TestRun } from "../decipher/types.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
@@ -7,8 +9,6 @@ import { testState, testStateFacts } from "../model/test-state.ts";
 import { flakiest, weekTestFigures } from "../model/weekly-figures.ts";
 import { afterSent, nextWeeklyOccurrence, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
-import { paginatePages } from "../vendor/paginate.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { productionCost, productionLines } from "./compose-digest.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import { runsForOptions } from "./failure-route.ts";

@@ -1,5 +1,5 @@
-import type { Click, SessionClicks } from "../vendor/types.ts";
-import { formatOffset } from "../vendor/units.ts";
+import type { Click, SessionClicks } from "../decipher/types.ts";
+import { formatOffset } from "../decipher/units.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn, truncatePlain } from "./limits.ts";

@@ -1,9 +1,9 @@
+import type { AiSummary, CollectionSession, IssueCollection } from "../decipher/types.ts";
+import { type DurationUnit, inferDurationUnit } from "../decipher/units.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { aiSummaryOf, type CollectionAlertEvidence, type GuardMark } from "../model/alert-evidence.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { CountMark } from "../model/subscription.ts";
-import type { AiSummary, CollectionSession, IssueCollection } from "../vendor/types.ts";
-import { type DurationUnit, inferDurationUnit } from "../vendor/units.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { toSharedSessionCard } from "./button-values.ts";

@@ -1,7 +1,7 @@
+import type { IssueCollection, TestInfo } from "../decipher/types.ts";
 import type { DigestDay } from "../model/digest-history.ts";
 import type { TestState, TestStateFacts } from "../model/test-state.ts";
 import type { Muted, Snooze } from "../model/triage-state.ts";
-import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { snoozeEnd } from "./alert-status.ts";
 import { linkCell, table, textCell, withAlternative } from "./charts.ts";
 import { chartsNotYet, passRatePerDayChart, sessionsPerDayChart } from "./digest-charts.ts";

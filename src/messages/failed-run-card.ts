@@ -1,8 +1,8 @@
+import type { TestInfo, TestRun } from "../decipher/types.ts";
+import { formatDurationMs } from "../decipher/units.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import type { TestAlertEvidence } from "../model/alert-evidence.ts";
 import { mentionToken } from "../model/mention.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { formatDurationMs } from "../vendor/units.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { snoozeLine, type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";

@@ -1,9 +1,9 @@
+import type { TestInfo, TestRun } from "../decipher/types.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import { stripSource, type TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { TestClassification } from "../model/test-classification.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";

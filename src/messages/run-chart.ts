@@ -1,4 +1,4 @@
-import { formatDurationMs } from "../vendor/units.ts";
+import { formatDurationMs } from "../decipher/units.ts";
 import { seriesChart, sparkline, withAlternative } from "./charts.ts";
 import { context } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";

@@ -1,5 +1,5 @@
-import type { Click, SessionClicks } from "../vendor/types.ts";
-import { formatIntoSession } from "../vendor/units.ts";
+import type { Click, SessionClicks } from "../decipher/types.ts";
+import { formatIntoSession } from "../decipher/units.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { clickTypeWords, screenshotExpiry } from "./clicks.ts";
 import { context, header, image, section } from "./elements.ts";

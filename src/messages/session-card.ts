@@ -1,5 +1,5 @@
-import type { TimelineBody } from "../vendor/types.ts";
-import { type DurationUnit, formatSessionDuration, sessionDurationSeconds } from "../vendor/units.ts";
+import type { TimelineBody } from "../decipher/types.ts";
+import { type DurationUnit, formatSessionDuration, sessionDurationSeconds } from "../decipher/units.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { encodeShareValue, type SharedSessionCard } from "./button-values.ts";
 import { actions, button, section } from "./elements.ts";

@@ -1,4 +1,4 @@
-import type { TimelineTag } from "../vendor/types.ts";
+import type { TimelineTag } from "../decipher/types.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { encodeSessionIdValue } from "./button-values.ts";

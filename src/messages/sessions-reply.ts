@@ -1,5 +1,5 @@
-import type { SessionSummary, TimelineBody } from "../vendor/types.ts";
-import { inferDurationUnit } from "../vendor/units.ts";
+import type { SessionSummary, TimelineBody } from "../decipher/types.ts";
+import { inferDurationUnit } from "../decipher/units.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { toSharedSessionCard } from "./button-values.ts";
 import { context, section } from "./elements.ts";

@@ -1,4 +1,4 @@
-import type { TimelineBody } from "../vendor/types.ts";
+import type { TimelineBody } from "../decipher/types.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { context } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";

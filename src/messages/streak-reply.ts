@@ -1,4 +1,4 @@
-import type { TestInfo, TestRun } from "../vendor/types.ts";
+import type { TestInfo, TestRun } from "../decipher/types.ts";
 import { failedRunThreadReply, recoveryThreadReply } from "./failed-run-card.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { oneLine, plural } from "./mrkdwn.ts";

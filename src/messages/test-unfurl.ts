@@ -1,6 +1,6 @@
+import type { TestInfo, TestRun } from "../decipher/types.ts";
+import { formatDurationMs } from "../decipher/units.ts";
 import { STRIP_RUNS } from "../model/alert-evidence.ts";
-import type { TestInfo, TestRun } from "../vendor/types.ts";
-import { formatDurationMs } from "../vendor/units.ts";
 import { actions, button, section } from "./elements.ts";
 import { dateToken, link, oneLine, plural } from "./mrkdwn.ts";
 import { runStrip } from "./run-strip.ts";

@@ -1,5 +1,5 @@
-import type { LoadingIssue, SessionTimeline, TimelinePage } from "../vendor/types.ts";
-import { formatOffset } from "../vendor/units.ts";
+import type { LoadingIssue, SessionTimeline, TimelinePage } from "../decipher/types.ts";
+import { formatOffset } from "../decipher/units.ts";
 import type { SharedSessionCard } from "./button-values.ts";
 import { context, header, packLines, section } from "./elements.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncateMrkdwn } from "./limits.ts";

@@ -1,4 +1,4 @@
-import { isVendorApiError, type VendorApiError } from "../vendor/vendor-errors.ts";
+import { isVendorApiError, type VendorApiError } from "../decipher/vendor-errors.ts";
 
 /**
  * The one ladder that turns a failed Decipher call into words, for two readers:

@@ -1,5 +1,5 @@
+import type { IssueCollection, TestInfo } from "../decipher/types.ts";
 import type { WeekTestFigures } from "../model/weekly-figures.ts";
-import type { IssueCollection, TestInfo } from "../vendor/types.ts";
 import { dayLabel, linkCell, seriesChart, sparkline, table, textCell, withAlternative } from "./charts.ts";
 import {
   type DigestTestState,

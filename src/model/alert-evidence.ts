@@ -1,4 +1,4 @@
-import type { AiSummary, CollectionSession } from "../vendor/types.ts";
+import type { AiSummary, CollectionSession } from "../decipher/types.ts";
 import type { FailureContext } from "./failure-context.ts";
 import type { ImpactResult } from "./production-impact.ts";
 import {

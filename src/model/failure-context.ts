@@ -1,4 +1,4 @@
-import type { TestRun } from "../vendor/types.ts";
+import type { TestRun } from "../decipher/types.ts";
 import type { ImpactResult } from "./production-impact.ts";
 import type { TestClassification } from "./test-classification.ts";
 

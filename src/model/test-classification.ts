@@ -1,4 +1,4 @@
-import type { TestRun } from "../vendor/types.ts";
+import type { TestRun } from "../decipher/types.ts";
 
 /**
  * What a test's recent history says about it, so the engine can tell a fresh break (alert

@@ -1,4 +1,4 @@
-import type { TestRun } from "../vendor/types.ts";
+import type { TestRun } from "../decipher/types.ts";
 import { settledById } from "./test-classification.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createEmulatorApp } from "../../dev/emulator/emulator-app.ts";
 import readme from "../../dev/emulator/README.md?raw";
+import type { TestRun } from "../../src/decipher/types.ts";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
 import { classifyTest } from "../../src/model/test-classification.ts";
-import type { TestRun } from "../../src/vendor/types.ts";
-import { createVendorClient } from "../../src/vendor/vendor-client.ts";
 import { ACME, baseUrl, emulator, getJson, type Json } from "./helpers.ts";
 
 const tick = async (key: string) => (await emulator.org(key).tick()).changes[key] as Json[];

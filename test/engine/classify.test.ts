@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { TestRun, TestRunStatus } from "../../src/decipher/types.ts";
 import { runStrip } from "../../src/messages/run-strip.ts";
 import * as CLASSIFY_THRESHOLDS from "../../src/model/classify-thresholds.ts";
 import { classifyTest } from "../../src/model/test-classification.ts";
-import type { TestRun, TestRunStatus } from "../../src/vendor/types.ts";
 
 const NOW = new Date("2026-02-16T12:00:00.000Z");
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { TestRun } from "../../src/decipher/types.ts";
 import { routeFailure } from "../../src/engine/failure-route.ts";
 import { DEFAULT_TEST_OPTIONS, type TestOptions } from "../../src/model/subscription.ts";
-import type { TestRun } from "../../src/vendor/types.ts";
 
 const NOW = new Date("2026-02-16T12:00:00.000Z");
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { TestInfo } from "../../src/decipher/types.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import type { TestInfo } from "../../src/vendor/types.ts";
 import {
   MINUTE,
   playHistory,

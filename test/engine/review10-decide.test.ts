@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { TestInfo } from "../../src/decipher/types.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";
-import type { TestInfo } from "../../src/vendor/types.ts";
 import { MINUTE, pollSteps, runOfTest, startingSubscription, T0 } from "../helpers/decide-history.ts";
 
 // Review of the decision function's batched streak reply (src/messages/streak-reply.ts) beside

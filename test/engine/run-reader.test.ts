@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
 import { readUnreadFailures } from "../../src/engine/run-reader.ts";
-import { createVendorClient } from "../../src/vendor/vendor-client.ts";
-import { API_KEY, fakeDecipher, recordingFetch } from "../vendor/fake-api.ts";
+import { API_KEY, fakeDecipher, recordingFetch } from "../decipher/fake-api.ts";
 
 describe("the unread part of a capped read", () => {
   it("a vendor that ignores since and until: the window stops shrinking and is given up, not read at every poll", async () => {
-    // The fake lists every run whatever the time filters say (test/vendor/fake-api.ts).
+    // The fake lists every run whatever the time filters say (test/decipher/fake-api.ts).
     const { fetch, calls } = recordingFetch(fakeDecipher({ runs: 1000 }));
     const vendor = createVendorClient({ baseUrl: "https://api.decipher.test", apiKey: API_KEY, fetch });
     let window: { since: string; until: string } | null = {

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bot, createBot, newOrg, standIn, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
+import { isVendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { pollErrorSentence, vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
-import { createVendorClient } from "../../src/vendor/vendor-client.ts";
-import { isVendorApiError } from "../../src/vendor/vendor-errors.ts";
 import { unknownResponseUrl } from "../helpers/slack-standin.ts";
 
 /**

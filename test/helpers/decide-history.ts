@@ -1,9 +1,9 @@
+import type { TestInfo, TestRun } from "../../src/decipher/types.ts";
 import { type Change, decideTestStep } from "../../src/engine/decide-test-step.ts";
 import { rowsFromRead } from "../../src/engine/poll-test.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestOptions, TestSubscription } from "../../src/model/subscription.ts";
-import type { TestInfo, TestRun } from "../../src/vendor/types.ts";
 
 /**
  * The pure decision function (src/engine/decide-test-step.ts) driven through a generated

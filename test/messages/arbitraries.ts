@@ -1,7 +1,4 @@
 import fc from "fast-check";
-import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/button-values.ts";
-import type { RichBlock } from "../../src/messages/rich-blocks.ts";
-import type { Subscription } from "../../src/model/subscription.ts";
 import type {
   Click,
   CollectionSession,
@@ -11,7 +8,10 @@ import type {
   TestInfo,
   TestRun,
   TimelineBody,
-} from "../../src/vendor/types.ts";
+} from "../../src/decipher/types.ts";
+import { type SharedSessionCard, toSharedSessionCard } from "../../src/messages/button-values.ts";
+import type { RichBlock } from "../../src/messages/rich-blocks.ts";
+import type { Subscription } from "../../src/model/subscription.ts";
 
 /** Property runs per builder: the machines are shared, 200 finds the usual suspects. */
 export const RUNS = { numRuns: 200 } as const;

@@ -7,7 +7,7 @@ import type {
   TestInfo,
   TestRun,
   TimelineBody,
-} from "../../src/vendor/types.ts";
+} from "../../src/decipher/types.ts";
 
 export const APP = "https://app.getdecipher.com";
 export const NOW = new Date("2026-02-16T12:00:00.000Z");

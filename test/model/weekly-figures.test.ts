@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { TestRun } from "../../src/decipher/types.ts";
 import { flakiest, weekTestFigures } from "../../src/model/weekly-figures.ts";
-import type { TestRun } from "../../src/vendor/types.ts";
 import { aRun } from "../messages/fixtures.ts";
 
 const run = (id: number, status: TestRun["status"], day: string): TestRun =>

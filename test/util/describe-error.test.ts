@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { describeError } from "../../src/util/describe-error.ts";
-import { VendorApiError } from "../../src/vendor/vendor-errors.ts";
 
 // A logged error says what failed ("poll of … failed: Error" said nothing), and still keeps
 // out what must never be logged.

@@ -1,3 +1,4 @@
+import { paginatePages } from "../../decipher/paginate.ts";
 import { decodeSessionButtonValue, type SharedSessionCard } from "../../messages/button-values.ts";
 import { type ClicksMessageInput, clicksMessage } from "../../messages/clicks.ts";
 import { errorMessage } from "../../messages/help.ts";
@@ -10,7 +11,6 @@ import {
 } from "../../messages/screenshots.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
-import { paginatePages } from "../../vendor/paginate.ts";
 import type { Deps } from "../../wiring.ts";
 import { type ButtonRequest, clickedValue, type Listener, noAck } from "./action-requests.ts";
 import { sessionDetailAction } from "./session-detail.ts";

@@ -1,4 +1,5 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
+import type { SessionSummary, TimelineBody } from "../../decipher/types.ts";
 import { encodeMoreValue } from "../../messages/button-values.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { AskedIn } from "../../messages/sessions-reply.ts";
@@ -7,7 +8,6 @@ import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { withDeadline } from "../../util/deadline.ts";
 import { mapLimit } from "../../util/map-limit.ts";
-import type { SessionSummary, TimelineBody } from "../../vendor/types.ts";
 import type { Deps } from "../../wiring.ts";
 import { perRequest } from "../per-request.ts";
 import { CommandInputError } from "./parse-error.ts";

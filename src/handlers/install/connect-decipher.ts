@@ -1,4 +1,6 @@
 import type { SlackEdgeAppEnv, SlackRequest, ViewSubmission } from "slack-edge";
+import { createVendorClient } from "../../decipher/vendor-client.ts";
+import { VendorApiError } from "../../decipher/vendor-errors.ts";
 import {
   CONNECT_DECIPHER_ACTION_ID,
   CONNECT_DECIPHER_CALLBACK_ID,
@@ -7,8 +9,6 @@ import {
   notAllowedModal,
 } from "../../messages/connect-decipher.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
-import { createVendorClient } from "../../vendor/vendor-client.ts";
-import { VendorApiError } from "../../vendor/vendor-errors.ts";
 import type { Deps, Tenant } from "../../wiring.ts";
 import { refreshHome } from "../home/app-home.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";

@@ -1,8 +1,8 @@
+import type { SessionClicks, SessionTimeline } from "../../decipher/types.ts";
+import type { VendorClient } from "../../decipher/vendor-client.ts";
+import { isVendorApiError } from "../../decipher/vendor-errors.ts";
 import { toSharedSessionCard } from "../../messages/button-values.ts";
 import type { SessionLookup } from "../../messages/session-unfurl.ts";
-import type { SessionClicks, SessionTimeline } from "../../vendor/types.ts";
-import type { VendorClient } from "../../vendor/vendor-client.ts";
-import { isVendorApiError } from "../../vendor/vendor-errors.ts";
 
 const OVERVIEW_KEEP = 1200;
 /** The listing is searched around the timeline's first activity, which is when the session began. */

@@ -1,6 +1,6 @@
+import type { TestRun } from "../../decipher/types.ts";
+import type { VendorClient } from "../../decipher/vendor-client.ts";
 import type { RunFacts, TestLookup } from "../../messages/test-unfurl.ts";
-import type { TestRun } from "../../vendor/types.ts";
-import type { VendorClient } from "../../vendor/vendor-client.ts";
 
 /** Every link costs at most this many vendor calls. */
 const MAX_CALLS = 3;

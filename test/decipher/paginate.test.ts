@@ -6,10 +6,10 @@ import {
   paginatePages,
   paginateSessions,
   paginateTestRuns,
-} from "../../src/vendor/paginate.ts";
-import type { ListEnvelope } from "../../src/vendor/types.ts";
-import { createVendorClient } from "../../src/vendor/vendor-client.ts";
-import { isVendorApiError } from "../../src/vendor/vendor-errors.ts";
+} from "../../src/decipher/paginate.ts";
+import type { ListEnvelope } from "../../src/decipher/types.ts";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
+import { isVendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { API_KEY, fakeDecipher, json, recordingFetch } from "./fake-api.ts";
 import { collectionSession, collectionSessionList } from "./fixtures.ts";
 

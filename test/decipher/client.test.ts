@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createVendorClient, type VendorClientOptions } from "../../src/vendor/vendor-client.ts";
-import { isVendorApiError, type VendorApiError } from "../../src/vendor/vendor-errors.ts";
+import { createVendorClient, type VendorClientOptions } from "../../src/decipher/vendor-client.ts";
+import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import {
   API_KEY,
   fakeDecipher,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, nextDelay, parseRetryAfter } from "../../src/vendor/retry.ts";
-import { isVendorApiError, VendorApiError } from "../../src/vendor/vendor-errors.ts";
+import { DEFAULT_RETRY, nextDelay, parseRetryAfter } from "../../src/decipher/retry.ts";
+import { isVendorApiError, VendorApiError } from "../../src/decipher/vendor-errors.ts";
 
 const err = (status: number | null, type: string, retryAfterMs: number | null = null) =>
   new VendorApiError("x", { status, type, retryAfterMs });

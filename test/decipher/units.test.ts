@@ -6,7 +6,7 @@ import {
   formatSessionDuration,
   inferDurationUnit,
   sessionDurationSeconds,
-} from "../../src/vendor/units.ts";
+} from "../../src/decipher/units.ts";
 
 describe("session duration: seconds up to a day, milliseconds above", () => {
   it.each([

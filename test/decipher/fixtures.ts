@@ -7,7 +7,7 @@ import type {
   SessionTimeline,
   TestRun,
   TestRunList,
-} from "../../src/vendor/types.ts";
+} from "../../src/decipher/types.ts";
 
 export const SESSION_ID = "3f0c1a52-8c1e-4f63-9a7e-2b4d5c6e7f80";
 
