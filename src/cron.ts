@@ -43,12 +43,6 @@ export function cycleLogLine(report: CycleReport, everything: boolean): string {
   return `${woke}; ${done} ${JSON.stringify(report)}`;
 }
 
-/** The report in a line `cycleLogLine` wrote, or null for any other line. */
-export function cycleReportOf(line: unknown): CycleReport | null {
-  if (typeof line !== "string" || !/^(watchdog|poll everything): /.test(line)) return null;
-  return JSON.parse(line.slice(line.indexOf("{"))) as CycleReport;
-}
-
 function wakeOne(env: Env, config: Config, name: string, at: string): Promise<PollReport> {
   return subscriptionObjectByName(env, name)
     .wake(at, config, { renew: true, name })

@@ -1,5 +1,5 @@
 import type { RejectedRun } from "../decipher/types.ts";
-import type { Quarantined, Subscription, UnknownOutcome } from "../model/subscription.ts";
+import type { Quarantined, Subscription } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 
 /**
@@ -103,11 +103,6 @@ export function slackRetryDue(subscription: Subscription, now: Date): boolean {
   return !(minutes >= 3 && minutes % 5 !== 0);
 }
 
-export function noteUnknownOutcome<S extends Subscription>(sub: S, what: string, now: Date): S {
-  const note: UnknownOutcome = { what, at: now.toISOString() };
-  return { ...sub, unknownOutcomes: [...(sub.unknownOutcomes ?? []), note].slice(-MAX_NOTES) };
-}
-
 /** Records runs the vendor sent in a shape the bot cannot read, once each. */
 export function noteQuarantined<S extends Subscription>(sub: S, rejected: RejectedRun[], now: Date): S {
   if (rejected.length === 0) return sub;
@@ -122,10 +117,4 @@ export function noteQuarantined<S extends Subscription>(sub: S, rejected: Reject
   if (fresh.length === 0) return sub;
   for (const q of fresh) console.warn(`skipped an unreadable ${q.what} (${q.field})`);
   return { ...sub, quarantined: [...(sub.quarantined ?? []), ...fresh].slice(-MAX_NOTES) };
-}
-
-/** Whether two states differ in more than bookkeeping (times and the error being repeated). */
-export function sameState(a: Subscription, b: Subscription): boolean {
-  const strip = ({ lastChangeAt: _c, lastError: _e, failingSince: _f, ...rest }: Subscription) => rest;
-  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }

@@ -227,7 +227,3 @@ export function decodeSessionButtonValue(
 export function encodeSessionIdValue(sessionId: string): string | null {
   return isSessionId(sessionId) ? sessionId : null;
 }
-
-export function decodeSessionIdValue(value: unknown): string | null {
-  return isSessionId(value) ? value : null;
-}

@@ -1,6 +1,6 @@
 import type { ImpactCollection, ImpactExample, ImpactResult } from "../model/production-impact.ts";
 import { button, context, section } from "./elements.ts";
-import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
+import { type MessageBlock, truncatePlain } from "./limits.ts";
 import { sessionUrl } from "./links.ts";
 import { code, dateToken, oneLine, toDate } from "./mrkdwn.ts";
 
@@ -80,12 +80,4 @@ export function productionImpactBlocks({ impact, appUrl }: ImpactBlocksInput): M
     section(productionImpactLine(impact)),
     ...(impact.example ? exampleBlock(impact.example, appUrl) : []),
   ];
-}
-
-/** The same as a message of its own, e.g. a reply in the alert's thread. */
-export function productionImpactMessage(input: ImpactBlocksInput): SlackMessage {
-  return fitMessage({
-    text: productionImpactLine(input.impact),
-    blocks: productionImpactBlocks(input),
-  });
 }

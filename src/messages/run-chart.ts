@@ -2,7 +2,7 @@ import { formatDurationMs } from "../decipher/units.ts";
 import { seriesChart, sparkline, withAlternative } from "./charts.ts";
 import { context } from "./elements.ts";
 import type { MessageBlock } from "./limits.ts";
-import { runStrip, type StripRun } from "./run-strip.ts";
+import type { StripRun } from "./run-strip.ts";
 
 /** A run as the chart reads it: any list of the test's runs, any order. */
 export type ChartRun = StripRun & { durationMs?: number | null };
@@ -20,17 +20,6 @@ const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
-
-/**
- * A test's last runs. The strip (the last 10, 🟩🟥) is on every test alert; when the
- * durations say more — a run far slower (a timeout) than the usual one — a chart of the last
- * 20 follows it: a bar per run, its height the duration, its series passed or failed. Its text
- * alternative is a sparkline of the durations with their range.
- */
-export function runHistoryBlocks(runs: readonly ChartRun[] | undefined): MessageBlock[] {
-  const strip = runs && runs.length > 0 ? runStrip(runs) : "";
-  return [...(strip ? [context(`Last runs ${strip}`)] : []), ...runDurationChart(runs)];
-}
 
 /** The duration chart alone (with its text alternative); none when the durations show nothing. */
 export function runDurationChart(runs: readonly ChartRun[] | undefined): MessageBlock[] {

@@ -8,11 +8,6 @@ import { bold, oneLine, plural } from "./mrkdwn.ts";
 import { MORE_NOTE, pageButtons, pageLabel } from "./paging.ts";
 import { sessionCard } from "./session-card.ts";
 
-/**
- * Cards per reply. Ask the vendor for this many sessions a page: a card takes two blocks,
- * and more would neither fit 50 blocks nor stay readable.
- */
-export const SESSIONS_PER_MESSAGE = 10;
 /** Hard cap when a caller passes more: still within 50 blocks (1 + 2 × 20 + 2). */
 const MAX_CARDS = 20;
 

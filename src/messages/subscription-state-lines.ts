@@ -129,10 +129,6 @@ export function engineNotes(s: Subscription, now: Date = new Date()): string[] {
   return [
     ...countedLine(s, now),
     ...(overdue > 0 ? [`:rotating_light: ${owed}`] : []),
-    ...(s.unknownOutcomes ?? []).map(
-      (u) =>
-        `:grey_question: ${escapeMrkdwn(u.what)} ${dateToken(u.at)}: Slack did not confirm the post, so it was not sent again.`,
-    ),
     ...(s.quarantined ?? []).map(
       (q) =>
         `:warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,

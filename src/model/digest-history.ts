@@ -44,11 +44,3 @@ export function recordDay(history: readonly unknown[] | undefined, day: DigestDa
   byDate.set(day.date, day);
   return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date)).slice(-HISTORY_DAYS);
 }
-
-/** The stored days that are readable, oldest first, limited to the window. */
-export function readableDays(history: readonly unknown[] | undefined): DigestDay[] {
-  return (history ?? [])
-    .filter(isDigestDay)
-    .sort((a, b) => a.date.localeCompare(b.date))
-    .slice(-HISTORY_DAYS);
-}

@@ -21,9 +21,6 @@ export type LastError = {
   retryAt?: string;
 };
 
-/** Something posted (or maybe posted) for which the outcome was never confirmed. */
-export type UnknownOutcome = { what: string; at: string };
-
 /** A vendor item the bot could not read: skipped, reported once, never blocking the rest. */
 export type Quarantined = { what: string; field: string; at: string };
 
@@ -46,8 +43,6 @@ type SubscriptionBase = {
   notice?: NoticeState;
   /** The episode (`failingSince` or `paused.at`) the told notice is about: it keys the "working again" notice. */
   noticeSince?: string | null;
-  /** The last few posts whose outcome is unknown (a Slack timeout, a crash mid-post). */
-  unknownOutcomes?: UnknownOutcome[];
   /** The last few vendor items skipped as unreadable. */
   quarantined?: Quarantined[];
   acknowledgedBy?: Acknowledgement[];

@@ -4,11 +4,12 @@ import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { type Bot, createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
-import { cycleReportOf, runPollCycle } from "../../src/cron.ts";
+import { runPollCycle } from "../../src/cron.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { announcedRuns } from "../helpers/announced-runs.ts";
 import { registryDirectoryStub } from "../helpers/cases.ts";
+import { cycleReportOf } from "../helpers/cycle-report.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type Bot, visibleText } from "../../dev/in-workerd/bot.ts";
-import { cycleReportOf } from "../../src/cron.ts";
 import { subscriptionObject } from "../../src/objects/addresses.ts";
 import { ledgerOf } from "../helpers/cases.ts";
+import { cycleReportOf } from "../helpers/cycle-report.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 /**

@@ -5,14 +5,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type EmulatorOrg, emulatorControl } from "../../dev/emulator/control-client.ts";
-import {
-  paginateCollectionSessions,
-  paginateSessions,
-  paginateTestRuns,
-} from "../../src/decipher/paginate.ts";
 import type { CollectionInclude, TestRun } from "../../src/decipher/types.ts";
 import { createVendorClient, type VendorClientOptions } from "../../src/decipher/vendor-client.ts";
 import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
+import { paginateCollectionSessions, paginateSessions, paginateTestRuns } from "../helpers/paginate.ts";
 
 const base = () => env.DECIPHER_API_URL as string;
 const emulator = emulatorControl(base());

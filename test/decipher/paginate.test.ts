@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  collectPages,
-  paginate,
-  paginateCollectionSessions,
-  paginatePages,
-  paginateSessions,
-  paginateTestRuns,
-} from "../../src/decipher/paginate.ts";
+import { type FetchPage, paginatePages } from "../../src/decipher/paginate.ts";
 import type { ListEnvelope } from "../../src/decipher/types.ts";
-import { createVendorClient } from "../../src/decipher/vendor-client.ts";
+import { createVendorClient, type VendorClient } from "../../src/decipher/vendor-client.ts";
 import { isVendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { API_KEY, fakeDecipher, json, recordingFetch } from "./fake-api.ts";
 import { collectionSession, collectionSessionList } from "./fixtures.ts";
@@ -18,6 +11,18 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   for await (const item of iterable) out.push(item);
   return out;
 }
+
+/** The items of every page `paginatePages` yields, in order. */
+async function* items<T>(
+  fetchPage: FetchPage<ListEnvelope<T>>,
+  options: { maxPages?: number; cursor?: string } = {},
+): AsyncGenerator<T> {
+  for await (const p of paginatePages(fetchPage, options)) yield* p.data;
+}
+
+type RunQuery = Parameters<VendorClient["listTestRuns"]>[1];
+const runsOf = (c: VendorClient, query: RunQuery, options: { maxPages?: number; cursor?: string } = {}) =>
+  items((cursor) => c.listTestRuns(101, cursor === undefined ? query : { ...query, cursor }), options);
 
 function client(runs = 45, sessions = 27) {
   const { fetch, calls } = recordingFetch(fakeDecipher({ runs, sessions }));
@@ -46,10 +51,10 @@ const page = (data: number[], nextCursor: string | null): ListEnvelope<number> =
   nextCursor,
 });
 
-describe("paginate", () => {
+describe("paginatePages", () => {
   it("follows nextCursor to exhaustion with no duplicates or gaps", async () => {
     const { client: c, calls } = client(45);
-    const runs = await collect(paginateTestRuns(c, 101, { limit: 10 }));
+    const runs = await collect(runsOf(c, { limit: 10 }));
     expect(runs.map((r) => r.id)).toEqual(Array.from({ length: 45 }, (_, i) => 1000 - i));
     expect(calls).toHaveLength(5);
     expect(calls[0]?.url.searchParams.has("cursor")).toBe(false);
@@ -59,24 +64,15 @@ describe("paginate", () => {
 
   it("keeps the filters on every page", async () => {
     const { client: c, calls } = client(45);
-    const failed = await collect(paginateTestRuns(c, 101, { status: "failed", limit: 4 }));
+    const failed = await collect(runsOf(c, { status: "failed", limit: 4 }));
     expect(failed).toHaveLength(15);
     expect(failed.every((r) => r.status === "failed")).toBe(true);
     for (const call of calls) expect(call.url.searchParams.get("status")).toBe("failed");
   });
 
-  it("stops at the item cap without fetching further pages", async () => {
-    const { client: c, calls } = client(0, 27);
-    const sessions = await collect(
-      paginateSessions(c, { limit: 10, userEmail: "jane@acme.com" }, { maxItems: 12 }),
-    );
-    expect(sessions).toHaveLength(12);
-    expect(calls).toHaveLength(2);
-  });
-
   it("stops at the page cap", async () => {
     const { client: c, calls } = client(45);
-    const runs = await collect(paginateTestRuns(c, 101, { limit: 5 }, { maxPages: 3 }));
+    const runs = await collect(runsOf(c, { limit: 5 }, { maxPages: 3 }));
     expect(runs).toHaveLength(15);
     expect(calls).toHaveLength(3);
   });
@@ -88,7 +84,7 @@ describe("paginate", () => {
     );
     const cursor = first[0]?.nextCursor ?? undefined;
     expect(cursor).toBeTypeOf("string");
-    const rest = await collect(paginateTestRuns(c, 101, { limit: 20, cursor }));
+    const rest = await collect(runsOf(c, { limit: 20 }, { cursor }));
     expect([...(first[0]?.data ?? []), ...rest].map((r) => r.id)).toEqual(
       Array.from({ length: 45 }, (_, i) => 1000 - i),
     );
@@ -99,7 +95,7 @@ describe("paginate", () => {
     const seen: number[] = [];
     let caught: unknown;
     try {
-      for await (const n of paginate(fetchPage)) seen.push(n);
+      for await (const n of items(fetchPage)) seen.push(n);
     } catch (error) {
       caught = error;
     }
@@ -111,50 +107,26 @@ describe("paginate", () => {
 
   it("detects a server that echoes the starting cursor", async () => {
     const { fetchPage } = scripted({ x: page([1], "x") });
-    await expect(collect(paginate(fetchPage, { cursor: "x" }))).rejects.toThrow(/repeated/);
+    await expect(collect(items(fetchPage, { cursor: "x" }))).rejects.toThrow(/repeated/);
   });
 
   it("rejects hasMore without a cursor instead of stopping silently", async () => {
     const { fetchPage } = scripted({ start: { object: "list", data: [1], hasMore: true, nextCursor: null } });
-    await expect(collect(paginate(fetchPage))).rejects.toThrow(/hasMore but gives no nextCursor/);
+    await expect(collect(items(fetchPage))).rejects.toThrow(/hasMore but gives no nextCursor/);
   });
 
   it("stops when hasMore is false even if a cursor is present", async () => {
     const { fetchPage, asked } = scripted({
       start: { object: "list", data: [1], hasMore: false, nextCursor: "z" },
     });
-    expect(await collect(paginate(fetchPage))).toEqual([1]);
+    expect(await collect(items(fetchPage))).toEqual([1]);
     expect(asked).toHaveLength(1);
   });
 
-  it("collectPages reads every page into one list, with the last envelope", async () => {
-    const { fetchPage, asked } = scripted({ start: page([1, 2], "a"), a: page([3], null) });
-    const { items, pages, last, complete } = await collectPages(fetchPage);
-    expect(items).toEqual([1, 2, 3]);
-    expect(pages.map((p) => p.data)).toEqual([[1, 2], [3]]);
-    expect(last.data).toEqual([3]);
-    expect(complete).toBe(true);
-    expect(asked).toEqual([undefined, "a"]);
-  });
-
-  it("collectPages stops at maxPages and says the list is incomplete", async () => {
-    const { fetchPage, asked } = scripted({ start: page([1], "a"), a: page([2], "b"), b: page([3], null) });
-    const { items, last, complete } = await collectPages(fetchPage, { maxPages: 2 });
-    expect(items).toEqual([1, 2]);
-    expect(last.nextCursor).toBe("b");
-    expect(complete).toBe(false);
-    expect(asked).toEqual([undefined, "a"]);
-    await expect(
-      collectPages(
-        scripted({ start: { object: "list", data: [1], hasMore: true, nextCursor: null } }).fetchPage,
-      ),
-    ).rejects.toThrow(/hasMore but gives no nextCursor/);
-  });
-
-  it("rejects caps that are not whole positive numbers", async () => {
+  it("rejects a page cap that is not a whole positive number", async () => {
     const { fetchPage } = scripted({ start: page([1], null) });
-    await expect(collect(paginate(fetchPage, { maxItems: 0 }))).rejects.toThrow(/maxItems/);
-    await expect(collect(paginate(fetchPage, { maxPages: 1.5 }))).rejects.toThrow(/maxPages/);
+    await expect(collect(items(fetchPage, { maxPages: 0 }))).rejects.toThrow(/maxPages/);
+    await expect(collect(items(fetchPage, { maxPages: 1.5 }))).rejects.toThrow(/maxPages/);
   });
 
   it("pages collection sessions with their includes", async () => {
@@ -167,7 +139,11 @@ describe("paginate", () => {
       return json(200, { ...list, includes: ["timeline"] });
     });
     const c = createVendorClient({ baseUrl: "https://api.decipher.test", apiKey: API_KEY, fetch });
-    const sessions = await collect(paginateCollectionSessions(c, 501, { include: ["timeline"], limit: 1 }));
+    const sessions = await collect(
+      items((cursor) =>
+        c.listCollectionSessions(501, { include: ["timeline"], limit: 1, ...(cursor ? { cursor } : {}) }),
+      ),
+    );
     expect(sessions.map((s) => s.id.slice(-1))).toEqual(["1", "2"]);
     expect(calls.map((call) => call.url.searchParams.get("include"))).toEqual(["timeline", "timeline"]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CycleReport, cycleLogLine, cycleReportOf } from "../../src/cron.ts";
+import { type CycleReport, cycleLogLine } from "../../src/cron.ts";
+import { cycleReportOf } from "../helpers/cycle-report.ts";
 
 const report = (woken: number): CycleReport => ({
   subscriptions: woken,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   decodeMoreValue,
-  decodeSessionIdValue,
+  decodeSessionButtonValue,
   decodeShareValue,
   encodeMoreValue,
   encodeSessionIdValue,
@@ -138,10 +138,10 @@ describe("Share button value", () => {
 describe("Timeline and Clicks button values", () => {
   it("carry the session UUID and nothing else", () => {
     expect(encodeSessionIdValue(SESSION_ID)).toBe(SESSION_ID);
-    expect(decodeSessionIdValue(SESSION_ID)).toBe(SESSION_ID);
+    expect(decodeSessionButtonValue(SESSION_ID)).toEqual({ id: SESSION_ID, card: null, collectionId: null });
   });
 
   it.each(["", "1234", `${SESSION_ID}x`, "../../etc", null, 42])("reject %j", (value) => {
-    expect(decodeSessionIdValue(value)).toBeNull();
+    expect(decodeSessionButtonValue(value)).toBeNull();
   });
 });

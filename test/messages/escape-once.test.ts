@@ -25,7 +25,6 @@ import { homeView } from "../../src/messages/home-view.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
 import { noticeMessage } from "../../src/messages/notices.ts";
 import { outageMessages } from "../../src/messages/outage.ts";
-import { productionImpactMessage } from "../../src/messages/production-impact-blocks.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { sessionUnfurl } from "../../src/messages/session-unfurl.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
@@ -40,6 +39,7 @@ import type { FailureContext } from "../../src/model/failure-context.ts";
 import type { ImpactResult } from "../../src/model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../../src/model/subscription.ts";
 import { classifyTest } from "../../src/model/test-classification.ts";
+import { productionImpactMessage } from "../helpers/production-impact.ts";
 import {
   APP,
   aCollection,

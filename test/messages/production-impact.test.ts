@@ -5,10 +5,10 @@ import {
   IMPACT_REPLAY_ACTION_ID,
   productionImpactBlocks,
   productionImpactLine,
-  productionImpactMessage,
 } from "../../src/messages/production-impact-blocks.ts";
 import type { ImpactResult, ProductionImpact } from "../../src/model/production-impact.ts";
 import { assertWithinSlackLimits } from "../helpers/block-kit.ts";
+import { productionImpactMessage } from "../helpers/production-impact.ts";
 import { anyDate, anyUrl, nasty, RUNS } from "./arbitraries.ts";
 import { APP, SESSION_ID } from "./fixtures.ts";
 
