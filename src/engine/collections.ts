@@ -5,6 +5,7 @@ import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { withCountMark } from "../model/count-marks.ts";
 import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, retryLater } from "../slack-api/slack-errors.ts";
 import { collectionParentNow, openParent } from "./alert-parents.ts";
@@ -13,7 +14,6 @@ import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
 import type { RunLedger } from "./poll-test.ts";
 import { richBlockGate } from "./rich-block-gate.ts";
-import { isSnoozed } from "./snooze.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;

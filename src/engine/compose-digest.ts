@@ -4,6 +4,7 @@ import { testUrl } from "../messages/links.ts";
 import { recordDay } from "../model/digest-history.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { localDate, nextOccurrence } from "../util/local-time.ts";
 import type { EngineDeps } from "./engine-deps.ts";
@@ -18,7 +19,6 @@ import {
   readWithinBudget,
   waitForDecipher,
 } from "./report-reads.ts";
-import { isSnoozed } from "./snooze.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -25,11 +25,12 @@ import {
   type TestSubscription,
   unacknowledged,
 } from "../model/subscription.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import { flakyParent, openParent, testParent } from "./alert-parents.ts";
 import { runsInOutbox, runsKey } from "./outbox.ts";
 import type { OutageGroup } from "./poll-context.ts";
 import type { HeldFailure } from "./poll-outcome.ts";
-import { endedByPass, isSnoozed } from "./snooze.ts";
+import { endedByPass } from "./snooze.ts";
 
 export type TestPollInput = {
   sub: TestSubscription;

@@ -3,7 +3,7 @@ import { createVendorClient, type VendorClient } from "../decipher/vendor-client
 import { createSlackClient, type SlackClient } from "../slack-api/slack-client.ts";
 import { DigestStore } from "../store/digest-store.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
-import { budgetedFetch, SubrequestBudget } from "../util/subrequest-budget.ts";
+import { budgetedFetch, SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 
 /**
  * What the engine reads and writes through: built per request or per object invocation, so
@@ -32,11 +32,9 @@ export type EngineDepsOptions = {
   budget?: SubrequestBudget;
 };
 
-/** Generous for a request that is not an object's poll; the objects pass their own. */
-const REQUEST_BUDGET = 45;
-
 export function createEngineDeps(config: Config, env: Env, options: EngineDepsOptions = {}): EngineDeps {
-  const budget = options.budget ?? new SubrequestBudget(REQUEST_BUDGET);
+  // A request that is not an object's poll gets the same share as a poll; the objects pass their own.
+  const budget = options.budget ?? new SubrequestBudget(SUBREQUESTS_PER_INVOCATION);
   return {
     config,
     vendor: createVendorClient({

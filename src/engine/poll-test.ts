@@ -3,6 +3,7 @@ import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import { isOverdue, type LedgerRow, overdueCount, plausibleTime, rowTime } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
@@ -27,7 +28,6 @@ import {
   unreadUnion,
 } from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
-import { isSnoozed } from "./snooze.ts";
 
 /** The ledger as the engine sees it; the object keeps it in SQLite (src/objects/sql-run-ledger.ts). */
 export type RunLedger = {

@@ -1,12 +1,4 @@
-import type { Subscription } from "../model/subscription.ts";
 import type { Snooze } from "../model/triage-state.ts";
-
-/** Whether a snooze holds at `now` (a timed one ends by itself; the others end on an event). */
-export function isSnoozed(sub: Subscription, now: Date): boolean {
-  const snooze = sub.snooze;
-  if (!snooze) return false;
-  return snooze.until === null || Date.parse(snooze.until) > now.getTime();
-}
 
 /**
  * Whether a pass that ran at `passedAt` (epoch ms) ends the snooze: "until it passes", and the

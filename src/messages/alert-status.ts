@@ -1,4 +1,5 @@
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import { code, dateToken, mention, plural } from "./mrkdwn.ts";
 
 /**
@@ -38,9 +39,8 @@ export function snoozeEnd(snooze: Snooze): string {
 }
 
 export function snoozeLine(snooze: Snooze | null | undefined, now: Date): string {
-  if (!snooze) return "";
   // A timed snooze that has run out is over, even before the engine rewrites the message.
-  if (snooze.until && Date.parse(snooze.until) <= now.getTime()) return "";
+  if (!snooze || !isSnoozed({ snooze }, now)) return "";
   const missed =
     snooze.missedFailures > 0 ? ` · ${plural(snooze.missedFailures, "failure")} while snoozed` : "";
   return `:sleeping: snoozed by ${mention(snooze.by)} ${snoozeEnd(snooze)}${missed}`;

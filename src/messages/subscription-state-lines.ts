@@ -1,6 +1,7 @@
 import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
+import { isSnoozed } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
 import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
 import { testStateLine } from "./test-state-line.ts";
@@ -81,8 +82,7 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
   const id = s.kind === "test" ? s.testId : s.collectionId;
   // An older copy holds one record, not a list.
   const acks = [t.acknowledgedBy ?? []].flat().filter((a) => a && typeof a.userId === "string");
-  const snooze =
-    t.snooze && (!t.snooze.until || Date.parse(t.snooze.until) > now.getTime()) ? t.snooze : null;
+  const snooze = isSnoozed(t, now) ? (t.snooze ?? null) : null;
   return [
     t.muted
       ? `${mutedStateLine(t.muted)} (the *Unmute* button below, or ${code(resubscribeCommand({ kind: s.kind, id }))})`

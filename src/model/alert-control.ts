@@ -1,7 +1,7 @@
 import type { ChannelIndex } from "./channel-index.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
-import type { Subscription } from "./subscription.ts";
-import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
+import { type Subscription, teamOf } from "./subscription.ts";
+import type { SubscriptionKind } from "./subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
 import type { Weekday, WeeklySchedule } from "./weekly-schedule.ts";
 
@@ -17,7 +17,7 @@ export type SubscriptionRef = { teamId: string; channelId: string; kind: Subscri
 /** The subscription as its buttons name it. */
 export function refOf(sub: Subscription): SubscriptionRef {
   return {
-    teamId: sub.teamId ?? DEFAULT_TEAM,
+    teamId: teamOf(sub),
     channelId: sub.channelId,
     kind: sub.kind,
     id: sub.kind === "test" ? sub.testId : sub.collectionId,

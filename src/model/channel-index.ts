@@ -1,6 +1,7 @@
 import type { DigestSchedule } from "./digest-schedule.ts";
 import type { FlakyThread, Subscription } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
+import { isSnoozed } from "./triage-state.ts";
 import type { WeeklySchedule } from "./weekly-schedule.ts";
 
 /**
@@ -80,9 +81,6 @@ export function indexCopy(sub: Subscription): Subscription {
   return rest;
 }
 
-const snoozedAt = (sub: Subscription, now: Date) =>
-  !!sub.snooze && (!sub.snooze.until || Date.parse(sub.snooze.until) > now.getTime());
-
 function failingSinceOf(sub: Subscription): string | null {
   if (sub.failingSince) return sub.failingSince;
   if (sub.lastError) return sub.lastError.at;
@@ -96,7 +94,7 @@ function failingSinceOf(sub: Subscription): string | null {
 export function stateOf(sub: Subscription, now: Date): IndexState {
   if (sub.paused) return "paused";
   if (sub.muted) return "muted";
-  if (snoozedAt(sub, now)) return "snoozed";
+  if (isSnoozed(sub, now)) return "snoozed";
   return failingSinceOf(sub) ? "failing" : "ok";
 }
 

@@ -1,6 +1,7 @@
 import type { IssueCollection, TestRun } from "../decipher/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
 import type { Mention } from "./mention.ts";
+import { DEFAULT_TEAM } from "./subscription-kind.ts";
 import type { TestStateFacts } from "./test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
@@ -261,3 +262,11 @@ export type CollectionSubscription = SubscriptionBase & {
 export type CountMark = { at: string; count: number };
 
 export type Subscription = TestSubscription | CollectionSubscription;
+
+/**
+ * The workspace a subscription belongs to. Copies stored before workspaces were named carry
+ * none: they are the single workspace's, as every address of theirs (object, KV, buttons) says.
+ */
+export function teamOf(sub: { teamId?: string }): string {
+  return sub.teamId || DEFAULT_TEAM;
+}

@@ -36,3 +36,13 @@ export type Snooze = {
   /** Collections: the count when the snooze began (until-growth compares with it). */
   countAtStart: number | null;
 };
+
+/**
+ * Whether a snooze holds at `now`: a timed one ends by itself, the others on an event. The
+ * engine, the status lines, the index and the alert's own line all ask this one question.
+ */
+export function isSnoozed(holder: { snooze?: Snooze | null }, now: Date): boolean {
+  const snooze = holder.snooze;
+  if (!snooze) return false;
+  return snooze.until === null || Date.parse(snooze.until) > now.getTime();
+}

@@ -29,8 +29,8 @@ import {
   type Subscription,
   type TestOptions,
   type TestSubscription,
+  teamOf,
 } from "../model/subscription.ts";
-import { DEFAULT_TEAM } from "../model/subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -156,7 +156,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   #channel(sub: { teamId?: string | undefined; channelId: string }) {
-    return channelObject(this.env, objectNames.channel(sub.teamId || DEFAULT_TEAM, sub.channelId));
+    return channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
   }
 
   /**
@@ -312,7 +312,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const asked = this.#asked;
     this.#asked = false;
     let report = await this.poll(name, at, config, { hold: true });
-    const channel = channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId));
+    const channel = channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
     // Read, and nothing to add to the window that asked: it need not wait for this test any
     // longer. A poll that could not read Decipher leaves the window to its full length.
     if (asked && !report.held && !report.error && report.status !== "busy")
@@ -394,7 +394,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   async #noteRecoveries(sub: TestSubscription, fresh: readonly string[], at: string, config: Config) {
     const owed = [...this.#owedRecoveries, ...fresh.map((ts) => ({ ts, at }))];
     if (owed.length === 0) return;
-    const channel = channelObject(this.env, objectNames.channel(sub.teamId ?? "", sub.channelId));
+    const channel = channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
     const still: OwedRecovery[] = [];
     const told = new Set<string>();
     for (const r of owed) {
