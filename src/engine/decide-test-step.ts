@@ -1,13 +1,7 @@
-import type { TestInfo, TestRun } from "../decipher/types.ts";
-import { failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
-import { flakyThreadReply } from "../messages/failure-meaning.ts";
-import { withLateNote } from "../messages/late-note.ts";
-import type { SlackMessage } from "../messages/limits.ts";
-import { testUrl } from "../messages/links.ts";
-import { link } from "../messages/mrkdwn.ts";
-import { FAILURES_PER_REPLY, streakReply } from "../messages/streak-reply.ts";
+import type { TestRun } from "../decipher/types.ts";
+import { FAILURES_PER_REPLY } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
-import type { FailureContext } from "../model/failure-context.ts";
+import { openAlertTs, showsFlakyParent, showsTestParent } from "../model/open-alert.ts";
 import {
   byRowTime,
   type CountedReason,
@@ -21,87 +15,111 @@ import {
   type FailureStreak,
   type FlakyThread,
   type ParentEdit,
+  type ResolvedTestOptions,
   resolveTestOptions,
   type TestSubscription,
   unacknowledged,
 } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { flakyParent, openParent, testParent } from "./alert-parents.ts";
+import { routeFailure } from "./failure-route.ts";
 import { runsInOutbox, runsKey } from "./outbox.ts";
-import type { OutageGroup } from "./poll-context.ts";
-import type { HeldFailure } from "./poll-outcome.ts";
 import { endedByPass } from "./snooze.ts";
-
-export type TestPollInput = {
-  sub: TestSubscription;
-  /** The ledger as it stands, this poll's reads included. */
-  rows: readonly LedgerRow[];
-  /** Full runs read this poll, for the messages; a row without one is told from what the ledger holds. */
-  runs: ReadonlyMap<number, TestRun>;
-  test: TestInfo;
-  /** What a new failure means (history, class, production); read only when one may open a streak. */
-  meaning: FailureContext | null;
-  appUrl: string;
-  now: Date;
-  /** The first look of a cron cycle: a failure that would open a new alert is held for the outage check. */
-  hold: boolean;
-  /** The channel's outage message named these runs: they adopt it as their thread. */
-  group: OutageGroup | null;
-  /** The cron cycle this poll belongs to (default: this poll): a held failure is that cycle's to settle. */
-  cycle?: string;
-  /**
-   * The outbox's keys, sent or not. A failure whose own alert Slack may already hold (an
-   * outcome unknown, or found after a lost answer before its fate was recorded) is told
-   * through the outbox, which finds it, never held for an outage message that would name it again.
-   */
-  inOutbox?: ReadonlySet<string>;
-  /**
-   * Overdue failures the channel keeps waiting: a message of its that may name them has an
-   * unknown outcome (src/objects/channel-object.ts `claim`). Told once that is settled.
-   */
-  waitingOnChannel?: ReadonlySet<number>;
-  /** Whether the state's owed edit (`owedEdit`) is tried in this step: not again in a poll where it failed. */
-  retryOwedEdit?: boolean;
-};
-
-/** How long a failure held for one cycle's outage check waits for that cycle's answer. */
-export const HOLD_FOR_MS = 60_000;
-
-/** What the state becomes: fates to record and the subscription to store. */
-export type Change = { sub: TestSubscription; rows: LedgerRow[] };
+import { type Change, HOLD_FOR_MS, type TestPollInput, type TestStep } from "./test-step.ts";
 
 /**
- * The next thing a poll does. Only `post` talks to Slack; its `delivered` says what the ledger
- * and the state become once Slack has the message (with its ts). Every fate that needs a
- * message is recorded only through `delivered`, so a run is never told without a record and
- * never recorded as told without the message.
+ * Decides what one test subscription does next, from its ledger, its state and the time; no
+ * I/O, and no Block Kit: its posts and edits say what they tell (src/engine/test-step.ts), and
+ * src/engine/render-test-step.ts renders them. Called again after each step is carried out,
+ * until it answers `done` or `hold`. Runs are taken in the ledger's time order (`byRowTime`)
+ * only to tell a streak in order; which runs need telling comes from their fates, never from a
+ * position or a watermark.
  */
-export type TestStep =
-  | { kind: "done"; change: Change }
-  | { kind: "hold"; change: Change; held: HeldFailure }
-  | {
-      kind: "post";
-      /** Recorded before the post: decisions that needed no message. */
-      change: Change;
-      /** The idempotency key: the same message decided twice carries the same key. */
-      key: string;
-      message: SlackMessage;
-      threadTs?: string;
-      delivered: (ts: string) => Change;
+export function decideTestStep(input: TestPollInput): TestStep {
+  const look = lookOf(input);
+  let acc: Acc = { sub: input.sub, rows: [] };
+  for (let i = 0; i < look.pending.length; i++) {
+    const next = decideRow(look, acc, i);
+    if ("step" in next) return next.step;
+    if ("stop" in next) {
+      acc = next.stop;
+      break;
     }
-  | {
-      kind: "edit";
-      change: Change;
-      ts: string;
-      message: SlackMessage;
-      /** Once Slack took the edit, or refused it for good. */
-      after: Change;
-      /** What the state keeps when Slack refuses the edit for now, so the next poll makes it. */
-      owed: Pick<TestSubscription, "owedEdit"> | Pick<TestSubscription, "flakyEdit">;
-    };
+    acc = next.acc;
+    i += next.skip ?? 0;
+  }
+  const ended = snoozeEnd(look, acc);
+  if ("step" in ended) return ended.step;
+  return firstEdit(look, ended.acc);
+}
+
+/** The state so far in one decision, and the fates recorded on the way. */
+type Acc = { sub: TestSubscription; rows: LedgerRow[] };
+
+/** A step to carry out, or the state to go on with. */
+type Next = { step: TestStep } | { acc: Acc };
+
+/** A row's decision: a step, the state to go on with (past `skip` more rows), or where the look stops. */
+type RowNext = { step: TestStep } | { acc: Acc; skip?: number } | { stop: Acc };
+
+/** What holds for the whole of one decision. */
+type Look = {
+  input: TestPollInput;
+  at: string;
+  options: ResolvedTestOptions;
+  groupIds: ReadonlySet<number>;
+  /** The rows that need a fate, in time order. */
+  pending: readonly LedgerRow[];
+  /** The outbox key that names each failed run: Slack may hold (or holds) a post telling it. */
+  namedBy: ReadonlyMap<number, string>;
+};
+
+function lookOf(input: TestPollInput): Look {
+  const byId = new Map(input.rows.map((r) => [r.id, r]));
+  return {
+    input,
+    at: input.now.toISOString(),
+    options: resolveTestOptions(input.sub.options),
+    groupIds: new Set(input.group?.runIds ?? []),
+    pending: input.rows.filter((row) => needsFate(row, input.now)).sort(byRowTime),
+    namedBy: runsInOutbox(input.inOutbox, (id) => {
+      const r = byId.get(id);
+      return r?.status === "failed" && r.fate !== null;
+    }),
+  };
+}
 
 const needsFate = (row: LedgerRow, now: Date) =>
   row.fate === null || (row.fate === "quarantined" && row.status !== "unreadable") || isOverdue(row, now);
+
+const change = (acc: Acc): Change => ({ sub: acc.sub, rows: [...acc.rows] });
+const done = (acc: Acc): TestStep => ({ kind: "done", change: change(acc) });
+
+function fate(
+  look: Look,
+  row: LedgerRow,
+  f: Fate,
+  extra: { ts?: string | null; parentTs?: string | null; reason?: string | null } = {},
+): LedgerRow {
+  return {
+    ...row,
+    fate: f,
+    ts: extra.ts ?? null,
+    parentTs: extra.parentTs ?? null,
+    reason: extra.reason ?? null,
+    decidedAt: look.at,
+  };
+}
+
+/** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
+const MAX_COUNTED = 50;
+
+/** A failure counted, not posted; kept on the state too, for status, which reads the state's copy. */
+function counted(look: Look, acc: Acc, row: LedgerRow, reason: CountedReason): Acc {
+  const list = [...(acc.sub.counted ?? []), { runId: row.id, reason, at: look.at }].slice(-MAX_COUNTED);
+  return { sub: { ...acc.sub, counted: list }, rows: [...acc.rows, fate(look, row, "counted", { reason })] };
+}
+
+const record = (acc: Acc, ...rows: LedgerRow[]): Acc => ({ sub: acc.sub, rows: [...acc.rows, ...rows] });
 
 /** The run as the messages need it: the one read this poll, else what the ledger knows. */
 function runOf(input: TestPollInput, row: LedgerRow): TestRun {
@@ -139,489 +157,500 @@ export function calledFlakyToday(sub: TestSubscription, now: Date): boolean {
   return flakyThreadToday(sub, now) !== null && resolveTestOptions(sub.options).flaky !== "alert";
 }
 
-/** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
-const MAX_COUNTED = 50;
+/** Whether `row` is of the subscription's `trigger:` (every run is, without one). */
+const triggered = (look: Look, row: LedgerRow | undefined): boolean =>
+  !look.options.trigger || row?.trigger === look.options.trigger;
+
+/** The row after `i` when it is a pass of the subscription's trigger, else null. */
+function passedNext(look: Look, i: number): LedgerRow | null {
+  const next = look.pending[i + 1];
+  return next?.status === "passed" && triggered(look, next) ? next : null;
+}
+
+function decideRow(look: Look, acc: Acc, i: number): RowNext {
+  const row = look.pending[i] as LedgerRow;
+  // A recovered parent is edited before the next run is told: the state holds one pending
+  // edit, and the next streak's own edit (or a hold) would otherwise leave it saying failing.
+  if (acc.sub.parentEdit?.recoveredBy && row.status !== "running") {
+    const edited = parentEdit(look, acc);
+    if ("step" in edited) return edited;
+    acc = edited.acc;
+  }
+  if (row.status === "running") return { acc };
+  if (row.status === "unreadable") {
+    const overdue = row.fate === null && isOverdue({ ...row, status: "failed" }, look.input.now);
+    return { acc: overdue ? record(acc, fate(look, row, "quarantined", { reason: "unreadable run" })) : acc };
+  }
+  // `trigger:` leaves other runs out entirely: they neither alert nor recover.
+  if (!triggered(look, row))
+    return {
+      acc:
+        row.status === "failed"
+          ? counted(look, acc, row, "trigger")
+          : record(acc, fate(look, row, "quiet", { reason: "trigger" })),
+    };
+  if (row.status === "passed") return decidePass(look, acc, row);
+  return decideFailure(look, acc, i);
+}
+
+function decidePass(look: Look, acc: Acc, row: LedgerRow): Next {
+  const { now } = look.input;
+  const run = runOf(look.input, row);
+  const streak = acc.sub.streak;
+  let sub = acc.sub;
+  // A pass before the streak's last failure (or any pass, with none open) ends nothing.
+  if (!streak || !(rowTime(row) >= Date.parse(streak.lastFailedAt ?? ""))) {
+    // "Until it passes" ends on a flaky test's pass too (its failures open no streak).
+    const ended = endedByPass(sub.snooze, rowTime(row), now);
+    if (ended) sub = { ...sub, snooze: ended };
+    if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
+    return { acc: { sub, rows: [...acc.rows, fate(look, row, "quiet")] } };
+  }
+  if (isSnoozed(sub, now) || sub.muted) {
+    // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
+    // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
+    const reason = sub.muted ? "muted" : "snoozed";
+    // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
+    // It ends as of the pass, so the snooze's summary (what it held) is told after, as promised.
+    const ended = endedByPass(sub.snooze, rowTime(row), now);
+    if (ended) sub = { ...sub, snooze: ended };
+    const told = fate(look, row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason });
+    return { acc: { sub: endedStreak(sub, streak, run), rows: [...acc.rows, told] } };
+  }
+  return {
+    step: {
+      kind: "post",
+      change: change(acc),
+      key: `recovery:${run.id}`,
+      message: { kind: "recovery", run, failedRuns: streak.failedRuns },
+      threadTs: streak.threadTs,
+      delivered: (ts) => ({
+        sub: endedStreak(sub, streak, run),
+        rows: [...acc.rows, fate(look, row, "recovered", { ts, parentTs: streak.threadTs })],
+      }),
+    },
+  };
+}
+
+function decideFailure(look: Look, acc: Acc, i: number): RowNext {
+  const { input } = look;
+  const row = look.pending[i] as LedgerRow;
+  const sub = acc.sub;
+  if (look.groupIds.has(row.id) && input.group) return joinOutage(look, acc, i, input.group.ts);
+  if (sub.muted || endedWhileMuted(look, sub, row)) return { acc: countMuted(look, acc, row) };
+  if (isSnoozed(sub, input.now) && sub.snooze) {
+    const next = counted(look, acc, row, "snoozed");
+    const snooze = { ...sub.snooze, missedFailures: sub.snooze.missedFailures + 1 };
+    const streak = sub.streak ? { streak: grow(sub.streak, runOf(input, row), row) } : {};
+    return { acc: { ...next, sub: { ...next.sub, snooze, ...streak } } };
+  }
+  if (sub.streak) return { step: streakReplyStep(look, acc, i, sub.streak) };
+  return decideNewFailure(look, acc, i);
+}
+
+/** Named by the channel's outage message: the failure adopts it as its thread. */
+function joinOutage(look: Look, acc: Acc, i: number, groupTs: string): RowNext {
+  const { input } = look;
+  const row = look.pending[i] as LedgerRow;
+  const run = runOf(input, row);
+  const pass = passedNext(look, i);
+  const passedThere = pass && input.group?.passedNext?.includes(run.id) ? pass : null;
+  const named = { heldFor: null, quietFailures: 0, namedByOutage: groupTs };
+  if (passedThere) {
+    // Named "then passed on the next run": that pass is told by the outage message, once.
+    const rows = [
+      fate(look, row, "grouped", { ts: groupTs }),
+      fate(look, passedThere, "recovered", { ts: groupTs }),
+    ];
+    return { acc: { sub: { ...acc.sub, streak: null, ...named }, rows: [...acc.rows, ...rows] }, skip: 1 };
+  }
+  const opened: FailureStreak = {
+    threadTs: groupTs,
+    failedRuns: 1,
+    firstRunId: run.id,
+    lastRunId: run.id,
+    firstRun: run,
+    lastFailedAt: new Date(rowTime(row)).toISOString(),
+    grouped: true,
+  };
+  const sub = { ...unacknowledged(acc.sub), streak: opened, ...named };
+  return { acc: { sub, rows: [...acc.rows, fate(look, row, "grouped", { ts: groupTs })] } };
+}
 
 /**
- * Decides what one test subscription does next, from its ledger, its state and the time; no
- * I/O. Called again after each step is carried out, until it answers `done` or `hold`. Runs
- * are taken in the ledger's time order (`byRowTime`) only to tell a streak in order; which
- * runs need telling comes from their fates, never from a position or a watermark.
+ * A failure that ended before the Unmute, read only now, happened while muted: counted, as
+ * the Unmute said, not posted, nor told in the reply of a failure read with it.
  */
-export function decideTestStep(input: TestPollInput): TestStep {
-  const { now, test, appUrl } = input;
-  const at = now.toISOString();
-  const options = resolveTestOptions(input.sub.options);
-  const groupIds = new Set(input.group?.runIds ?? []);
-  let sub: TestSubscription = input.sub;
-  const rows: LedgerRow[] = [];
-  const change = (): Change => ({ sub, rows: [...rows] });
-  const fate = (
-    row: LedgerRow,
-    f: Fate,
-    extra: { ts?: string | null; parentTs?: string | null; reason?: string | null } = {},
-  ) =>
-    ({
-      ...row,
-      fate: f,
-      ts: extra.ts ?? null,
-      parentTs: extra.parentTs ?? null,
-      reason: extra.reason ?? null,
-      decidedAt: at,
-    }) satisfies LedgerRow;
-  const counted = (row: LedgerRow, reason: CountedReason) => {
-    rows.push(fate(row, "counted", { reason }));
-    // Kept on the state for status, which reads the state's copy, not the ledger.
-    const list = [...(sub.counted ?? []), { runId: row.id, reason, at }].slice(-MAX_COUNTED);
-    sub = { ...sub, counted: list };
-  };
+function endedWhileMuted(look: Look, sub: TestSubscription, row: LedgerRow): boolean {
+  // Only a run read in this poll says when it ended (the ledger keeps when it began): one
+  // that is not read again (its post refused for now) is told rather than guessed muted.
+  const ended = Date.parse(look.input.runs.get(row.id)?.endTime ?? "");
+  return !!sub.unmutedAt && Number.isFinite(ended) && ended < Date.parse(sub.unmutedAt);
+}
 
-  /** An edit of a parent as it stands now, or null when there is nothing to show (then `after` applies at once). */
-  const editStep = (edit: ParentEdit, afterSub: TestSubscription): TestStep | null => {
-    const after: Change = { sub: afterSub, rows: [...rows] };
-    const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
-    const parent = testParent(sub, shown, {
-      test,
-      appUrl,
-      now,
-      recoveredBy: edit.recoveredBy
-        ? runOf(input, undecidedRow(edit.recoveredBy.id, "passed", edit.recoveredBy.at))
-        : null,
-    });
-    if (parent)
-      return {
-        kind: "edit",
-        change: change(),
-        ts: edit.ts,
-        message: parent,
-        after,
-        owed: { owedEdit: edit },
-      };
-    sub = after.sub;
-    return null;
-  };
+function countMuted(look: Look, acc: Acc, row: LedgerRow): Acc {
+  const next = counted(look, acc, row, "muted");
+  const streak = next.sub.streak;
+  if (!streak) return next;
+  // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
+  const grown = grow(streak, runOf(look.input, row), row);
+  // Read after the Unmute, the live alert says it now ("failing for 2 runs").
+  const edit = !next.sub.muted && !grown.grouped ? { parentEdit: { ts: grown.threadTs, streak: grown } } : {};
+  return { ...next, sub: { ...next.sub, streak: grown, ...edit } };
+}
 
-  /** The parent's pending edit (its status line), or null when it has none or nothing to show. */
-  const parentEditStep = (): TestStep | null => {
-    const edit = sub.parentEdit;
-    if (!edit) return null;
-    // A later edit of the same parent says all an owed one would have.
-    const owed = sub.owedEdit?.ts === edit.ts ? null : (sub.owedEdit ?? null);
-    return editStep(edit, {
-      ...sub,
-      parentEdit: null,
-      owedEdit: owed,
-      ...(edit.recoveredBy ? { recoveredParent: edit } : {}),
-    });
-  };
+/**
+ * The rows after `i` that one reply tells with it: the further failures of its streak, up to
+ * the pass that ends them. Never a row that is the outage's to tell, or that has an intent of
+ * its own in the outbox (Slack may hold its post already).
+ */
+function readWith(look: Look, sub: TestSubscription, i: number, late: boolean) {
+  const failures: LedgerRow[] = [];
+  const head = look.namedBy.get((look.pending[i] as LedgerRow).id);
+  for (const r of look.pending.slice(i + 1)) {
+    if (r.status === "running") continue;
+    if (!triggered(look, r)) break;
+    // A run another post may hold is told through that post's key, not in this reply.
+    if (look.groupIds.has(r.id) || (look.namedBy.has(r.id) && look.namedBy.get(r.id) !== head)) break;
+    if (r.status === "failed" && endedWhileMuted(look, sub, r)) break;
+    if (
+      r.status === "failed" &&
+      isOverdue(r, look.input.now) === late &&
+      failures.length + 1 < FAILURES_PER_REPLY
+    )
+      failures.push(r);
+    else if (r.status === "passed" && !look.input.inOutbox?.has(`recovery:${r.id}`))
+      return { failures, pass: r };
+    else break;
+  }
+  return { failures, pass: null };
+}
 
-  /** The day's "is flaky" alert re-rendered, once a snooze it showed ended. */
-  const flakyEditStep = (): TestStep | null => {
-    const ts = sub.flakyEdit;
-    if (!ts) return null;
-    const flaky = sub.flakyThread?.ts === ts ? sub.flakyThread : null;
-    const after: Change = { sub: { ...sub, flakyEdit: null }, rows: [...rows] };
-    const message = flaky && flakyParent(after.sub, flaky, { test, appUrl, now });
-    if (message) return { kind: "edit", change: change(), ts, message, after, owed: { flakyEdit: ts } };
-    sub = after.sub;
-    return null;
+/** The streak's next failures read in this same look, and the pass that ends them, are one reply. */
+function streakReplyStep(look: Look, acc: Acc, i: number, streak: FailureStreak): TestStep {
+  const { input } = look;
+  const row = look.pending[i] as LedgerRow;
+  const late = isOverdue(row, input.now);
+  const read = readWith(look, acc.sub, i, late);
+  const failures = [row, ...read.failures];
+  const grown = failures.reduce((s, r) => grow(s, runOf(input, r), r), streak);
+  const recovered = read.pass ? runOf(input, read.pass) : null;
+  const told = (ts: string) =>
+    failures.map((r) => fate(look, r, "threaded", { ts, parentTs: streak.threadTs }));
+  return {
+    kind: "post",
+    change: change(acc),
+    // A reply Slack may hold already keeps its key: found, it is edited to say these runs.
+    key: look.namedBy.get(row.id) ?? runsKey(failures.map((r) => r.id)),
+    message: {
+      kind: "streak-reply",
+      runs: failures.map((r) => runOf(input, r)),
+      failedRuns: grown.failedRuns,
+      recoveredBy: recovered,
+      named: streak.grouped === true,
+    },
+    ...(late ? { lateSince: row.firstSeen } : {}),
+    threadTs: streak.threadTs,
+    delivered: (ts) =>
+      read.pass && recovered
+        ? {
+            sub: endedStreak(acc.sub, grown, recovered),
+            rows: [
+              ...acc.rows,
+              ...told(ts),
+              fate(look, read.pass, "recovered", { ts, parentTs: streak.threadTs }),
+            ],
+          }
+        : {
+            sub: {
+              ...acc.sub,
+              streak: grown,
+              parentEdit: grown.grouped ? null : { ts: grown.threadTs, streak: grown },
+            },
+            rows: [...acc.rows, ...told(ts)],
+          },
   };
+}
 
-  /** The edit Slack refused for now in an earlier poll, made again. */
-  const owedEditStep = (): TestStep | null => {
-    const edit = sub.owedEdit;
-    if (!edit || input.retryOwedEdit === false) return null;
-    return editStep(edit, { ...sub, owedEdit: null });
-  };
-
-  const pending = input.rows.filter((row) => needsFate(row, now)).sort(byRowTime);
-  /** The outbox key that names each failed run: Slack may hold (or holds) a post telling it. */
-  const byId = new Map(input.rows.map((r) => [r.id, r]));
-  const namedBy = runsInOutbox(input.inOutbox, (id) => {
-    const r = byId.get(id);
-    return r?.status === "failed" && r.fate !== null;
+/** A failure with no streak open: held for the outage window, counted, or told where its route says. */
+function decideNewFailure(look: Look, acc: Acc, i: number): RowNext {
+  const { input, options } = look;
+  const { now } = input;
+  const row = look.pending[i] as LedgerRow;
+  const run = runOf(input, row);
+  if (input.waitingOnChannel?.has(run.id)) return { step: done(acc) };
+  const sub = acc.sub;
+  const keepsToItsThread = calledFlakyToday(sub, now);
+  const quiet = sub.quietFailures ?? 0;
+  const late = isOverdue(row, now);
+  // Any other failure that would be told now is held for the outage window, one that only
+  // now looks flaky too (it would open the day's "is flaky" alert): several tests failing
+  // together are one outage message, not several alerts. A failure `after:` still waits
+  // for is counted without one. A failure whose own alert Slack may hold is settled through
+  // the outbox (looked up, never sent blindly), not left waiting for an outage decision.
+  const mayHold = !keepsToItsThread && quiet + 1 >= options.after && !late && !look.namedBy.has(run.id);
+  // The channel's call to tell what it decided tells only that. A later failure read with it
+  // (failed, passed, failed again) waits for the next poll, which holds it for the window: it
+  // joins an outage still open instead of alerting alone beside it.
+  if (mayHold && input.group && !input.hold) return { stop: acc };
+  if (mayHold && input.hold) return { step: holdStep(look, acc, i, run) };
+  const cycle = input.cycle ?? look.at;
+  const heldElsewhere =
+    sub.heldFor && sub.heldFor.cycle !== cycle && Date.parse(sub.heldFor.until) > now.getTime();
+  if (mayHold && heldElsewhere) return { step: done(acc) };
+  const route = routeFailure({
+    options,
+    kind: input.meaning?.classification.kind ?? null,
+    calledFlakyToday: keepsToItsThread,
+    quietFailures: quiet,
   });
+  switch (route) {
+    case "digest": {
+      const next = counted(look, acc, row, "flaky-digest");
+      return { acc: { ...next, sub: { ...next.sub, heldFor: null } } };
+    }
+    case "wait": {
+      const next = counted(look, acc, row, "after");
+      return { acc: { ...next, sub: { ...next.sub, quietFailures: quiet + 1 } } };
+    }
+    case "thread":
+      return { step: flakyStep(look, acc, row, run, late) };
+    case "alert":
+      return { step: newAlertStep(look, acc, i, run, late) };
+  }
+}
 
-  /**
-   * A failure that ended before the Unmute, read only now, happened while muted: counted, as
-   * the Unmute said, not posted, nor told in the reply of a failure read with it.
-   */
-  const endedWhileMuted = (row: LedgerRow) => {
-    // Only a run read in this poll says when it ended (the ledger keeps when it began): one
-    // that is not read again (its post refused for now) is told rather than guessed muted.
-    const ended = Date.parse(input.runs.get(row.id)?.endTime ?? "");
-    return !!sub.unmutedAt && Number.isFinite(ended) && ended < Date.parse(sub.unmutedAt);
+/** Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage. */
+function holdStep(look: Look, acc: Acc, i: number, run: TestRun): TestStep {
+  const { input } = look;
+  const until = new Date(input.now.getTime() + HOLD_FOR_MS).toISOString();
+  const sub = { ...acc.sub, heldFor: { cycle: input.cycle ?? look.at, until } };
+  return {
+    kind: "hold",
+    change: { sub, rows: [...acc.rows] },
+    held: {
+      testId: sub.testId,
+      testName: input.test.name || sub.testName,
+      runId: run.id,
+      summary: run.summary?.oneLineSummary ?? null,
+      mention: sub.options?.mention ?? null,
+      ...(passedNext(look, i) ? { passedNext: true } : {}),
+    },
   };
+}
 
-  /**
-   * The rows after `i` that one reply tells with it: the further failures of its streak, up to
-   * the pass that ends them. Never a row that is the outage's to tell, or that has an intent of
-   * its own in the outbox (Slack may hold its post already).
-   */
-  const readWith = (i: number, late: boolean): { failures: LedgerRow[]; pass: LedgerRow | null } => {
-    const failures: LedgerRow[] = [];
-    const head = namedBy.get((pending[i] as LedgerRow).id);
-    for (const r of pending.slice(i + 1)) {
-      if (r.status === "running") continue;
-      if (options.trigger && r.trigger !== options.trigger) break;
-      // A run another post may hold is told through that post's key, not in this reply.
-      if (groupIds.has(r.id) || (namedBy.has(r.id) && namedBy.get(r.id) !== head)) break;
-      if (r.status === "failed" && endedWhileMuted(r)) break;
-      if (r.status === "failed" && isOverdue(r, now) === late && failures.length + 1 < FAILURES_PER_REPLY)
-        failures.push(r);
-      else if (r.status === "passed" && !input.inOutbox?.has(`recovery:${r.id}`))
-        return { failures, pass: r };
-      else break;
-    }
-    return { failures, pass: null };
+/** What a post says of this run is of its own moment, not of later runs read with it. */
+const classifiedAt = (input: TestPollInput, run: TestRun) =>
+  input.meaning ? classifiedThrough(input.meaning, run.id, input.now) : undefined;
+
+/** A flaky test's failure: the day's "is flaky" alert, or a reply in its thread once it is open. */
+function flakyStep(look: Look, acc: Acc, row: LedgerRow, run: TestRun, late: boolean): TestStep {
+  const { input } = look;
+  const { now } = input;
+  const through = classifiedAt(input, run);
+  const flakyOpen = flakyThreadToday(acc.sub, now);
+  // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
+  const opened: FlakyThread = {
+    ts: "",
+    day: utcDay(now),
+    firstRun: run,
+    // Of run #N, as its card says ("At run #N"): the strip ends with it, and so does the class.
+    evidence: testAlertEvidence(input.meaning, run.id, through),
   };
-  for (let i = 0; i < pending.length; i++) {
-    const row = pending[i] as LedgerRow;
-    // A recovered parent is edited before the next run is told: the state holds one pending
-    // edit, and the next streak's own edit (or a hold) would otherwise leave it saying failing.
-    if (sub.parentEdit?.recoveredBy && row.status !== "running") {
-      const step = parentEditStep();
-      if (step) return step;
-    }
-    if (row.status === "running") continue;
-    if (row.status === "unreadable") {
-      if (row.fate === null && isOverdue({ ...row, status: "failed" }, now))
-        rows.push(fate(row, "quarantined", { reason: "unreadable run" }));
-      continue;
-    }
-    const run = runOf(input, row);
-    // `trigger:` leaves other runs out entirely: they neither alert nor recover.
-    if (options.trigger && row.trigger !== options.trigger) {
-      if (row.status === "failed") counted(row, "trigger");
-      else rows.push(fate(row, "quiet", { reason: "trigger" }));
-      continue;
-    }
-    const streak = sub.streak;
-    if (row.status === "passed") {
-      const ends = streak !== null && rowTime(row) >= Date.parse(streak.lastFailedAt ?? "");
-      if (!ends || !streak) {
-        rows.push(fate(row, "quiet"));
-        // "Until it passes" ends on a flaky test's pass too (its failures open no streak).
-        const ended = endedByPass(sub.snooze, rowTime(row), now);
-        if (ended) sub = { ...sub, snooze: ended };
-        if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
-        continue;
-      }
-      if (isSnoozed(sub, now) || sub.muted) {
-        // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
-        // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
-        const reason = sub.muted ? "muted" : "snoozed";
-        // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
-        // It ends as of the pass, so the snooze's summary (what it held) is told below, as promised.
-        const ended = endedByPass(sub.snooze, rowTime(row), now);
-        if (ended) sub = { ...sub, snooze: ended };
-        rows.push(fate(row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason }));
-        sub = endedStreak(sub, streak, run);
-        continue;
-      }
-      return {
-        kind: "post",
-        change: change(),
-        key: `recovery:${run.id}`,
-        message: recoveryThreadReply({ test, run, failedRuns: streak.failedRuns, appUrl, now }),
-        threadTs: streak.threadTs,
-        delivered: (ts) => ({
-          sub: endedStreak(sub, streak, run),
-          rows: [...rows, fate(row, "recovered", { ts, parentTs: streak.threadTs })],
-        }),
-      };
-    }
+  // A new "is flaky" alert is a new alert: nobody is looking at it yet.
+  const base = flakyOpen ? acc.sub : unacknowledged(acc.sub);
+  return {
+    kind: "post",
+    change: change(acc),
+    key: look.namedBy.get(run.id) ?? runsKey([run.id]),
+    message: flakyOpen
+      ? { kind: "flaky-reply", run, through }
+      : { kind: "flaky-alert", sub: base, flaky: opened },
+    ...(late ? { lateSince: row.firstSeen } : {}),
+    ...(flakyOpen ? { threadTs: flakyOpen } : {}),
+    delivered: (ts) => ({
+      sub: { ...base, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ...opened, ts } }) },
+      rows: [
+        ...acc.rows,
+        flakyOpen
+          ? fate(look, row, "threaded", { ts, parentTs: flakyOpen })
+          : fate(look, row, "announced", { ts }),
+      ],
+    }),
+  };
+}
 
-    // A failure.
-    if (groupIds.has(row.id) && input.group) {
-      const next = pending[i + 1];
-      const passedThere =
-        input.group.passedNext?.includes(run.id) &&
-        next?.status === "passed" &&
-        (!options.trigger || next.trigger === options.trigger)
-          ? next
-          : null;
-      if (passedThere) {
-        // Named "then passed on the next run": that pass is told by the outage message, once.
-        rows.push(fate(row, "grouped", { ts: input.group.ts }));
-        rows.push(fate(passedThere, "recovered", { ts: input.group.ts }));
-        sub = { ...sub, streak: null, quietFailures: 0, heldFor: null, namedByOutage: input.group.ts };
-        i++;
-        continue;
-      }
-      const opened: FailureStreak = {
-        threadTs: input.group.ts,
-        failedRuns: 1,
-        firstRunId: run.id,
-        lastRunId: run.id,
-        firstRun: run,
-        lastFailedAt: new Date(rowTime(row)).toISOString(),
-        grouped: true,
-      };
-      rows.push(fate(row, "grouped", { ts: input.group.ts }));
-      sub = {
-        ...unacknowledged(sub),
-        streak: opened,
+/** A new alert, opening a streak; with the pass right after it, one green message true as posted. */
+function newAlertStep(look: Look, acc: Acc, i: number, run: TestRun, late: boolean): TestStep {
+  const { input } = look;
+  const row = look.pending[i] as LedgerRow;
+  const through = classifiedAt(input, run);
+  const pass = passedNext(look, i);
+  const opening: FailureStreak = {
+    threadTs: "",
+    // Counted from the test's first failure in a row, as its class counts them ("failed 6 runs
+    // in a row"), so its replies and its recovery say the same count.
+    failedRuns: Math.max((acc.sub.quietFailures ?? 0) + 1, through?.trailingFailures ?? 0),
+    firstRunId: run.id,
+    lastRunId: run.id,
+    firstRun: run,
+    lastFailedAt: new Date(rowTime(row)).toISOString(),
+    evidence: testAlertEvidence(input.meaning, run.id, through),
+  };
+  const recovered = pass ? runOf(input, pass) : null;
+  // A new alert starts with nobody looking: an acknowledgement was for an earlier one.
+  const fresh = unacknowledged(acc.sub);
+  return {
+    kind: "post",
+    change: change(acc),
+    key: look.namedBy.get(run.id) ?? runsKey([run.id]),
+    // The streak's first post is the one that pings; edits and replies never do.
+    message: {
+      kind: "failure-alert",
+      sub: fresh,
+      streak: opening,
+      recoveredBy: recovered,
+      ping: true,
+      passedNext: !!pass,
+    },
+    ...(late ? { lateSince: row.firstSeen } : {}),
+    delivered: (ts) => ({
+      sub: {
+        ...fresh,
+        streak: recovered ? null : { ...opening, threadTs: ts },
+        // Posted green: the last alert of the test, and the one a snooze would show on.
+        ...(recovered
+          ? {
+              recoveredParent: { ts, streak: { ...opening, threadTs: ts }, recoveredBy: passMark(recovered) },
+            }
+          : {}),
         quietFailures: 0,
         heldFor: null,
-        namedByOutage: input.group.ts,
-      };
-      continue;
-    }
-    if (sub.muted || endedWhileMuted(row)) {
-      counted(row, "muted");
-      // The streak goes on, unposted: an alert unmuted later says how long the test has been red.
-      if (streak) {
-        const grown = grow(streak, run, row);
-        // Read after the Unmute, the live alert says it now ("failing for 2 runs").
-        const edit =
-          !sub.muted && !grown.grouped ? { parentEdit: { ts: grown.threadTs, streak: grown } } : {};
-        sub = { ...sub, streak: grown, ...edit };
-      }
-      continue;
-    }
-    if (isSnoozed(sub, now) && sub.snooze) {
-      counted(row, "snoozed");
-      sub = {
-        ...sub,
-        snooze: { ...sub.snooze, missedFailures: sub.snooze.missedFailures + 1 },
-        ...(streak ? { streak: grow(streak, run, row) } : {}),
-      };
-      continue;
-    }
-    const late = isOverdue(row, now);
-    if (streak) {
-      // The streak's next failures read in this same look, and the pass that ends them, are one reply.
-      const look = readWith(i, late);
-      const failures = [row, ...look.failures];
-      const grown = failures.reduce((s, r) => grow(s, runOf(input, r), r), streak);
-      const recovered = look.pass ? runOf(input, look.pass) : null;
-      const message = streakReply({
-        test,
-        runs: failures.map((r) => runOf(input, r)),
-        failedRuns: grown.failedRuns,
-        recoveredBy: recovered,
-        appUrl,
-        now,
-        named: streak.grouped === true,
-      });
-      const told = (ts: string) =>
-        failures.map((r) => fate(r, "threaded", { ts, parentTs: streak.threadTs }));
-      return {
-        kind: "post",
-        change: change(),
-        // A reply Slack may hold already keeps its key: found, it is edited to say these runs.
-        key: namedBy.get(row.id) ?? runsKey(failures.map((r) => r.id)),
-        message: late ? withLateNote(message, row.firstSeen) : message,
-        threadTs: streak.threadTs,
-        delivered: (ts) =>
-          look.pass && recovered
-            ? {
-                sub: endedStreak(sub, grown, recovered),
-                rows: [...rows, ...told(ts), fate(look.pass, "recovered", { ts, parentTs: streak.threadTs })],
-              }
-            : {
-                sub: {
-                  ...sub,
-                  streak: grown,
-                  parentEdit: grown.grouped ? null : { ts: grown.threadTs, streak: grown },
-                },
-                rows: [...rows, ...told(ts)],
-              },
-      };
-    }
-    if (input.waitingOnChannel?.has(run.id)) return { kind: "done", change: change() };
-    const flakyOpen = flakyThreadToday(sub, now);
-    const keepsToItsThread = calledFlakyToday(sub, now);
-    const quiet = sub.quietFailures ?? 0;
-    // Any other failure that would be told now is held for the outage window, one that only
-    // now looks flaky too (it would open the day's "is flaky" alert): several tests failing
-    // together are one outage message, not several alerts. A failure `after:` still waits
-    // for is counted without one.
-    const wouldTell = !keepsToItsThread && quiet + 1 >= options.after;
-    // The channel's call to tell what it decided tells only that. A later failure read with it
-    // (failed, passed, failed again) waits for the next poll, which holds it for the window: it
-    // joins an outage still open instead of alerting alone beside it.
-    if (input.group && !input.hold && wouldTell && !late && !namedBy.has(run.id)) break;
-    if (input.hold && wouldTell && !late && !namedBy.has(run.id)) {
-      // Recorded, so an overlapping cycle leaves this failure to the cycle deciding the outage.
-      sub = {
-        ...sub,
-        heldFor: { cycle: input.cycle ?? at, until: new Date(now.getTime() + HOLD_FOR_MS).toISOString() },
-      };
-      const after = pending[i + 1];
-      const passedNext =
-        after?.status === "passed" && (!options.trigger || after.trigger === options.trigger);
-      return {
-        kind: "hold",
-        change: change(),
-        held: {
-          testId: sub.testId,
-          testName: test.name || sub.testName,
-          runId: run.id,
-          summary: run.summary?.oneLineSummary ?? null,
-          mention: sub.options?.mention ?? null,
-          ...(passedNext ? { passedNext: true } : {}),
-        },
-      };
-    }
-    const heldElsewhere =
-      sub.heldFor &&
-      sub.heldFor.cycle !== (input.cycle ?? at) &&
-      Date.parse(sub.heldFor.until) > now.getTime();
-    // A failure whose own alert Slack may hold is settled through the outbox (looked up, never
-    // sent blindly), not left waiting for an outage decision that can no longer name it.
-    if (heldElsewhere && wouldTell && !late && !namedBy.has(run.id))
-      return { kind: "done", change: change() };
-    // What a post says of this run is of its own moment, not of later runs read with it.
-    const through = input.meaning ? classifiedThrough(input.meaning, run.id, now) : undefined;
-    const flaky =
-      keepsToItsThread || (options.flaky !== "alert" && input.meaning?.classification.kind === "flaky");
-    if (flaky && options.flaky === "digest") {
-      counted(row, "flaky-digest");
-      sub = { ...sub, heldFor: null };
-      continue;
-    }
-    if (flaky) {
-      // A test called flaky today keeps its failures in the day's thread, whatever the next look says.
-      const opened: FlakyThread = {
-        ts: "",
-        day: utcDay(now),
-        firstRun: run,
-        // Of run #N, as its card says ("At run #N"): the strip ends with it, and so does the class.
-        evidence: testAlertEvidence(input.meaning, run.id, through),
-      };
-      // A new "is flaky" alert is a new alert: nobody is looking at it yet.
-      const base = flakyOpen ? sub : unacknowledged(sub);
-      const message = flakyOpen
-        ? flakyThreadReply(test, run, input.meaning, appUrl, through)
-        : (flakyParent(base, opened, { test, appUrl, now }) as SlackMessage);
-      return {
-        kind: "post",
-        change: change(),
-        key: namedBy.get(run.id) ?? runsKey([run.id]),
-        message: late ? withLateNote(message, row.firstSeen) : message,
-        ...(flakyOpen ? { threadTs: flakyOpen } : {}),
-        delivered: (ts) => ({
-          sub: { ...base, heldFor: null, ...(flakyOpen ? {} : { flakyThread: { ...opened, ts } }) },
-          rows: [
-            ...rows,
-            flakyOpen ? fate(row, "threaded", { ts, parentTs: flakyOpen }) : fate(row, "announced", { ts }),
-          ],
-        }),
-      };
-    }
-    if (quiet + 1 < options.after) {
-      counted(row, "after");
-      sub = { ...sub, quietFailures: quiet + 1 };
-      continue;
-    }
-    // A failure and the pass right after it, seen in one look, are one message that is true as posted.
-    const nextRow = pending[i + 1];
-    const passedNext =
-      nextRow?.status === "passed" && (!options.trigger || nextRow.trigger === options.trigger)
-        ? nextRow
-        : null;
-    const opening: FailureStreak = {
-      threadTs: "",
-      // Counted from the test's first failure in a row, as its class counts them ("failed 6 runs
-      // in a row"), so its replies and its recovery say the same count.
-      failedRuns: Math.max(quiet + 1, through?.trailingFailures ?? 0),
-      firstRunId: run.id,
-      lastRunId: run.id,
-      firstRun: run,
-      lastFailedAt: new Date(rowTime(row)).toISOString(),
-      evidence: testAlertEvidence(input.meaning, run.id, through),
-    };
-    const recovered = passedNext ? runOf(input, passedNext) : null;
-    // A new alert starts with nobody looking: an acknowledgement was for an earlier one.
-    const fresh = unacknowledged(sub);
-    const card = testParent(fresh, opening, {
-      test,
-      appUrl,
-      now,
-      recoveredBy: recovered,
-      // The streak's first post is the one that pings; edits and replies never do.
-      ping: true,
-    }) as SlackMessage;
-    const message = passedNext ? failedThenPassed(card, test) : card;
-    return {
-      kind: "post",
-      change: change(),
-      key: namedBy.get(run.id) ?? runsKey([run.id]),
-      message: late ? withLateNote(message, row.firstSeen) : message,
-      delivered: (ts) => ({
-        sub: {
-          ...fresh,
-          streak: recovered ? null : { ...opening, threadTs: ts },
-          // Posted green: the last alert of the test, and the one a snooze would show on.
-          ...(recovered
-            ? {
-                recoveredParent: {
-                  ts,
-                  streak: { ...opening, threadTs: ts },
-                  recoveredBy: passMark(recovered),
-                },
-              }
-            : {}),
-          quietFailures: 0,
-          heldFor: null,
-        },
-        rows: [
-          ...rows,
-          fate(row, "announced", { ts }),
-          ...(passedNext ? [fate(passedNext, "recovered", { ts })] : []),
-        ],
-      }),
-    };
-  }
+      },
+      rows: [
+        ...acc.rows,
+        fate(look, row, "announced", { ts }),
+        ...(pass ? [fate(look, pass, "recovered", { ts })] : []),
+      ],
+    }),
+  };
+}
 
-  // The snooze ran out with failures it hid: one message sums them up.
+/** The snooze ran out: the parent that showed it drops it, and failures it hid are summed up once. */
+function snoozeEnd(look: Look, acc: Acc): Next {
+  const { input } = look;
+  const sub = acc.sub;
   const snooze = sub.snooze;
-  if (snooze && !isSnoozed(sub, now)) {
-    // The parent that showed the snooze (the open streak's, else the green one) drops it.
-    const shownAt =
-      sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
-    // With no streak open, the day's "is flaky" alert may be the one showing it (src/engine/alert-parents.ts).
-    const flakyTs = sub.flakyThread?.ts;
-    const flakyShows = !shownAt && flakyTs !== undefined && openParent(sub, appUrl, now)?.ts === flakyTs;
-    const ended = {
-      ...sub,
-      snooze: null,
-      parentEdit: sub.parentEdit ?? shownAt ?? (flakyShows ? null : (sub.recoveredParent ?? null)),
-      ...(flakyShows ? { flakyEdit: flakyTs } : {}),
-    };
-    if (snooze.missedFailures > 0) {
-      // Linked to the test: the summary may stand alone in the channel, with no open alert to read.
-      const name = link(testUrl(input.appUrl, test.id), test.name || `Test ${test.id}`);
-      // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
-      const last = input.rows
-        .filter((r) => r.status === "passed" || r.status === "failed")
-        .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
-      const failing = sub.streak !== null || last?.status === "failed";
-      const state = failing ? "and its last run failed" : "and its last run passed";
-      const text = `:sleeping: Snooze by <@${snooze.by}> ended: ${name} failed ${snooze.missedFailures} more time${snooze.missedFailures === 1 ? "" : "s"} while snoozed, ${state}.`;
-      // A flaky test's summary goes in the day's thread, where its alert said its failures go.
-      // A streak that the pass ended: its alert's thread, where the held failures belong.
-      const threadTs =
-        sub.streak?.threadTs ??
-        flakyThreadToday(sub, now) ??
-        sub.parentEdit?.ts ??
-        sub.recoveredParent?.ts ??
-        undefined;
-      return {
-        kind: "post",
-        change: change(),
-        key: `snooze-end:${snooze.at}`,
-        message: { text, blocks: [] },
-        ...(threadTs ? { threadTs } : {}),
-        delivered: () => ({ sub: ended, rows: [...rows] }),
-      };
-    }
-    sub = ended;
-  }
+  if (!snooze || isSnoozed(sub, input.now)) return { acc };
+  // The parent that showed the snooze (the open streak's, else the green one) drops it.
+  const shownAt = sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
+  // With no streak open, the day's "is flaky" alert may be the one showing it (src/model/open-alert.ts).
+  const flakyTs = sub.flakyThread?.ts;
+  const flakyShows = !shownAt && flakyTs !== undefined && openAlertTs(sub) === flakyTs;
+  const ended: TestSubscription = {
+    ...sub,
+    snooze: null,
+    parentEdit: sub.parentEdit ?? shownAt ?? (flakyShows ? null : (sub.recoveredParent ?? null)),
+    ...(flakyShows ? { flakyEdit: flakyTs } : {}),
+  };
+  if (snooze.missedFailures === 0) return { acc: { ...acc, sub: ended } };
+  // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
+  const last = input.rows
+    .filter((r) => r.status === "passed" || r.status === "failed")
+    .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
+  // A flaky test's summary goes in the day's thread, where its alert said its failures go.
+  // A streak that the pass ended: its alert's thread, where the held failures belong.
+  const threadTs =
+    sub.streak?.threadTs ??
+    flakyThreadToday(sub, input.now) ??
+    sub.parentEdit?.ts ??
+    sub.recoveredParent?.ts ??
+    undefined;
+  return {
+    step: {
+      kind: "post",
+      change: change(acc),
+      key: `snooze-end:${snooze.at}`,
+      message: {
+        kind: "snooze-ended",
+        by: snooze.by,
+        missedFailures: snooze.missedFailures,
+        lastFailed: sub.streak !== null || last?.status === "failed",
+      },
+      ...(threadTs ? { threadTs } : {}),
+      delivered: () => ({ sub: ended, rows: [...acc.rows] }),
+    },
+  };
+}
 
-  return parentEditStep() ?? flakyEditStep() ?? owedEditStep() ?? { kind: "done", change: change() };
+/** The first edit the state owes: its parent's, the day's flaky alert's, then one Slack put off. */
+function firstEdit(look: Look, acc: Acc): TestStep {
+  for (const edit of [parentEdit, flakyEdit, owedEdit]) {
+    const next = edit(look, acc);
+    if ("step" in next) return next.step;
+    acc = next.acc;
+  }
+  return done(acc);
+}
+
+/** An edit of a parent as it stands now; with nothing to show, `afterSub` applies at once. */
+function editStep(look: Look, acc: Acc, edit: ParentEdit, afterSub: TestSubscription): Next {
+  const sub = acc.sub;
+  const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
+  if (!showsTestParent(shown)) return { acc: { ...acc, sub: afterSub } };
+  const pass = edit.recoveredBy;
+  const recoveredBy = pass ? runOf(look.input, undecidedRow(pass.id, "passed", pass.at)) : null;
+  return {
+    step: {
+      kind: "edit",
+      change: change(acc),
+      ts: edit.ts,
+      message: { kind: "failure-alert", sub, streak: shown, recoveredBy, ping: false, passedNext: false },
+      after: { sub: afterSub, rows: [...acc.rows] },
+      owed: { owedEdit: edit },
+    },
+  };
+}
+
+/** The parent's pending edit (its status line). */
+function parentEdit(look: Look, acc: Acc): Next {
+  const sub = acc.sub;
+  const edit = sub.parentEdit;
+  if (!edit) return { acc };
+  // A later edit of the same parent says all an owed one would have.
+  const owed = sub.owedEdit?.ts === edit.ts ? null : (sub.owedEdit ?? null);
+  return editStep(look, acc, edit, {
+    ...sub,
+    parentEdit: null,
+    owedEdit: owed,
+    ...(edit.recoveredBy ? { recoveredParent: edit } : {}),
+  });
+}
+
+/** The day's "is flaky" alert re-rendered, once a snooze it showed ended. */
+function flakyEdit(_look: Look, acc: Acc): Next {
+  const ts = acc.sub.flakyEdit;
+  if (!ts) return { acc };
+  const flaky = acc.sub.flakyThread?.ts === ts ? acc.sub.flakyThread : null;
+  const after: Change = { sub: { ...acc.sub, flakyEdit: null }, rows: [...acc.rows] };
+  if (!flaky || !showsFlakyParent(flaky)) return { acc: { ...acc, sub: after.sub } };
+  return {
+    step: {
+      kind: "edit",
+      change: change(acc),
+      ts,
+      message: { kind: "flaky-alert", sub: after.sub, flaky },
+      after,
+      owed: { flakyEdit: ts },
+    },
+  };
+}
+
+/** The edit Slack refused for now in an earlier poll, made again. */
+function owedEdit(look: Look, acc: Acc): Next {
+  const edit = acc.sub.owedEdit;
+  if (!edit || look.input.retryOwedEdit === false) return { acc };
+  return editStep(look, acc, edit, { ...acc.sub, owedEdit: null });
 }
 
 /** The pass that ended a streak, as a parent keeps it. */

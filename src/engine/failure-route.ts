@@ -1,40 +1,41 @@
 import type { TestRun } from "../decipher/types.ts";
-import { resolveTestOptions, type TestOptions } from "../model/subscription.ts";
-import { classifyTest, type TestClassification } from "../model/test-classification.ts";
+import { type ResolvedTestOptions, resolveTestOptions, type TestOptions } from "../model/subscription.ts";
+import type { TestKind } from "../model/test-classification.ts";
 
 /**
- * Where one failed run goes, from the test's classification and the subscription's options:
- * the pure half of "quiet by understanding", for the engine to act on.
+ * Where a new failed run goes (one that no streak, outage, mute or snooze has claimed), from
+ * the subscription's options, the test's class as of that run and the failures it counted
+ * without telling: the pure half of "quiet by understanding". `decideTestStep` asks it and
+ * acts on the answer.
  *
- * - `ignore`: another trigger than the subscription's `trigger:` started it.
+ * - `thread` / `digest`: a flaky test's failure, where `flaky:` says. A test called flaky
+ *   today keeps its failures in the day's thread, whatever its class says now.
  * - `wait`: fewer failures in a row than `after:` asks for; a later failure may alert.
- * - `thread` / `digest`: a flaky test's failure, where `flaky:` says.
- * - `alert`: anything else (a flaky one too with `flaky:alert`, once `after:` is met). A broken
- *   test's later failures are still one outage: the engine threads them under the streak's
- *   first alert.
+ * - `alert`: anything else (a flaky one too with `flaky:alert`, once `after:` is met).
+ *
+ * Runs of another trigger than `trigger:` never get here: they neither alert nor recover.
  */
-export type FailureRoute = "ignore" | "wait" | "thread" | "digest" | "alert";
+export type FailureRoute = "wait" | "thread" | "digest" | "alert";
+
+export function routeFailure(input: {
+  options: ResolvedTestOptions;
+  /** The test's class as of this run, when one was read. */
+  kind: TestKind | null;
+  /** The bot called the test flaky today, and its alert said where its failures go. */
+  calledFlakyToday: boolean;
+  /** Failures counted for `after:` since the last one told. */
+  quietFailures: number;
+}): FailureRoute {
+  const { options } = input;
+  // A quiet choice for flaky failures holds whatever `after:` says; `flaky:alert` still waits for it.
+  const flaky = input.calledFlakyToday || (options.flaky !== "alert" && input.kind === "flaky");
+  if (flaky) return options.flaky === "digest" ? "digest" : "thread";
+  if (input.quietFailures + 1 < options.after) return "wait";
+  return "alert";
+}
 
 /** The runs a subscription counts: only its trigger's, when it names one. */
 export function runsForOptions(runs: readonly TestRun[], options: TestOptions | undefined): TestRun[] {
   const { trigger } = resolveTestOptions(options);
   return trigger === null ? [...runs] : runs.filter((run) => run.triggeredBy === trigger);
-}
-
-export function routeFailure(
-  run: TestRun,
-  history: readonly TestRun[],
-  stored: TestOptions | undefined,
-  now: Date,
-): { route: FailureRoute; classification: TestClassification } {
-  const options = resolveTestOptions(stored);
-  const counted = runsForOptions([...history, run], options);
-  const classification = classifyTest(counted, now);
-  if (options.trigger !== null && run.triggeredBy !== options.trigger)
-    return { route: "ignore", classification };
-  // A quiet choice for flaky failures holds whatever `after:` says; `flaky:alert` still waits for it.
-  if (classification.kind === "flaky" && options.flaky !== "alert")
-    return { route: options.flaky, classification };
-  if (classification.trailingFailures < options.after) return { route: "wait", classification };
-  return { route: "alert", classification };
 }

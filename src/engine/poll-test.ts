@@ -7,7 +7,7 @@ import { isSnoozed } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
 import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
-import { type Change, calledFlakyToday, decideTestStep, type TestStep } from "./decide-test-step.ts";
+import { calledFlakyToday, decideTestStep } from "./decide-test-step.ts";
 import { ledgerTestStateFacts } from "./ledger-digest.ts";
 import { runsInOutbox } from "./outbox.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -19,6 +19,7 @@ import {
   pollFailed,
 } from "./poll-outcome.ts";
 import { readFailureContext } from "./read-failure-context.ts";
+import { type RenderContext, renderTestStep } from "./render-test-step.ts";
 import { richBlockGate } from "./rich-block-gate.ts";
 import {
   readLateFailures,
@@ -28,6 +29,7 @@ import {
   unreadUnion,
 } from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
+import type { Change, TestStep } from "./test-step.ts";
 
 /** The ledger as the engine sees it; the object keeps it in SQLite (src/objects/sql-run-ledger.ts). */
 export type RunLedger = {
@@ -329,15 +331,11 @@ export async function pollTest(
   };
   /** An owed edit failed in this poll: it is tried again at the next one, not over and over now. */
   let editRefused = false;
+  const rendering: RenderContext = { test: read.test, appUrl: deps.config.decipherAppUrl, now, meaning };
   /** Edits a parent; one Slack refuses for now is owed to the next poll rather than dropped. */
   const edit = async (step: Extract<TestStep, { kind: "edit" }>) => {
-    const result = await update(
-      deps.slack,
-      sub.channelId,
-      step.ts,
-      step.message,
-      richBlockGate(deps, sub.teamId),
-    );
+    const message = renderTestStep(step, rendering);
+    const result = await update(deps.slack, sub.channelId, step.ts, message, richBlockGate(deps, sub.teamId));
     if (result.ok || !retryLater(result.failure)) return apply(step.after);
     editRefused = true;
     apply({ ...step.after, sub: { ...step.after.sub, ...step.owed } });
@@ -389,7 +387,8 @@ export async function pollTest(
       break;
     }
     await flushWithState();
-    const result = await outbox.send(step.key, step.message, step.threadTs);
+    const message = renderTestStep(step, rendering);
+    const result = await outbox.send(step.key, message, step.threadTs);
     if (!result.ok) {
       failure = result.failure;
       break;
@@ -401,7 +400,7 @@ export async function pollTest(
     // is made by the next poll, which finds the same post by its key.
     if (result.earlier) {
       if (!budget.has(1)) break;
-      const edited = await update(deps.slack, sub.channelId, result.ts, step.message);
+      const edited = await update(deps.slack, sub.channelId, result.ts, message);
       if (!edited.ok && retryLater(edited.failure)) {
         failure = edited.failure;
         break;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { TestRun } from "../../src/decipher/types.ts";
-import { routeFailure } from "../../src/engine/failure-route.ts";
-import { DEFAULT_TEST_OPTIONS, type TestOptions } from "../../src/model/subscription.ts";
+import { routeFailure, runsForOptions } from "../../src/engine/failure-route.ts";
+import { DEFAULT_TEST_OPTIONS, resolveTestOptions, type TestOptions } from "../../src/model/subscription.ts";
+import { classifyTest } from "../../src/model/test-classification.ts";
 
 const NOW = new Date("2026-02-16T12:00:00.000Z");
 
@@ -26,15 +27,27 @@ function runs(pattern: string, triggers: string[] = []): TestRun[] {
   });
 }
 
-function route(pattern: string, options: Partial<TestOptions> = {}, triggers?: string[]) {
-  const all = runs(pattern, triggers);
-  const run = all.at(-1) as TestRun;
-  return routeFailure(run, all.slice(0, -1), { ...DEFAULT_TEST_OPTIONS, ...options }, NOW).route;
+/**
+ * The route of the last run of `pattern`, as `decideTestStep` asks it: the test's class over
+ * the runs its subscription counts, `quiet` failures counted for `after:` before this one.
+ */
+function route(
+  pattern: string,
+  options: Partial<TestOptions> = {},
+  {
+    triggers,
+    quiet = 0,
+    calledToday = false,
+  }: { triggers?: string[]; quiet?: number; calledToday?: boolean } = {},
+) {
+  const resolved = resolveTestOptions({ ...DEFAULT_TEST_OPTIONS, ...options });
+  const kind = classifyTest(runsForOptions(runs(pattern, triggers), resolved), NOW).kind;
+  return routeFailure({ options: resolved, kind, calledFlakyToday: calledToday, quietFailures: quiet });
 }
 
 const FLAKY = "PPPPPPPPFPPPPPPPPPPF";
 
-describe("routeFailure", () => {
+describe("routeFailure, the router decideTestStep runs", () => {
   it("alerts a new failure and a broken test by default", () => {
     expect(route("PPPPPF")).toBe("alert");
     expect(route("PPPPPFFF")).toBe("alert");
@@ -46,17 +59,23 @@ describe("routeFailure", () => {
     expect(route(FLAKY, { flaky: "alert" })).toBe("alert");
   });
 
-  it("waits until after: failures in a row, flaky:alert included", () => {
-    expect(route("PPPPPFF", { after: 3 })).toBe("wait");
-    expect(route("PPPPPFFF", { after: 3 })).toBe("alert");
+  it("waits until after: counts enough failures not yet told, flaky:alert included", () => {
+    expect(route("PPPPPFF", { after: 3 }, { quiet: 1 })).toBe("wait");
+    expect(route("PPPPPFFF", { after: 3 }, { quiet: 2 })).toBe("alert");
     expect(route(FLAKY, { flaky: "alert", after: 2 })).toBe("wait");
+    // A flaky route holds whatever after: says.
+    expect(route(FLAKY, { after: 5 })).toBe("thread");
   });
 
-  it("ignores runs of another trigger, and classifies on the subscription's trigger only", () => {
-    expect(route("PPPPPF", { trigger: "deploy" })).toBe("ignore");
+  it("keeps a test called flaky today in its thread, whatever its class says now", () => {
+    expect(route("PPPPPF", {}, { calledToday: true })).toBe("thread");
+    expect(route("PPPPPF", { flaky: "digest" }, { calledToday: true })).toBe("digest");
+  });
+
+  it("classifies on the subscription's trigger only", () => {
     // Counted alone, the deploy runs passed five times before this failure: a new failure, not flaky.
     const triggers = ["deploy", "schedule", "deploy", "deploy", "schedule", "deploy", "deploy", "deploy"];
-    expect(route("PFPPFPPF", { trigger: "deploy" }, triggers)).toBe("alert");
-    expect(route("PFPPFPPF", {}, triggers)).toBe("thread");
+    expect(route("PFPPFPPF", { trigger: "deploy" }, { triggers })).toBe("alert");
+    expect(route("PFPPFPPF", {}, { triggers })).toBe("thread");
   });
 });

@@ -1,6 +1,8 @@
 import type { TestInfo, TestRun } from "../../src/decipher/types.ts";
-import { type Change, decideTestStep } from "../../src/engine/decide-test-step.ts";
+import { decideTestStep } from "../../src/engine/decide-test-step.ts";
 import { rowsFromRead } from "../../src/engine/poll-test.ts";
+import { renderTestStep } from "../../src/engine/render-test-step.ts";
+import type { Change, TestStep } from "../../src/engine/test-step.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import type { TestOptions, TestSubscription } from "../../src/model/subscription.ts";
@@ -139,6 +141,10 @@ export function startingSubscription(
 /** A message's fallback text and its blocks' text, as one string to match against. */
 const shownText = (message: SlackMessage) => `${message.text}\n${JSON.stringify(message.blocks ?? [])}`;
 
+/** A step's message as the executor renders it (src/engine/poll-test.ts). */
+const rendered = (step: Extract<TestStep, { kind: "post" | "edit" }>, test: TestInfo, now: Date) =>
+  renderTestStep(step, { test, appUrl: "https://app.test", now, meaning: null });
+
 /** The failed runs a post tells: those its delivery records as told in it (one reply may tell several). */
 const runsToldBy = (step: Extract<ReturnType<typeof decideTestStep>, { kind: "post" }>, ts: string) =>
   step
@@ -214,7 +220,7 @@ export function playHistory(history: History): Shown {
         }
         if (next.kind === "done") break;
         if (next.kind === "edit") {
-          texts.set(next.ts, shownText(next.message));
+          texts.set(next.ts, shownText(rendered(next, historyTest, now)));
           apply(next.after);
           continue;
         }
@@ -234,7 +240,7 @@ export function playHistory(history: History): Shown {
               else timesTold.delete(id);
             }
           for (const id of naming) if (toldIn.get(id) !== had) told(id, had);
-          texts.set(had, shownText(next.message));
+          texts.set(had, shownText(rendered(next, historyTest, now)));
           apply(next.delivered(had));
           continue;
         }
@@ -242,7 +248,7 @@ export function playHistory(history: History): Shown {
         if (a === "error") break;
         const ts = `${1_700_000_000 + tsCounter++}.000100`;
         slack.set(next.key, ts);
-        texts.set(ts, shownText(next.message));
+        texts.set(ts, shownText(rendered(next, historyTest, now)));
         for (const id of runsToldBy(next, ts)) told(id, ts);
         if (a === "lost") {
           unknown.add(next.key);
@@ -311,7 +317,8 @@ export function pollSteps(
       apply(step.after);
       continue;
     }
-    posts.push({ key: step.key, text: step.message.text, blocks: step.message.blocks });
+    const message = rendered(step, test, new Date(now));
+    posts.push({ key: step.key, text: message.text, blocks: message.blocks });
     apply(step.delivered(`${1_700_000_000 + posts.length}.000100`));
   }
   return posts;
