@@ -1,6 +1,7 @@
 import { paginatePages } from "../decipher/paginate.ts";
 import type { VendorClient } from "../decipher/vendor-client.ts";
-import type { CollectionSubscription, TestSubscription } from "../model/subscription.ts";
+import { type LedgerRow, plausibleTime } from "../model/run-ledger.ts";
+import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 
 /**
  * Runs read at subscribe time: the latest page, and everything of the last 70 minutes (a run
@@ -95,4 +96,27 @@ export async function baselineCollection(
     regressed: false,
     threadTs: null,
   };
+}
+
+/** The runs read at subscribe time as ledger rows: finished ones are baseline, running ones still owed a fate. */
+export function baselineRows(
+  runs: NonNullable<Extract<Subscription, { kind: "test" }>["baselineRuns"]>,
+  now: Date,
+): LedgerRow[] {
+  const at = now.toISOString();
+  return runs.map((run) => {
+    const running = run.status === "running";
+    return {
+      id: run.id,
+      status: running ? "running" : run.status === "failed" ? "failed" : "passed",
+      createdAt: plausibleTime(run.createdAt, now),
+      firstSeen: at,
+      trigger: run.triggeredBy ?? null,
+      fate: running ? null : "baseline",
+      ts: null,
+      parentTs: null,
+      reason: null,
+      decidedAt: running ? null : at,
+    } satisfies LedgerRow;
+  });
 }

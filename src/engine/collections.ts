@@ -6,14 +6,12 @@ import { withCountMark } from "../model/count-marks.ts";
 import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { update } from "../slack-api/post-message.ts";
-import { describeSlackFailure, retryLater } from "../slack-api/slack-errors.ts";
+import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
 import { collectionParentNow, openParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
-import type { RunLedger } from "./poll-test.ts";
-import { richBlockGate } from "./rich-block-gate.ts";
+import type { RunLedger } from "./test-step-executor.ts";
 
 const EVIDENCE_SESSIONS = 3;
 const DEFAULT_GROWTH_SESSIONS = 5;
@@ -55,48 +53,9 @@ export async function pollCollectionSubscription(
     return pollFailed(sub, pollErrorSentence(error), error, now);
   }
 
-  // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),
-  // growth is measured from the lower count; otherwise it could stay below the old mark forever.
-  // Dated now: the lower count was never the count at the last post (`told` keeps that one).
-  if (collection.sessionCount < sub.alertedCount) {
-    const at = now.toISOString();
-    return {
-      next: {
-        ...sub,
-        alertedCount: collection.sessionCount,
-        alertedAt: at,
-        lastError: null,
-        failingSince: null,
-        lastChangeAt: at,
-      },
-      posts: 0,
-      error: null,
-    };
-  }
-
   const decision = decide(sub, collection);
-  if (decision === "resolved") {
-    // A fresh start: growth from here on is a regression, announced in a new message.
-    const at = now.toISOString();
-    const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
-    return {
-      next: { ...next, alertedAt: at, threadTs: null, lastError: null, failingSince: null, lastChangeAt: at },
-      posts: 0,
-      error: null,
-    };
-  }
-  if (decision === "none") {
-    const reopened = sub.wasResolved && !collection.isResolved;
-    const edited = await owedCardEdit(sub, collection, ctx);
-    if (!edited && !reopened && sub.lastError === null && !sub.failingSince) return unchanged();
-    const next = {
-      ...(edited ?? sub),
-      wasResolved: collection.isResolved,
-      lastError: null,
-      failingSince: null,
-    };
-    return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
-  }
+  const quiet = await withoutGrowth(sub, collection, decision, ctx);
+  if (quiet) return quiet;
 
   const growthRow = recordGrowth(ctx.ledger, sub, now);
   const snooze = sub.snooze;
@@ -176,30 +135,10 @@ export async function pollCollectionSubscription(
   // the count recorded below is read now. Until Slack takes the edit, nothing is recorded, so
   // the next poll decides again and edits the same post, found by its key.
   if (result.ok && result.earlier) {
-    const edited = await update(
-      deps.slack,
-      sub.channelId,
-      result.ts,
-      message,
-      richBlockGate(deps, sub.teamId),
-    );
+    const edited = await ctx.outbox.edit(result.ts, message);
     if (!edited.ok && retryLater(edited.failure)) result = edited;
   }
-  if (!result.ok) {
-    // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
-    if (result.failure.kind === "unknown" || result.failure.kind === "deferred") return unchanged();
-    // The same error again writes nothing, unless Slack said when to come back.
-    const unchangedError =
-      result.failure.kind !== "permanent" &&
-      result.failure.retryAfterSeconds === undefined &&
-      sub.lastError?.message === describeSlackFailure(result.failure);
-    return {
-      next: unchangedError ? null : afterSlackFailure(sub, result.failure, now),
-      posts: 0,
-      error: result.failure.code,
-      slackFailure: result.failure,
-    };
-  }
+  if (!result.ok) return refusedGrowth(sub, result.failure, now);
   const moved = {
     ...base,
     alertedCount: current.sessionCount,
@@ -234,6 +173,79 @@ export async function pollCollectionSubscription(
 }
 
 /**
+ * What a poll that finds no growth to tell does: a count that dropped is measured from anew, a
+ * resolved collection starts afresh (growth from there is a regression), an owed card edit is
+ * made. Null when there is growth to tell.
+ */
+async function withoutGrowth(
+  sub: CollectionSubscription,
+  collection: IssueCollection,
+  decision: Decision,
+  ctx: PollContext,
+): Promise<PollOutcome | null> {
+  const { now } = ctx;
+  // `sessionCount` is the collection's all-time count. Should it drop (retention, a merge),
+  // growth is measured from the lower count; otherwise it could stay below the old mark forever.
+  // Dated now: the lower count was never the count at the last post (`told` keeps that one).
+  if (collection.sessionCount < sub.alertedCount) {
+    const at = now.toISOString();
+    return {
+      next: {
+        ...sub,
+        alertedCount: collection.sessionCount,
+        alertedAt: at,
+        lastError: null,
+        failingSince: null,
+        lastChangeAt: at,
+      },
+      posts: 0,
+      error: null,
+    };
+  }
+
+  if (decision === "resolved") {
+    // A fresh start: growth from here on is a regression, announced in a new message.
+    const at = now.toISOString();
+    const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
+    return {
+      next: { ...next, alertedAt: at, threadTs: null, lastError: null, failingSince: null, lastChangeAt: at },
+      posts: 0,
+      error: null,
+    };
+  }
+  if (decision === "none") {
+    const reopened = sub.wasResolved && !collection.isResolved;
+    const edited = await owedCardEdit(sub, collection, ctx);
+    if (!edited && !reopened && sub.lastError === null && !sub.failingSince) return unchanged();
+    const next = {
+      ...(edited ?? sub),
+      wasResolved: collection.isResolved,
+      lastError: null,
+      failingSince: null,
+    };
+    return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
+  }
+  return null;
+}
+
+/** Slack refused the growth post. */
+function refusedGrowth(sub: CollectionSubscription, failure: SlackFailure, now: Date): PollOutcome {
+  // Unknown: the outbox looks the key up next poll, and nothing is posted again blindly.
+  if (failure.kind === "unknown" || failure.kind === "deferred") return unchanged();
+  // The same error again writes nothing, unless Slack said when to come back.
+  const unchangedError =
+    failure.kind !== "permanent" &&
+    failure.retryAfterSeconds === undefined &&
+    sub.lastError?.message === describeSlackFailure(failure);
+  return {
+    next: unchangedError ? null : afterSlackFailure(sub, failure, now),
+    posts: 0,
+    error: failure.code,
+    slackFailure: failure,
+  };
+}
+
+/**
  * Edits the alert's card to the collection as read now: the first card keeps its own growth and
  * evidence; only the current count and state change. False when Slack refused it for now, so
  * the edit is owed: a card left at an older count says something no longer true.
@@ -248,13 +260,7 @@ async function editCard(
     card &&
     openParent({ ...sub, card: { ...card, collection: current } }, ctx.deps.config.decipherAppUrl, ctx.now);
   if (!parent) return true;
-  const result = await update(
-    ctx.deps.slack,
-    sub.channelId,
-    parent.ts,
-    parent.message,
-    richBlockGate(ctx.deps, sub.teamId),
-  );
+  const result = await ctx.outbox.edit(parent.ts, parent.message);
   return result.ok || result.failure.kind === "permanent";
 }
 

@@ -11,6 +11,7 @@ import type { EngineDeps } from "./engine-deps.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
 import { type ImpactInput, impactVendorClient, productionImpact } from "./read-production-impact.ts";
+import type { ReportOutcome } from "./report-outcome.ts";
 import {
   COLLECTION_PAGES,
   POST_CALLS,
@@ -25,12 +26,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** A collection's digest line: the collection, and its sessions of the last 24 hours. */
 type CollectionLine = Awaited<ReturnType<typeof collectionLine>>;
 
-export type DigestOutcome =
-  | { kind: "sent"; next: DigestSchedule }
-  | { kind: "retry"; error: string }
-  | { kind: "skipped"; next: DigestSchedule; error: string }
-  /** Not all collections read within this invocation's budget: these reads (null: Decipher did not answer) are kept for the next call. */
-  | { kind: "reading"; reads: ReportReads<CollectionLine | null> };
+/** A digest's outcome; its reads are the collections read so far. */
+export type DigestOutcome = ReportOutcome<DigestSchedule, ReportReads<CollectionLine | null>>;
 
 export function isDue(schedule: DigestSchedule, now: Date): boolean {
   return Date.parse(schedule.nextDueAt) <= now.getTime();

@@ -1,30 +1,39 @@
 import type { TestRun } from "../decipher/types.ts";
 import { FAILURES_PER_REPLY } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
-import { openAlertTs, showsFlakyParent, showsTestParent } from "../model/open-alert.ts";
-import {
-  byRowTime,
-  type CountedReason,
-  type Fate,
-  isOverdue,
-  type LedgerRow,
-  rowTime,
-  undecidedRow,
-} from "../model/run-ledger.ts";
+import { isOverdue, type LedgerRow, rowTime } from "../model/run-ledger.ts";
 import {
   type FailureStreak,
   type FlakyThread,
-  type ParentEdit,
-  type ResolvedTestOptions,
-  resolveTestOptions,
   type TestSubscription,
   unacknowledged,
 } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
+import { firstEdit, parentEdit, snoozeEnd } from "./decide-test-edits.ts";
 import { routeFailure } from "./failure-route.ts";
-import { runsInOutbox, runsKey } from "./outbox.ts";
+import { runsKey } from "./outbox.ts";
 import { endedByPass } from "./snooze.ts";
-import { type Change, HOLD_FOR_MS, type TestPollInput, type TestStep } from "./test-step.ts";
+import { HOLD_FOR_MS, type TestPollInput, type TestStep } from "./test-step.ts";
+import {
+  type Acc,
+  calledFlakyToday,
+  change,
+  counted,
+  done,
+  endedStreak,
+  fate,
+  flakyThreadToday,
+  grow,
+  type Look,
+  lookOf,
+  type Next,
+  passedNext,
+  passMark,
+  record,
+  runOf,
+  triggered,
+  utcDay,
+} from "./test-step-state.ts";
 
 /**
  * Decides what one test subscription does next, from its ledger, its state and the time; no
@@ -52,120 +61,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
   return firstEdit(look, ended.acc);
 }
 
-/** The state so far in one decision, and the fates recorded on the way. */
-type Acc = { sub: TestSubscription; rows: LedgerRow[] };
-
-/** A step to carry out, or the state to go on with. */
-type Next = { step: TestStep } | { acc: Acc };
-
 /** A row's decision: a step, the state to go on with (past `skip` more rows), or where the look stops. */
 type RowNext = { step: TestStep } | { acc: Acc; skip?: number } | { stop: Acc };
-
-/** What holds for the whole of one decision. */
-type Look = {
-  input: TestPollInput;
-  at: string;
-  options: ResolvedTestOptions;
-  groupIds: ReadonlySet<number>;
-  /** The rows that need a fate, in time order. */
-  pending: readonly LedgerRow[];
-  /** The outbox key that names each failed run: Slack may hold (or holds) a post telling it. */
-  namedBy: ReadonlyMap<number, string>;
-};
-
-function lookOf(input: TestPollInput): Look {
-  const byId = new Map(input.rows.map((r) => [r.id, r]));
-  return {
-    input,
-    at: input.now.toISOString(),
-    options: resolveTestOptions(input.sub.options),
-    groupIds: new Set(input.group?.runIds ?? []),
-    pending: input.rows.filter((row) => needsFate(row, input.now)).sort(byRowTime),
-    namedBy: runsInOutbox(input.inOutbox, (id) => {
-      const r = byId.get(id);
-      return r?.status === "failed" && r.fate !== null;
-    }),
-  };
-}
-
-const needsFate = (row: LedgerRow, now: Date) =>
-  row.fate === null || (row.fate === "quarantined" && row.status !== "unreadable") || isOverdue(row, now);
-
-const change = (acc: Acc): Change => ({ sub: acc.sub, rows: [...acc.rows] });
-const done = (acc: Acc): TestStep => ({ kind: "done", change: change(acc) });
-
-function fate(
-  look: Look,
-  row: LedgerRow,
-  f: Fate,
-  extra: { ts?: string | null; parentTs?: string | null; reason?: string | null } = {},
-): LedgerRow {
-  return {
-    ...row,
-    fate: f,
-    ts: extra.ts ?? null,
-    parentTs: extra.parentTs ?? null,
-    reason: extra.reason ?? null,
-    decidedAt: look.at,
-  };
-}
-
-/** Counted failures kept on the state: enough for a day of a test that runs every few minutes. */
-const MAX_COUNTED = 50;
-
-/** A failure counted, not posted; kept on the state too, for status, which reads the state's copy. */
-function counted(look: Look, acc: Acc, row: LedgerRow, reason: CountedReason): Acc {
-  const list = [...(acc.sub.counted ?? []), { runId: row.id, reason, at: look.at }].slice(-MAX_COUNTED);
-  return { sub: { ...acc.sub, counted: list }, rows: [...acc.rows, fate(look, row, "counted", { reason })] };
-}
-
-const record = (acc: Acc, ...rows: LedgerRow[]): Acc => ({ sub: acc.sub, rows: [...acc.rows, ...rows] });
-
-/** The run as the messages need it: the one read this poll, else what the ledger knows. */
-function runOf(input: TestPollInput, row: LedgerRow): TestRun {
-  return (
-    input.runs.get(row.id) ?? {
-      object: "testRun",
-      id: row.id,
-      testId: input.sub.testId,
-      // A test's ledger holds no `grown` rows (a collection's growth); both read as needing telling.
-      status: row.status === "unreadable" || row.status === "grown" ? "failed" : row.status,
-      startTime: row.createdAt ?? row.firstSeen,
-      endTime: null,
-      durationMs: null,
-      triggeredBy: row.trigger ?? "",
-      createdAt: row.createdAt ?? row.firstSeen,
-      summary: null,
-      totalSteps: 0,
-      failedSteps: 0,
-    }
-  );
-}
-
-const utcDay = (now: Date) => now.toISOString().slice(0, 10);
-
-/** The day's flaky thread, when the bot called the test flaky today (UTC day): its ts, else null. */
-const flakyThreadToday = (sub: TestSubscription, now: Date) =>
-  sub.flakyThread?.day === utcDay(now) ? sub.flakyThread.ts : null;
-
-/**
- * Called flaky today: its alert said its failures until the end of this UTC day go in its
- * thread, so every failure of the day keeps to that thread (unless `flaky:alert`). Such a failure is never held for the
- * channel's outage window: it neither counts toward an outage nor is named in one.
- */
-export function calledFlakyToday(sub: TestSubscription, now: Date): boolean {
-  return flakyThreadToday(sub, now) !== null && resolveTestOptions(sub.options).flaky !== "alert";
-}
-
-/** Whether `row` is of the subscription's `trigger:` (every run is, without one). */
-const triggered = (look: Look, row: LedgerRow | undefined): boolean =>
-  !look.options.trigger || row?.trigger === look.options.trigger;
-
-/** The row after `i` when it is a pass of the subscription's trigger, else null. */
-function passedNext(look: Look, i: number): LedgerRow | null {
-  const next = look.pending[i + 1];
-  return next?.status === "passed" && triggered(look, next) ? next : null;
-}
 
 function decideRow(look: Look, acc: Acc, i: number): RowNext {
   const row = look.pending[i] as LedgerRow;
@@ -533,147 +430,5 @@ function newAlertStep(look: Look, acc: Acc, i: number, run: TestRun, late: boole
         ...(pass ? [fate(look, pass, "recovered", { ts })] : []),
       ],
     }),
-  };
-}
-
-/** The snooze ran out: the parent that showed it drops it, and failures it hid are summed up once. */
-function snoozeEnd(look: Look, acc: Acc): Next {
-  const { input } = look;
-  const sub = acc.sub;
-  const snooze = sub.snooze;
-  if (!snooze || isSnoozed(sub, input.now)) return { acc };
-  // The parent that showed the snooze (the open streak's, else the green one) drops it.
-  const shownAt = sub.streak && !sub.streak.grouped ? { ts: sub.streak.threadTs, streak: sub.streak } : null;
-  // With no streak open, the day's "is flaky" alert may be the one showing it (src/model/open-alert.ts).
-  const flakyTs = sub.flakyThread?.ts;
-  const flakyShows = !shownAt && flakyTs !== undefined && openAlertTs(sub) === flakyTs;
-  const ended: TestSubscription = {
-    ...sub,
-    snooze: null,
-    parentEdit: sub.parentEdit ?? shownAt ?? (flakyShows ? null : (sub.recoveredParent ?? null)),
-    ...(flakyShows ? { flakyEdit: flakyTs } : {}),
-  };
-  if (snooze.missedFailures === 0) return { acc: { ...acc, sub: ended } };
-  // Said from the runs themselves: a snooze that began after a recovery has no streak to ask.
-  const last = input.rows
-    .filter((r) => r.status === "passed" || r.status === "failed")
-    .reduce<LedgerRow | null>((a, r) => (!a || byRowTime(a, r) < 0 ? r : a), null);
-  // A flaky test's summary goes in the day's thread, where its alert said its failures go.
-  // A streak that the pass ended: its alert's thread, where the held failures belong.
-  const threadTs =
-    sub.streak?.threadTs ??
-    flakyThreadToday(sub, input.now) ??
-    sub.parentEdit?.ts ??
-    sub.recoveredParent?.ts ??
-    undefined;
-  return {
-    step: {
-      kind: "post",
-      change: change(acc),
-      key: `snooze-end:${snooze.at}`,
-      message: {
-        kind: "snooze-ended",
-        by: snooze.by,
-        missedFailures: snooze.missedFailures,
-        lastFailed: sub.streak !== null || last?.status === "failed",
-      },
-      ...(threadTs ? { threadTs } : {}),
-      delivered: () => ({ sub: ended, rows: [...acc.rows] }),
-    },
-  };
-}
-
-/** The first edit the state owes: its parent's, the day's flaky alert's, then one Slack put off. */
-function firstEdit(look: Look, acc: Acc): TestStep {
-  for (const edit of [parentEdit, flakyEdit, owedEdit]) {
-    const next = edit(look, acc);
-    if ("step" in next) return next.step;
-    acc = next.acc;
-  }
-  return done(acc);
-}
-
-/** An edit of a parent as it stands now; with nothing to show, `afterSub` applies at once. */
-function editStep(look: Look, acc: Acc, edit: ParentEdit, afterSub: TestSubscription): Next {
-  const sub = acc.sub;
-  const shown = !edit.recoveredBy && sub.streak?.threadTs === edit.ts ? sub.streak : edit.streak;
-  if (!showsTestParent(shown)) return { acc: { ...acc, sub: afterSub } };
-  const pass = edit.recoveredBy;
-  const recoveredBy = pass ? runOf(look.input, undecidedRow(pass.id, "passed", pass.at)) : null;
-  return {
-    step: {
-      kind: "edit",
-      change: change(acc),
-      ts: edit.ts,
-      message: { kind: "failure-alert", sub, streak: shown, recoveredBy, ping: false, passedNext: false },
-      after: { sub: afterSub, rows: [...acc.rows] },
-      owed: { owedEdit: edit },
-    },
-  };
-}
-
-/** The parent's pending edit (its status line). */
-function parentEdit(look: Look, acc: Acc): Next {
-  const sub = acc.sub;
-  const edit = sub.parentEdit;
-  if (!edit) return { acc };
-  // A later edit of the same parent says all an owed one would have.
-  const owed = sub.owedEdit?.ts === edit.ts ? null : (sub.owedEdit ?? null);
-  return editStep(look, acc, edit, {
-    ...sub,
-    parentEdit: null,
-    owedEdit: owed,
-    ...(edit.recoveredBy ? { recoveredParent: edit } : {}),
-  });
-}
-
-/** The day's "is flaky" alert re-rendered, once a snooze it showed ended. */
-function flakyEdit(_look: Look, acc: Acc): Next {
-  const ts = acc.sub.flakyEdit;
-  if (!ts) return { acc };
-  const flaky = acc.sub.flakyThread?.ts === ts ? acc.sub.flakyThread : null;
-  const after: Change = { sub: { ...acc.sub, flakyEdit: null }, rows: [...acc.rows] };
-  if (!flaky || !showsFlakyParent(flaky)) return { acc: { ...acc, sub: after.sub } };
-  return {
-    step: {
-      kind: "edit",
-      change: change(acc),
-      ts,
-      message: { kind: "flaky-alert", sub: after.sub, flaky },
-      after,
-      owed: { flakyEdit: ts },
-    },
-  };
-}
-
-/** The edit Slack refused for now in an earlier poll, made again. */
-function owedEdit(look: Look, acc: Acc): Next {
-  const edit = acc.sub.owedEdit;
-  if (!edit || look.input.retryOwedEdit === false) return { acc };
-  return editStep(look, acc, edit, { ...acc.sub, owedEdit: null });
-}
-
-/** The pass that ended a streak, as a parent keeps it. */
-const passMark = (run: TestRun) => ({ id: run.id, at: run.endTime ?? run.createdAt });
-
-/**
- * The state once the pass `by` ended `streak`: nobody looking, no streak, and its parent owed
- * the edit to green (an outage message is the channel's to edit).
- */
-function endedStreak(sub: TestSubscription, streak: FailureStreak, by: TestRun): TestSubscription {
-  return {
-    ...unacknowledged(sub),
-    streak: null,
-    quietFailures: 0,
-    parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy: passMark(by) },
-  };
-}
-
-function grow(streak: FailureStreak, run: TestRun, row: LedgerRow): FailureStreak {
-  return {
-    ...streak,
-    failedRuns: streak.failedRuns + 1,
-    lastRunId: run.id,
-    lastFailedAt: new Date(Math.max(rowTime(row), Date.parse(streak.lastFailedAt ?? "") || 0)).toISOString(),
   };
 }

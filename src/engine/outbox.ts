@@ -11,6 +11,13 @@ import type { PostResult } from "../slack-api/post-message.ts";
  */
 export type Outbox = {
   send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult>;
+  /**
+   * Edits a message of the channel through the same door as a post (its channel, its
+   * workspace's rich-block gate). An edit's intent is the state's owed edit (`parentEdit`,
+   * `owedEdit`, a card's `editOwed`), stored before it is made and cleared only once Slack took
+   * it or refused it for good; an edit is idempotent, so an unknown outcome is made again.
+   */
+  edit(ts: string, message: SlackMessage): Promise<PostResult>;
   /** Keys whose outcome is unknown: Slack may hold these posts already. */
   unknown(): readonly { key: string; at: string }[];
   /** Every key it has a record of, sent or not: Slack may hold (or holds) each of these posts. */

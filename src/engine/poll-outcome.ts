@@ -1,4 +1,6 @@
 import type { RejectedRun } from "../decipher/types.ts";
+import type { HeldFailure } from "../model/held-failure.ts";
+import { retryDue } from "../model/poll-clock.ts";
 import type { Quarantined, Subscription } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
 
@@ -22,18 +24,6 @@ export type PollOutcome = {
   workspaceFailure?: string | null;
   /** Outage messages (by ts) this test's streak recovered from: the channel re-renders them. */
   outageRecoveries?: string[];
-};
-
-/** A test's new failure, held back for one cycle to see whether other tests failed with it. */
-export type HeldFailure = {
-  testId: number;
-  testName: string;
-  runId: number;
-  summary: string | null;
-  /** The test's `mention:`, pinged once by the outage message that may name this failure. */
-  mention?: string | null;
-  /** Its next run had passed already when it was seen: the outage message says so from the start. */
-  passedNext?: boolean;
 };
 
 export const unchanged = (): PollOutcome => ({ next: null, posts: 0, error: null });
@@ -99,8 +89,7 @@ export function slackRetryDue(subscription: Subscription, now: Date): boolean {
   if (error?.source !== "slack") return true;
   // Slack said when to come back: not before then, and then at once.
   if (error.retryAt) return now.getTime() >= Date.parse(error.retryAt);
-  const minutes = Math.floor((now.getTime() - Date.parse(error.at)) / 60_000);
-  return !(minutes >= 3 && minutes % 5 !== 0);
+  return retryDue(error.at, now);
 }
 
 /** Records runs the vendor sent in a shape the bot cannot read, once each. */

@@ -3,7 +3,8 @@ import type { Subscription } from "../model/subscription.ts";
 import { pollCollectionSubscription } from "./collections.ts";
 import type { PollContext } from "./poll-context.ts";
 import { type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
-import { pollTest, type RunLedger } from "./poll-test.ts";
+import { pollTest } from "./poll-test.ts";
+import type { RunLedger } from "./test-step-executor.ts";
 
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
 export const FAILING_NOTICE_AFTER_MS = 15 * 60 * 1000;

@@ -4,23 +4,13 @@ import type { FailureContext } from "../model/failure-context.ts";
 import { isOverdue, type LedgerRow, overdueCount, plausibleTime, rowTime } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { update } from "../slack-api/post-message.ts";
-import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
+import { describeSlackFailure } from "../slack-api/slack-errors.ts";
 import { RECENT_WINDOW_MS } from "./baseline.ts";
-import { calledFlakyToday, decideTestStep } from "./decide-test-step.ts";
 import { ledgerTestStateFacts } from "./ledger-digest.ts";
 import { runsInOutbox } from "./outbox.ts";
-import type { PollContext } from "./poll-context.ts";
-import {
-  afterSlackFailure,
-  type HeldFailure,
-  noteQuarantined,
-  type PollOutcome,
-  pollFailed,
-} from "./poll-outcome.ts";
+import type { OutageGroup, PollContext } from "./poll-context.ts";
+import { afterSlackFailure, noteQuarantined, type PollOutcome, pollFailed } from "./poll-outcome.ts";
 import { readFailureContext } from "./read-failure-context.ts";
-import { type RenderContext, renderTestStep } from "./render-test-step.ts";
-import { richBlockGate } from "./rich-block-gate.ts";
 import {
   readLateFailures,
   readRunWindow,
@@ -29,21 +19,8 @@ import {
   unreadUnion,
 } from "./run-reader.ts";
 import { ABANDONED_AFTER_MS } from "./run-window.ts";
-import type { Change, TestStep } from "./test-step.ts";
-
-/** The ledger as the engine sees it; the object keeps it in SQLite (src/objects/sql-run-ledger.ts). */
-export type RunLedger = {
-  recent(now: Date, windowMs: number): LedgerRow[];
-  byIds(ids: readonly number[]): LedgerRow[];
-  save(rows: readonly LedgerRow[]): void;
-  /**
-   * Stores the subscription's state as of these rows, with them, before a post: an object that
-   * dies mid-post resumes from a streak that agrees with the fates it recorded.
-   */
-  checkpoint?(state: TestSubscription): Promise<void>;
-  /** The failures before `beforeMs` back to the last pass, newest first, at most `limit`. */
-  failingBefore?(beforeMs: number, limit: number): LedgerRow[];
-};
+import { merge, type RunLedger, TestStepExecutor } from "./test-step-executor.ts";
+import { calledFlakyToday } from "./test-step-state.ts";
 
 /**
  * A day of rows, and before them the failures of a streak that began earlier, so status says
@@ -164,12 +141,6 @@ export function rowsFromRead(
   return out;
 }
 
-function merge(rows: readonly LedgerRow[], changed: readonly LedgerRow[]): LedgerRow[] {
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const r of changed) byId.set(r.id, r);
-  return [...byId.values()];
-}
-
 /** The watermark status shows: the newest settled run the ledger holds, by plausible time. */
 function newestSettled(rows: readonly LedgerRow[]): { id: number; at: string | null } | null {
   let best: LedgerRow | null = null;
@@ -194,37 +165,13 @@ export async function pollTest(
   const { deps, now, budget, ledger, outbox } = ctx;
   const history = ledger.recent(now, HISTORY_MS);
   const since = readSince(history, sub, now);
-  let read: Awaited<ReturnType<typeof readRunWindow>>;
-  let late: TestRun[] = [];
-  let older: Awaited<ReturnType<typeof readUnreadFailures>> | null = null;
+  let vendorRead: VendorRead;
   try {
-    const held = new Map(history.map((r) => [r.id, r]));
-    // Runs left unread by a capped read may still be running: their failures are read on their
-    // own until they are old enough to count as abandoned.
-    const unread = sub.unreadSince ? now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS : false;
-    const running = history.filter((r) => r.status === "running" && rowTime(r) >= since.getTime());
-    read = await readRunWindow(
-      deps.vendor,
-      sub.testId,
-      since,
-      (run) => held.get(run.id)?.status === run.status,
-      unread,
-      running.length > 0 ? Math.min(...running.map(rowTime)) : null,
-    );
-    const watched = history
-      .filter(
-        (r) =>
-          r.status === "running" &&
-          rowTime(r) < since.getTime() &&
-          now.getTime() - rowTime(r) < RUNNING_WATCH_MS,
-      )
-      .map((r) => ({ id: r.id, createdAt: new Date(rowTime(r)).toISOString() }));
-    if (watched.length > 0) late = await readLateFailures(deps.vendor, sub.testId, watched);
-    if (sub.unreadFailures) older = await readUnreadFailures(deps.vendor, sub.testId, sub.unreadFailures);
+    vendorRead = await readTestRuns(sub, ctx, history, since);
   } catch (error) {
     return pollFailed(sub, pollErrorSentence(error), error, now);
   }
-
+  const { read, late, older } = vendorRead;
   const runs = new Map<number, TestRun>();
   for (const run of [...(older?.runs ?? []), ...read.runs, ...late]) runs.set(run.id, run);
   const known = new Map(history.map((r) => [r.id, r]));
@@ -236,180 +183,43 @@ export async function pollTest(
     sub,
     now,
   );
-  let rows = merge([...known.values()], fresh);
-  // Rows are written once per poll each, with their fate when it is decided in the same poll,
-  // and always before a post: what a post depends on is durable before Slack hears of it.
-  const dirty = new Map(fresh.map((r) => [r.id, r]));
-  const flush = () => {
-    if (dirty.size === 0) return;
-    ledger.save([...dirty.values()]);
-    dirty.clear();
-  };
-  /** Before a post: the rows and the state they go with. */
-  let checkpointed: TestSubscription = sub;
-  const flushWithState = async () => {
-    flush();
-    if (next !== checkpointed && ledger.checkpoint) {
-      await ledger.checkpoint(next);
-      checkpointed = next;
-    }
-  };
+  /** The rows this poll decides from: the ledger as this read leaves it. */
+  const seen = merge([...known.values()], fresh);
 
-  // The unread runs are older than every run the capped read returned: they count as
-  // abandoned an hour after the oldest of those.
-  const oldestRead = Math.min(
-    ...read.runs.map((r) => Date.parse(plausibleTime(r.createdAt, now) ?? "")).filter(Number.isFinite),
-  );
-  const unreadSince = read.truncated
-    ? Number.isFinite(oldestRead)
-      ? new Date(oldestRead).toISOString()
-      : now.toISOString()
-    : sub.unreadSince && now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS
-      ? sub.unreadSince
-      : null;
-  // What this read left unread, and what is still unread of earlier windows: read over the next polls.
-  const unreadFailures = unreadUnion(
-    older ? older.rest : (sub.unreadFailures ?? null),
-    read.truncated && Number.isFinite(oldestRead)
-      ? { since: since.toISOString(), until: new Date(oldestRead).toISOString() }
-      : null,
-  );
-  let next: TestSubscription = noteQuarantined(
-    { ...sub, testName: read.test.name || sub.testName, unreadSince, unreadFailures },
-    read.rejected.filter((r) => r.id === null || !known.has(r.id)),
-    now,
-  );
+  let next = stateAfterRead(sub, vendorRead, since, known, now);
   // What a new failure means is read once, and only when one may open a new alert.
-  const opening = rows.some((r) => r.status === "failed" && (r.fate === null || isOverdue(r, now)));
+  const opening = seen.some((r) => r.status === "failed" && (r.fate === null || isOverdue(r, now)));
   let meaning: FailureContext | null = null;
   // The outage check's first look holds a new failure without telling it: no need to know its meaning yet.
-  const overdue = rows.some((r) => isOverdue(r, now));
+  const overdue = seen.some((r) => isOverdue(r, now));
   const inOutbox = outbox.keys();
   const inPosts = runsInOutbox(inOutbox);
-  const settling = rows.some((r) => r.status === "failed" && r.fate === null && inPosts.has(r.id));
+  const settling = seen.some((r) => r.status === "failed" && r.fate === null && inPosts.has(r.id));
   // A test called flaky today is never held: its failure is told in this poll, in its thread.
   const tellsNow = ctx.mode?.hold !== true || overdue || settling || calledFlakyToday(next, now);
   if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
-    const first = rows.find((r) => r.status === "failed" && r.fate === null);
+    const first = seen.find((r) => r.status === "failed" && r.fate === null);
     const run = first ? runs.get(first.id) : undefined;
     if (run) meaning = await readFailureContext(ctx, next, run);
   }
 
-  // An overdue failure the channel may have held is told alone only with its word.
-  const waitingOnChannel = new Set<number>();
-  let group = ctx.mode?.group ?? null;
-  if (ctx.claim && !ctx.mode?.told && !next.streak) {
-    const overdueFailures = rows.filter(
-      (r) => r.status === "failed" && r.fate === null && isOverdue(r, now) && !inPosts.has(r.id),
-    );
-    for (const r of overdueFailures.slice(0, CLAIMS_PER_POLL)) {
-      // The channel unreachable: the run waits too (still counted overdue), never told twice.
-      const word = await ctx.claim(r.id).catch(() => "wait" as const);
-      if (word === "wait") waitingOnChannel.add(r.id);
-      else if (word.ts === null) continue;
-      else if (group === null || group.ts === word.ts)
-        group = {
-          ts: word.ts,
-          runIds: [...(group?.runIds ?? []), r.id],
-          passedNext: [...(group?.passedNext ?? []), ...(word.passedNext ? [r.id] : [])],
-        };
-      else waitingOnChannel.add(r.id);
-    }
-    for (const r of overdueFailures.slice(CLAIMS_PER_POLL)) waitingOnChannel.add(r.id);
-  }
+  const { waitingOnChannel, group } = await claimOverdue(ctx, next, seen, inPosts);
 
-  let posts = 0;
-  let failure: SlackFailure | null = null;
-  let held: HeldFailure | null = null;
-  const outageRecoveries: string[] = [];
-  const apply = (change: Change) => {
-    for (const r of change.rows) dirty.set(r.id, r);
-    if (change.rows.length > 0) rows = merge(rows, change.rows);
-    const was = next.streak;
-    next = change.sub;
-    if (was?.grouped && next.streak === null) outageRecoveries.push(was.threadTs);
-  };
-  /** An owed edit failed in this poll: it is tried again at the next one, not over and over now. */
-  let editRefused = false;
-  const rendering: RenderContext = { test: read.test, appUrl: deps.config.decipherAppUrl, now, meaning };
-  /** Edits a parent; one Slack refuses for now is owed to the next poll rather than dropped. */
-  const edit = async (step: Extract<TestStep, { kind: "edit" }>) => {
-    const message = renderTestStep(step, rendering);
-    const result = await update(deps.slack, sub.channelId, step.ts, message, richBlockGate(deps, sub.teamId));
-    if (result.ok || !retryLater(result.failure)) return apply(step.after);
-    editRefused = true;
-    apply({ ...step.after, sub: { ...step.after.sub, ...step.owed } });
-  };
-  for (let guard = 0; guard < 500; guard++) {
-    const step: TestStep = decideTestStep({
-      sub: next,
-      rows,
-      runs,
-      test: read.test,
-      meaning,
-      appUrl: deps.config.decipherAppUrl,
-      now,
-      hold: ctx.mode?.hold === true,
-      group,
-      cycle: ctx.cycle ?? now.toISOString(),
-      inOutbox: outbox.keys(),
-      waitingOnChannel,
-      retryOwedEdit: !editRefused,
-    });
-    apply(step.change);
-    if (step.kind === "done") break;
-    if (step.kind === "hold") {
-      held = step.held;
-      break;
-    }
-    if (step.kind === "edit") {
-      // Out of budget, the edit stays owed to the next poll rather than dropped.
-      if (!budget.has(1)) break;
-      await edit(step);
-      continue;
-    }
-    // A post, and room for the parent edit after it; short of that, only the edit.
-    if (!budget.has(2)) {
-      const last = decideTestStep({
-        sub: next,
-        rows: [],
-        runs,
-        test: read.test,
-        meaning,
-        appUrl: deps.config.decipherAppUrl,
-        now,
-        hold: false,
-        group: null,
-        cycle: ctx.cycle ?? now.toISOString(),
-        retryOwedEdit: !editRefused,
-      });
-      if (last.kind === "edit" && budget.has(1)) await edit(last);
-      break;
-    }
-    await flushWithState();
-    const message = renderTestStep(step, rendering);
-    const result = await outbox.send(step.key, message, step.threadTs);
-    if (!result.ok) {
-      failure = result.failure;
-      break;
-    }
-    posts++;
-    // Slack had it from an earlier decision (a lost answer): say what is true now, e.g. that
-    // the failure it announced has passed since, or the failures read since that one reply
-    // tells too. Their fates wait for the edit: an edit Slack puts off (or no budget for it)
-    // is made by the next poll, which finds the same post by its key.
-    if (result.earlier) {
-      if (!budget.has(1)) break;
-      const edited = await update(deps.slack, sub.channelId, result.ts, message);
-      if (!edited.ok && retryLater(edited.failure)) {
-        failure = edited.failure;
-        break;
-      }
-    }
-    apply(step.delivered(result.ts));
-  }
-
-  flush();
+  const steps = new TestStepExecutor(ctx, sub, seen, fresh, next, {
+    test: read.test,
+    appUrl: deps.config.decipherAppUrl,
+    now,
+    meaning,
+  });
+  await steps.run({
+    runs,
+    hold: ctx.mode?.hold === true,
+    group,
+    cycle: ctx.cycle ?? now.toISOString(),
+    waitingOnChannel,
+  });
+  const { rows, posts, failure, held, outageRecoveries } = steps;
+  next = steps.next;
   const mark = newestSettled(rows);
   next = {
     ...next,
@@ -444,6 +254,117 @@ export async function pollTest(
     waitsOnChannel: waitingOnChannel.size > 0,
     outageRecoveries,
   };
+}
+
+/** What one poll read of the vendor: its window, failures of runs watched since, older windows left unread. */
+type VendorRead = {
+  read: Awaited<ReturnType<typeof readRunWindow>>;
+  late: TestRun[];
+  older: Awaited<ReturnType<typeof readUnreadFailures>> | null;
+};
+
+async function readTestRuns(
+  sub: TestSubscription,
+  ctx: PollContext,
+  history: readonly LedgerRow[],
+  since: Date,
+): Promise<VendorRead> {
+  const { deps, now } = ctx;
+  const held = new Map(history.map((r) => [r.id, r]));
+  // Runs left unread by a capped read may still be running: their failures are read on their
+  // own until they are old enough to count as abandoned.
+  const unread = sub.unreadSince ? now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS : false;
+  const running = history.filter((r) => r.status === "running" && rowTime(r) >= since.getTime());
+  const read = await readRunWindow(
+    deps.vendor,
+    sub.testId,
+    since,
+    (run) => held.get(run.id)?.status === run.status,
+    unread,
+    running.length > 0 ? Math.min(...running.map(rowTime)) : null,
+  );
+  const watched = history
+    .filter(
+      (r) =>
+        r.status === "running" &&
+        rowTime(r) < since.getTime() &&
+        now.getTime() - rowTime(r) < RUNNING_WATCH_MS,
+    )
+    .map((r) => ({ id: r.id, createdAt: new Date(rowTime(r)).toISOString() }));
+  const late = watched.length > 0 ? await readLateFailures(deps.vendor, sub.testId, watched) : [];
+  const older = sub.unreadFailures
+    ? await readUnreadFailures(deps.vendor, sub.testId, sub.unreadFailures)
+    : null;
+  return { read, late, older };
+}
+
+/** The state as the read leaves it: the test's name, what is left unread, the runs skipped as unreadable. */
+function stateAfterRead(
+  sub: TestSubscription,
+  { read, older }: VendorRead,
+  since: Date,
+  known: ReadonlyMap<number, LedgerRow>,
+  now: Date,
+): TestSubscription {
+  // The unread runs are older than every run the capped read returned: they count as
+  // abandoned an hour after the oldest of those.
+  const oldestRead = Math.min(
+    ...read.runs.map((r) => Date.parse(plausibleTime(r.createdAt, now) ?? "")).filter(Number.isFinite),
+  );
+  const unreadSince = read.truncated
+    ? Number.isFinite(oldestRead)
+      ? new Date(oldestRead).toISOString()
+      : now.toISOString()
+    : sub.unreadSince && now.getTime() - Date.parse(sub.unreadSince) < ABANDONED_AFTER_MS
+      ? sub.unreadSince
+      : null;
+  // What this read left unread, and what is still unread of earlier windows: read over the next polls.
+  const unreadFailures = unreadUnion(
+    older ? older.rest : (sub.unreadFailures ?? null),
+    read.truncated && Number.isFinite(oldestRead)
+      ? { since: since.toISOString(), until: new Date(oldestRead).toISOString() }
+      : null,
+  );
+  return noteQuarantined(
+    { ...sub, testName: read.test.name || sub.testName, unreadSince, unreadFailures },
+    read.rejected.filter((r) => r.id === null || !known.has(r.id)),
+    now,
+  );
+}
+
+/**
+ * An overdue failure the channel may have held is told alone only with its word: the runs that
+ * wait for the channel, and the outage message that named some of them.
+ */
+async function claimOverdue(
+  ctx: PollContext,
+  next: TestSubscription,
+  seen: readonly LedgerRow[],
+  inPosts: ReadonlyMap<number, string>,
+): Promise<{ waitingOnChannel: Set<number>; group: OutageGroup | null }> {
+  const { now } = ctx;
+  const waitingOnChannel = new Set<number>();
+  let group = ctx.mode?.group ?? null;
+  if (ctx.claim && !ctx.mode?.told && !next.streak) {
+    const overdueFailures = seen.filter(
+      (r) => r.status === "failed" && r.fate === null && isOverdue(r, now) && !inPosts.has(r.id),
+    );
+    for (const r of overdueFailures.slice(0, CLAIMS_PER_POLL)) {
+      // The channel unreachable: the run waits too (still counted overdue), never told twice.
+      const word = await ctx.claim(r.id).catch(() => "wait" as const);
+      if (word === "wait") waitingOnChannel.add(r.id);
+      else if (word.ts === null) continue;
+      else if (group === null || group.ts === word.ts)
+        group = {
+          ts: word.ts,
+          runIds: [...(group?.runIds ?? []), r.id],
+          passedNext: [...(group?.passedNext ?? []), ...(word.passedNext ? [r.id] : [])],
+        };
+      else waitingOnChannel.add(r.id);
+    }
+    for (const r of overdueFailures.slice(CLAIMS_PER_POLL)) waitingOnChannel.add(r.id);
+  }
+  return { waitingOnChannel, group };
 }
 
 /** The shown watermark is copied only now and then: a test running every minute must not cost a KV write a minute. */

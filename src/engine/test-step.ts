@@ -1,10 +1,10 @@
 import type { TestInfo, TestRun } from "../decipher/types.ts";
 import type { FailureContext } from "../model/failure-context.ts";
+import type { HeldFailure } from "../model/held-failure.ts";
 import type { LedgerRow } from "../model/run-ledger.ts";
 import type { FailureStreak, FlakyThread, TestSubscription } from "../model/subscription.ts";
 import type { TestClassification } from "../model/test-classification.ts";
 import type { OutageGroup } from "./poll-context.ts";
-import type { HeldFailure } from "./poll-outcome.ts";
 
 export type TestPollInput = {
   sub: TestSubscription;

@@ -14,6 +14,7 @@ import type { EngineDeps } from "./engine-deps.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { LedgerDigestLine } from "./ledger-digest.ts";
 import type { Outbox } from "./outbox.ts";
+import type { ReportOutcome } from "./report-outcome.ts";
 import {
   COLLECTION_PAGES,
   POST_CALLS,
@@ -35,12 +36,8 @@ export type WeeklyReads = {
   collections: ReportReads<WeeklyCollectionLine | null>;
 };
 
-export type WeeklyOutcome =
-  | { kind: "sent"; next: WeeklySchedule }
-  | { kind: "retry"; error: string }
-  | { kind: "skipped"; next: WeeklySchedule; error: string }
-  /** Not all read within this invocation's budget: these reads are kept for the next call. */
-  | { kind: "reading"; reads: WeeklyReads };
+/** A weekly report's outcome; its reads are the tests and collections read so far. */
+export type WeeklyOutcome = ReportOutcome<WeeklySchedule, WeeklyReads>;
 
 /**
  * Where the report's counts start: midnight in `zone` at the start of its first day

@@ -1,3 +1,4 @@
+import type { HeldFailure } from "../model/held-failure.ts";
 import { distinctMentions } from "../model/mention.ts";
 import { context, header, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
@@ -5,25 +6,14 @@ import { runUrl } from "./links.ts";
 import { link, oneLine, plural } from "./mrkdwn.ts";
 import * as SLACK_LIMITS from "./slack-limits.ts";
 
-export type OutageItem = {
-  testId: number;
-  testName: string;
-  runId: number;
-  summary: string | null;
-  /** The test's `mention:`: the message pings each distinct one once. */
-  mention?: string | null;
-  /** Its next run had passed already when the failure was seen: named as passed again at once. */
-  passedNext?: boolean;
-};
-
 export type OutageInput = {
   /** The failures the parent lists, as it was posted (its overflow aside). */
-  items: OutageItem[];
+  items: HeldFailure[];
   /**
    * Failures of tests that failed while the outage was still open, named since in its thread:
    * the parent, edited, counts them.
    */
-  later?: readonly OutageItem[];
+  later?: readonly HeldFailure[];
   appUrl: string;
   subscribed: number;
   /** Tests (by id) that passed again since: the parent, edited, says so. */
@@ -43,10 +33,10 @@ const SUMMARY_CHARS = 160;
  * failed again: the line says the failing run is that one, not the run it listed from the start.
  */
 function itemLine(
-  item: OutageItem,
+  item: HeldFailure,
   appUrl: string,
   recovered = false,
-  again: OutageItem | null = null,
+  again: HeldFailure | null = null,
 ): string {
   // Raw here: `link` escapes its label and `oneLine` the summary, each once.
   const name = item.testName.trim() || `Test ${item.testId}`;
@@ -98,7 +88,7 @@ export function outageMessages({ items, later = [], appUrl, subscribed, recovere
   const latestLater = (testId: number) =>
     later
       .filter((l) => l.testId === testId && l.runId > 0)
-      .reduce<OutageItem | null>((a, l) => (!a || l.runId > a.runId ? l : a), null);
+      .reduce<HeldFailure | null>((a, l) => (!a || l.runId > a.runId ? l : a), null);
   const packed = sections(
     items.map((item) => {
       const again = latestLater(item.testId);
@@ -144,7 +134,7 @@ export function outageMessages({ items, later = [], appUrl, subscribed, recovere
  * named once, in its thread. A reply that names a test is that failure's first post, so it
  * pings the test's `mention:` (each distinct one once), as the parent would have.
  */
-export function outageAddition(items: OutageItem[], appUrl: string): OutagePart[] {
+export function outageAddition(items: HeldFailure[], appUrl: string): OutagePart[] {
   const packed = sections(items.map((item) => ({ text: itemLine(item, appUrl), runId: item.runId })));
   const out: OutagePart[] = [];
   for (let i = 0; i < packed.length; i += SECTIONS_PER_MESSAGE) {

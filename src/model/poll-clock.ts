@@ -116,3 +116,12 @@ export function leaseRenewDue(name: string, now: number, sincePrevious: number):
  * only the expressions in wrangler.toml, so a deployment never sees it.
  */
 export const POLL_EVERYTHING_CRON = "poll-everything";
+
+/**
+ * Whether something that has been failing since `since` (a digest, a weekly report, a post
+ * Slack refused) is tried at `now`: each minute for the first three minutes, then every fifth.
+ */
+export function retryDue(since: string, now: Date): boolean {
+  const minutes = Math.floor((now.getTime() - Date.parse(since)) / 60_000);
+  return !(minutes >= 3 && minutes % 5 !== 0);
+}

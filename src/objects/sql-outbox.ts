@@ -1,7 +1,7 @@
 import type { Outbox } from "../engine/outbox.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { findPosted } from "../slack-api/find-posted.ts";
-import { type PostResult, post, type RichBlockGate } from "../slack-api/post-message.ts";
+import { type PostResult, post, type RichBlockGate, update } from "../slack-api/post-message.ts";
 import type { SlackClient } from "../slack-api/slack-client.ts";
 
 /** Sent keys are remembered this long: longer than any run stays in a poll's window. */
@@ -94,6 +94,10 @@ export class SqlOutbox implements Outbox {
     return result;
   }
 
+  edit(ts: string, message: SlackMessage): Promise<PostResult> {
+    return update(this.#slack, this.#channel, ts, message, this.#gate);
+  }
+
   /**
    * Settles an intent whose outcome is unknown by looking its key up in Slack: found → sent
    * (with its ts); not there → "absent", free to send. Too young to tell, or the lookup
@@ -176,4 +180,20 @@ export class SqlOutbox implements Outbox {
     const before = new Date(this.#now.getTime() - KEEP_SENT_MS).toISOString();
     this.#sql.exec("DELETE FROM outbox WHERE state = 'sent' AND intended_at < ?", before);
   }
+}
+
+/**
+ * A channel object's outbox, for its outage messages and its reports: one table in the
+ * object's SQLite, created on first use, no storage writes counted.
+ */
+export function channelOutbox(
+  sql: SqlStorage,
+  slack: SlackClient,
+  channelId: string,
+  now: Date,
+  lookupAfterMs: number,
+  gate?: RichBlockGate,
+): SqlOutbox {
+  SqlOutbox.migrate(sql);
+  return new SqlOutbox(sql, slack, channelId, now, { storage: 0 }, lookupAfterMs, gate);
 }

@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Config, type Env, readConfig } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
+import { baselineRows } from "../engine/baseline.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
-import { type LedgerDigestLine, ledgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
+import { type LedgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
-import type { HeldFailure } from "../engine/poll-outcome.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
@@ -17,26 +17,17 @@ import {
   POLL_SOON_MS,
   RUNNING_FOR_AT_MOST_MS,
 } from "../model/poll-clock.ts";
-import {
-  byRowTime,
-  LEDGER_KEEP_MS,
-  type LedgerRow,
-  overdueCount,
-  plausibleTime,
-} from "../model/run-ledger.ts";
-import {
-  resolveTestOptions,
-  type Subscription,
-  type TestOptions,
-  type TestSubscription,
-  teamOf,
-} from "../model/subscription.ts";
+import { overdueCount } from "../model/run-ledger.ts";
+import { resubscribed, type Subscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
+import { OwedRecoveries } from "./owed-recoveries.ts";
+import { type PollReport, pollReportOf, quietReport } from "./poll-report.ts";
 import type { PollSummary } from "./registry-object.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -48,29 +39,8 @@ const NOT_CONNECTED_NOTE =
 /** Unknown post outcomes looked up per poll beyond those a decision asks for again (history is rate-limited). */
 const SWEEP_PER_POLL = 1;
 
-/**
- * Outage messages (by ts) this test passed again from whose parent Slack would not take the
- * edit yet (a rate limit): told to the channel again at each poll until it shows it.
- */
-type OwedRecovery = { ts: string; at: string };
-const OWED_RECOVERIES = "outage-recoveries-owed";
 /** The readable copy in KV is behind the state (a refused write): written again at the next poll. */
 const COPY_OWED = "copy-owed";
-/** A test is named by few outages at once: older debts than these are let go. */
-const MAX_OWED_RECOVERIES = 5;
-
-export type PollReport = PollSummary & {
-  posts: number;
-  error: string | null;
-  workspaceFailure: string | null;
-  /** Storage writes of this poll (the object's own, and the KV copy), to keep idle polls at zero. */
-  writes: { storage: number; kv: number };
-  held: HeldFailure | null;
-  /** Overdue failures wait for its channel to settle a message that may name them: the cycle has the channel decide. */
-  waitsOnChannel?: boolean;
-  /** Failed runs older than 5 minutes with no fate: should always be 0 (src/model/run-ledger.ts). */
-  overdue: number;
-};
 
 /**
  * One watched item of one channel, and the only writer of its alert state. Polls, triage
@@ -97,18 +67,19 @@ export class SubscriptionObject extends DurableObject<Env> {
   #lastPollAt: number | null = null;
   /** A channel's outage window asked this object to poll now, and waits for its answer. */
   #asked = false;
-  /** Recoveries its channel could not show yet (`OWED_RECOVERIES`), kept in storage too. */
-  #owedRecoveries: OwedRecovery[] = [];
+  /** Recoveries its channel could not show yet, kept in storage too. */
+  readonly #recoveries: OwedRecoveries;
   /** The KV copy failed to update (see `#copy`). */
   #copyOwed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.#recoveries = new OwedRecoveries(ctx.storage);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.#indexOwed = (await ctx.storage.get<boolean>("index-owed")) === true;
-      this.#owedRecoveries = (await ctx.storage.get<OwedRecovery[]>(OWED_RECOVERIES)) ?? [];
+      await this.#recoveries.load();
       this.#copyOwed = (await ctx.storage.get<boolean>(COPY_OWED)) === true;
     });
   }
@@ -155,9 +126,8 @@ export class SubscriptionObject extends DurableObject<Env> {
     }
   }
 
-  #channel(sub: { teamId?: string | undefined; channelId: string }) {
-    return channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
-  }
+  #channel = (sub: { teamId?: string; channelId: string }) =>
+    channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
 
   /**
    * Writes this subscription's row of its channel's index. A failed write is owed (and noted in
@@ -191,27 +161,8 @@ export class SubscriptionObject extends DurableObject<Env> {
       const existing = await this.#read();
       // Paused or muted: subscribing again starts over from the fresh baseline.
       if (existing && !existing.paused && !existing.muted) {
-        if (
-          existing.kind === "collection" &&
-          fresh.kind === "collection" &&
-          (existing.growth !== fresh.growth || (existing.mention ?? null) !== (fresh.mention ?? null))
-        ) {
-          const updated = {
-            ...existing,
-            growth: fresh.growth,
-            mention: fresh.mention ?? null,
-            lastChangeAt: fresh.createdAt,
-          };
-          await this.#store(existing, updated);
-          return { subscription: updated as Subscription, created: false };
-        }
-        if (
-          existing.kind === "test" &&
-          fresh.kind === "test" &&
-          !sameOptions(existing.options, fresh.options)
-        ) {
-          // New options apply from here on; the watermark and the open thread stay.
-          const updated = { ...existing, options: fresh.options, lastChangeAt: fresh.createdAt };
+        const updated = resubscribed(existing, fresh);
+        if (updated) {
           await this.#store(existing, updated);
           return { subscription: updated, created: false };
         }
@@ -388,32 +339,6 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /**
-   * Tells the channel of each outage message this test passed again from (this poll's, and the
-   * ones it could not show yet); those it still cannot show are kept for the next poll.
-   */
-  async #noteRecoveries(sub: TestSubscription, fresh: readonly string[], at: string, config: Config) {
-    const owed = [...this.#owedRecoveries, ...fresh.map((ts) => ({ ts, at }))];
-    if (owed.length === 0) return;
-    const channel = channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
-    const still: OwedRecovery[] = [];
-    const told = new Set<string>();
-    for (const r of owed) {
-      if (told.has(r.ts)) continue;
-      told.add(r.ts);
-      const shown = await channel
-        .noteRecovery(sub.channelId, r.ts, sub.testId, r.at, config)
-        .catch(() => false);
-      if (!shown) still.push(r);
-    }
-    const kept = still.slice(-MAX_OWED_RECOVERIES);
-    if (JSON.stringify(kept) === JSON.stringify(this.#owedRecoveries)) return;
-    this.#owedRecoveries = kept;
-    if (kept.length > 0) await this.ctx.storage.put(OWED_RECOVERIES, kept);
-    else await this.ctx.storage.delete(OWED_RECOVERIES);
-    this.#writes.storage++;
-  }
-
-  /**
    * Configuration comes from the caller, checked there: the cron and the handlers read it
    * from their own bindings, and one workspace's token is what a poll of its items must use.
    */
@@ -437,87 +362,77 @@ export class SubscriptionObject extends DurableObject<Env> {
         const team = await teamConfig(this.env, config, sub.teamId);
         if (!team) return idle("waiting");
         config = team;
-        const now = new Date(at);
-        this.#writes = { storage: 0, kv: 0 };
-        const deps = this.#deps(config, now);
-        const sql = this.ctx.storage.sql;
-        const outbox = new SqlOutbox(
-          sql,
-          deps.slack,
-          sub.channelId,
-          now,
-          this.#writes,
-          config.slackLookupAfterMs,
-          richBlockGate(deps, sub.teamId),
-        );
-        const ledger = new SqlRunLedger(sql, this.#writes, (state) => this.ctx.storage.put("sub", state));
-        const result = await pollSubscription(sub, {
-          deps,
-          now,
-          budget: deps.budget,
-          mode,
-          outbox,
-          ledger,
-          // The channel's decision is the held failure's to follow, whichever poll held it last.
-          cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
-          ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
-          readLastRun: (testId) =>
-            subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
-        });
-        // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
-        // pause must not leave the count as the last successful poll saw it.
-        let next = result.next;
-        const overdue = overdueCount(ledger.recent(now, 0), now);
-        const current = next ?? sub;
-        if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
-        // Stored before the calls below, which may hang: the state must not wait on them.
-        if (next) await this.#store(sub, next);
-        else if (this.#copyOwed) await this.#copy(sub);
-        // An outage message this test recovered from is re-rendered by its channel.
-        if (sub.kind === "test") await this.#noteRecoveries(sub, result.outageRecoveries ?? [], at, config);
-        // Lost answers no decision asked about again are settled here, a few per poll.
-        if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
-        if (this.#writes.storage > 0) {
-          ledger.prune(now);
-          outbox.prune();
-        }
-        const after = next ?? sub;
-        return {
-          name,
-          status: after.paused
-            ? "paused"
-            : result.skipped
-              ? "waiting"
-              : after.failingSince
-                ? "failing"
-                : "ok",
-          at,
-          failingSince: after.failingSince ?? null,
-          posts: result.posts,
-          error: result.error,
-          workspaceFailure: result.workspaceFailure ?? null,
-          writes: { ...this.#writes },
-          held: result.held ?? null,
-          waitsOnChannel: result.waitsOnChannel === true,
-          overdue: after.overdue ?? 0,
-        };
+        return this.#pollNow(sub, name, at, config, mode);
       });
     } finally {
       this.#polling = false;
     }
   }
 
+  /** One poll, in the object's queue, of a subscription its team can be polled for. */
+  async #pollNow(
+    sub: Subscription,
+    name: string,
+    at: string,
+    config: Config,
+    mode: PollMode,
+  ): Promise<PollReport> {
+    const now = new Date(at);
+    this.#writes = { storage: 0, kv: 0 };
+    const deps = this.#deps(config, now);
+    const sql = this.ctx.storage.sql;
+    const outbox = new SqlOutbox(
+      sql,
+      deps.slack,
+      sub.channelId,
+      now,
+      this.#writes,
+      config.slackLookupAfterMs,
+      richBlockGate(deps, sub.teamId),
+    );
+    const ledger = new SqlRunLedger(sql, this.#writes, (state) => this.ctx.storage.put("sub", state));
+    const result = await pollSubscription(sub, {
+      deps,
+      now,
+      budget: deps.budget,
+      mode,
+      outbox,
+      ledger,
+      // The channel's decision is the held failure's to follow, whichever poll held it last.
+      cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
+      ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
+      readLastRun: (testId) =>
+        subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
+    });
+    // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
+    // pause must not leave the count as the last successful poll saw it.
+    let next = result.next;
+    const overdue = overdueCount(ledger.recent(now, 0), now);
+    const current = next ?? sub;
+    if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
+    // Stored before the calls below, which may hang: the state must not wait on them.
+    if (next) await this.#store(sub, next);
+    else if (this.#copyOwed) await this.#copy(sub);
+    // An outage message this test recovered from is re-rendered by its channel.
+    if (sub.kind === "test") {
+      const channel = this.#channel(sub);
+      const shown = (r: { ts: string; at: string }) =>
+        channel.noteRecovery(sub.channelId, r.ts, sub.testId, r.at, config).catch(() => false);
+      if (await this.#recoveries.tell(result.outageRecoveries ?? [], at, shown)) this.#writes.storage++;
+    }
+    // Lost answers no decision asked about again are settled here, a few per poll.
+    if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
+    if (this.#writes.storage > 0) {
+      ledger.prune(now);
+      outbox.prune();
+    }
+    return pollReportOf(name, at, next ?? sub, result, this.#writes);
+  }
+
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
   async digestLine(at: string): Promise<LedgerDigestLine | null> {
     const sub = await this.#read();
-    if (sub?.kind !== "test") return null;
-    const now = new Date(at);
-    SqlRunLedger.migrate(this.ctx.storage.sql);
-    return ledgerDigestLine(
-      new SqlRunLedger(this.ctx.storage.sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000),
-      now,
-      sub,
-    );
+    return sub?.kind === "test" ? digestLineOf(this.ctx.storage.sql, sub, new Date(at)) : null;
   }
 
   /**
@@ -527,67 +442,6 @@ export class SubscriptionObject extends DurableObject<Env> {
    */
   async lastRun(): Promise<LastRun | null> {
     const sub = await this.#read();
-    if (sub?.kind !== "test") return null;
-    const { trigger } = resolveTestOptions(sub.options);
-    const latest = new SqlRunLedger(this.ctx.storage.sql, { storage: 0 })
-      .recent(new Date(), LEDGER_KEEP_MS)
-      .filter(
-        (r) =>
-          (r.status === "passed" || r.status === "failed") && (trigger === null || r.trigger === trigger),
-      )
-      .sort(byRowTime)
-      .at(-1);
-    return latest
-      ? { runId: latest.id, failed: latest.status === "failed", at: latest.createdAt ?? latest.firstSeen }
-      : { runId: 0, failed: false };
+    return sub?.kind === "test" ? lastRunOf(this.ctx.storage.sql, sub) : null;
   }
-}
-
-/** The runs read at subscribe time as ledger rows: finished ones are baseline, running ones still owed a fate. */
-function baselineRows(
-  runs: NonNullable<Extract<Subscription, { kind: "test" }>["baselineRuns"]>,
-  now: Date,
-): LedgerRow[] {
-  const at = now.toISOString();
-  return runs.map((run) => {
-    const running = run.status === "running";
-    return {
-      id: run.id,
-      status: running ? "running" : run.status === "failed" ? "failed" : "passed",
-      createdAt: plausibleTime(run.createdAt, now),
-      firstSeen: at,
-      trigger: run.triggeredBy ?? null,
-      fate: running ? null : "baseline",
-      ts: null,
-      parentTs: null,
-      reason: null,
-      decidedAt: running ? null : at,
-    } satisfies LedgerRow;
-  });
-}
-
-/** Options compared with their defaults filled in, so "none given" equals the defaults. */
-export function sameOptions(a: TestOptions | undefined, b: TestOptions | undefined): boolean {
-  return JSON.stringify(resolveTestOptions(a)) === JSON.stringify(resolveTestOptions(b));
-}
-
-/** A poll that did nothing (busy, gone, or never reached the object): no posts, no writes. */
-export function quietReport(
-  name: string,
-  at: string,
-  status: PollSummary["status"],
-  error: string | null = null,
-): PollReport {
-  return {
-    name,
-    status,
-    at,
-    failingSince: null,
-    posts: 0,
-    error,
-    workspaceFailure: null,
-    writes: { storage: 0, kv: 0 },
-    held: null,
-    overdue: 0,
-  };
 }

@@ -328,6 +328,18 @@ describe("retries", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("gives the attempt after a 5xx its own timeout", async () => {
+    // ofetch hands a retry the first attempt's signal, whose timer is already cleared.
+    const { client, calls } = setup(
+      (_, n, signal) => (n === 1 ? vendorError(503, "api_error", "Busy") : hangUntilAborted(signal)),
+      { timeoutMs: 20, retry: { attempts: 2 } },
+    );
+    const error = await failure(client.listSessions());
+    expect(error.type).toBe("timeout_error");
+    expect(error.attempts).toBe(2);
+    expect(calls).toHaveLength(2);
+  });
+
   it("times out a response whose body stalls after the headers", async () => {
     const { client } = setup(
       (_, __, signal) => {
@@ -480,6 +492,8 @@ describe("the API key never leaks", () => {
       ].join("\n");
       expect(everything).not.toContain(API_KEY);
       expect(Object.keys(error)).not.toContain("cause");
+      // ofetch's FetchError holds the request options, Authorization header included.
+      expect("options" in error || "request" in error).toBe(false);
     });
   }
 });

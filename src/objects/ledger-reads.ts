@@ -1,0 +1,31 @@
+import type { LastRun } from "../engine/guarding-tests.ts";
+import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
+import { byRowTime, LEDGER_KEEP_MS } from "../model/run-ledger.ts";
+import { resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import { SqlRunLedger } from "./sql-run-ledger.ts";
+
+/**
+ * What other objects ask of a test's run ledger (src/objects/subscription-object.ts): read
+ * from its SQLite as it is now, writing nothing.
+ */
+
+/** The test's digest line: its last day of runs, and its state as the digest names it. */
+export function digestLineOf(sql: SqlStorage, sub: TestSubscription, now: Date): LedgerDigestLine {
+  SqlRunLedger.migrate(sql);
+  return ledgerDigestLine(new SqlRunLedger(sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000), now, sub);
+}
+
+/** The test's newest settled run of its `trigger:`; `runId` 0 when no run has settled yet. */
+export function lastRunOf(sql: SqlStorage, sub: TestSubscription): LastRun {
+  const { trigger } = resolveTestOptions(sub.options);
+  const latest = new SqlRunLedger(sql, { storage: 0 })
+    .recent(new Date(), LEDGER_KEEP_MS)
+    .filter(
+      (r) => (r.status === "passed" || r.status === "failed") && (trigger === null || r.trigger === trigger),
+    )
+    .sort(byRowTime)
+    .at(-1);
+  return latest
+    ? { runId: latest.id, failed: latest.status === "failed", at: latest.createdAt ?? latest.firstSeen }
+    : { runId: 0, failed: false };
+}
