@@ -1,6 +1,7 @@
 import { dateToken } from "../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../messages/vendor-error-message.ts";
 import { triageRefusal } from "../model/admins.ts";
+import { subscriptionId } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
@@ -69,7 +70,7 @@ export async function applyTriage(
  */
 async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: Date): Promise<TriageResult> {
   if (!sub.muted) return { next: null, outcome: { ok: true, note: "This subscription was not muted." } };
-  const name = `${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`;
+  const name = `${sub.kind} ${subscriptionId(sub)}`;
   const at = now.toISOString();
   let next: Subscription;
   if (sub.kind === "test") {
@@ -215,7 +216,7 @@ function decideTriage(
         outcome: { ok: true, note: "Snooze ended." },
       };
     case "mute": {
-      const id = sub.kind === "test" ? sub.testId : sub.collectionId;
+      const id = subscriptionId(sub);
       if (sub.muted) return { next: null, outcome: { ok: true, note: "This alert was already muted." } };
       return {
         // Kept, not deleted: status, list, Home and the digest show it muted, with Unmute.

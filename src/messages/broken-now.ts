@@ -1,3 +1,4 @@
+import { byKind } from "../model/kind-facts.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import { factsOfSubscription, type TestStateFacts, testState } from "../model/test-state.ts";
 import { context, packLines, section } from "./elements.ts";
@@ -103,21 +104,19 @@ function growingLine(
  * from what the bot stored at its last poll; it asks Decipher nothing.
  */
 export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
-  const tests = input.subscriptions.filter((s): s is TestSubscription => s.kind === "test");
+  const { test: tests, collection: watched } = byKind(input.subscriptions);
   const failing = tests.flatMap((s) => {
     const facts = s.paused ? null : notPassingFacts(s, input.now);
     return facts ? [{ s, facts }] : [];
   });
-  const regressed = input.subscriptions.filter(
-    (s): s is CollectionSubscription => s.kind === "collection" && s.regressed && !s.wasResolved,
-  );
-  const growing = input.subscriptions
-    .filter((s): s is CollectionSubscription => s.kind === "collection" && !s.paused && !s.regressed)
+  const regressed = watched.filter((s) => s.regressed && !s.wasResolved);
+  const growing = watched
+    .filter((s) => !s.paused && !s.regressed)
     .flatMap((s) => {
       const growth = recentGrowth(s, input.now);
       return growth ? [{ s, growth }] : [];
     });
-  const collections = input.subscriptions.filter((s) => s.kind === "collection").length;
+  const collections = watched.length;
   const asOf = input.lastPollAt
     ? `As of the last poll, ${dateToken(input.lastPollAt)}.`
     : "No poll has run yet.";

@@ -1,5 +1,6 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
+import { subscriptionId } from "../model/kind-facts.ts";
 import { mentionToken } from "../model/mention.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
@@ -53,7 +54,7 @@ function growthRule(growth: number | null): string {
 export function unmuteButtons(subscriptions: readonly Subscription[]): MessageBlock[] {
   const buttons = subscriptions
     .filter((s) => s.muted)
-    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${s.kind === "test" ? s.testId : s.collectionId}`))
+    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${subscriptionId(s)}`))
     .filter((b) => b !== null)
     .map((b, i) => (i === 0 ? b : { ...b, action_id: `${ACTION_IDS.triageUnmute}:${i + 1}` }));
   return actions(...buttons.slice(0, 25));

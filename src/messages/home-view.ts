@@ -1,5 +1,6 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
 import { posted } from "../model/channel-index.ts";
+import { subscriptionId } from "../model/kind-facts.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
@@ -151,9 +152,7 @@ const byChannel = (subs: Subscription[]) => {
   }
   for (const list of map.values()) {
     list.sort((a, b) =>
-      a.kind === b.kind
-        ? (a.kind === "test" ? a.testId : a.collectionId) - (b.kind === "test" ? b.testId : b.collectionId)
-        : a.kind.localeCompare(b.kind),
+      a.kind === b.kind ? subscriptionId(a) - subscriptionId(b) : a.kind.localeCompare(b.kind),
     );
   }
   return map;

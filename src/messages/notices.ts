@@ -1,3 +1,4 @@
+import { subscriptionId } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
@@ -10,8 +11,7 @@ const itemName = (sub: Subscription) =>
     ? `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`
     : `collection ${sub.collectionId}`;
 
-const resubscribe = (sub: Subscription) =>
-  code(`/decipher subscribe ${sub.kind} ${sub.kind === "test" ? sub.testId : sub.collectionId}`);
+const resubscribe = (sub: Subscription) => code(`/decipher subscribe ${sub.kind} ${subscriptionId(sub)}`);
 
 /** The channel's own word that its alerts stopped, or started again: never silent. */
 export function noticeMessage({ sub, kind }: NoticeInput): SlackMessage {

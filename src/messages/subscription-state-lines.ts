@@ -1,3 +1,4 @@
+import { subscriptionId } from "../model/kind-facts.ts";
 import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
 import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
@@ -79,7 +80,7 @@ export function itemLine(s: Subscription, now: Date): string {
 /** Who is looking, snoozes and mutes, each with its time. */
 export function triageStateLines(s: Subscription, now: Date): string[] {
   const t = triageOf(s);
-  const id = s.kind === "test" ? s.testId : s.collectionId;
+  const id = subscriptionId(s);
   // An older copy holds one record, not a list.
   const acks = [t.acknowledgedBy ?? []].flat().filter((a) => a && typeof a.userId === "string");
   const snooze = isSnoozed(t, now) ? (t.snooze ?? null) : null;

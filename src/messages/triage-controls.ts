@@ -1,5 +1,6 @@
 import type { Button, StaticSelect } from "slack-edge";
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import { factsOfKind } from "../model/kind-facts.ts";
 import type { SnoozeChoice } from "../model/triage-state.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { button, confirmDialog, staticSelect } from "./elements.ts";
@@ -29,7 +30,8 @@ function snoozeOptions(ref: SubscriptionRef, growthStep: number | null | undefin
     text: `for ${hours} h`,
     choice: { kind: "for", hours },
   }));
-  if (ref.kind === "test") choices.push({ text: "until it passes", choice: { kind: "until-pass" } });
+  if (factsOfKind(ref.kind).untilSnooze === "until-pass")
+    choices.push({ text: "until it passes", choice: { kind: "until-pass" } });
   else {
     const sessions = growthStep && growthStep > 0 ? growthStep : 5;
     choices.push({

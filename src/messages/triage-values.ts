@@ -1,4 +1,6 @@
 import type { SubscriptionRef } from "../model/alert-control.ts";
+import { factsOfKind } from "../model/kind-facts.ts";
+import { isSubscriptionKind } from "../model/subscription-kind.ts";
 import type { SnoozeChoice } from "../model/triage-state.ts";
 
 /**
@@ -25,7 +27,7 @@ function readRef(parts: string[]): SubscriptionRef | null {
   const [version, teamId, channelId, kind, id] = parts;
   if (version !== VERSION || !teamId || !channelId || !id) return null;
   if (!SLACK_ID.test(teamId) || !SLACK_ID.test(channelId) || !POSITIVE_ID.test(id)) return null;
-  if (kind !== "test" && kind !== "collection") return null;
+  if (!isSubscriptionKind(kind)) return null;
   // Every id `encodeTriageRef` writes reads back, and nothing beyond what a number holds exactly.
   if (!Number.isSafeInteger(Number(id))) return null;
   return { teamId, channelId, kind, id: Number(id) };
@@ -59,10 +61,10 @@ function isOffered(ref: SubscriptionRef, choice: SnoozeChoice): boolean {
     case "for":
       return (SNOOZE_HOURS as readonly number[]).includes(choice.hours);
     case "until-pass":
-      return ref.kind === "test";
+      return factsOfKind(ref.kind).untilSnooze === choice.kind;
     case "until-growth":
       return (
-        ref.kind === "collection" &&
+        factsOfKind(ref.kind).untilSnooze === choice.kind &&
         Number.isSafeInteger(choice.sessions) &&
         choice.sessions >= 1 &&
         choice.sessions <= MAX_GROWTH

@@ -1,5 +1,6 @@
 import type { ChannelIndex } from "./channel-index.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
+import { subscriptionId } from "./kind-facts.ts";
 import { type Subscription, teamOf } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
@@ -20,7 +21,7 @@ export function refOf(sub: Subscription): SubscriptionRef {
     teamId: teamOf(sub),
     channelId: sub.channelId,
     kind: sub.kind,
-    id: sub.kind === "test" ? sub.testId : sub.collectionId,
+    id: subscriptionId(sub),
   };
 }
 

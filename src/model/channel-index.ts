@@ -1,5 +1,6 @@
 import type { DigestSchedule } from "./digest-schedule.ts";
-import type { FlakyThread, Subscription } from "./subscription.ts";
+import { factsOf, subscriptionId } from "./kind-facts.ts";
+import type { Subscription } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
 import { isSnoozed } from "./triage-state.ts";
 import type { WeeklySchedule } from "./weekly-schedule.ts";
@@ -38,56 +39,20 @@ export type ChannelIndex = {
 
 export const indexKey = (kind: SubscriptionKind, id: number) => `${kind}:${id}`;
 
-export const indexKeyOf = (sub: Subscription) =>
-  indexKey(sub.kind, sub.kind === "test" ? sub.testId : sub.collectionId);
+export const indexKeyOf = (sub: Subscription) => indexKey(sub.kind, subscriptionId(sub));
 
 /**
  * The subscription without what only its object needs (a failure's first run and evidence, a
  * collection card, chart counts, pending edits): 200 of these still make one small answer.
  */
 export function indexCopy(sub: Subscription): Subscription {
-  if (sub.kind === "test") {
-    const {
-      baselineRuns: _b,
-      parentEdit: _p,
-      owedEdit: _o,
-      flakyEdit: _f,
-      heldFor: _h,
-      flakyThread,
-      recoveredParent: green,
-      ...slim
-    } = sub;
-    // The day's flaky thread and the green parent stay (without their evidence): each may be the
-    // last alert, and Home links the flaky thread.
-    const withFlaky = flakyThread ? { ...slim, flakyThread: slimFlaky(flakyThread) } : slim;
-    const rest = green
-      ? {
-          ...withFlaky,
-          recoveredParent: {
-            ...green,
-            streak: { ...green.streak, evidence: undefined, firstRun: undefined },
-          },
-        }
-      : withFlaky;
-    if (!rest.streak) return rest;
-    const { evidence: _e, firstRun, ...streak } = rest.streak;
-    // The first run stays for Home's "failing since", without its AI summary.
-    return {
-      ...rest,
-      streak: { ...streak, ...(firstRun ? { firstRun: { ...firstRun, summary: null } } : {}) },
-    };
-  }
-  const { card: _c, counts: _n, ...rest } = sub;
-  return rest;
+  return factsOf(sub).indexCopy(sub);
 }
 
 function failingSinceOf(sub: Subscription): string | null {
   if (sub.failingSince) return sub.failingSince;
   if (sub.lastError) return sub.lastError.at;
-  if (sub.kind === "test" && sub.streak)
-    return sub.streak.firstRun?.createdAt ?? sub.streak.lastFailedAt ?? sub.lastChangeAt;
-  if (sub.kind === "collection" && sub.regressed) return sub.alertedAt;
-  return null;
+  return factsOf(sub).failingSince(sub);
 }
 
 /** Paused and muted outrank a snooze, which outranks failing: what a person can act on first. */
@@ -114,10 +79,7 @@ export function posted(ts: string | null | undefined): LastAlert | null {
  * day's flaky thread; a collection's alert.
  */
 function lastAlertOf(sub: Subscription): LastAlert | null {
-  const found =
-    sub.kind === "test"
-      ? [sub.streak?.threadTs, sub.recoveredParent?.ts, sub.flakyThread?.ts, sub.namedByOutage].map(posted)
-      : [posted(sub.threadTs)];
+  const found = factsOf(sub).alertTs(sub).map(posted);
   return found.reduce<LastAlert | null>((a, b) => (!b || (a && a.at >= b.at) ? a : b), null);
 }
 
@@ -144,8 +106,7 @@ export function indexEntry(sub: Subscription, now: Date, previous: IndexEntry | 
 
 /** Collections, then tests, each by id: the order every page of list and status keeps. */
 export function sortEntries(entries: readonly IndexEntry[]): IndexEntry[] {
-  const idOf = (e: IndexEntry) =>
-    e.subscription.kind === "test" ? e.subscription.testId : e.subscription.collectionId;
+  const idOf = (e: IndexEntry) => subscriptionId(e.subscription);
   return [...entries].sort((a, b) =>
     a.subscription.kind === b.subscription.kind
       ? idOf(a) - idOf(b)
@@ -158,9 +119,4 @@ export function stateCounts(entries: readonly IndexEntry[], now: Date): Record<I
   const counts: Record<IndexState, number> = { ok: 0, failing: 0, paused: 0, snoozed: 0, muted: 0 };
   for (const e of entries) counts[stateOf(e.subscription, now)]++;
   return counts;
-}
-
-function slimFlaky(flaky: FlakyThread): FlakyThread {
-  const { evidence: _e, firstRun, ...rest } = flaky;
-  return { ...rest, ...(firstRun ? { firstRun: { ...firstRun, summary: null } } : {}) };
 }

@@ -1,7 +1,7 @@
 import type { IssueCollection, TestRun } from "../decipher/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
 import type { Mention } from "./mention.ts";
-import { DEFAULT_TEAM } from "./subscription-kind.ts";
+import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
 import type { TestStateFacts } from "./test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
 
@@ -262,6 +262,9 @@ export type CollectionSubscription = SubscriptionBase & {
 export type CountMark = { at: string; count: number };
 
 export type Subscription = TestSubscription | CollectionSubscription;
+
+/** The subscription of one kind. */
+export type SubscriptionOf<K extends SubscriptionKind> = Extract<Subscription, { kind: K }>;
 
 /**
  * The workspace a subscription belongs to. Copies stored before workspaces were named carry

@@ -5,7 +5,7 @@
  * channel ids (Slack Connect channels, the stand-in's seed), never keys. Single-workspace mode
  * has an empty scope, so its keys are what they always were.
  */
-import type { SubscriptionKind } from "../model/subscription-kind.ts";
+import { SUBSCRIPTION_KINDS, type SubscriptionKind } from "../model/subscription-kind.ts";
 
 export const keys = {
   subscription: (channelId: string, kind: SubscriptionKind, id: number, scope = "") =>
@@ -21,10 +21,14 @@ export const keys = {
 /** The scope of one team's keys in multi-workspace mode (see above). */
 export const teamScope = (teamId: string) => `${teamId}/`;
 
+const SUBSCRIPTION_KEY = new RegExp(
+  `^((?:[A-Z0-9]+/)?)sub:([A-Z0-9]+):(${SUBSCRIPTION_KINDS.join("|")}):(\\d+)$`,
+);
+
 export function parseSubscriptionKey(
   key: string,
 ): { channelId: string; kind: SubscriptionKind; id: number; scope: string } | null {
-  const match = /^((?:[A-Z0-9]+\/)?)sub:([A-Z0-9]+):(test|collection):(\d+)$/.exec(key);
+  const match = SUBSCRIPTION_KEY.exec(key);
   if (!match) return null;
   return {
     scope: match[1] as string,

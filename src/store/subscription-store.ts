@@ -1,14 +1,12 @@
+import { factsOfKind, subscriptionId } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
-import type { SubscriptionKind } from "../model/subscription-kind.ts";
+import { isSubscriptionKind, type SubscriptionKind } from "../model/subscription-kind.ts";
 import { keys, parseSubscriptionKey } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 
 function isSubscription(value: unknown): value is Subscription {
   if (!isRecord(value) || typeof value.channelId !== "string") return false;
-  if (value.kind === "test") return typeof value.testId === "number" && typeof value.lastRunId === "number";
-  if (value.kind === "collection")
-    return typeof value.collectionId === "number" && typeof value.alertedCount === "number";
-  return false;
+  return isSubscriptionKind(value.kind) && factsOfKind(value.kind).isStored(value);
 }
 
 function isStringList(value: unknown): value is string[] {
@@ -16,9 +14,7 @@ function isStringList(value: unknown): value is string[] {
 }
 
 export function subscriptionKey(subscription: Subscription, scope = ""): string {
-  return subscription.kind === "test"
-    ? keys.subscription(subscription.channelId, "test", subscription.testId, scope)
-    : keys.subscription(subscription.channelId, "collection", subscription.collectionId, scope);
+  return keys.subscription(subscription.channelId, subscription.kind, subscriptionId(subscription), scope);
 }
 
 /** Readable copies of subscriptions, and of the registry's index, for lists and status. */

@@ -1,5 +1,6 @@
 import type { Mention } from "../../model/mention.ts";
 import type { ResolvedTestOptions } from "../../model/subscription.ts";
+import { isSubscriptionKind, type SubscriptionKind } from "../../model/subscription-kind.ts";
 import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
 import { isValidZone, parseClockTime } from "../../util/local-time.ts";
 import { CommandInputError } from "./parse-error.ts";
@@ -22,7 +23,7 @@ export type SubscribeCommand =
 
 /** Everything else reads or writes only the bot's own state, so the ack answers it. */
 export type QuickCommand =
-  | { action: "unsubscribe"; kind: "test" | "collection"; id: number }
+  | { action: "unsubscribe"; kind: SubscriptionKind; id: number }
   | { action: "list" }
   | { action: "status" }
   | { action: "help" }
@@ -54,9 +55,9 @@ function parseId(kind: string, raw: string | undefined): number {
   return id;
 }
 
-function parseKind(raw: string | undefined): "test" | "collection" {
+function parseKind(raw: string | undefined): SubscriptionKind {
   const kind = raw?.toLowerCase();
-  if (kind === "test" || kind === "collection") return kind;
+  if (isSubscriptionKind(kind)) return kind;
   throw new CommandInputError("Say what to watch: `test <id>` or `collection <id>`.");
 }
 
