@@ -1,8 +1,9 @@
 import type { Config, Env } from "./config.ts";
 import { WATCHDOG_SHARDS_PER_CYCLE, WATCHDOG_WAKES_PER_CYCLE } from "./model/poll-clock.ts";
+import type { PollReport } from "./model/poll-result.ts";
 import { channelObject, registry, registryDirectory, subscriptionObjectByName } from "./objects/addresses.ts";
 import { dueTarget } from "./objects/channel-weekly.ts";
-import { type PollReport, quietReport } from "./objects/poll-report.ts";
+import { quietReport } from "./objects/poll-report.ts";
 import type { RegistryEntry } from "./objects/registry-object.ts";
 import { describeError } from "./util/describe-error.ts";
 import { mapLimit } from "./util/map-limit.ts";

@@ -6,6 +6,7 @@ import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import type { OutagePost, PostedOutage } from "../model/outage.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
+import type { PollReport } from "../model/poll-result.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
@@ -24,7 +25,6 @@ import {
   storedDigest,
 } from "./channel-reports.ts";
 import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly.ts";
-import type { PollReport } from "./poll-report.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { channelOutbox, SqlOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";

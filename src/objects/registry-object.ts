@@ -15,18 +15,9 @@ import {
 export type { WorkspaceCondition };
 
 /** One subscription as the cron knows it. */
-export type RegistryEntry = { name: string; ref: SubscriptionRef };
+import type { PollSummary } from "../model/poll-result.ts";
 
-/** How one poll went, as the registry keeps it for `/health` and `/decipher status`. */
-export type PollStatus = "ok" | "failing" | "paused" | "busy" | "gone" | "waiting";
-export type PollSummary = {
-  name: string;
-  status: PollStatus;
-  at: string;
-  failingSince: string | null;
-  /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): always 0 when the engine works. */
-  overdue?: number;
-};
+export type RegistryEntry = { name: string; ref: SubscriptionRef };
 
 export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
 

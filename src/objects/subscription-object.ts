@@ -17,6 +17,7 @@ import {
   POLL_SOON_MS,
   RUNNING_FOR_AT_MOST_MS,
 } from "../model/poll-clock.ts";
+import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { overdueCount } from "../model/run-ledger.ts";
 import { resubscribed, type Subscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
@@ -27,8 +28,7 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
-import { type PollReport, pollReportOf, quietReport } from "./poll-report.ts";
-import type { PollSummary } from "./registry-object.ts";
+import { pollReportOf, quietReport } from "./poll-report.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { teamConfig } from "./tenancy.ts";
