@@ -13,12 +13,12 @@
 import { App, LogLevel } from "@slack/bolt";
 import { createVendorClient } from "../../src/decipher/vendor-client.ts";
 import { parseDecipherCommand } from "../../src/handlers/commands/decipher-command.ts";
-import { CommandInputError } from "../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../src/handlers/commands/sessions-query.ts";
 import { encodeMoreValue } from "../../src/messages/button-values.ts";
 import { decipherHelpMessage, errorMessage, usageMessage } from "../../src/messages/help.ts";
 import { noSessionsMessage, sessionsMessage } from "../../src/messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../src/messages/vendor-error-message.ts";
+import { CommandInputError } from "../../src/model/command-input-error.ts";
 import { mapLimit } from "../../src/util/map-limit.ts";
 
 const env = (name: string) => {

@@ -11,7 +11,7 @@ const BASELINE_RUNS = 100;
 export const RECENT_WINDOW_MS = 70 * 60 * 1000;
 const RECENT_PAGES = 3;
 
-type Who = { channelId: string; userId: string; now: Date };
+export type Who = { channelId: string; userId: string; now: Date };
 
 async function readBaselineRuns(vendor: VendorClient, testId: number, now: Date) {
   const latest = await vendor.listTestRuns(testId, { limit: BASELINE_RUNS, status: "all" });

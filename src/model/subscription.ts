@@ -102,7 +102,7 @@ export type TestOptions = {
   mention?: Mention | null;
 };
 
-/** Every option set: what `/decipher subscribe test` produces (src/handlers/commands/subscribe-options.ts). */
+/** Every option set: what `/decipher subscribe test` produces (src/kinds/test/options.ts). */
 export type ResolvedTestOptions = Required<TestOptions>;
 
 /** What an option a subscription does not set means (and what one made before options had). */

@@ -1,5 +1,5 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
-import { baselineCollection, baselineTest } from "../../engine/baseline.ts";
+import { kindSpec, specOf } from "../../kinds/kinds.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
 import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
@@ -8,7 +8,8 @@ import { code, DATE_FORMAT_AHEAD, dateToken } from "../../messages/mrkdwn.ts";
 import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
-import { resolveTestOptions, type Subscription } from "../../model/subscription.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
+import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { WEEKDAY_NAMES, weeklySchedule } from "../../model/weekly-schedule.ts";
 import { channelPostable } from "../../slack-api/channel-check.ts";
@@ -24,7 +25,6 @@ import {
   type QuickCommand,
   type SubscribeCommand,
 } from "./decipher-command.ts";
-import { CommandInputError } from "./parse-error.ts";
 
 type Request = SlackRequestWithRespond<SlackEdgeAppEnv, SlashCommand>;
 type Parsed = { ok: true; command: DecipherCommand } | { ok: false; reply: SlackMessage };
@@ -66,13 +66,7 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   if (!postable.ok) return errorMessage(postable.reason);
   const who = { channelId: channel.channelId, userId, now: deps.now() };
   // A paused or muted subscription starts over from now: what it missed is not replayed.
-  const fresh: Subscription =
-    command.kind === "test"
-      ? { ...(await baselineTest(deps.vendor, command.id, who)), options: command.options }
-      : {
-          ...(await baselineCollection(deps.vendor, command.id, command.growth, who)),
-          mention: command.mention,
-        };
+  const fresh: Subscription = await kindSpec(command.kind).baseline(deps.vendor, command, who);
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(
     subscription,
@@ -86,20 +80,12 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
 
 /** A bare `subscribe test 101` on a watched test keeps its options; options given replace them. */
 function keepOptions(command: SubscribeCommand, existing: Subscription | null): SubscribeCommand {
-  if (command.optionsGiven || !existing) return command;
-  if (command.kind === "test" && existing.kind === "test")
-    return { ...command, options: resolveTestOptions(existing.options) };
-  if (command.kind === "collection" && existing.kind === "collection")
-    return { ...command, growth: existing.growth, mention: existing.mention ?? null };
-  return command;
+  if (command.optionsGiven || !existing || existing.kind !== command.kind) return command;
+  return { ...command, ...specOf(existing).optionsOf(existing) } as SubscribeCommand;
 }
 
 function sameOptions(existing: Subscription, command: SubscribeCommand): boolean {
-  if (existing.kind === "collection" && command.kind === "collection")
-    return existing.growth === command.growth && (existing.mention ?? null) === command.mention;
-  if (existing.kind === "test" && command.kind === "test")
-    return JSON.stringify(resolveTestOptions(existing.options)) === JSON.stringify(command.options);
-  return true;
+  return existing.kind !== command.kind || specOf(existing).sameOptions(existing, command);
 }
 
 /**

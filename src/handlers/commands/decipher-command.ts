@@ -1,25 +1,11 @@
-import type { Mention } from "../../model/mention.ts";
-import type { ResolvedTestOptions } from "../../model/subscription.ts";
+import { kindSpec, type SubscribeCommand } from "../../kinds/kinds.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
 import { isSubscriptionKind, type SubscriptionKind } from "../../model/subscription-kind.ts";
 import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
 import { isValidZone, parseClockTime } from "../../util/local-time.ts";
-import { CommandInputError } from "./parse-error.ts";
-import { parseCollectionOptions, parseTestOptions } from "./subscribe-options.ts";
 
-/**
- * Subscribing asks Decipher first, so it is answered after the ack. `optionsGiven` is false for
- * a bare `subscribe test 101`: subscribing again that way keeps the options already set.
- */
-export type SubscribeCommand =
-  | { action: "subscribe"; kind: "test"; id: number; options: ResolvedTestOptions; optionsGiven: boolean }
-  | {
-      action: "subscribe";
-      kind: "collection";
-      id: number;
-      growth: number | null;
-      mention: Mention | null;
-      optionsGiven: boolean;
-    };
+/** Subscribing asks Decipher first, so it is answered after the ack. */
+export type { SubscribeCommand };
 
 /** Everything else reads or writes only the bot's own state, so the ack answers it. */
 export type QuickCommand =
@@ -93,9 +79,9 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
       const optionsGiven = options.length > 0;
-      if (kind === "test")
-        return { action: "subscribe", kind, id, options: parseTestOptions(options), optionsGiven };
-      return { action: "subscribe", kind, id, ...parseCollectionOptions(options), optionsGiven };
+      // The options are the ones `kind`'s own spec read, which the union's types cannot say.
+      const parsed = kindSpec(kind).parseOptions(options);
+      return { action: "subscribe", kind, id, ...parsed, optionsGiven } as SubscribeCommand;
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);

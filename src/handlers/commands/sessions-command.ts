@@ -5,12 +5,12 @@ import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { AskedIn } from "../../messages/sessions-reply.ts";
 import { noSessionsMessage, sessionsMessage } from "../../messages/sessions-reply.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
 import { reply } from "../../slack-api/respond.ts";
 import { withDeadline } from "../../util/deadline.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
 import { perRequest } from "../per-request.ts";
-import { CommandInputError } from "./parse-error.ts";
 import {
   describeSessionSearch,
   parseSessionSearch,

@@ -1,5 +1,5 @@
 import type { SessionSearchValue } from "../../messages/button-values.ts";
-import { CommandInputError } from "./parse-error.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
 import { parseTimeBound } from "./time-bound.ts";
 
 export type SessionsFilter = { userEmail: string } | { userId: string } | { url: string };

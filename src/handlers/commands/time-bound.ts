@@ -1,4 +1,4 @@
-import { CommandInputError } from "./parse-error.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
 
 const RELATIVE = /^(\d{1,4})(m|h|d|w)$/i;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;

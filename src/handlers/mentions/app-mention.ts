@@ -4,9 +4,9 @@ import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { mentionHelpMessage } from "../../messages/mention-help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { CommandInputError } from "../../model/command-input-error.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
-import { CommandInputError } from "../commands/parse-error.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { parseSessionSearch } from "../commands/sessions-query.ts";
 

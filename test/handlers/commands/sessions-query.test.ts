@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CommandInputError } from "../../../src/handlers/commands/parse-error.ts";
 import { describeSessionSearch, parseSessionSearch } from "../../../src/handlers/commands/sessions-query.ts";
+import { CommandInputError } from "../../../src/model/command-input-error.ts";
 
 const now = new Date("2026-11-21T12:00:00Z");
 

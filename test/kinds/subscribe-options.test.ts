@@ -1,13 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseDecipherCommand } from "../../../src/handlers/commands/decipher-command.ts";
-import { CommandInputError } from "../../../src/handlers/commands/parse-error.ts";
-import {
-  parseCollectionOptions,
-  parseTestOptions,
-  TEST_OPTIONS_USAGE,
-} from "../../../src/handlers/commands/subscribe-options.ts";
-import { DEFAULT_TEST_OPTIONS } from "../../../src/model/subscription.ts";
+import { parseDecipherCommand } from "../../src/handlers/commands/decipher-command.ts";
+import { parseCollectionOptions } from "../../src/kinds/collection/options.ts";
+import { parseTestOptions, TEST_OPTIONS_USAGE } from "../../src/kinds/test/options.ts";
+import { CommandInputError } from "../../src/model/command-input-error.ts";
+import { DEFAULT_TEST_OPTIONS } from "../../src/model/subscription.ts";
 
 const errorOf = (fn: () => unknown): CommandInputError => {
   try {

@@ -1,0 +1,21 @@
+import type { Subscription } from "../model/subscription.ts";
+import type { SubscriptionKind } from "../model/subscription-kind.ts";
+import { collectionKind } from "./collection/collection-kind.ts";
+import type { KindSpec, SubscribeCommandOf } from "./kind-spec.ts";
+import { testKind } from "./test/test-kind.ts";
+
+/** Every kind's spec: a kind in SUBSCRIPTION_KINDS without one here is a compile error. */
+const KINDS: { [K in SubscriptionKind]: KindSpec<K> } = { test: testKind, collection: collectionKind };
+
+/**
+ * The spec of a kind. Asked with a kind that is one of several (a `Subscription`'s), it types
+ * its arguments as any of them: the caller passes what carries that same kind (the
+ * subscription, its command), which is the entry `kind` picks.
+ */
+export const kindSpec = <K extends SubscriptionKind>(kind: K): KindSpec<K> => KINDS[kind] as KindSpec<K>;
+
+/** The spec of the subscription's own kind. */
+export const specOf = <S extends Subscription>(sub: S): KindSpec<S["kind"]> => kindSpec(sub.kind);
+
+/** `/decipher subscribe …` of any kind. */
+export type SubscribeCommand = { [K in SubscriptionKind]: SubscribeCommandOf<K> }[SubscriptionKind];
