@@ -2,6 +2,7 @@ import type { TestRun } from "../decipher/types.ts";
 import { FAILURES_PER_REPLY } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
 import { isOverdue, type LedgerRow, rowTime } from "../model/run-ledger.ts";
+import { runRecord } from "../model/run-record.ts";
 import {
   type FailureStreak,
   type FlakyThread,
@@ -166,7 +167,7 @@ function joinOutage(look: Look, acc: Acc, i: number, groupTs: string): RowNext {
     failedRuns: 1,
     firstRunId: run.id,
     lastRunId: run.id,
-    firstRun: run,
+    firstRun: runRecord(run),
     lastFailedAt: new Date(rowTime(row)).toISOString(),
     grouped: true,
   };
@@ -350,7 +351,7 @@ function flakyStep(look: Look, acc: Acc, row: LedgerRow, run: TestRun, late: boo
   const opened: FlakyThread = {
     ts: "",
     day: utcDay(now),
-    firstRun: run,
+    firstRun: runRecord(run),
     // Of run #N, as its card says ("At run #N"): the strip ends with it, and so does the class.
     evidence: testAlertEvidence(input.meaning, run.id, through),
   };
@@ -390,7 +391,7 @@ function newAlertStep(look: Look, acc: Acc, i: number, run: TestRun, late: boole
     failedRuns: Math.max((acc.sub.quietFailures ?? 0) + 1, through?.trailingFailures ?? 0),
     firstRunId: run.id,
     lastRunId: run.id,
-    firstRun: run,
+    firstRun: runRecord(run),
     lastFailedAt: new Date(rowTime(row)).toISOString(),
     evidence: testAlertEvidence(input.meaning, run.id, through),
   };

@@ -3,6 +3,7 @@ import { formatDurationMs } from "../decipher/units.ts";
 import type { SubscriptionRef } from "../model/alert-control.ts";
 import type { TestAlertEvidence } from "../model/alert-evidence.ts";
 import { mentionToken } from "../model/mention.ts";
+import type { RunRecord } from "../model/run-record.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { snoozeLine, type TriageState, triageLines } from "./alert-status.ts";
 import { actions, button, context, section } from "./elements.ts";
@@ -30,7 +31,7 @@ export type FailedRunParentInput = TriageState & {
   ref: SubscriptionRef | null;
   test: TestInfo;
   /** The first failed run of the streak: its summary and step stay on the parent. */
-  firstRun: TestRun;
+  firstRun: RunRecord;
   /** Failed runs so far, including the first, and the latest of them. */
   streak: { failedRuns: number; lastRun: RunMark };
   /** The run that passed after the streak. */
@@ -78,7 +79,7 @@ const runLink = (testId: number, run: { id: number }, appUrl: string) =>
 const ago = (at: string | null | undefined) => dateToken(at, "{ago}");
 
 /** "step 3 of 12", or "12 steps" when the vendor did not say where it failed. */
-export function stepText(run: TestRun): string {
+export function stepText(run: RunRecord): string {
   const step = run.summary?.firstFailedStepNumber;
   return typeof step === "number" && Number.isFinite(step)
     ? `step ${step} of ${run.totalSteps}`
@@ -86,7 +87,7 @@ export function stepText(run: TestRun): string {
 }
 
 /** "Run #10069 · step 3 of 12 · 10/12 steps failed · 1m55s · manual · 2 min ago" — one line, time once. */
-export function runFacts(run: TestRun, appUrl: string): string {
+export function runFacts(run: RunRecord, appUrl: string): string {
   return [
     runLink(run.testId, run, appUrl),
     stepText(run),
@@ -99,7 +100,7 @@ export function runFacts(run: TestRun, appUrl: string): string {
     .join(" · ");
 }
 
-const summaryLine = (run: TestRun, max = 300) => truncateMrkdwn(oneLine(run.summary?.oneLineSummary), max);
+const summaryLine = (run: RunRecord, max = 300) => truncateMrkdwn(oneLine(run.summary?.oneLineSummary), max);
 
 /** The streak part of the status line: failing, or green again. */
 export function streakLine(

@@ -3,6 +3,7 @@ import type { SubscriptionRef } from "../model/alert-control.ts";
 import { stripSource, type TestAlertEvidence } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
+import type { RunRecord } from "../model/run-record.ts";
 import type { TestClassification } from "../model/test-classification.ts";
 import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, section } from "./elements.ts";
@@ -50,7 +51,7 @@ export type FlakyParentInput = TriageState & {
   /** The subscription, for the triage controls; null → none. */
   ref: SubscriptionRef | null;
   test: TestInfo;
-  run: TestRun;
+  run: RunRecord;
   evidence: TestAlertEvidence | null;
   appUrl: string;
   now: Date;

@@ -1,6 +1,7 @@
 import type { IssueCollection, TestRun } from "../decipher/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
 import type { Mention } from "./mention.ts";
+import type { RunRecord } from "./run-record.ts";
 import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
 import type { TestStateFacts } from "./test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
@@ -68,7 +69,7 @@ type SubscriptionBase = {
 export type FlakyThread = {
   ts: string;
   day: string;
-  firstRun?: TestRun;
+  firstRun?: RunRecord;
   evidence?: TestAlertEvidence | null;
 };
 
@@ -79,7 +80,7 @@ export type FailureStreak = {
   firstRunId: number;
   lastRunId: number;
   /** The first failed run: the parent keeps showing it while the streak goes on. */
-  firstRun?: TestRun;
+  firstRun?: RunRecord;
   /** When the latest failure was seen (the parent's status line). */
   lastFailedAt?: string;
   /** The parent is a channel's outage message (shared by several tests): never edited by one. */
