@@ -1,9 +1,8 @@
+import type { KindWords } from "../messages/kind-words.ts";
 import { noticeMessage } from "../messages/notices.ts";
 import type { Subscription } from "../model/subscription.ts";
-import { pollCollectionSubscription } from "./collections.ts";
 import type { PollContext } from "./poll-context.ts";
 import { type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
-import { pollTest } from "./poll-test.ts";
 import type { RunLedger } from "./test-step-executor.ts";
 
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
@@ -20,10 +19,20 @@ function noticeDue(sub: Subscription, now: Date): "paused" | "failing" | "recove
   return told === "none" ? null : "recovered";
 }
 
-async function sendNotice(sub: Subscription, ctx: PollContext): Promise<Subscription | null> {
+/** What a poll differs in by kind, from the kind's spec (src/kinds/). */
+export type PollKind = {
+  poll(sub: Subscription, ctx: PollContext & { ledger: RunLedger }): Promise<PollOutcome>;
+  words: KindWords;
+};
+
+async function sendNotice(
+  sub: Subscription,
+  ctx: PollContext,
+  words: KindWords,
+): Promise<Subscription | null> {
   const due = noticeDue(sub, ctx.now);
   if (!due || !ctx.budget.has(1)) return null;
-  const message = noticeMessage({ sub, kind: due, appUrl: ctx.deps.config.decipherAppUrl });
+  const message = noticeMessage(words, { sub, kind: due, appUrl: ctx.deps.config.decipherAppUrl });
   // One notice per episode: keyed by the failure (or pause) it is about, the "working again"
   // one by the episode it ends, so a later poll deciding it again uses the same key.
   const episode =
@@ -44,6 +53,7 @@ async function sendNotice(sub: Subscription, ctx: PollContext): Promise<Subscrip
 export async function pollSubscription(
   sub: Subscription,
   ctx: PollContext & { ledger: RunLedger },
+  kind: PollKind,
 ): Promise<PollOutcome> {
   if (sub.paused || !slackRetryDue(sub, ctx.now)) {
     return {
@@ -56,10 +66,9 @@ export async function pollSubscription(
       outageRecoveries: [],
     };
   }
-  const outcome: PollOutcome =
-    sub.kind === "test" ? await pollTest(sub, ctx) : await pollCollectionSubscription(sub, ctx);
+  const outcome = await kind.poll(sub, ctx);
   const polled = outcome.next;
-  const noticed = await sendNotice(polled ?? sub, ctx);
+  const noticed = await sendNotice(polled ?? sub, ctx, kind.words);
   return {
     next: noticed ?? polled,
     posts: outcome.posts + (noticed ? 1 : 0),

@@ -1,7 +1,8 @@
+import type { KindWords } from "../messages/kind-words.ts";
 import type { Subscription } from "../model/subscription.ts";
-import type { SubscriptionKind } from "../model/subscription-kind.ts";
+import { SUBSCRIPTION_KINDS, type SubscriptionKind } from "../model/subscription-kind.ts";
 import { collectionKind } from "./collection/collection-kind.ts";
-import type { KindSpec, SubscribeCommandOf } from "./kind-spec.ts";
+import type { KindSpec } from "./kind-spec.ts";
 import { testKind } from "./test/test-kind.ts";
 
 /** Every kind's spec: a kind in SUBSCRIPTION_KINDS without one here is a compile error. */
@@ -17,5 +18,7 @@ export const kindSpec = <K extends SubscriptionKind>(kind: K): KindSpec<K> => KI
 /** The spec of the subscription's own kind. */
 export const specOf = <S extends Subscription>(sub: S): KindSpec<S["kind"]> => kindSpec(sub.kind);
 
-/** `/decipher subscribe …` of any kind. */
-export type SubscribeCommand = { [K in SubscriptionKind]: SubscribeCommandOf<K> }[SubscriptionKind];
+/** Every kind's words, for the message builders below src/kinds/ (src/kinds/messages.ts). */
+export const KIND_WORDS = Object.fromEntries(
+  SUBSCRIPTION_KINDS.map((kind) => [kind, KINDS[kind].words]),
+) as KindWords;

@@ -1,49 +1,28 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
-import { mentionToken } from "../model/mention.ts";
-import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
+import type { Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.ts";
 import { actions, context, header, section } from "./elements.ts";
-import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
-import { collectionUrl, testUrl } from "./links.ts";
-import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, link, plural } from "./mrkdwn.ts";
+import { type KindWords, wordsOf } from "./kind-words.ts";
+import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
+import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
-import { engineNotes, itemLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
+import { engineNotes, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
 import { unmuteButton } from "./triage-controls.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
 
-/** A vendor name is cut here in list and status, so one huge name never crowds out the others. */
-const NAME_CHARS = 300;
-
-export function subscriptionLabel(subscription: Subscription, appUrl: string): string {
-  return subscription.kind === "test"
-    ? `test ${link(testUrl(appUrl, subscription.testId), `${truncatePlain(subscription.testName, NAME_CHARS)} (#${subscription.testId})`)}`
-    : `collection ${link(collectionUrl(appUrl, subscription.collectionId), `#${subscription.collectionId}`)} — ${escapeMrkdwn(truncatePlain(subscription.rootCause, NAME_CHARS))}`;
+export function subscriptionLabel(words: KindWords, subscription: Subscription, appUrl: string): string {
+  return wordsOf(words, subscription).label(subscription, appUrl);
 }
 
 /** A subscription's options as the command that would set them: what `list` and `status` show. */
-export function optionsLine(subscription: Subscription): string {
-  if (subscription.kind === "collection") {
-    const ping = mentionToken(subscription.mention);
-    const pings = ping ? ` · new alerts ping ${ping}` : "";
-    return subscription.growth === null
-      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)${pings}`
-      : `options: ${code(`growth:${subscription.growth}`)}${pings}`;
-  }
-  const o = resolveTestOptions(subscription.options);
-  const parts = testOptionTokens(o);
-  // Shown as a name, not as the option's token: these replies are ephemeral, so nobody is pinged.
-  const ping = mentionToken(o.mention);
-  return `options: ${parts.map((p) => code(p)).join(" ")}${ping ? ` · new failures ping ${ping}` : ""}`;
-}
-
-function growthRule(growth: number | null): string {
-  return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
+export function optionsLine(words: KindWords, subscription: Subscription): string {
+  return wordsOf(words, subscription).optionsLine(subscription);
 }
 
 /**
@@ -65,6 +44,7 @@ export function plain(text: string): SlackMessage {
 }
 
 export function subscribedMessage(
+  words: KindWords,
   subscription: Subscription,
   appUrl: string,
   already: boolean,
@@ -73,46 +53,24 @@ export function subscribedMessage(
   /** The subscription before this command changed its options. */
   before?: Subscription,
 ): SlackMessage {
-  const what = subscriptionLabel(subscription, appUrl);
-  const rule =
-    subscription.kind === "test"
-      ? "I'll post here when a new run fails, and thread follow-ups until it passes again."
-      : `I'll post here when its unresolved sessions grow ${growthRule(subscription.growth)} or when it comes back after being resolved.`;
+  const said = wordsOf(words, subscription);
+  const what = said.label(subscription, appUrl);
+  const rule = said.rule(subscription);
   const lead = unmuted
     ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
     : before
-      ? `Changed the options of ${what} in this channel: ${optionTokens(before)} → ${optionTokens(subscription)}.`
+      ? `Changed the options of ${what} in this channel: ${wordsOf(words, before).optionTokens(before)} → ${said.optionTokens(subscription)}.`
       : already
         ? `This channel already watches ${what}; nothing changed.`
         : `Subscribed this channel to ${what}.`;
-  const howToChange = already && !before ? [context(changeHint(subscription))] : [];
+  const howToChange = already && !before ? [context(changeHint(said.changeExample(subscription)))] : [];
   return fitMessage({
     text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
-    blocks: [section(`${lead}\n${rule}`), context(optionsLine(subscription)), ...howToChange],
+    blocks: [section(`${lead}\n${rule}`), context(said.optionsLine(subscription)), ...howToChange],
   });
 }
 
-/** The options as the tokens that set them, for a change's "old → new" (a mention as a name). */
-function optionTokens(subscription: Subscription): string {
-  const ping = (m: string | null | undefined) => {
-    const token = mentionToken(m);
-    return token ? [`mention:${token}`] : [];
-  };
-  if (subscription.kind === "collection") {
-    const growth =
-      subscription.growth === null ? "the default growth" : code(`growth:${subscription.growth}`);
-    return [growth, ...ping(subscription.mention)].join(" ");
-  }
-  const o = resolveTestOptions(subscription.options);
-  const parts = testOptionTokens(o);
-  return [...parts.map((p) => code(p)), ...ping(o.mention)].join(" ");
-}
-
-function changeHint(subscription: Subscription): string {
-  const example =
-    subscription.kind === "test"
-      ? `/decipher subscribe test ${subscription.testId} after:2`
-      : `/decipher subscribe collection ${subscription.collectionId} growth:10`;
+function changeHint(example: string): string {
   return `To change them, subscribe again with the options you want, like ${code(example)}: options you leave out go back to their defaults.`;
 }
 
@@ -191,6 +149,7 @@ function channelPage(p: {
 }
 
 export function listMessage(
+  words: KindWords,
   entries: readonly IndexEntry[],
   digest: DigestSchedule | null,
   appUrl: string,
@@ -200,8 +159,8 @@ export function listMessage(
 ): SlackMessage {
   const lines = entries.map(({ subscription: s }) =>
     [
-      `• ${subscriptionLabel(s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}${s.muted ? ` — ${bold("muted")}` : ""}`,
-      `   ${optionsLine(s)}`,
+      `• ${subscriptionLabel(words, s, appUrl)}${s.paused ? ` — ${bold("paused")}: ${escapeMrkdwn(s.paused.reason)}` : ""}${s.muted ? ` — ${bold("muted")}` : ""}`,
+      `   ${optionsLine(words, s)}`,
       ...triageStateLines(s, now).map((line) => `   ${line}`),
     ].join("\n"),
   );
@@ -236,6 +195,7 @@ function lastAlertLine(entry: IndexEntry): string {
  * doing (a test failing for 3 runs is "polling OK" and still red), then triage state.
  */
 export function statusMessage(
+  words: KindWords,
   entries: readonly IndexEntry[],
   lastPoll: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
@@ -250,13 +210,13 @@ export function statusMessage(
   const lines = entries.map((entry) => {
     const s = entry.subscription;
     return [
-      `• ${subscriptionLabel(s, appUrl)}`,
-      `   ${optionsLine(s)}`,
+      `• ${subscriptionLabel(words, s, appUrl)}`,
+      `   ${optionsLine(words, s)}`,
       ...[
-        itemLine(s, now),
-        pollingLine(s),
+        wordsOf(words, s).itemLine(s, now),
+        pollingLine(wordsOf(words, s), s),
         ...triageStateLines(s, now),
-        ...engineNotes(s, now),
+        ...engineNotes(wordsOf(words, s), s, now),
         `${lastAlertLine(entry)} · last change ${dateToken(s.lastChangeAt)}`,
       ].map((line) => `   ${line}`),
     ].join("\n");
@@ -276,14 +236,4 @@ export function statusMessage(
     now,
     at,
   });
-}
-
-/** A test subscription's options as the tokens `/decipher subscribe` takes, mention aside. */
-function testOptionTokens(o: ReturnType<typeof resolveTestOptions>): string[] {
-  return [
-    `flaky:${o.flaky}`,
-    `after:${o.after}`,
-    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
-    ...(o.page ? [`page:${o.page}`] : []),
-  ];
 }

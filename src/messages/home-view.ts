@@ -1,19 +1,16 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
-import { posted } from "../model/channel-index.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
-import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
+import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock } from "./limits.ts";
-import { collectionUrl, testUrl } from "./links.ts";
-import { dateToken, link, mention, oneLine, plural } from "./mrkdwn.ts";
+import { dateToken, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { collectionCountLine, mutedPollingLine, mutedStateLine } from "./subscription-state-lines.ts";
-import { testStateLine } from "./test-state-line.ts";
+import { mutedStateLine } from "./subscription-state-lines.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -78,47 +75,21 @@ function snoozeText(s: Snooze): string {
  * A test's state in the words the digest and status use, then the thread its failures go to:
  * the open streak's alert, else the day's flaky thread.
  */
-function testLines(sub: Extract<Subscription, { kind: "test" }>, teamUrl: string | null, now: Date): string {
-  const state = testStateLine(factsOfSubscription(sub, now));
-  const thread = sub.streak
-    ? { ts: sub.streak.threadTs, what: "failure thread", since: sub.streak.firstRun?.createdAt ?? null }
-    : typeof sub.flakyThread?.ts === "string" && sub.flakyThread.ts
-      ? { ts: sub.flakyThread.ts, what: "flaky thread", since: null }
-      : null;
-  if (!thread) return state;
-  const url = permalink(teamUrl, sub.channelId, thread.ts);
-  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
-  const since = thread.since ? ` since ${dateToken(thread.since)}` : "";
-  return `${state} · ${url ? link(url, thread.what) : thread.what}${since}`;
-}
-
-function lastAlert(sub: Subscription, teamUrl: string | null, now: Date): string {
-  if (sub.kind === "test") return testLines(sub, teamUrl, now);
-  if (!sub.threadTs) return "no alert yet";
-  const url = permalink(teamUrl, sub.channelId, sub.threadTs);
-  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
-  // "Last alert" is the alert's own time, as `/decipher status` says it; the count is the last one told.
-  const what = "last alert";
-  const at = posted(sub.threadTs)?.at;
-  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}${at ? ` ${dateToken(at)}` : ""} · ${collectionCountLine(sub)}`;
-}
-
 /** One line per subscription: what it is, its health, triage, and its last alert. */
 export function subscriptionLine(
+  words: KindWords,
   sub: Subscription,
   appUrl: string,
   teamUrl: string | null,
   now: Date = new Date(),
 ): string {
-  const name =
-    sub.kind === "test"
-      ? `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`
-      : `Collection ${link(collectionUrl(appUrl, sub.collectionId), String(sub.collectionId))} · ${oneLine(sub.rootCause.slice(0, 120))}`;
+  const said = wordsOf(words, sub);
+  const name = said.homeName(sub, appUrl);
   const muted = mutedOf(sub);
   const health = sub.paused
     ? `:double_vertical_bar: paused: ${oneLine(sub.paused.reason.slice(0, 200))}`
     : muted
-      ? `${mutedStateLine(muted)} · ${mutedPollingLine(sub.kind)}`
+      ? `${mutedStateLine(muted)} · ${said.mutedPolling}`
       : sub.lastError
         ? `:x: failing since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
         : ":white_check_mark: polling OK";
@@ -127,19 +98,17 @@ export function subscriptionLine(
   const last = acks[acks.length - 1];
   const overdue = sub.overdue ?? 0;
   // A view never notifies anyone: the mention shows as the person's or group's name.
-  const ping = mentionToken(sub.kind === "test" ? sub.options?.mention : sub.mention);
+  const ping = mentionToken(said.mention(sub));
   return [
     `• ${name}`,
     ...(ping ? [`:bell: pings ${ping}`] : []),
     health,
-    overdue > 0
-      ? `:rotating_light: ${overdue} overdue (${sub.kind === "test" ? "failed runs" : "growth"} not told after 5 min)`
-      : "",
+    overdue > 0 ? `:rotating_light: ${overdue} overdue (${said.overdueWhat} not told after 5 min)` : "",
     s ? snoozeText(s) : "",
     last
       ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`
       : "",
-    lastAlert(sub, teamUrl, now),
+    said.homeLastAlert(sub, teamUrl, now),
   ]
     .filter(Boolean)
     .join(" · ");
@@ -164,7 +133,7 @@ const byChannel = (subs: Subscription[]) => {
  * Never more than 100 blocks: channels that do not fit are counted in a last line.
  * No relative times ("3 min ago"): the view's hash decides whether to republish.
  */
-export function homeView(input: HomeInput): HomeTabView {
+export function homeView(words: KindWords, input: HomeInput): HomeTabView {
   const top: MessageBlock[] = [
     header("Decipher"),
     {
@@ -207,7 +176,7 @@ export function homeView(input: HomeInput): HomeTabView {
   // Each channel's share of the room, less one block for its row of Unmute buttons.
   const share = Math.max(SECTIONS_PER_CHANNEL, Math.floor(room / Math.max(1, channels.size)) - 1);
   for (const [channelId, subs] of channels) {
-    const lines = subs.map((s) => subscriptionLine(s, input.appUrl, input.teamUrl, input.now));
+    const lines = subs.map((s) => subscriptionLine(words, s, input.appUrl, input.teamUrl, input.now));
     const sections = [
       ...packLines(
         [`*<#${channelId}>* · ${plural(subs.length, "subscription")}`, ...lines],

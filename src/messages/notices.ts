@@ -1,21 +1,17 @@
 import { subscriptionId } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { context, section } from "./elements.ts";
+import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
-import { code, escapeMrkdwn, oneLine } from "./mrkdwn.ts";
+import { code, escapeMrkdwn } from "./mrkdwn.ts";
 
 export type NoticeInput = { sub: Subscription; kind: "paused" | "failing" | "recovered"; appUrl: string };
-
-const itemName = (sub: Subscription) =>
-  sub.kind === "test"
-    ? `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`
-    : `collection ${sub.collectionId}`;
 
 const resubscribe = (sub: Subscription) => code(`/decipher subscribe ${sub.kind} ${subscriptionId(sub)}`);
 
 /** The channel's own word that its alerts stopped, or started again: never silent. */
-export function noticeMessage({ sub, kind }: NoticeInput): SlackMessage {
-  const name = itemName(sub);
+export function noticeMessage(words: KindWords, { sub, kind }: NoticeInput): SlackMessage {
+  const name = wordsOf(words, sub).noticeName(sub);
   const reason = escapeMrkdwn(sub.paused?.reason ?? sub.lastError?.message ?? "unknown error");
   const text =
     kind === "paused"

@@ -1,11 +1,10 @@
 import { subscriptionId } from "../model/kind-facts.ts";
 import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
-import { factsOfSubscription } from "../model/test-state.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { isSnoozed } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
+import type { SubscriptionWords } from "./kind-words.ts";
 import { bold, code, dateToken, escapeMrkdwn, mention, plural } from "./mrkdwn.ts";
-import { testStateLine } from "./test-state-line.ts";
 import { resubscribeCommand } from "./triage-controls.ts";
 
 /**
@@ -26,23 +25,12 @@ export function mutedStateLine(muted: Muted): string {
   return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
 }
 
-/**
- * What a mute does to polling, by kind: a muted test is still polled (its ledger counts each
- * failure as muted, so its state words stay current); a muted collection is not, and its
- * growth is counted again from the unmute (src/objects/subscription-object.ts).
- */
-export function mutedPollingLine(kind: Subscription["kind"]): string {
-  return kind === "test"
-    ? "still polled while muted: its state stays current"
-    : "not polled while muted: its growth is counted again from the unmute";
-}
-
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
-export function pollingLine(s: Subscription): string {
+export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscription): string {
   if (s.paused)
     return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
-  // A muted test is polled like any other: its polling health is what this line says.
-  if (triageOf(s).muted && s.kind === "collection") return `:zzz: ${mutedPollingLine(s.kind)}`;
+  // A kind polled while muted (a test) is polled like any other: its polling health is what this line says.
+  if (triageOf(s).muted && !said.pollsWhileMuted) return `:zzz: ${said.mutedPolling}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";
@@ -63,18 +51,6 @@ export function collectionCountLine(s: CollectionSubscription): string {
   const where = told.ts === s.threadTs ? "in the alert" : "in a growth reply in the alert's thread";
   const line = `${plural(told.count, "session")} when this channel was last told, ${where}, ${dateToken(told.at)}`;
   return told.count === s.alertedCount && told.at === s.alertedAt ? line : `${line}; ${baseline}`;
-}
-
-/**
- * What the watched item itself is doing: a test's state in the words the digest and Home use
- * ("broken: failed 3 runs in a row · called flaky …"), a collection's state.
- */
-export function itemLine(s: Subscription, now: Date): string {
-  if (s.kind === "test") return testStateLine(factsOfSubscription(s, now));
-  const counted = collectionCountLine(s);
-  if (s.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
-  if (s.wasResolved) return ":large_green_circle: resolved";
-  return `:large_orange_circle: unresolved · ${counted}`;
 }
 
 /** Who is looking, snoozes and mutes, each with its time. */
@@ -98,9 +74,8 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Failures of the last 24 hours counted and not posted, by the reason the channel chose. */
-function countedLine(s: Subscription, now: Date): string[] {
-  if (s.kind !== "test") return [];
-  const recent = (s.counted ?? []).filter((c) => now.getTime() - Date.parse(c.at) < DAY_MS);
+function countedLine(said: SubscriptionWords<Subscription>, s: Subscription, now: Date): string[] {
+  const recent = said.counted(s).filter((c) => now.getTime() - Date.parse(c.at) < DAY_MS);
   if (recent.length === 0) return [];
   const byReason = new Map<string, number>();
   for (const c of recent) byReason.set(c.reason, (byReason.get(c.reason) ?? 0) + 1);
@@ -121,15 +96,15 @@ const COUNTED_AS: Record<string, string> = {
 };
 
 /** Posts Slack never confirmed (not sent again) and vendor items skipped as unreadable. */
-export function engineNotes(s: Subscription, now: Date = new Date()): string[] {
+export function engineNotes(
+  said: SubscriptionWords<Subscription>,
+  s: Subscription,
+  now: Date = new Date(),
+): string[] {
   const overdue = s.overdue ?? 0;
-  const owed =
-    s.kind === "test"
-      ? `${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`
-      : "Growth seen over 5 minutes ago has not been told yet: the bot tells it as soon as Slack and Decipher answer.";
   return [
-    ...countedLine(s, now),
-    ...(overdue > 0 ? [`:rotating_light: ${owed}`] : []),
+    ...countedLine(said, s, now),
+    ...(overdue > 0 ? [`:rotating_light: ${said.owedNote(overdue)}`] : []),
     ...(s.quarantined ?? []).map(
       (q) =>
         `:warning: skipped ${escapeMrkdwn(q.what)} ${dateToken(q.at)}: Decipher sent it unreadable (${escapeMrkdwn(q.field)}); other runs still alert.`,

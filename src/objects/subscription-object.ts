@@ -6,8 +6,9 @@ import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
-import { pollSubscription } from "../engine/poll-subscription.ts";
+import { type PollKind, pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
+import { KIND_WORDS, specOf } from "../kinds/kinds.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import {
@@ -32,6 +33,9 @@ import { pollReportOf, quietReport } from "./poll-report.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { teamConfig } from "./tenancy.ts";
+
+/** A poll asks the spec of the subscription's own kind (src/kinds/). */
+const POLL_KIND: PollKind = { poll: (sub, ctx) => specOf(sub).poll(sub, ctx), words: KIND_WORDS };
 
 const NOT_CONNECTED_NOTE =
   "This workspace has no Decipher organization connected any more; connect it in the app's Home tab.";
@@ -391,19 +395,23 @@ export class SubscriptionObject extends DurableObject<Env> {
       richBlockGate(deps, sub.teamId),
     );
     const ledger = new SqlRunLedger(sql, this.#writes, (state) => this.ctx.storage.put("sub", state));
-    const result = await pollSubscription(sub, {
-      deps,
-      now,
-      budget: deps.budget,
-      mode,
-      outbox,
-      ledger,
-      // The channel's decision is the held failure's to follow, whichever poll held it last.
-      cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
-      ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
-      readLastRun: (testId) =>
-        subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
-    });
+    const result = await pollSubscription(
+      sub,
+      {
+        deps,
+        now,
+        budget: deps.budget,
+        mode,
+        outbox,
+        ledger,
+        // The channel's decision is the held failure's to follow, whichever poll held it last.
+        cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
+        ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
+        readLastRun: (testId) =>
+          subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
+      },
+      POLL_KIND,
+    );
     // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
     // pause must not leave the count as the last successful poll saw it.
     let next = result.next;

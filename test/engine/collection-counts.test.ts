@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emulator, emulatorUrl, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
-import { subscriptionLine } from "../../src/messages/home-view.ts";
+import { subscriptionLine } from "../../src/kinds/messages.ts";
 import { dateToken } from "../../src/messages/mrkdwn.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { objectState } from "../helpers/cases.ts";

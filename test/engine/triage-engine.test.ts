@@ -7,7 +7,7 @@ import {
   standInUrl,
   visibleText,
 } from "../../dev/in-workerd/bot.ts";
-import { subscriptionLine } from "../../src/messages/home-view.ts";
+import { subscriptionLine } from "../../src/kinds/messages.ts";
 import { dateToken } from "../../src/messages/mrkdwn.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";

@@ -5,7 +5,8 @@ import { findButton } from "../../dev/slack/payloads.ts";
 import { signSlackRequest } from "../../dev/slack/sign.ts";
 import { NO_HANDLER_NOTE, OLDER_MESSAGE_NOTE } from "../../src/handlers/fallbacks.ts";
 import worker from "../../src/index.ts";
-import { FIND_SESSIONS_ACTION_ID, homeView } from "../../src/messages/home-view.ts";
+import { homeView } from "../../src/kinds/messages.ts";
+import { FIND_SESSIONS_ACTION_ID } from "../../src/messages/home-view.ts";
 import type { Subscription } from "../../src/model/subscription.ts";
 import index from "../fixtures/slack-payloads/index.json";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { homeView } from "../../src/kinds/messages.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
-import { HOME_MAX_BLOCKS, homeView } from "../../src/messages/home-view.ts";
+import { HOME_MAX_BLOCKS } from "../../src/messages/home-view.ts";
 import { type TableBlock, withoutRichBlocks } from "../../src/messages/rich-blocks.ts";
 import { type WeeklyTestLine, weeklyMessage } from "../../src/messages/weekly-message.ts";
 import type { TestSubscription } from "../../src/model/subscription.ts";

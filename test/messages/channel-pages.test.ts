@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { listMessage, statusMessage, subscriptionLine } from "../../src/kinds/messages.ts";
 import { decodeChannelPageValue } from "../../src/messages/button-values.ts";
-import { listMessage, SUBSCRIPTIONS_PER_PAGE, statusMessage } from "../../src/messages/decipher-replies.ts";
-import { subscriptionLine } from "../../src/messages/home-view.ts";
+import { SUBSCRIPTIONS_PER_PAGE } from "../../src/messages/decipher-replies.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
 import { FIRST_PAGE, type PageAt } from "../../src/messages/paging.ts";
 import { type IndexEntry, indexEntry, sortEntries } from "../../src/model/channel-index.ts";

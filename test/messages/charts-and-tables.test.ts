@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { visibleText as allText } from "../../dev/in-workerd/bot.ts";
+import { homeView, subscriptionLine } from "../../src/kinds/messages.ts";
 import { withAlternative } from "../../src/messages/charts.ts";
 import { collectionParent } from "../../src/messages/collection-card.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import { context, section } from "../../src/messages/elements.ts";
 import { failedRunParent } from "../../src/messages/failed-run-card.ts";
-import { homeView, subscriptionLine } from "../../src/messages/home-view.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "../../src/messages/limits.ts";
 import { outageMessages } from "../../src/messages/outage.ts";
 import {

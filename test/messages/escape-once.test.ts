@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mrkdwnProblems } from "../../dev/slack/block-limits.ts";
+import {
+  homeView,
+  listMessage,
+  noticeMessage,
+  statusMessage,
+  subscribedMessage,
+} from "../../src/kinds/messages.ts";
 import { brokenNowMessage } from "../../src/messages/broken-now.ts";
 import { clicksMessage } from "../../src/messages/clicks.ts";
 import {
@@ -8,7 +15,6 @@ import {
   collectionParent,
   collectionSessionsMessage,
 } from "../../src/messages/collection-card.ts";
-import { listMessage, statusMessage, subscribedMessage } from "../../src/messages/decipher-replies.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import {
   failedRunParent,
@@ -21,9 +27,7 @@ import {
   withProductionLines,
 } from "../../src/messages/failure-meaning.ts";
 import { errorMessage, usageMessage } from "../../src/messages/help.ts";
-import { homeView } from "../../src/messages/home-view.ts";
 import type { SlackMessage } from "../../src/messages/limits.ts";
-import { noticeMessage } from "../../src/messages/notices.ts";
 import { outageMessages } from "../../src/messages/outage.ts";
 import { screenshotsMessage } from "../../src/messages/screenshots.ts";
 import { sessionUnfurl } from "../../src/messages/session-unfurl.ts";

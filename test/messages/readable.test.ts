@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { statusMessage, subscribedMessage } from "../../src/messages/decipher-replies.ts";
+import { statusMessage, subscribedMessage } from "../../src/kinds/messages.ts";
 import { digestMessage } from "../../src/messages/digest-message.ts";
 import { overviewText } from "../../src/messages/overview.ts";
 import { timelineMessage } from "../../src/messages/timeline.ts";

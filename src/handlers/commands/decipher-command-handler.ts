@@ -1,7 +1,8 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { kindSpec, specOf } from "../../kinds/kinds.ts";
+import { listMessage, statusMessage, subscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
-import { listMessage, plain, statusMessage, subscribedMessage } from "../../messages/decipher-replies.ts";
+import { plain } from "../../messages/decipher-replies.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code, DATE_FORMAT_AHEAD, dateToken } from "../../messages/mrkdwn.ts";

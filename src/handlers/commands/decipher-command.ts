@@ -1,4 +1,4 @@
-import { kindSpec, type SubscribeCommand } from "../../kinds/kinds.ts";
+import { kindOptions, type SubscribeCommand } from "../../kinds/kind-options.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
 import { isSubscriptionKind, type SubscriptionKind } from "../../model/subscription-kind.ts";
 import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
@@ -80,7 +80,7 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const options = rest.slice(2);
       const optionsGiven = options.length > 0;
       // The options are the ones `kind`'s own spec read, which the union's types cannot say.
-      const parsed = kindSpec(kind).parseOptions(options);
+      const parsed = kindOptions(kind).parseOptions(options);
       return { action: "subscribe", kind, id, ...parsed, optionsGiven } as SubscribeCommand;
     }
     case "unsubscribe": {

@@ -1,6 +1,6 @@
 import type { AppHomeOpenedEvent } from "slack-edge";
+import { homeView } from "../../kinds/messages.ts";
 import { connectDecipherBlocks } from "../../messages/connect-decipher.ts";
-import { homeView } from "../../messages/home-view.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";

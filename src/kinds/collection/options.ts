@@ -1,5 +1,6 @@
 import type { Mention } from "../../model/mention.ts";
-import { bad, type Parsed, parseMentionOption, parseOptions } from "../options.ts";
+import type { CollectionSubscription } from "../../model/subscription.ts";
+import { bad, type Parsed, parseMentionOption, parseOptions } from "../option-reader.ts";
 
 export type CollectionOptions = {
   /** Sessions of growth that alert; null = the default (+5 or +50 %, whichever is smaller). */
@@ -30,3 +31,14 @@ export function parseCollectionOptions(tokens: readonly string[]): CollectionOpt
     COLLECTION_OPTIONS_USAGE,
   );
 }
+
+/** A collection's options in its spec (src/kinds/kind-options.ts). */
+export const collectionOptions = {
+  parseOptions: parseCollectionOptions,
+  optionsOf: (sub: CollectionSubscription): CollectionOptions => ({
+    growth: sub.growth,
+    mention: sub.mention ?? null,
+  }),
+  sameOptions: (sub: CollectionSubscription, given: CollectionOptions) =>
+    sub.growth === given.growth && (sub.mention ?? null) === given.mention,
+};

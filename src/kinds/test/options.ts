@@ -1,5 +1,10 @@
-import { DEFAULT_TEST_OPTIONS, type ResolvedTestOptions } from "../../model/subscription.ts";
-import { bad, type Parsed, parseMentionOption, parseOptions } from "../options.ts";
+import {
+  DEFAULT_TEST_OPTIONS,
+  type ResolvedTestOptions,
+  resolveTestOptions,
+  type TestSubscription,
+} from "../../model/subscription.ts";
+import { bad, type Parsed, parseMentionOption, parseOptions } from "../option-reader.ts";
 
 export const TEST_OPTIONS_USAGE =
   "Options: `flaky:thread|digest|alert` `after:<1–20 failed runs>` `trigger:<word>` `page:</path>` `mention:@person|@group`, " +
@@ -58,3 +63,11 @@ export function parseTestOptions(tokens: readonly string[]): ResolvedTestOptions
 
 /** What a test's options fill in `/decipher subscribe test`: every option, resolved. */
 export type TestOptionsGiven = { options: ResolvedTestOptions };
+
+/** A test's options in its spec (src/kinds/kind-options.ts). */
+export const testOptions = {
+  parseOptions: (tokens: readonly string[]): TestOptionsGiven => ({ options: parseTestOptions(tokens) }),
+  optionsOf: (sub: TestSubscription): TestOptionsGiven => ({ options: resolveTestOptions(sub.options) }),
+  sameOptions: (sub: TestSubscription, given: TestOptionsGiven) =>
+    JSON.stringify(resolveTestOptions(sub.options)) === JSON.stringify(given.options),
+};

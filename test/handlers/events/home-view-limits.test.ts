@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateBlocks } from "../../../dev/slack/block-limits.ts";
-import { HOME_MAX_BLOCKS, homeView } from "../../../src/messages/home-view.ts";
+import { homeView } from "../../../src/kinds/messages.ts";
+import { HOME_MAX_BLOCKS } from "../../../src/messages/home-view.ts";
 import type { Subscription } from "../../../src/model/subscription.ts";
 import { anySubscription } from "../../messages/arbitraries.ts";
 

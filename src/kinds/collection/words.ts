@@ -1,0 +1,61 @@
+import { permalink } from "../../messages/home-view.ts";
+import type { SubscriptionWords } from "../../messages/kind-words.ts";
+import { truncatePlain } from "../../messages/limits.ts";
+import { collectionUrl } from "../../messages/links.ts";
+import { code, dateToken, escapeMrkdwn, link, oneLine, plural } from "../../messages/mrkdwn.ts";
+import { collectionCountLine } from "../../messages/subscription-state-lines.ts";
+import { posted } from "../../model/channel-index.ts";
+import { mentionToken } from "../../model/mention.ts";
+import type { CollectionSubscription } from "../../model/subscription.ts";
+import { mentionOption, NAME_CHARS } from "../words.ts";
+
+function growthRule(growth: number | null): string {
+  return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
+}
+
+/** Home: its alert linked, with the alert's own time and the count last told. */
+function homeLastAlert(sub: CollectionSubscription, teamUrl: string | null): string {
+  if (!sub.threadTs) return "no alert yet";
+  const url = permalink(teamUrl, sub.channelId, sub.threadTs);
+  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
+  // "Last alert" is the alert's own time, as `/decipher status` says it; the count is the last one told.
+  const what = "last alert";
+  const at = posted(sub.threadTs)?.at;
+  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}${at ? ` ${dateToken(at)}` : ""} · ${collectionCountLine(sub)}`;
+}
+
+export const collectionWords: SubscriptionWords<CollectionSubscription> = {
+  label: (sub, appUrl) =>
+    `collection ${link(collectionUrl(appUrl, sub.collectionId), `#${sub.collectionId}`)} — ${escapeMrkdwn(truncatePlain(sub.rootCause, NAME_CHARS))}`,
+  optionsLine(sub) {
+    const ping = mentionToken(sub.mention);
+    const pings = ping ? ` · new alerts ping ${ping}` : "";
+    return sub.growth === null
+      ? `options: the default growth, +5 sessions or +50 %, whichever is smaller (${code("growth:<n>")} sets another)${pings}`
+      : `options: ${code(`growth:${sub.growth}`)}${pings}`;
+  },
+  optionTokens(sub) {
+    const growth = sub.growth === null ? "the default growth" : code(`growth:${sub.growth}`);
+    return [growth, ...mentionOption(sub.mention)].join(" ");
+  },
+  changeExample: (sub) => `/decipher subscribe collection ${sub.collectionId} growth:10`,
+  rule: (sub) =>
+    `I'll post here when its unresolved sessions grow ${growthRule(sub.growth)} or when it comes back after being resolved.`,
+  noticeName: (sub) => `collection ${sub.collectionId}`,
+  itemLine(sub) {
+    const counted = collectionCountLine(sub);
+    if (sub.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;
+    if (sub.wasResolved) return ":large_green_circle: resolved";
+    return `:large_orange_circle: unresolved · ${counted}`;
+  },
+  homeName: (sub, appUrl) =>
+    `Collection ${link(collectionUrl(appUrl, sub.collectionId), String(sub.collectionId))} · ${oneLine(sub.rootCause.slice(0, 120))}`,
+  homeLastAlert,
+  mention: (sub) => sub.mention,
+  overdueWhat: "growth",
+  owedNote: () =>
+    "Growth seen over 5 minutes ago has not been told yet: the bot tells it as soon as Slack and Decipher answer.",
+  counted: () => [],
+  pollsWhileMuted: false,
+  mutedPolling: "not polled while muted: its growth is counted again from the unmute",
+};

@@ -1,0 +1,65 @@
+import { permalink } from "../../messages/home-view.ts";
+import type { SubscriptionWords } from "../../messages/kind-words.ts";
+import { truncatePlain } from "../../messages/limits.ts";
+import { testUrl } from "../../messages/links.ts";
+import { code, dateToken, link, oneLine, plural } from "../../messages/mrkdwn.ts";
+import { testStateLine } from "../../messages/test-state-line.ts";
+import { mentionToken } from "../../model/mention.ts";
+import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
+import { factsOfSubscription } from "../../model/test-state.ts";
+import { mentionOption, NAME_CHARS } from "../words.ts";
+
+/** A test subscription's options as the tokens `/decipher subscribe` takes, mention aside. */
+function optionTokens(o: ReturnType<typeof resolveTestOptions>): string[] {
+  return [
+    `flaky:${o.flaky}`,
+    `after:${o.after}`,
+    ...(o.trigger ? [`trigger:${o.trigger}`] : []),
+    ...(o.page ? [`page:${o.page}`] : []),
+  ];
+}
+
+/** Home: the test's state, and its open thread (failure or flaky) linked. */
+function homeLastAlert(sub: TestSubscription, teamUrl: string | null, now: Date): string {
+  const state = testStateLine(factsOfSubscription(sub, now));
+  const thread = sub.streak
+    ? { ts: sub.streak.threadTs, what: "failure thread", since: sub.streak.firstRun?.createdAt ?? null }
+    : typeof sub.flakyThread?.ts === "string" && sub.flakyThread.ts
+      ? { ts: sub.flakyThread.ts, what: "flaky thread", since: null }
+      : null;
+  if (!thread) return state;
+  const url = permalink(teamUrl, sub.channelId, thread.ts);
+  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
+  const since = thread.since ? ` since ${dateToken(thread.since)}` : "";
+  return `${state} · ${url ? link(url, thread.what) : thread.what}${since}`;
+}
+
+export const testWords: SubscriptionWords<TestSubscription> = {
+  label: (sub, appUrl) =>
+    `test ${link(testUrl(appUrl, sub.testId), `${truncatePlain(sub.testName, NAME_CHARS)} (#${sub.testId})`)}`,
+  optionsLine(sub) {
+    const o = resolveTestOptions(sub.options);
+    // Shown as a name, not as the option's token: these replies are ephemeral, so nobody is pinged.
+    const ping = mentionToken(o.mention);
+    return `options: ${optionTokens(o)
+      .map((p) => code(p))
+      .join(" ")}${ping ? ` · new failures ping ${ping}` : ""}`;
+  },
+  optionTokens(sub) {
+    const o = resolveTestOptions(sub.options);
+    return [...optionTokens(o).map((p) => code(p)), ...mentionOption(o.mention)].join(" ");
+  },
+  changeExample: (sub) => `/decipher subscribe test ${sub.testId} after:2`,
+  rule: () => "I'll post here when a new run fails, and thread follow-ups until it passes again.",
+  noticeName: (sub) => `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`,
+  itemLine: (sub, now) => testStateLine(factsOfSubscription(sub, now)),
+  homeName: (sub, appUrl) => `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`,
+  homeLastAlert,
+  mention: (sub) => sub.options?.mention,
+  overdueWhat: "failed runs",
+  owedNote: (overdue) =>
+    `${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`,
+  counted: (sub) => sub.counted ?? [],
+  pollsWhileMuted: true,
+  mutedPolling: "still polled while muted: its state stays current",
+};
