@@ -1,4 +1,4 @@
-import type { IssueCollection, TestRun } from "../decipher/types.ts";
+import type { IssueCollection } from "../decipher/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
 import type { Mention } from "./mention.ts";
 import type { RunRecord } from "./run-record.ts";
