@@ -10,7 +10,6 @@ import type {
   CollectionSubscription,
   FailureStreak,
   FlakyThread,
-  Subscription,
   TestSubscription,
 } from "../model/subscription.ts";
 import type { Muted } from "../model/triage-state.ts";
@@ -111,35 +110,44 @@ export function collectionParentNow(
   });
 }
 
+/** An open alert: its ts and the message to put there. */
+export type OpenParent = { ts: string; message: SlackMessage };
+
 /**
- * The open alert of a subscription re-rendered from its stored evidence after a triage click
- * (who is looking, the snooze, a mute or unmute), or null when it has none open. Its ts and
- * the message to put there.
+ * The open alert of a test re-rendered from its stored evidence after a triage click (who is
+ * looking, the snooze, a mute or unmute), or null when it has none open.
  */
-export function openParent(
-  sub: Subscription,
+export function openTestParent(
+  sub: TestSubscription,
   appUrl: string,
   now: Date,
   unmutedBy: Muted | null = null,
-): { ts: string; message: SlackMessage } | null {
-  if (sub.kind === "test") {
-    const streak = sub.streak;
-    const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
-    if (streak && message) return { ts: streak.threadTs, message };
-    // No failure streak open: the newer of the test's other alerts is the one its buttons belong
-    // to — the day's "is flaky" alert, or the green parent of the last streak (which shows a
-    // snooze that outlived it).
-    const flaky = sub.flakyThread;
-    const green = sub.recoveredParent?.recoveredBy ? sub.recoveredParent : undefined;
-    if (flaky && (!green || Number(flaky.ts) > Number(green.ts))) {
-      const flakyMessage = flakyParent(sub, flaky, { appUrl, now, unmutedBy });
-      return flakyMessage ? { ts: flaky.ts, message: flakyMessage } : null;
-    }
-    if (!green?.recoveredBy) return null;
-    const recoveredBy = { id: green.recoveredBy.id, createdAt: green.recoveredBy.at };
-    const greenMessage = testParent(sub, green.streak, { appUrl, now, unmutedBy, recoveredBy });
-    return greenMessage ? { ts: green.ts, message: greenMessage } : null;
+): OpenParent | null {
+  const streak = sub.streak;
+  const message = streak ? testParent(sub, streak, { appUrl, now, unmutedBy }) : null;
+  if (streak && message) return { ts: streak.threadTs, message };
+  // No failure streak open: the newer of the test's other alerts is the one its buttons belong
+  // to — the day's "is flaky" alert, or the green parent of the last streak (which shows a
+  // snooze that outlived it).
+  const flaky = sub.flakyThread;
+  const green = sub.recoveredParent?.recoveredBy ? sub.recoveredParent : undefined;
+  if (flaky && (!green || Number(flaky.ts) > Number(green.ts))) {
+    const flakyMessage = flakyParent(sub, flaky, { appUrl, now, unmutedBy });
+    return flakyMessage ? { ts: flaky.ts, message: flakyMessage } : null;
   }
+  if (!green?.recoveredBy) return null;
+  const recoveredBy = { id: green.recoveredBy.id, createdAt: green.recoveredBy.at };
+  const greenMessage = testParent(sub, green.streak, { appUrl, now, unmutedBy, recoveredBy });
+  return greenMessage ? { ts: green.ts, message: greenMessage } : null;
+}
+
+/** The open alert of a collection, the same way (`openTestParent`). */
+export function openCollectionParent(
+  sub: CollectionSubscription,
+  appUrl: string,
+  now: Date,
+  unmutedBy: Muted | null = null,
+): OpenParent | null {
   const card = sub.card;
   if (!sub.threadTs || !card?.collection) return null;
   const message = collectionParentNow(sub, {

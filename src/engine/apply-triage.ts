@@ -1,14 +1,30 @@
 import { dateToken } from "../messages/mrkdwn.ts";
 import { vendorErrorSentence } from "../messages/vendor-error-message.ts";
 import { triageRefusal } from "../model/admins.ts";
-import { subscriptionId } from "../model/kind-facts.ts";
+import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze, TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { update } from "../slack-api/post-message.ts";
-import { openParent } from "./alert-parents.ts";
-import { baselineCollection } from "./baseline.ts";
+import type { OpenParent } from "./alert-parents.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import { richBlockGate } from "./rich-block-gate.ts";
+
+/**
+ * What triage does differently by kind, from the kind's spec (src/kinds/<kind>/triage.ts):
+ * the engine below src/kinds/ gets it from the subscription's object.
+ */
+export type KindTriage<S extends Subscription> = {
+  /** Its open alert re-rendered (src/engine/alert-parents.ts), or null with none open. */
+  openParent(sub: S, appUrl: string, now: Date, unmutedBy?: Muted | null): OpenParent | null;
+  /** Its state once unmuted at `now` (throws when what it must read again cannot be read). */
+  unmuted(sub: S, userId: string, deps: EngineDeps, now: Date): Promise<S>;
+  /** The alert the mute was shown on, which the unmute is shown on: `next`'s, or `before`'s. */
+  shownAfterUnmute(next: S, before: S): S;
+  /** Why nobody need acknowledge it now (no alert is open), or null. */
+  nothingToAcknowledge(sub: S): string | null;
+  /** The count a snooze until more sessions counts from, or null. */
+  snoozeCount(sub: S): number | null;
+};
 
 /** `next`: the state to store, or null when nothing changes. */
 export type TriageResult = { next: Subscription | null; outcome: TriageOutcome };
@@ -45,17 +61,18 @@ export async function applyTriage(
   action: TriageAction,
   deps: EngineDeps,
   now: Date,
+  kind: KindTriage<Subscription>,
 ): Promise<TriageResult> {
   const refusal = triageRefusal(deps.config.adminUserIds, action);
   const refused: TriageResult | null = refusal
     ? { next: null, outcome: { ok: false, reason: "invalid", note: refusal } }
     : null;
   if (refused) return refused;
-  if (action.type === "unmute") return unmute(sub, action.userId, deps, now);
-  const result = decideTriage(sub, action, now);
+  if (action.type === "unmute") return unmute(sub, action.userId, deps, now, kind);
+  const result = decideTriage(sub, action, now, kind);
   // The open alert shows the change (who is looking, the snooze, who muted it), and keeps
   // everything else it showed when it was posted.
-  const parent = result.next ? openParent(result.next, deps.config.decipherAppUrl, now) : null;
+  const parent = result.next ? kind.openParent(result.next, deps.config.decipherAppUrl, now) : null;
   if (parent && deps.budget.has(1))
     await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   return result;
@@ -68,52 +85,35 @@ export async function applyTriage(
  * failing: Acknowledge, Snooze, Mute, its streak counted through the mute; a green one: what
  * a green alert offers), and it keeps its evidence.
  */
-async function unmute(sub: Subscription, userId: string, deps: EngineDeps, now: Date): Promise<TriageResult> {
+async function unmute(
+  sub: Subscription,
+  userId: string,
+  deps: EngineDeps,
+  now: Date,
+  kind: KindTriage<Subscription>,
+): Promise<TriageResult> {
   if (!sub.muted) return { next: null, outcome: { ok: true, note: "This subscription was not muted." } };
   const name = `${sub.kind} ${subscriptionId(sub)}`;
-  const at = now.toISOString();
   let next: Subscription;
-  if (sub.kind === "test") {
-    next = { ...sub, muted: null, unmutedAt: at, quietFailures: 0, lastChangeAt: at };
-  } else {
-    // A collection was not polled while muted: its growth is measured from now on. Its alert
-    // stays its alert (later growth replies in its thread), unless it was resolved meanwhile:
-    // then new sessions are a regression, told in a new message.
-    try {
-      const fresh = await baselineCollection(deps.vendor, sub.collectionId, sub.growth, {
-        channelId: sub.channelId,
-        userId,
-        now,
-      });
-      next = {
-        ...sub,
-        muted: null,
-        rootCause: fresh.rootCause || sub.rootCause,
-        alertedCount: fresh.alertedCount,
-        alertedAt: fresh.alertedAt,
-        wasResolved: fresh.wasResolved,
-        regressed: fresh.regressed,
-        threadTs: fresh.wasResolved ? null : sub.threadTs,
-        lastError: null,
-        failingSince: null,
-        lastChangeAt: at,
-      };
-    } catch (error) {
-      return {
-        next: null,
-        outcome: {
-          ok: false,
-          reason: "invalid",
-          note: `Could not unmute ${name}: ${vendorErrorSentence(error, name)} It stays muted.`,
-        },
-      };
-    }
+  try {
+    next = await kind.unmuted(sub, userId, deps, now);
+  } catch (error) {
+    return {
+      next: null,
+      outcome: {
+        ok: false,
+        reason: "invalid",
+        note: `Could not unmute ${name}: ${vendorErrorSentence(error, name)} It stays muted.`,
+      },
+    };
   }
-  const unmutedBy: Muted = { by: userId, at };
-  // The alert the mute was shown on: a collection resolved meanwhile no longer follows it.
-  const shown =
-    next.kind === "collection" && sub.kind === "collection" ? { ...next, threadTs: sub.threadTs } : next;
-  const parent = openParent(shown, deps.config.decipherAppUrl, now, unmutedBy);
+  const unmutedBy: Muted = { by: userId, at: now.toISOString() };
+  const parent = kind.openParent(
+    kind.shownAfterUnmute(next, sub),
+    deps.config.decipherAppUrl,
+    now,
+    unmutedBy,
+  );
   if (parent && deps.budget.has(1))
     await update(deps.slack, sub.channelId, parent.ts, parent.message, richBlockGate(deps, sub.teamId));
   return {
@@ -144,18 +144,15 @@ function decideTriage(
   sub: Subscription,
   action: Exclude<TriageAction, { type: "unmute" }>,
   now: Date,
+  kind: KindTriage<Subscription>,
 ): TriageResult {
   const at = now.toISOString();
   switch (action.type) {
     case "acknowledge": {
       // Who is looking belongs to an open alert (a failure streak, or the "is flaky" alert, whose
       // test passes in between): kept on a passing test, it would greet the next one.
-      if (sub.kind === "test" && !sub.streak && !sub.flakyThread) {
-        return {
-          next: null,
-          outcome: { ok: true, note: "This test passes again: its alert needs nobody looking." },
-        };
-      }
+      const closed = kind.nothingToAcknowledge(sub);
+      if (closed) return { next: null, outcome: { ok: true, note: closed } };
       const acks = sub.acknowledgedBy ?? [];
       if (acks.some((a) => a.userId === action.userId)) {
         return {
@@ -177,7 +174,8 @@ function decideTriage(
           outcome: { ok: false, reason: "invalid", note: "That snooze length is not one the bot offers." },
         };
       }
-      if (choice.kind === "until-pass" && sub.kind !== "test") {
+      const until = factsOf(sub).untilSnooze;
+      if (choice.kind === "until-pass" && until !== choice.kind) {
         return {
           next: null,
           outcome: {
@@ -187,7 +185,7 @@ function decideTriage(
           },
         };
       }
-      if (choice.kind === "until-growth" && (sub.kind !== "collection" || !(choice.sessions > 0))) {
+      if (choice.kind === "until-growth" && (until !== choice.kind || !(choice.sessions > 0))) {
         return {
           next: null,
           outcome: { ok: false, reason: "invalid", note: "“Until more sessions” is for collections." },
@@ -199,7 +197,7 @@ function decideTriage(
         until: snoozeUntil(action, now),
         choice,
         missedFailures: sub.snooze?.missedFailures ?? 0,
-        countAtStart: sub.kind === "collection" ? sub.alertedCount : null,
+        countAtStart: kind.snoozeCount(sub),
       };
       return {
         next: { ...sub, snooze, lastChangeAt: at },

@@ -7,7 +7,7 @@ import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
 import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
-import { collectionParentNow, openParent } from "./alert-parents.ts";
+import { collectionParentNow, openCollectionParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
 import { afterSlackFailure, type PollOutcome, pollFailed, unchanged } from "./poll-outcome.ts";
@@ -258,7 +258,11 @@ async function editCard(
   const card = sub.card;
   const parent =
     card &&
-    openParent({ ...sub, card: { ...card, collection: current } }, ctx.deps.config.decipherAppUrl, ctx.now);
+    openCollectionParent(
+      { ...sub, card: { ...card, collection: current } },
+      ctx.deps.config.decipherAppUrl,
+      ctx.now,
+    );
   if (!parent) return true;
   const result = await ctx.outbox.edit(parent.ts, parent.message);
   return result.ok || result.failure.kind === "permanent";

@@ -1,4 +1,5 @@
 import type { VendorClient } from "../decipher/vendor-client.ts";
+import type { KindTriage } from "../engine/apply-triage.ts";
 import type { Who } from "../engine/baseline.ts";
 import type { PollContext } from "../engine/poll-context.ts";
 import type { PollOutcome } from "../engine/poll-outcome.ts";
@@ -20,6 +21,8 @@ export interface KindSpec<K extends SubscriptionKind> extends KindOptions<K> {
   baseline(vendor: VendorClient, command: SubscribeCommandOf<K>, who: Who): Promise<SubscriptionOf<K>>;
   /** One poll: read Decipher, decide, post (its object runs it, one at a time). */
   poll(sub: SubscriptionOf<K>, ctx: PollContext & { ledger: RunLedger }): Promise<PollOutcome>;
+  /** What the triage buttons do to it that differs by kind. */
+  readonly triage: KindTriage<SubscriptionOf<K>>;
   /** What list, status, Home and the notices say of it. */
   readonly words: SubscriptionWords<SubscriptionOf<K>>;
 }

@@ -336,7 +336,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const team = await teamConfig(this.env, config, sub.teamId);
       if (!team) return { ok: false, reason: "gone", note: NOT_CONNECTED_NOTE };
       const deps = this.#deps(team, new Date(at));
-      const result = await applyTriage(sub, action, deps, new Date(at));
+      const result = await applyTriage(sub, action, deps, new Date(at), specOf(sub).triage);
       if (result.next) await this.#store(sub, result.next);
       return result.outcome;
     });

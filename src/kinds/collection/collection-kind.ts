@@ -2,6 +2,7 @@ import { baselineCollection } from "../../engine/baseline.ts";
 import { pollCollectionSubscription } from "../../engine/collections.ts";
 import type { KindSpec } from "../kind-spec.ts";
 import { collectionOptions } from "./options.ts";
+import { collectionTriage } from "./triage.ts";
 import { collectionWords } from "./words.ts";
 
 /** A collection subscription: one Decipher issue collection, told when its sessions grow or it regresses. */
@@ -13,5 +14,6 @@ export const collectionKind: KindSpec<"collection"> = {
     mention: command.mention,
   }),
   poll: pollCollectionSubscription,
+  triage: collectionTriage,
   words: collectionWords,
 };

@@ -2,6 +2,7 @@ import { baselineTest } from "../../engine/baseline.ts";
 import { pollTest } from "../../engine/poll-test.ts";
 import type { KindSpec } from "../kind-spec.ts";
 import { testOptions } from "./options.ts";
+import { testTriage } from "./triage.ts";
 import { testWords } from "./words.ts";
 
 /** A test subscription: every failed run of one Decipher test, told in its failure thread. */
@@ -13,5 +14,6 @@ export const testKind: KindSpec<"test"> = {
     options: command.options,
   }),
   poll: pollTest,
+  triage: testTriage,
   words: testWords,
 };
