@@ -34,8 +34,6 @@ export type SubscriptionWords<S extends Subscription> = {
   owedNote(overdue: number): string;
   /** The failures counted and not posted (`after:`, `trigger:`, …), if it counts any. */
   counted(sub: S): readonly { reason: string; at: string }[];
-  /** Whether a mute stops its polls. */
-  pollsWhileMuted: boolean;
   /** What a mute does to its polling, in words. */
   mutedPolling: string;
 };

@@ -1,4 +1,4 @@
-import { subscriptionId } from "../model/kind-facts.ts";
+import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { isSnoozed } from "../model/triage-state.ts";
@@ -30,7 +30,7 @@ export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscripti
   if (s.paused)
     return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
   // A kind polled while muted (a test) is polled like any other: its polling health is what this line says.
-  if (triageOf(s).muted && !said.pollsWhileMuted) return `:zzz: ${said.mutedPolling}`;
+  if (triageOf(s).muted && !factsOf(s).pollsWhileMuted) return `:zzz: ${said.mutedPolling}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";

@@ -14,6 +14,8 @@ import type { SnoozeChoice } from "./triage-state.ts";
  * its spec in src/kinds/; a kind missing here is a compile error.
  */
 type KindFacts<S extends Subscription> = {
+  /** A mute stops its polls (a collection: its growth is counted again from the unmute), or not (a test: its ledger counts every failure, as muted). */
+  pollsWhileMuted: boolean;
   /** The snooze it offers besides a timed one: until a run passes, until more sessions. */
   untilSnooze: Exclude<SnoozeChoice["kind"], "for">;
   /** Its item's id at Decipher: the last part of its object's, KV key's and buttons' names. */
@@ -30,6 +32,7 @@ type KindFacts<S extends Subscription> = {
 
 const test: KindFacts<TestSubscription> = {
   untilSnooze: "until-pass",
+  pollsWhileMuted: true,
   id: (sub) => sub.testId,
   isStored: (value) => typeof value.testId === "number" && typeof value.lastRunId === "number",
   indexCopy(sub) {
@@ -70,6 +73,7 @@ const test: KindFacts<TestSubscription> = {
 
 const collection: KindFacts<CollectionSubscription> = {
   untilSnooze: "until-growth",
+  pollsWhileMuted: false,
   id: (sub) => sub.collectionId,
   isStored: (value) => typeof value.collectionId === "number" && typeof value.alertedCount === "number",
   indexCopy(sub) {

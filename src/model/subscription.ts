@@ -274,25 +274,3 @@ export type SubscriptionOf<K extends SubscriptionKind> = Extract<Subscription, {
 export function teamOf(sub: { teamId?: string }): string {
   return sub.teamId || DEFAULT_TEAM;
 }
-
-/** Options compared with their defaults filled in, so "none given" equals the defaults. */
-export function sameOptions(a: TestOptions | undefined, b: TestOptions | undefined): boolean {
-  return JSON.stringify(resolveTestOptions(a)) === JSON.stringify(resolveTestOptions(b));
-}
-
-/**
- * A live subscription subscribed again with other options: what it becomes (the new options
- * apply from here on; the watermark and the open thread stay), or null when nothing changed.
- */
-export function resubscribed(existing: Subscription, fresh: Subscription): Subscription | null {
-  const at = fresh.createdAt;
-  if (existing.kind === "collection" && fresh.kind === "collection") {
-    const same = existing.growth === fresh.growth && (existing.mention ?? null) === (fresh.mention ?? null);
-    return same
-      ? null
-      : { ...existing, growth: fresh.growth, mention: fresh.mention ?? null, lastChangeAt: at };
-  }
-  if (existing.kind === "test" && fresh.kind === "test" && !sameOptions(existing.options, fresh.options))
-    return { ...existing, options: fresh.options, lastChangeAt: at };
-  return null;
-}

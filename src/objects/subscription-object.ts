@@ -1,16 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Config, type Env, readConfig } from "../config.ts";
 import { applyTriage } from "../engine/apply-triage.ts";
-import { baselineRows } from "../engine/baseline.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
-import { type LedgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
+import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import { type PollKind, pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { KIND_WORDS, specOf } from "../kinds/kinds.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
+import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import {
   LEASE_MS,
   leaseRenewDue,
@@ -20,7 +20,7 @@ import {
 } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { overdueCount } from "../model/run-ledger.ts";
-import { resubscribed, type Subscription, teamOf } from "../model/subscription.ts";
+import { type Subscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -165,7 +165,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const existing = await this.#read();
       // Paused or muted: subscribing again starts over from the fresh baseline.
       if (existing && !existing.paused && !existing.muted) {
-        const updated = resubscribed(existing, fresh);
+        const updated = existing.kind === fresh.kind ? specOf(existing).resubscribed(existing, fresh) : null;
         if (updated) {
           await this.#store(existing, updated);
           return { subscription: updated, created: false };
@@ -180,11 +180,10 @@ export class SubscriptionObject extends DurableObject<Env> {
       SqlOutbox.migrate(this.ctx.storage.sql);
       this.ctx.storage.sql.exec("DELETE FROM runs");
       this.ctx.storage.sql.exec("DELETE FROM outbox");
-      if (fresh.kind === "test" && fresh.baselineRuns && sub.kind === "test") {
-        const rows = baselineRows(fresh.baselineRuns, new Date(fresh.createdAt));
-        new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(rows);
-        // Status and Home say what the test is doing from the start, not only after a poll.
-        sub = { ...sub, stateFacts: ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt)) };
+      const first = specOf(sub).firstLedger(fresh, sub);
+      if (first) {
+        new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(first.rows);
+        sub = first.sub;
       }
       await this.#store(existing, sub);
       // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.
@@ -272,7 +271,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     // longer. A poll that could not read Decipher leaves the window to its full length.
     if (asked && !report.held && !report.error && report.status !== "busy")
       await channel.polled(name).catch(() => {});
-    if (report.held && sub.kind === "test") {
+    if (report.held && specOf(sub).joinsOutages) {
       const told = await channel
         .hold(sub.channelId, name, report.held, at, config)
         .catch((error: unknown) => {
@@ -361,7 +360,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         if (this.#indexOwed) await this.#index(sub);
         // A muted collection is not polled (its growth is measured again from unmute); a muted
         // test is, so its ledger counts every failure (as muted) and status and the digest show them.
-        if (sub.muted && sub.kind === "collection") return idle("waiting");
+        if (sub.muted && !factsOf(sub).pollsWhileMuted) return idle("waiting");
         // Multi-workspace mode: the team's own token and key, or no poll (uninstalled, no key).
         const team = await teamConfig(this.env, config, sub.teamId);
         if (!team) return idle("waiting");
@@ -405,8 +404,8 @@ export class SubscriptionObject extends DurableObject<Env> {
         outbox,
         ledger,
         // The channel's decision is the held failure's to follow, whichever poll held it last.
-        cycle: mode.told && sub.kind === "test" && sub.heldFor ? sub.heldFor.cycle : at,
-        ...(sub.kind === "test" ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
+        cycle: (mode.told && specOf(sub).heldCycle(sub)) || at,
+        ...(specOf(sub).joinsOutages ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
         readLastRun: (testId) =>
           subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
       },
@@ -422,10 +421,10 @@ export class SubscriptionObject extends DurableObject<Env> {
     if (next) await this.#store(sub, next);
     else if (this.#copyOwed) await this.#copy(sub);
     // An outage message this test recovered from is re-rendered by its channel.
-    if (sub.kind === "test") {
+    if (specOf(sub).joinsOutages) {
       const channel = this.#channel(sub);
       const shown = (r: { ts: string; at: string }) =>
-        channel.noteRecovery(sub.channelId, r.ts, sub.testId, r.at, config).catch(() => false);
+        channel.noteRecovery(sub.channelId, r.ts, subscriptionId(sub), r.at, config).catch(() => false);
       if (await this.#recoveries.tell(result.outageRecoveries ?? [], at, shown)) this.#writes.storage++;
     }
     // Lost answers no decision asked about again are settled here, a few per poll.

@@ -13,6 +13,13 @@ export const collectionKind: KindSpec<"collection"> = {
     ...(await baselineCollection(vendor, command.id, command.growth, who)),
     mention: command.mention,
   }),
+  resubscribed: (existing, fresh) =>
+    existing.growth === fresh.growth && (existing.mention ?? null) === (fresh.mention ?? null)
+      ? null
+      : { ...existing, growth: fresh.growth, mention: fresh.mention ?? null, lastChangeAt: fresh.createdAt },
+  firstLedger: () => null,
+  joinsOutages: false,
+  heldCycle: () => null,
   poll: pollCollectionSubscription,
   triage: collectionTriage,
   words: collectionWords,

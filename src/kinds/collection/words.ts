@@ -56,6 +56,5 @@ export const collectionWords: SubscriptionWords<CollectionSubscription> = {
   owedNote: () =>
     "Growth seen over 5 minutes ago has not been told yet: the bot tells it as soon as Slack and Decipher answer.",
   counted: () => [],
-  pollsWhileMuted: false,
   mutedPolling: "not polled while muted: its growth is counted again from the unmute",
 };

@@ -1,5 +1,7 @@
-import { baselineTest } from "../../engine/baseline.ts";
+import { baselineRows, baselineTest } from "../../engine/baseline.ts";
+import { ledgerTestStateFacts } from "../../engine/ledger-digest.ts";
 import { pollTest } from "../../engine/poll-test.ts";
+import { resolveTestOptions } from "../../model/subscription.ts";
 import type { KindSpec } from "../kind-spec.ts";
 import { testOptions } from "./options.ts";
 import { testTriage } from "./triage.ts";
@@ -13,6 +15,18 @@ export const testKind: KindSpec<"test"> = {
     ...(await baselineTest(vendor, command.id, who)),
     options: command.options,
   }),
+  resubscribed: (existing, fresh) =>
+    JSON.stringify(resolveTestOptions(existing.options)) === JSON.stringify(resolveTestOptions(fresh.options))
+      ? null
+      : { ...existing, options: fresh.options, lastChangeAt: fresh.createdAt },
+  firstLedger(fresh, sub) {
+    if (!fresh.baselineRuns) return null;
+    const rows = baselineRows(fresh.baselineRuns, new Date(fresh.createdAt));
+    // Status and Home say what the test is doing from the start, not only after a poll.
+    return { rows, sub: { ...sub, stateFacts: ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt)) } };
+  },
+  joinsOutages: true,
+  heldCycle: (sub) => sub.heldFor?.cycle ?? null,
   poll: pollTest,
   triage: testTriage,
   words: testWords,

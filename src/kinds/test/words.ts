@@ -60,6 +60,5 @@ export const testWords: SubscriptionWords<TestSubscription> = {
   owedNote: (overdue) =>
     `${plural(overdue, "failed run")} seen over 5 minutes ago ${overdue === 1 ? "has" : "have"} not been told yet: the bot tells ${overdue === 1 ? "it" : "them"} late, marked as late.`,
   counted: (sub) => sub.counted ?? [],
-  pollsWhileMuted: true,
   mutedPolling: "still polled while muted: its state stays current",
 };
