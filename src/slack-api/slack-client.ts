@@ -67,6 +67,9 @@ export function slackForm(params: Record<string, unknown>): URLSearchParams {
  * (src/engine/outbox.ts resolves it). Failures are slack-web-api-client's: a non-200 answer is
  * a `SlackAPIConnectionError` with its status and body, `ok: false` a `SlackAPIError`.
  */
+/** The error of an answer with a 200 that says neither `ok: true` nor why not. */
+export const MALFORMED_ANSWER = "malformed_answer";
+
 export function createSlackClient(
   config: Pick<Config, "slackBotToken" | "slackApiUrl">,
   options: SlackClientOptions = {},
@@ -119,7 +122,10 @@ export function createSlackClient(
         error?: string;
         headers: Headers;
       };
-      if (result.error) throw new SlackAPIError(method, result.error, result);
+      // Slack's answer is `ok: true`, or `ok: false` with its `error`. Anything else (no `ok`,
+      // or `ok: false` without a reason) is no answer to trust: never taken as done.
+      if (result.ok !== true || result.error)
+        throw new SlackAPIError(method, result.error || MALFORMED_ANSWER, result);
       return result;
     }
   }

@@ -1,6 +1,6 @@
 import type { SlackAPIConnectionError, SlackAPIError } from "slack-edge";
 import { BudgetExhaustedError } from "../util/subrequest-budget.ts";
-import { SlackTimeoutError } from "./slack-client.ts";
+import { MALFORMED_ANSWER, SlackTimeoutError } from "./slack-client.ts";
 
 /**
  * How a failed Slack call should be treated:
@@ -56,6 +56,7 @@ export function classifySlackFailure(error: unknown): SlackFailure {
     if (
       code === "ratelimited" ||
       code === "internal_error" ||
+      code === MALFORMED_ANSWER ||
       code === "fatal_error" ||
       code === "service_unavailable"
     )

@@ -1,7 +1,7 @@
 import { SlackAPIClient } from "slack-web-api-client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSlackClient, SlackTimeoutError, slackForm } from "../../src/slack-api/slack-client.ts";
-import { classifySlackFailure } from "../../src/slack-api/slack-errors.ts";
+import { classifySlackFailure, classifyWriteFailure } from "../../src/slack-api/slack-errors.ts";
 import { type WebApiCall, webApiMethods } from "../../src/slack-api/web-api-methods.ts";
 import { BudgetExhaustedError, SubrequestBudget } from "../../src/util/subrequest-budget.ts";
 import { apiUrl, section, workspace } from "../slack-standin/helpers.ts";
@@ -159,6 +159,29 @@ describe("failures, as slack-web-api-client reports them", () => {
     });
     expect(classifySlackFailure(error)).toEqual({ kind: "permanent", code: "channel_not_found" });
   });
+
+  it.each([
+    ["ok: false without an error", { ok: false }],
+    ["no ok at all", { channel: "C0ALERTS", ts: "1700000000.000100" }],
+  ])(
+    "a 200 that says %s is never taken as done: a retry for a read, an unknown outcome for a post",
+    async (_, answer) => {
+      const ws = workspace();
+      const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json(answer));
+      try {
+        const error = await failureOf(clientOf(ws).chat.postMessage({ channel: "C0ALERTS", text: "x" }));
+        expect(error).toMatchObject({
+          name: "SlackAPIError",
+          error: "malformed_answer",
+          apiName: "chat.postMessage",
+        });
+        expect(classifySlackFailure(error)).toEqual({ kind: "transient", code: "malformed_answer" });
+        expect(classifyWriteFailure(error)).toEqual({ kind: "unknown", code: "malformed_answer" });
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 
   it("a non-200 is a SlackAPIConnectionError with its status and Slack's JSON body as text", async () => {
     const ws = workspace();
