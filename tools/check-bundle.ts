@@ -15,10 +15,11 @@ import { bundleFiles, sizeOf } from "../bench/build.ts";
  * per cent: Node's zlib picks its deflate code by CPU, and the same bundle gzips to a slightly
  * different size elsewhere (canonical zlib: 143 bytes smaller); raised by 500 bytes for the
  * fixes of review14 and try14; raised to 107,000 for the Decipher client on ofetch (with ufo
- * and destr, 4.8 KB) and the engine's decisions in meaning. BENCHMARKS.md ("Where the bytes
- * came from") says what each change added.
+ * and destr, 4.8 KB) and the engine's decisions in meaning; raised to 108,500 for one module
+ * per subscription kind (src/kinds/). BENCHMARKS.md ("Where the bytes came from") says what
+ * each change added.
  */
-export const BUDGET_GZIP_BYTES = 107_000;
+export const BUDGET_GZIP_BYTES = 108_500;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
 const files = bundleFiles(dir);
