@@ -4,10 +4,9 @@
  *   lint on either, so the editor shows them too);
  * - at most 8 functions over 60 lines: a count across the tree, which no lint rule expresses,
  *   so this runs Biome's own rule at 60 lines with a throwaway config and counts what it finds;
- * - the comparisons with a literal subscription kind outside src/kinds/, counted against the
- *   goal of at most 5 (docs/architecture.md, "Adding a subscription kind"). Reported, not
- *   enforced, while the kinds have no modules of their own.
- * Prints each count and what is over, and exits 1 when an enforced budget is exceeded.
+ * - at most 5 comparisons with a literal subscription kind outside src/kinds/: each kind's
+ *   module answers for it (docs/architecture.md, "Adding a subscription kind").
+ * Prints each count and what is over, and exits 1 when a budget is exceeded.
  * `--report` prints the counts and always exits 0.
  */
 import { spawnSync } from "node:child_process";
@@ -88,8 +87,7 @@ if (long.length > MAX_LONG_FUNCTIONS) {
   over = true;
   for (const at of long) console.log(`  ${at}`);
 }
-console.log(
-  `sizes: ${kinds.length} kind comparisons outside src/kinds/ (goal: at most ${MAX_KIND_COMPARISONS}; reported, not enforced)`,
-);
-if (report && kinds.length > MAX_KIND_COMPARISONS) for (const at of kinds) console.log(`  ${at}`);
+console.log(`sizes: ${kinds.length} kind comparisons outside src/kinds/ (at most ${MAX_KIND_COMPARISONS})`);
+if (kinds.length > MAX_KIND_COMPARISONS) over = true;
+if (report || kinds.length > MAX_KIND_COMPARISONS) for (const at of kinds) console.log(`  ${at}`);
 process.exit(over && !report ? 1 : 0);

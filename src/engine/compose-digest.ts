@@ -2,6 +2,7 @@ import { digestMessage } from "../messages/digest-message.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { recordDay } from "../model/digest-history.ts";
+import { byKind } from "../model/kind-facts.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
@@ -65,8 +66,8 @@ const MAX_PRODUCTION_LINES = 5;
 const PRODUCTION_LINE_CALLS = 3;
 
 const linkedTests = (subscriptions: readonly Subscription[]) =>
-  subscriptions
-    .filter((s): s is TestSubscription => s.kind === "test" && !!s.options?.page)
+  byKind(subscriptions)
+    .test.filter((s) => !!s.options?.page)
     .slice(0, MAX_PRODUCTION_LINES);
 
 /** The calls a report's production lines may make: a report goes out when these and its post fit. */
@@ -87,7 +88,7 @@ export async function productionLines(
   reserve: number,
   counts: ImpactInput["counts"],
 ) {
-  const collections = subscriptions.filter((s): s is CollectionSubscription => s.kind === "collection");
+  const collections = byKind(subscriptions).collection;
   const linked = linkedTests(subscriptions);
   const lines: { testName: string; impact: ImpactResult }[] = [];
   for (const sub of linked) {
@@ -131,8 +132,7 @@ export async function sendDigest(
   earlier: ReportReads<CollectionLine | null> = new Map(),
 ): Promise<DigestOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
-  const tests = active.filter((s): s is TestSubscription => s.kind === "test");
-  const watched = active.filter((s): s is CollectionSubscription => s.kind === "collection");
+  const { test: tests, collection: watched } = byKind(active);
   const appUrl = deps.config.decipherAppUrl;
   const read = await readWithinBudget(
     deps.budget,

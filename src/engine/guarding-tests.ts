@@ -1,5 +1,6 @@
 import type { GuardMark } from "../model/alert-evidence.ts";
-import type { Subscription, TestSubscription } from "../model/subscription.ts";
+import { byKind } from "../model/kind-facts.ts";
+import type { Subscription } from "../model/subscription.ts";
 import { pathsOverlap } from "./read-production-impact.ts";
 
 export type GuardingTest = GuardMark;
@@ -25,11 +26,8 @@ export async function guardingTests(
   readLastRun: ReadLastRun,
 ): Promise<GuardingTest[]> {
   if (!path) return [];
-  const tests = channel
-    .filter(
-      (s): s is TestSubscription =>
-        s.kind === "test" && !!s.options?.page && pathsOverlap(s.options.page, path),
-    )
+  const tests = byKind(channel)
+    .test.filter((s) => !!s.options?.page && pathsOverlap(s.options.page, path))
     .slice(0, MAX_GUARDS);
   return Promise.all(
     tests.map(async (s) => {

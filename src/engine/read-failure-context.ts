@@ -1,8 +1,9 @@
 import type { TestRun } from "../decipher/types.ts";
 import { runsThrough, STRIP_RUNS } from "../model/alert-evidence.ts";
 import type { FailureContext } from "../model/failure-context.ts";
+import { byKind } from "../model/kind-facts.ts";
 import type { ImpactResult } from "../model/production-impact.ts";
-import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
+import type { Subscription, TestSubscription } from "../model/subscription.ts";
 import { classifyTest, earlierStreakKnown, withEarlierStreak } from "../model/test-classification.ts";
 import { runsForOptions } from "./failure-route.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -49,7 +50,7 @@ export async function readFailureContext(
   let impact: ImpactResult | null = null;
   if (page) {
     const channel: Subscription[] = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
-    const collections = channel.filter((s): s is CollectionSubscription => s.kind === "collection");
+    const collections = byKind(channel).collection;
     impact = await productionImpact(impactVendorClient(deps.config, budget), {
       page,
       collections,

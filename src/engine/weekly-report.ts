@@ -3,6 +3,7 @@ import type { TestInfo, TestRun } from "../decipher/types.ts";
 import { withProductionLines } from "../messages/failure-meaning.ts";
 import { testUrl } from "../messages/links.ts";
 import { type WeeklyCollectionLine, type WeeklyTestLine, weeklyMessage } from "../messages/weekly-message.ts";
+import { byKind } from "../model/kind-facts.ts";
 import type { CollectionSubscription, Subscription, TestSubscription } from "../model/subscription.ts";
 import { classifyTest } from "../model/test-classification.ts";
 import { testState, testStateFacts } from "../model/test-state.ts";
@@ -145,8 +146,7 @@ export async function sendWeeklyReport(
   earlier: WeeklyReads = { tests: new Map(), collections: new Map() },
 ): Promise<WeeklyOutcome> {
   const active = subscriptions.filter((s) => s.channelId === channelId && !s.paused);
-  const testSubs = active.filter((s): s is TestSubscription => s.kind === "test");
-  const collectionSubs = active.filter((s): s is CollectionSubscription => s.kind === "collection");
+  const { test: testSubs, collection: collectionSubs } = byKind(active);
   const appUrl = deps.config.decipherAppUrl;
   const tests = await readWithinBudget(
     deps.budget,

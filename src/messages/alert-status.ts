@@ -53,6 +53,9 @@ export function mutedLine(muted: Muted | null | undefined, resubscribe: string):
     : "";
 }
 
+/** A test's failures while muted were counted, not posted. */
+const COUNTED_WHILE_MUTED = "what happened while it was muted was counted, not posted";
+
 /**
  * After Unmute: alerts are posted again from then. A test's failures while muted were counted,
  * not posted; a collection was not polled while muted, so its growth is counted from the
@@ -60,12 +63,8 @@ export function mutedLine(muted: Muted | null | undefined, resubscribe: string):
  */
 export function unmutedLine(
   unmutedBy: Muted | null | undefined,
-  kind: "test" | "collection" = "test",
+  meanwhile: string = COUNTED_WHILE_MUTED,
 ): string {
-  const meanwhile =
-    kind === "collection"
-      ? "growth while it was muted is not posted: it is counted from the count at the unmute"
-      : "what happened while it was muted was counted, not posted";
   return unmutedBy
     ? `:bell: unmuted by ${mention(unmutedBy.by)} ${dateToken(unmutedBy.at)}: alerts are posted again from then (${meanwhile})`
     : "";
@@ -75,10 +74,11 @@ export function triageLines(
   state: TriageState,
   now: Date,
   resubscribe: string,
-  kind: "test" | "collection" = "test",
+  /** What became of the item while it was muted: a test's failures were counted (the default). */
+  mutedMeanwhile: string = COUNTED_WHILE_MUTED,
 ): string[] {
   return [
-    unmutedLine(state.unmutedBy, kind),
+    unmutedLine(state.unmutedBy, mutedMeanwhile),
     state.unmutedBy ? "" : mutedLine(state.muted, resubscribe),
     snoozeLine(state.snooze, now),
     lookingLine(state.acknowledgedBy),

@@ -304,7 +304,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
     input,
     now,
     resubscribeCommand({ kind: "collection", id: collection.id }),
-    "collection",
+    "growth while it was muted is not posted: it is counted from the count at the unmute",
   );
   const icon = regression ? ":rotating_light: *Regression:*" : ":chart_with_upwards_trend:";
   const guards = guardsLine(evidence.guards, evidence.guardsAt, appUrl);

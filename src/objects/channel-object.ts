@@ -2,8 +2,10 @@ import { DurableObject } from "cloudflare:workers";
 import { type Config, type Env, readConfig } from "../config.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { PollMode } from "../engine/poll-context.ts";
+import { specOf } from "../kinds/kinds.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
+import { subscriptionId } from "../model/kind-facts.ts";
 import type { OutagePost, PostedOutage } from "../model/outage.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { PollReport } from "../model/poll-result.ts";
@@ -331,9 +333,9 @@ export class ChannelObject extends DurableObject<Env> {
   #tests(teamId: string, channelId: string): string[] {
     return new SqlChannelIndex(this.ctx.storage.sql)
       .entries()
-      .flatMap((e) =>
-        e.subscription.kind === "test"
-          ? [objectNames.subscription({ teamId, channelId, kind: "test", id: e.subscription.testId })]
+      .flatMap(({ subscription: s }) =>
+        specOf(s).joinsOutages
+          ? [objectNames.subscription({ teamId, channelId, kind: s.kind, id: subscriptionId(s) })]
           : [],
       );
   }

@@ -1,6 +1,7 @@
 import type { Env } from "../config.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
-import type { Subscription, TestSubscription } from "../model/subscription.ts";
+import { byKind } from "../model/kind-facts.ts";
+import type { Subscription } from "../model/subscription.ts";
 import { mapLimit } from "../util/map-limit.ts";
 import { subscriptionObject } from "./addresses.ts";
 
@@ -19,9 +20,7 @@ export async function ledgerLines(
   subscriptions: readonly Subscription[],
   at: string,
 ): Promise<Map<number, LedgerDigestLine>> {
-  const tests = subscriptions.filter(
-    (s): s is TestSubscription => s.kind === "test" && s.channelId === channelId,
-  );
+  const tests = byKind(subscriptions).test.filter((s) => s.channelId === channelId);
   const lines = new Map<number, LedgerDigestLine>();
   await mapLimit(tests, LEDGER_READS_AT_ONCE, async (t) => {
     const line = await subscriptionObject(env, { teamId, channelId, kind: "test", id: t.testId })
