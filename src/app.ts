@@ -23,6 +23,12 @@ export const app = new Hono<AppEnv>();
 
 /** Past this, an uptime monitor watching `/health` should page someone: alerts have stopped. */
 const STALE_AFTER_SECONDS = 15 * 60;
+/**
+ * The minute cron is the watchdog of every object's clock and the clock of the digests and
+ * weekly reports: three minutes without it is a problem even while the objects' own alarms
+ * still poll (and `lastSuccessfulPollAt` stays fresh).
+ */
+const WATCHDOG_LATE_AFTER_SECONDS = 3 * 60;
 
 const ageSeconds = (iso: string | null, now: number) =>
   iso === null ? null : Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -49,8 +55,15 @@ app.get("/health", async (c) => {
   // Before any poll succeeded, the wait counts from the first cycle: a new install is not stale.
   const waited = ageSeconds(health.lastSuccessAt ?? health.firstCycleAt, now);
   const stale = health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS;
+  const watchdogAgeSeconds = ageSeconds(health.lastCycleAt, now);
+  const watchdogLate = watchdogAgeSeconds !== null && watchdogAgeSeconds > WATCHDOG_LATE_AFTER_SECONDS;
   const problems = [
     ...(stale ? [`no successful poll for over ${STALE_AFTER_SECONDS / 60} minutes`] : []),
+    ...(watchdogLate
+      ? [
+          `the minute cron (the watchdog, digests and weekly reports) last ran ${Math.floor(watchdogAgeSeconds / 60)} minutes ago`,
+        ]
+      : []),
     ...(health.slackWorkspace
       ? [`Slack refuses the bot (${health.slackWorkspace.code}) since ${health.slackWorkspace.since}`]
       : []),
@@ -62,6 +75,7 @@ app.get("/health", async (c) => {
     ok: problems.length === 0,
     version: VERSION,
     lastPollAt: health.lastCycleAt,
+    watchdogAgeSeconds,
     lastSuccessfulPollAt: health.lastSuccessAt,
     lastSuccessfulPollAgeSeconds,
     subscriptions: health.subscriptions,

@@ -59,6 +59,28 @@ describe("the last poll, after a cron", () => {
   });
 });
 
+describe("the minute cron, the watchdog of every clock", () => {
+  it("is fine two minutes after its last run", async () => {
+    const { bot } = await subscribedBot();
+    await bot.cron(new Date(Date.now() - 2 * MINUTE));
+    const fresh = await health(bot);
+    expect(fresh.ok).toBe(true);
+    expect(fresh.watchdogAgeSeconds).toBeGreaterThanOrEqual(119);
+  });
+
+  it("is a problem of /health after three missed minutes, though the last poll is not stale", async () => {
+    const { bot } = await subscribedBot();
+    await bot.cron(new Date(Date.now() - 4 * MINUTE));
+    const late = await health(bot);
+    // The last successful poll is 4 minutes old, far from the 15 that make polls stale: only the cron is late.
+    expect(late.ok).toBe(false);
+    expect(late.watchdogAgeSeconds).toBeGreaterThanOrEqual(239);
+    expect(late.problems).toEqual([
+      "the minute cron (the watchdog, digests and weekly reports) last ran 4 minutes ago",
+    ]);
+  });
+});
+
 async function dueDigest(bot: Bot): Promise<number> {
   await bot.command("/decipher", "digest 09:00 UTC");
   const schedule = await new DigestStore(env.STATE).get("C0ALERTS");

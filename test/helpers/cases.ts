@@ -23,6 +23,7 @@ export async function statusText(bot: Bot, channelId = "C0ALERTS"): Promise<stri
 export type HealthBody = {
   ok: boolean;
   lastPollAt: string | null;
+  watchdogAgeSeconds: number | null;
   lastSuccessfulPollAt: string | null;
   lastSuccessfulPollAgeSeconds: number | null;
   subscriptions: number;
