@@ -4,7 +4,7 @@
  */
 export const routeNames = ["testRuns", "sessions", "timeline", "clicks", "collectionSessions"] as const;
 export type RouteName = (typeof routeNames)[number];
-export const faultKinds = ["429", "500", "hang", "malformed"] as const;
+export const faultKinds = ["429", "500", "hang", "malformed", "404"] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 export type Fault = {

@@ -1,5 +1,7 @@
 import type { RejectedRun } from "../decipher/types.ts";
+import { isVendorApiError } from "../decipher/vendor-errors.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
+import { subscriptionId } from "../model/kind-facts.ts";
 import { retryDue } from "../model/poll-clock.ts";
 import type { Quarantined, Subscription } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
@@ -36,9 +38,20 @@ const MAX_NOTES = 5;
  * differs from the last one, and `failingSince` marks when polls started failing, so the
  * channel can be told after 15 minutes.
  */
-export function pollFailed(sub: Subscription, message: string, _error: unknown, now: Date): PollOutcome {
+export function pollFailed(sub: Subscription, message: string, error: unknown, now: Date): PollOutcome {
   const at = now.toISOString();
   const failingSince = sub.failingSince ?? at;
+  // The subscription's own item answered 404: deleted at Decipher. Polling it again would fail
+  // the same way forever; paused, the channel is told once why and how to resume.
+  if (isVendorApiError(error) && error.type === "not_found_error") {
+    const reason = `${sub.kind} ${subscriptionId(sub)} no longer exists in Decipher (it answered 404).`;
+    const lastError = { message, at, source: "vendor" as const };
+    return {
+      next: { ...sub, paused: { reason, at }, lastError, failingSince, lastChangeAt: at },
+      posts: 0,
+      error: message,
+    };
+  }
   if (sub.lastError?.message === message && sub.failingSince) return { next: null, posts: 0, error: message };
   return {
     next: { ...sub, lastError: { message, at, source: "vendor" }, failingSince, lastChangeAt: at },

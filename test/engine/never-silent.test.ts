@@ -26,6 +26,26 @@ describe("never silent", () => {
     expect(h.failingSubscriptions).toBe(1);
   });
 
+  it("a test deleted at Decipher (404) is paused with a notice naming it, shown in status and /health, and polled no more", async () => {
+    const { bot, org } = await subscribedBot();
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    const readsBefore = (await emulator.org(org.apiKey).requests()).byRoute.testRuns;
+    await org.fault("testRuns", "404", 1_000);
+    for (let i = 1; i <= 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    expect(visibleText(posted[0] ?? {})).toMatch(/paused: test 101 no longer exists in Decipher/);
+    expect(visibleText(posted[0] ?? {})).toContain("/decipher subscribe test 101");
+    expect(await statusText(bot)).toMatch(/paused/);
+    const h = await health(bot);
+    expect(h.pausedSubscriptions).toBe(1);
+    const state = await objectState<TestSubscription>(bot, "test", 101);
+    expect(state?.paused?.reason).toBe("test 101 no longer exists in Decipher (it answered 404).");
+    // One 404 paused it: the crons after it read nothing more.
+    expect((await emulator.org(org.apiKey).requests()).byRoute.testRuns - readsBefore).toBe(1);
+  });
+
   it("a pause whose notice Slack refuses too is tried once, not every minute", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");

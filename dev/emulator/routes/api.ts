@@ -250,6 +250,9 @@ async function injected(
       throw new ApiError(429, "rate_limit_error", "rate_limited", "Too many requests; retry later", null, {
         "Retry-After": String(retryAfter),
       });
+    case "404":
+      // What Decipher answers once the test or collection asked for was deleted.
+      throw notFound("Not found (injected: deleted at Decipher)");
     case "malformed":
       return new Response('{"object":"list","data":[{"object":', {
         status: 200,
