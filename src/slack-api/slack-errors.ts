@@ -21,8 +21,21 @@ export type SlackFailure = {
   retryAfterSeconds?: number;
 };
 
-/** Channel-level refusals: only these pause a subscription. */
-const CHANNEL_GONE = new Set(["channel_not_found", "not_in_channel", "is_archived"]);
+/**
+ * Channel-level refusals: only these pause a subscription. A posting restriction is the
+ * channel's, even `restricted_action` (chat.postMessage: "a workspace preference prevents the
+ * authenticated user from posting", such as who may post in one channel): another channel of
+ * the same workspace may take the bot's posts.
+ */
+const CHANNEL_GONE = new Set([
+  "channel_not_found",
+  "not_in_channel",
+  "is_archived",
+  "restricted_action",
+  "restricted_action_read_only_channel",
+  "restricted_action_thread_only_channel",
+  "restricted_action_non_threadable_channel",
+]);
 
 const WORKSPACE = new Set([
   "invalid_auth",
@@ -32,7 +45,6 @@ const WORKSPACE = new Set([
   "token_expired",
   "no_permission",
   "missing_scope",
-  "restricted_action",
   "team_access_not_granted",
 ]);
 

@@ -46,6 +46,30 @@ describe("never silent", () => {
     expect((await emulator.org(org.apiKey).requests()).byRoute.testRuns - readsBefore).toBe(1);
   });
 
+  it.each([
+    "restricted_action",
+    "restricted_action_read_only_channel",
+    "restricted_action_thread_only_channel",
+  ])(
+    "a channel where posting is restricted (%s) pauses that subscription, not the workspace",
+    async (error) => {
+      const { bot, org } = await subscribedBot();
+      await org.addRun(101, "failed");
+      await bot.slackFault("chat.postMessage", "error", 1_000, { error });
+      const t0 = Date.now();
+      for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
+      const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+      // The alert, then the pause's notice, each once: no retry every minute.
+      expect(tries).toHaveLength(2);
+      const state = await objectState<TestSubscription>(bot, "test", 101);
+      expect(state?.paused?.reason).toContain(error);
+      expect(await statusText(bot)).toMatch(/paused/);
+      const h = await health(bot);
+      expect(h.pausedSubscriptions).toBe(1);
+      expect(h.problems ?? []).not.toContainEqual(expect.stringMatching(/Slack refuses the bot/));
+    },
+  );
+
   it("a pause whose notice Slack refuses too is tried once, not every minute", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
