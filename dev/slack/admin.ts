@@ -19,7 +19,7 @@ export type AdminConfig = {
 
 type Body = Record<string, unknown>;
 
-const FAULT_KINDS: FaultKind[] = ["429", "500", "error", "hang", "lost"];
+const FAULT_KINDS: FaultKind[] = ["429", "500", "error", "hang", "lost", "ok-false", "html"];
 
 async function jsonBody(c: Context): Promise<Body> {
   const parsed: unknown = await c.req.json().catch(() => ({}));
@@ -109,6 +109,8 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
       method,
       kind,
       error: str(body.error),
+      details: Array.isArray(body.details) ? body.details.map(String) : undefined,
+      status: typeof body.status === "number" ? body.status : undefined,
       retryAfter: typeof body.retryAfter === "number" ? body.retryAfter : undefined,
       delayMs: typeof body.delayMs === "number" ? Math.min(Math.max(body.delayMs, 0), 120_000) : undefined,
       remaining: typeof body.count === "number" ? body.count : 1,

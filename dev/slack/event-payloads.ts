@@ -1,4 +1,4 @@
-import { APP_ID, BOT_USER_ID } from "./seed.ts";
+import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import type { Block, StoredMessage, StoredView, User } from "./standin-types.ts";
 import { unfurlIdOf } from "./web-api-unfurl.ts";
 import type { Workspace } from "./workspaces.ts";
@@ -60,6 +60,21 @@ export function eventEnvelope(ws: Workspace, event: Record<string, unknown>, eve
     ],
     is_ext_shared_channel: false,
     event_context: `4-${eventId}`,
+  };
+}
+
+/** Slack's `message_metadata_posted`, as its event page shows it, for a message the app posted. */
+export function messageMetadataPostedEvent(ws: Workspace, message: StoredMessage) {
+  return {
+    type: "message_metadata_posted",
+    app_id: APP_ID,
+    bot_id: BOT_ID,
+    user_id: message.user,
+    team_id: ws.teamId,
+    channel_id: message.channel,
+    metadata: message.metadata,
+    message_ts: message.ts,
+    event_ts: message.ts,
   };
 }
 

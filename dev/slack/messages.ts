@@ -53,6 +53,23 @@ export function removeMessage(ws: Workspace, message: StoredMessage) {
   ws.messages = ws.messages.filter((m) => m !== message);
 }
 
+export const DELETED_TEXT = "This message was deleted.";
+
+/**
+ * A person deletes a message: its content is gone and the app can no longer edit or delete it
+ * (`message_not_found`), but its ts stays a thread a reply can still go under, shown as
+ * Slack's placeholder once it has replies and left out of history while it has none.
+ */
+export function deleteByPerson(message: StoredMessage) {
+  message.deleted = true;
+  message.text = DELETED_TEXT;
+  message.blocks = undefined;
+  message.metadata = undefined;
+}
+
+/** What history lists: a deleted message only as the placeholder of a thread that has replies. */
+export const listed = (m: StoredMessage) => !m.deleted || (m.replyCount ?? 0) > 0;
+
 /** Resolve a `thread_ts` to the thread's parent (a reply's ts counts as its thread). */
 export function threadParent(ws: Workspace, channel: string, threadTs: string): StoredMessage | undefined {
   const target = findMessage(ws, channel, threadTs);
@@ -76,6 +93,16 @@ export function toSlackMessage(
           bot_profile: { id: BOT_ID, app_id: APP_ID, name: "Decipher", deleted: false, team_id: ws.teamId },
         }
       : {};
+  if (m.deleted)
+    return {
+      type: "message",
+      subtype: "tombstone",
+      user: "USLACKBOT",
+      text: DELETED_TEXT,
+      ts: m.ts,
+      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+      ...(m.replyCount ? { reply_count: m.replyCount } : {}),
+    };
   return {
     type: "message",
     user: m.user,
@@ -109,6 +136,7 @@ export function toInspected(m: StoredMessage): Record<string, unknown> {
     via: m.via,
     links: m.links ?? [],
     unfurls: m.unfurls ?? null,
+    ...(m.deleted ? { deleted: true } : {}),
   };
 }
 

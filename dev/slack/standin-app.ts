@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin.ts";
 import { adminEventRoutes } from "./admin-events.ts";
+import { adminPlatformRoutes } from "./admin-platform.ts";
 import { OAuthServer, oauthAccessHandler, oauthRoutes } from "./oauth.ts";
 import { type PageConfig, pageRoutes } from "./page/routes.ts";
 import { ResponseUrls } from "./response-urls.ts";
@@ -66,6 +67,7 @@ export function createSlackStandInApp(config: SlackStandInConfig = {}) {
 
   app.route("/__slack", adminRoutes(workspaces, responseUrls, config));
   app.route("/__slack", adminEventRoutes(workspaces, config));
+  app.route("/__slack", adminPlatformRoutes(workspaces, config.botToken));
 
   app.notFound((c) => c.json({ ok: false, error: "not_found" }, 404));
   return { app, workspaces, responseUrls };

@@ -12,6 +12,8 @@ export type Channel = {
   topic: string;
   /** The people in it (the bot's own membership is `isMember`): what `users.conversations` answers. */
   members: string[];
+  /** Set by an admin: how this channel refuses the bot's posts. */
+  restriction?: PostingRestriction;
 };
 
 export type User = {
@@ -38,6 +40,11 @@ export type StoredMessage = {
   edited?: { user: string; ts: string };
   replyBroadcast?: boolean;
   replyCount?: number;
+  /**
+   * A person deleted it. A parent with replies stays as Slack's placeholder ("This message was
+   * deleted.", subtype `tombstone`); edits and deletes by the app answer `message_not_found`.
+   */
+  deleted?: boolean;
   /** Slack message metadata (`event_type`, `event_payload`), as chat.postMessage received it. */
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Links Slack would hand to the app in `link_shared` (its unfurl domains only). */
@@ -70,12 +77,30 @@ export type CallRecord = {
  * bot has given up waiting). `lost`: Slack does the call, then the connection fails (500), so
  * the caller cannot know it succeeded.
  */
-export type FaultKind = "429" | "500" | "error" | "hang" | "lost";
+export type FaultKind = "429" | "500" | "error" | "hang" | "lost" | "ok-false" | "html";
+
+/** How the app is distributed, which decides its history tier (`dev/slack/tiers.ts`). */
+export type Distribution = "internal" | "distributed";
+
+/**
+ * Refusals a channel can give the bot's posts (`POST /__slack/channels/restrict`), from
+ * chat.postMessage's errors table: an admin-only channel, a read-only one, one where only
+ * thread replies are allowed, one where replies are not.
+ */
+export type PostingRestriction =
+  | "restricted_action"
+  | "restricted_action_read_only_channel"
+  | "restricted_action_thread_only_channel"
+  | "restricted_action_non_threadable_channel";
 
 export type Fault = {
   method: string;
   kind: FaultKind;
   error?: string;
+  /** `error` with `invalid_blocks`: Slack's detail lines (`errors`, `response_metadata.messages`). */
+  details?: string[];
+  /** `html`: the HTTP status of the HTML page (default 503). */
+  status?: number;
   retryAfter?: number;
   delayMs?: number;
   remaining: number;

@@ -1,9 +1,11 @@
 import { boolParam, type Params, stringParam } from "./api-params.ts";
 import { readContent, slackError } from "./content.ts";
+import { eventEnvelope, messageMetadataPostedEvent } from "./event-payloads.ts";
 import {
   addMessage,
   botMessage,
   findMessage,
+  listed,
   removeMessage,
   resolveChannel,
   threadParent,
@@ -13,6 +15,7 @@ import {
 import type { Method, MethodBody, MethodContext } from "./method-types.ts";
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import type { Channel, StoredMessage, User } from "./standin-types.ts";
+import { TIERS } from "./tiers.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
 import { chatUnfurl } from "./web-api-unfurl.ts";
 import { viewsOpen, viewsPublish } from "./web-api-views.ts";
@@ -21,12 +24,24 @@ import type { Workspace } from "./workspaces.ts";
 // The Web API methods the bot uses, with Slack's argument checks, error codes and response
 // shapes. Each handler answers the JSON body Slack would send with HTTP 200.
 
-/** Where the bot may post: exists, not archived, and the bot is a member. */
+/**
+ * Where the bot may post: exists, not archived, the bot is a member, and no posting restriction
+ * an admin set refuses this post (a thread-only channel takes replies only, a non-threadable
+ * one top-level messages only).
+ */
 function postableChannel(ws: Workspace, params: Params): Channel | MethodBody {
   const channel = resolveChannel(ws, stringParam(params, "channel"));
   if (!channel) return slackError("channel_not_found");
   if (channel.isArchived) return slackError("is_archived");
   if (!channel.isMember) return slackError("not_in_channel");
+  const reply = Boolean(stringParam(params, "thread_ts"));
+  const refused =
+    channel.restriction === "restricted_action_thread_only_channel"
+      ? !reply
+      : channel.restriction === "restricted_action_non_threadable_channel"
+        ? reply
+        : channel.restriction !== undefined;
+  if (refused && channel.restriction) return slackError(channel.restriction);
   return channel;
 }
 
@@ -94,14 +109,19 @@ function metadataParam(params: Params): StoredMessage["metadata"] | "invalid" | 
 }
 
 /**
- * Slack's paging of history and replies: at most `limit` (default 100, at most 999) from
- * `cursor` on, with `oldest`/`latest` bounds (exclusive, like Slack's default) on the ts.
+ * Slack's paging of history and replies: at most `limit` (the tier's default and maximum:
+ * 100/999 internal, 15/15 distributed) from `cursor` on, with `oldest`/`latest` bounds
+ * (exclusive, like Slack's default) on the ts. A larger `limit` is answered with the maximum
+ * and a cursor to the rest.
  */
 function page(
+  ws: Workspace,
   all: StoredMessage[],
   params: Params,
 ): { messages: StoredMessage[]; hasMore: boolean; nextCursor: string } {
-  const limit = Math.min(Math.max(Number(stringParam(params, "limit") ?? 100) || 100, 1), 999);
+  const tier = TIERS[ws.distribution];
+  const asked = Number(stringParam(params, "limit") ?? tier.defaultLimit) || tier.defaultLimit;
+  const limit = Math.min(Math.max(asked, 1), tier.maxLimit);
   const oldest = Number(stringParam(params, "oldest") ?? "0") || 0;
   const latest = Number(stringParam(params, "latest") ?? "0") || Number.POSITIVE_INFINITY;
   const inRange = all.filter((m) => Number(m.ts) > oldest && Number(m.ts) < latest);
@@ -119,6 +139,8 @@ const postMessage: Method = ({ ws, params, nextTs }) => {
     via: "chat.postMessage",
   }));
   if ("ok" in message) return message;
+  if (message.metadata && ws.metadataSubscriptions?.has(message.metadata.event_type))
+    ws.metadataEvents.push(eventEnvelope(ws, messageMetadataPostedEvent(ws, message)));
   return { ok: true, channel: channel.id, ts: message.ts, message: toSlackMessage(ws, message) };
 };
 
@@ -128,8 +150,9 @@ const update: Method = ({ ws, params, nextTs }) => {
   if (channel.isArchived) return slackError("is_archived");
   const ts = stringParam(params, "ts");
   const message = ts ? findMessage(ws, channel.id, ts) : undefined;
-  // Ephemeral messages cannot be reached through chat.update, only through response_url.
-  if (!message || message.ephemeral) return slackError("message_not_found");
+  // Ephemeral messages cannot be reached through chat.update, only through response_url; one a
+  // person deleted is gone, even while its placeholder holds the thread.
+  if (!message || message.ephemeral || message.deleted) return slackError("message_not_found");
   if (message.user !== BOT_USER_ID) return slackError("cant_update_message");
   const content = readContent(params, false, ws.refusedBlocks);
   if (!content.ok) return content.body;
@@ -156,7 +179,7 @@ const deleteMessage: Method = ({ ws, params }) => {
   if (!channel) return slackError("channel_not_found");
   const ts = stringParam(params, "ts");
   const message = ts ? findMessage(ws, channel.id, ts) : undefined;
-  if (!message || message.ephemeral) return slackError("message_not_found");
+  if (!message || message.ephemeral || message.deleted) return slackError("message_not_found");
   if (message.user !== BOT_USER_ID) return slackError("cant_delete_message");
   removeMessage(ws, message);
   return { ok: true, channel: channel.id, ts: message.ts };
@@ -217,10 +240,10 @@ const conversationsHistory: Method = ({ ws, params }) => {
   if (!channel) return slackError("channel_not_found");
   if (!channel.isMember) return slackError("not_in_channel");
   const all = ws.messages
-    .filter((m) => m.channel === channel.id && !m.ephemeral)
+    .filter((m) => m.channel === channel.id && !m.ephemeral && listed(m))
     .filter((m) => !m.threadTs || m.threadTs === m.ts || m.replyBroadcast)
     .reverse();
-  const { messages, hasMore, nextCursor } = page(all, params);
+  const { messages, hasMore, nextCursor } = page(ws, all, params);
   const metadata = boolParam(params, "include_all_metadata") === true;
   return {
     ok: true,
@@ -242,6 +265,7 @@ const conversationsReplies: Method = ({ ws, params }) => {
   );
   // Like Slack, the parent leads every page; `oldest` bounds the replies only.
   const { messages, hasMore, nextCursor } = page(
+    ws,
     thread.filter((m) => m !== parent),
     params,
   );

@@ -3,12 +3,14 @@ import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
 import type {
   CallRecord,
   Channel,
+  Distribution,
   Fault,
   RateLimitConfig,
   StoredMessage,
   StoredView,
   User,
 } from "./standin-types.ts";
+import { createMinuteWindow, type MinuteWindow } from "./tiers.ts";
 import { createTsClock, type TsClock } from "./ts-clock.ts";
 
 // One stand-in serves every test file at once; each bot token is its own workspace, created
@@ -27,6 +29,14 @@ export type Workspace = {
   faults: Fault[];
   rateLimit: RateLimitConfig | null;
   limiter: RateLimiter | null;
+  /** The app's distribution here: its history tier (`POST /__slack/distribution`). */
+  distribution: Distribution;
+  /** History calls in the last minute, per method, for the tier's limit. */
+  historyWindow: MinuteWindow;
+  /** The manifest's `metadata_subscriptions`; null: no `message_metadata_posted` at all. */
+  metadataSubscriptions: Set<string> | null;
+  /** `message_metadata_posted` envelopes not yet taken for delivery. */
+  metadataEvents: Record<string, unknown>[];
   nextBlockId: number;
   /** views.publish: each user's Home tab. */
   homeViews: Map<string, StoredView>;
@@ -123,6 +133,10 @@ export class Workspaces {
       faults: [],
       rateLimit: null,
       limiter: null,
+      distribution: "internal",
+      historyWindow: createMinuteWindow(),
+      metadataSubscriptions: null,
+      metadataEvents: [],
       nextBlockId: 1,
       homeViews: new Map(),
       modals: [],

@@ -1,0 +1,122 @@
+import { type Context, Hono } from "hono";
+import { deleteByPerson, findMessage, resolveChannel } from "./messages.ts";
+import type { Distribution, PostingRestriction } from "./standin-types.ts";
+import { TIERS } from "./tiers.ts";
+import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
+
+// `/__slack/*` for what real Slack does that the app cannot: how the app is distributed (its
+// history tier), a person deleting a message, an admin restricting posting in a channel, and
+// the app's `metadata_subscriptions` (docs/slack-platform.md names the pages).
+
+type Body = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+
+const RESTRICTIONS: PostingRestriction[] = [
+  "restricted_action",
+  "restricted_action_read_only_channel",
+  "restricted_action_thread_only_channel",
+  "restricted_action_non_threadable_channel",
+];
+
+/** The other channel-level refusals, set by changing the channel as Slack would see it. */
+const CHANNEL_STATES = ["is_archived", "not_in_channel", "channel_not_found"] as const;
+
+async function jsonBody(c: Context): Promise<Body> {
+  const parsed: unknown = await c.req.json().catch(() => ({}));
+  return typeof parsed === "object" && parsed !== null ? (parsed as Body) : {};
+}
+
+export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: string) {
+  const app = new Hono();
+
+  function workspaceFor(c: Context, body: Body = {}): Workspace | Response {
+    const token = str(body.botToken) ?? str(c.req.query("botToken")) ?? defaultToken;
+    if (!token || !isBotToken(token))
+      return c.json({ ok: false, error: "botToken must look like xoxb-…" }, 400);
+    return workspaces.get(token);
+  }
+
+  app.post("/distribution", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const distribution = body.distribution as Distribution;
+    if (!(distribution in TIERS))
+      return c.json({ ok: false, error: "distribution must be internal or distributed" }, 400);
+    ws.distribution = distribution;
+    return c.json({ ok: true, distribution, tier: TIERS[distribution] });
+  });
+
+  /** `restriction`: one of chat.postMessage's refusals for this channel; null lifts it. */
+  app.post("/channels/restrict", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const channel = resolveChannel(ws, str(body.channelId));
+    if (!channel) return c.json({ ok: false, error: "channel_not_found" }, 404);
+    const restriction = body.restriction;
+    if (restriction === null) {
+      channel.restriction = undefined;
+      return c.json({ ok: true });
+    }
+    if (RESTRICTIONS.includes(restriction as PostingRestriction)) {
+      channel.restriction = restriction as PostingRestriction;
+      return c.json({ ok: true, restriction });
+    }
+    if (restriction === "is_archived") channel.isArchived = true;
+    else if (restriction === "not_in_channel") channel.isMember = false;
+    else if (restriction === "channel_not_found") ws.channels.delete(channel.id);
+    else
+      return c.json(
+        {
+          ok: false,
+          error: `restriction must be null or one of ${[...RESTRICTIONS, ...CHANNEL_STATES].join("|")}`,
+        },
+        400,
+      );
+    return c.json({ ok: true, restriction });
+  });
+
+  /** A person (or an admin) deletes a message, the bot's or anyone's. */
+  app.post("/messages/delete", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const channel = resolveChannel(ws, str(body.channelId));
+    const ts = str(body.ts);
+    const message = channel && ts ? findMessage(ws, channel.id, ts) : undefined;
+    if (!message || message.ephemeral || message.deleted)
+      return c.json({ ok: false, error: "message_not_found" }, 404);
+    deleteByPerson(message);
+    return c.json({ ok: true, channel: message.channel, ts: message.ts });
+  });
+
+  /**
+   * The app's manifest `metadata_subscriptions`: the event types it hears
+   * `message_metadata_posted` for; `null` (the default) turns the event off.
+   */
+  app.post("/metadata-subscriptions", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const types = body.eventTypes;
+    if (types !== null && !(Array.isArray(types) && types.every((t) => typeof t === "string")))
+      return c.json({ ok: false, error: "eventTypes must be a list of event types, or null" }, 400);
+    ws.metadataSubscriptions = types === null ? null : new Set(types as string[]);
+    return c.json({ ok: true, eventTypes: types });
+  });
+
+  /**
+   * The `message_metadata_posted` envelopes Slack owes the app, oldest first; taking them
+   * empties the queue. The caller delivers them (`POST /__slack/events`), late, or never — an
+   * event can be lost like any other.
+   */
+  app.post("/metadata-events/take", async (c) => {
+    const ws = workspaceFor(c, await jsonBody(c));
+    if (ws instanceof Response) return ws;
+    const envelopes = ws.metadataEvents.splice(0);
+    return c.json({ ok: true, envelopes });
+  });
+
+  return app;
+}
