@@ -1,7 +1,12 @@
 import type { SlackMessage } from "../messages/limits.ts";
 import { forRichClients, hasRichBlocks, withoutRichBlocks } from "../messages/rich-blocks.ts";
 import type { SlackClient } from "./slack-client.ts";
-import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
+import {
+  classifySlackFailure,
+  classifyWriteFailure,
+  refusesBlockType,
+  type SlackFailure,
+} from "./slack-errors.ts";
 
 export type PostResult =
   /**
@@ -52,7 +57,8 @@ async function sendWithFallbacks(
   if (rich && !skipRich) {
     console.warn(`Slack refused a chart or table (${first.failure.code}); sending the message without them`);
     const second = await send(plain, true);
-    if (second.ok) await gate?.remember().catch(() => {});
+    // A refusal of one block's content (not its type) concerns this message only.
+    if (second.ok && refusesBlockType(first.failure)) await gate?.remember().catch(() => {});
     if (second.ok || second.failure.kind !== "rejected") return second;
   }
   if (!textAlone || plain.blocks.length === 0) return first;

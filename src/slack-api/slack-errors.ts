@@ -17,6 +17,8 @@ export type SlackFailureKind = "permanent" | "workspace" | "transient" | "reject
 export type SlackFailure = {
   kind: SlackFailureKind;
   code: string;
+  /** Slack's detail lines of a refusal (`response_metadata.messages`), e.g. which block and why. */
+  detail?: readonly string[];
   /** Slack's `Retry-After` on a 429: no call to it before these seconds have passed. */
   retryAfterSeconds?: number;
 };
@@ -73,7 +75,8 @@ export function classifySlackFailure(error: unknown): SlackFailure {
       code === "service_unavailable"
     )
       return { kind: "transient", code };
-    return { kind: "rejected", code };
+    const detail = detailOf(error);
+    return { kind: "rejected", code, ...(detail.length > 0 ? { detail } : {}) };
   }
   if (isSlackAPIConnectionError(error)) {
     if (error.status !== 429) return { kind: "transient", code: `http_${error.status}` };
@@ -132,4 +135,22 @@ export function describeSlackFailure({ code }: SlackFailure): string {
     default:
       return `Slack answered ${code}.`;
   }
+}
+
+/** The detail lines Slack gives with a refusal: `response_metadata.messages`, else `errors`. */
+function detailOf(error: SlackAPIError): string[] {
+  const data = (error as { result?: { response_metadata?: { messages?: unknown }; errors?: unknown } }).result;
+  const lines = data?.response_metadata?.messages ?? data?.errors;
+  return Array.isArray(lines) ? lines.filter((l): l is string => typeof l === "string").slice(0, 20) : [];
+}
+
+/**
+ * Whether a refusal of blocks is of a block type the workspace does not take (Slack rolls new
+ * blocks out in phases: "unsupported type: table"), rather than of one block's content (a title
+ * too long, two tables in one message). Only the first is the workspace's to remember; without
+ * any detail, the refusal is taken as one of the type.
+ */
+export function refusesBlockType(failure: SlackFailure): boolean {
+  if (!failure.detail || failure.detail.length === 0) return true;
+  return failure.detail.some((line) => /unsupported type|invalid block type|unknown block type/i.test(line));
 }

@@ -98,6 +98,25 @@ describe("charts and tables in the daily digest", () => {
   });
 });
 
+describe("a refusal of one table's content", () => {
+  it("drops the charts and table from that digest only: the workspace keeps them for the next", async () => {
+    const { bot, due } = await channelWithDigest();
+    await bot.slackFault("chat.postMessage", "error", 1, {
+      error: "invalid_blocks",
+      details: ["[ERROR] only one table block allowed [json-pointer:/blocks]"],
+    });
+    await bot.cron(new Date(due.getTime() + 5_000));
+    const sent = await digests(bot);
+    expect(sent).toHaveLength(1);
+    expect(rich(sent[0])).toEqual([]);
+    expect(await env.STATE.get(keys.richBlocksRefused(await bot.team()))).toBeNull();
+
+    await bot.cron(new Date(due.getTime() + DAY + 5_000));
+    expect(await digests(bot)).toHaveLength(2);
+    expect(rich((await digests(bot))[1])).not.toEqual([]);
+  });
+});
+
 describe("charts in alerts", () => {
   it("a collection alert charts its growth, and its parent's chart grows with later alerts", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
