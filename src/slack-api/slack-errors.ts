@@ -139,7 +139,8 @@ export function describeSlackFailure({ code }: SlackFailure): string {
 
 /** The detail lines Slack gives with a refusal: `response_metadata.messages`, else `errors`. */
 function detailOf(error: SlackAPIError): string[] {
-  const data = (error as { result?: { response_metadata?: { messages?: unknown }; errors?: unknown } }).result;
+  const data = (error as { result?: { response_metadata?: { messages?: unknown }; errors?: unknown } })
+    .result;
   const lines = data?.response_metadata?.messages ?? data?.errors;
   return Array.isArray(lines) ? lines.filter((l): l is string => typeof l === "string").slice(0, 20) : [];
 }
