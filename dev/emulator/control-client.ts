@@ -75,6 +75,9 @@ export function emulatorControl(baseUrl: string) {
           `/collections/${collectionId}/expire`,
           withKey({ count }),
         ),
+      /** Deleted at Decipher: from now on the API answers 404 for it. */
+      deleteTest: (testId: number) => call("DELETE", `/tests/${testId}${query}`),
+      deleteCollection: (collectionId: number) => call("DELETE", `/collections/${collectionId}${query}`),
       resolve: (collectionId: number, isResolved: boolean) =>
         call<{ isResolved: boolean }>("PATCH", `/collections/${collectionId}`, withKey({ isResolved })),
       listOrder: (order: "newest" | "oldest") => call("POST", "/list-order", withKey({ order })),

@@ -4,8 +4,37 @@
  */
 export const routeNames = ["testRuns", "sessions", "timeline", "clicks", "collectionSessions"] as const;
 export type RouteName = (typeof routeNames)[number];
-export const faultKinds = ["429", "500", "hang", "malformed", "404"] as const;
+export const faultKinds = [
+  "429",
+  "500",
+  "hang",
+  "malformed",
+  "404",
+  "401",
+  "403",
+  "repeat-cursor",
+  "empty-has-more",
+  "mixed-order",
+] as const;
 export type FaultKind = (typeof faultKinds)[number];
+
+/**
+ * Kinds that answer the call, then bend its list page the way a sloppy vendor would: the
+ * cursor the request sent handed back again, an empty page that still says `hasMore`, or the
+ * page's items out of order (so order is mixed across pages).
+ */
+export const pageFaultKinds: readonly FaultKind[] = ["repeat-cursor", "empty-has-more", "mixed-order"];
+
+type ListPage = { data?: unknown[]; hasMore?: boolean; nextCursor?: string | null };
+
+export function bendPage(kind: FaultKind, page: ListPage, requestCursor: string | undefined): ListPage {
+  if (kind === "repeat-cursor")
+    return requestCursor ? { ...page, hasMore: true, nextCursor: requestCursor } : page;
+  if (kind === "empty-has-more")
+    return { ...page, data: [], hasMore: true, nextCursor: page.nextCursor ?? requestCursor ?? null };
+  if (kind === "mixed-order") return { ...page, data: [...(page.data ?? [])].reverse() };
+  return page;
+}
 
 export type Fault = {
   id: number;

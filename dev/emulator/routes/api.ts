@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { CursorCodec, CursorPosition } from "../cursor.ts";
 import { ApiError, invalid, methodNotAllowed, notFound, unauthenticated } from "../errors.ts";
-import type { FaultRegistry, RouteName } from "../faults.ts";
+import { bendPage, type FaultRegistry, pageFaultKinds, type RouteName } from "../faults.ts";
 import { page } from "../keyset-pages.ts";
 import type { Org } from "../model.ts";
 import {
@@ -48,8 +48,11 @@ export function apiRoutes(deps: ApiDeps) {
       const org = authenticate(c.req.header("authorization"), c.req.header("x-api-key"), deps.store);
       org.requests[route] = (org.requests[route] ?? 0) + 1;
       const fault = deps.faults.take(org.apiKey, route);
-      if (fault) return injected(fault.kind, fault.retryAfter, c.req.raw.signal, deps);
-      return handler(c, org);
+      if (fault && !pageFaultKinds.includes(fault.kind))
+        return injected(fault.kind, fault.retryAfter, c.req.raw.signal, deps);
+      const res = await handler(c, org);
+      if (!fault || res.status !== 200) return res;
+      return c.json(bendPage(fault.kind, await res.json(), c.req.query("cursor")));
     };
 
   const ctx = () => ({ appUrl: deps.appUrl, now: deps.now() });
@@ -253,6 +256,17 @@ async function injected(
     case "404":
       // What Decipher answers once the test or collection asked for was deleted.
       throw notFound("Not found (injected: deleted at Decipher)");
+    case "401":
+      // A key revoked at Decipher (docs/decipher-api.md: 401 authentication_error).
+      throw unauthenticated("Invalid API key (injected: revoked at Decipher)");
+    case "403":
+      // A key that lost access to this resource (403 authorization_error).
+      throw new ApiError(
+        403,
+        "authorization_error",
+        "forbidden",
+        "Forbidden (injected: access removed at Decipher)",
+      );
     case "malformed":
       return new Response('{"object":"list","data":[{"object":', {
         status: 200,

@@ -145,6 +145,25 @@ export function controlRoutes(deps: ControlDeps) {
     return c.json(view.collection(collection, org));
   });
 
+  /** Deleted at Decipher: the test (with its runs) is gone, so the API answers 404 for it. */
+  control.delete("/tests/:testId", async (c) => {
+    const org = orgOf(store, { apiKey: c.req.query("apiKey") });
+    const id = Number(c.req.param("testId"));
+    if (!org.tests.some((t) => t.id === id))
+      throw new ApiError(404, "not_found_error", "not_found", "No such test");
+    org.tests = org.tests.filter((t) => t.id !== id);
+    org.runs = org.runs.filter((r) => r.testId !== id);
+    return c.json({ ok: true, deleted: id });
+  });
+
+  /** Deleted at Decipher: the collection is gone, so its sessions endpoint answers 404. */
+  control.delete("/collections/:id", async (c) => {
+    const org = orgOf(store, { apiKey: c.req.query("apiKey") });
+    const collection = collectionOf(org, c.req.param("id"));
+    org.collections = org.collections.filter((x) => x !== collection);
+    return c.json({ ok: true, deleted: collection.id });
+  });
+
   control.post("/faults", async (c) => {
     const body = await json(c);
     const apiKey = body.apiKey === undefined ? null : orgOf(store, body).apiKey;
