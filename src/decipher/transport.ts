@@ -153,6 +153,10 @@ export async function get<S extends v.GenericSchema>(
     if (isVendorApiError(error)) throw error;
     throw fail(requestFailure(t, operation, error));
   }
+  // ofetch calls only a 4xx or 5xx an error: any other answer that is not 2xx (a 3xx fetch did
+  // not follow) is one too, from its status, never its body read as data.
+  if (response.status < 200 || response.status > 299)
+    throw fail(errorFromResponse(t, operation, response.status, response.headers, response._data ?? ""));
   return parseBody(t, operation, response.status, response._data ?? "", schema, fail);
 }
 

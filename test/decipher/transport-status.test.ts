@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
+import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
+import { API_KEY, json, recordingFetch } from "./fake-api.ts";
+import { testRun, testRunList } from "./fixtures.ts";
+
+async function failure(promise: Promise<unknown>): Promise<VendorApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isVendorApiError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("an answer that is not 2xx", () => {
+  // ofetch treats only 4xx and 5xx as errors: a 3xx that fetch did not follow was parsed as data.
+  it("is an error from its status even when its body reads as a page (a 3xx)", async () => {
+    const { fetch, calls } = recordingFetch(() => json(300, testRunList([testRun(1)])));
+    const client = createVendorClient({
+      baseUrl: "https://api.decipher.test",
+      apiKey: API_KEY,
+      fetch,
+      sleep: async () => {},
+    });
+    const error = await failure(client.listTestRuns(101));
+    expect(error.status).toBe(300);
+    expect(error.type).toBe("api_error");
+    expect(error.attempts).toBe(1);
+    expect(calls).toHaveLength(1);
+  });
+});
