@@ -139,7 +139,9 @@ export async function get<S extends v.GenericSchema>(
       },
       onRequestError: async ({ error }) => {
         // An abort the attempt's own timer did not cause is nobody's to retry.
-        if (error.name === "AbortError") throw fail(requestFailure(t, operation, error));
+        // (`error` is what fetch rejected with, not always an Error.)
+        if ((error as unknown) instanceof Error && error.name === "AbortError")
+          throw fail(requestFailure(t, operation, error));
         await settle(requestFailure(t, operation, error));
       },
       onResponseError: async ({ response: failed }) => {

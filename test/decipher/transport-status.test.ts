@@ -30,4 +30,21 @@ describe("an answer that is not 2xx", () => {
     expect(error.attempts).toBe(1);
     expect(calls).toHaveLength(1);
   });
+
+  // ofetch's request-error hook read `error.name` of whatever fetch rejected with: a rejection
+  // that is no object threw a TypeError there, given up at once instead of retried.
+  it("retries a transport that rejects with no error at all, and reports network_error", async () => {
+    const { fetch, calls } = recordingFetch(() => Promise.reject(undefined));
+    const client = createVendorClient({
+      baseUrl: "https://api.decipher.test",
+      apiKey: API_KEY,
+      fetch,
+      sleep: async () => {},
+    });
+    const error = await failure(client.listTestRuns(101));
+    expect(error.type).toBe("network_error");
+    expect(error.message).toBe("Could not reach the Decipher API (undefined)");
+    expect(error.attempts).toBe(3);
+    expect(calls).toHaveLength(3);
+  });
 });
