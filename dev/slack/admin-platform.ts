@@ -16,6 +16,7 @@ const RESTRICTIONS: PostingRestriction[] = [
   "restricted_action_read_only_channel",
   "restricted_action_thread_only_channel",
   "restricted_action_non_threadable_channel",
+  "team_access_not_granted",
 ];
 
 /** The other channel-level refusals, set by changing the channel as Slack would see it. */

@@ -91,7 +91,9 @@ export type PostingRestriction =
   | "restricted_action"
   | "restricted_action_read_only_channel"
   | "restricted_action_thread_only_channel"
-  | "restricted_action_non_threadable_channel";
+  | "restricted_action_non_threadable_channel"
+  /** A Slack Connect channel whose other organization has not granted the app access. */
+  | "team_access_not_granted";
 
 export type Fault = {
   method: string;

@@ -125,7 +125,11 @@ describe("a person deletes a message", () => {
 });
 
 describe("posting restrictions per channel", () => {
-  for (const restriction of ["restricted_action", "restricted_action_read_only_channel"]) {
+  for (const restriction of [
+    "restricted_action",
+    "restricted_action_read_only_channel",
+    "team_access_not_granted",
+  ]) {
     it(`${restriction}: every post there is refused with it, other channels post`, async () => {
       const ws = workspace();
       await ws.admin("channels/restrict", { channelId: "C0ALERTS", restriction });
