@@ -21,7 +21,7 @@ import {
   testRunPageSchema,
   testRunSchema,
 } from "./schema.ts";
-import { get, issuePath, scrub, transportOf } from "./transport.ts";
+import { get, issuePath, type Settings, scrub, transportOf } from "./transport.ts";
 import type {
   CollectionSessionList,
   RejectedRun,
@@ -94,26 +94,7 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
       const id = numericId(testId, "testId", op);
       const params = buildQuery(query, { limitMax: 100, status: true }, op);
       const page = await get(t, op, `/api/v1/tests/${id}/runs`, params, testRunPageSchema);
-      const data: TestRun[] = [];
-      const rejected: RejectedRun[] = [];
-      page.data.forEach((item, index) => {
-        const run = v.safeParse(testRunSchema, item);
-        if (run.success) {
-          data.push(run.output);
-          return;
-        }
-        const issue = run.issues[0];
-        const raw = isRecord(item) ? item.id : null;
-        const id = typeof raw === "number" ? raw : null;
-        const path = issuePath(issue.path);
-        rejected.push({
-          index,
-          id,
-          field: `data[${index}]${path ? `.${path}` : ""}`,
-          message: scrub(t, issue.message),
-        });
-      });
-      return { ...page, data, rejected };
+      return { ...page, ...readRuns(t, page.data) };
     },
     async listCollectionSessions(collectionId, query) {
       const op = "listCollectionSessions";
@@ -143,6 +124,30 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
       return get(t, op, `/api/v1/sessions/${id}/clicks`, new URLSearchParams(), sessionClicksSchema);
     },
   };
+}
+
+/** A page's runs, each checked on its own: the readable ones, and the others set aside with the field that failed. */
+function readRuns(t: Settings, items: readonly unknown[]): { data: TestRun[]; rejected: RejectedRun[] } {
+  const data: TestRun[] = [];
+  const rejected: RejectedRun[] = [];
+  items.forEach((item, index) => {
+    const run = v.safeParse(testRunSchema, item);
+    if (run.success) {
+      data.push(run.output);
+      return;
+    }
+    const issue = run.issues[0];
+    const raw = isRecord(item) ? item.id : null;
+    const id = typeof raw === "number" ? raw : null;
+    const path = issuePath(issue.path);
+    rejected.push({
+      index,
+      id,
+      field: `data[${index}]${path ? `.${path}` : ""}`,
+      message: scrub(t, issue.message),
+    });
+  });
+  return { data, rejected };
 }
 
 function checkBaseUrl(value: unknown): string {

@@ -58,33 +58,14 @@ export async function pollCollectionSubscription(
   if (quiet) return quiet;
 
   const growthRow = recordGrowth(ctx.ledger, sub, now);
-  const snooze = sub.snooze;
-  if (snooze && isSnoozed(sub, now)) {
-    const reached =
-      snooze.choice.kind === "until-growth" &&
-      collection.sessionCount >= (snooze.countAtStart ?? sub.alertedCount) + snooze.choice.sessions;
-    if (!reached && growthRow.fate !== "counted")
-      ctx.ledger.save([{ ...growthRow, fate: "counted", reason: "snoozed", decidedAt: now.toISOString() }]);
-    if (!reached)
-      return sub.lastError || sub.failingSince
-        ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
-        : unchanged();
-  }
-  if (snooze) sub = { ...sub, snooze: null };
+  const snoozed = heldBySnooze(sub, collection, growthRow, ctx);
+  if (snoozed) return snoozed;
+  if (sub.snooze) sub = { ...sub, snooze: null };
 
   // The evidence read, a post, its details in the thread and a parent edit; else next cycle.
   if (!ctx.budget.has(4)) return unchanged();
 
-  let evidence: CollectionSessionList | null = null;
-  try {
-    evidence = await deps.vendor.listCollectionSessions(sub.collectionId, {
-      limit: EVIDENCE_SESSIONS,
-      include: ["timeline", "screenshots"],
-      since: new Date(Math.min(Date.parse(sub.alertedAt) || now.getTime(), now.getTime() - 60_000)),
-    });
-  } catch {
-    // The alert still goes out with counts and the AI summary; evidence is a bonus.
-  }
+  const evidence = await readEvidence(ctx, sub);
   const input = {
     collection: evidence?.collection ?? collection,
     previousCount: sub.alertedCount,
@@ -170,6 +151,47 @@ export async function pollCollectionSubscription(
     ? card && { ...card, collection: current, editOwed }
     : { previousCount: sub.alertedCount, regression, collection: current, evidence: shown };
   return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
+}
+
+/**
+ * A snoozed collection's growth is counted, not told, until the snooze ends or its "until +N
+ * sessions" is reached: what the poll comes to then, or null when it is told.
+ */
+function heldBySnooze(
+  sub: CollectionSubscription,
+  collection: IssueCollection,
+  growthRow: LedgerRow,
+  ctx: PollContext & { ledger: RunLedger },
+): PollOutcome | null {
+  const { now } = ctx;
+  const snooze = sub.snooze;
+  if (!snooze || !isSnoozed(sub, now)) return null;
+  const reached =
+    snooze.choice.kind === "until-growth" &&
+    collection.sessionCount >= (snooze.countAtStart ?? sub.alertedCount) + snooze.choice.sessions;
+  if (reached) return null;
+  if (growthRow.fate !== "counted")
+    ctx.ledger.save([{ ...growthRow, fate: "counted", reason: "snoozed", decidedAt: now.toISOString() }]);
+  return sub.lastError || sub.failingSince
+    ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
+    : unchanged();
+}
+
+/** The sessions and screenshots an alert shows; null when Decipher did not answer (the alert still goes out). */
+async function readEvidence(
+  ctx: PollContext,
+  sub: CollectionSubscription,
+): Promise<CollectionSessionList | null> {
+  const { now } = ctx;
+  try {
+    return await ctx.deps.vendor.listCollectionSessions(sub.collectionId, {
+      limit: EVIDENCE_SESSIONS,
+      include: ["timeline", "screenshots"],
+      since: new Date(Math.min(Date.parse(sub.alertedAt) || now.getTime(), now.getTime() - 60_000)),
+    });
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -148,16 +148,9 @@ export async function sendDigest(
     (s) => read.reads.get(s.collectionId) ?? earlier.get(s.collectionId) ?? null,
   );
   const ledger = await ledgerLines();
-  let failed = collectionLines.filter((c) => c === null).length;
-  const testLines = tests.map((s) => {
-    const line = ledger.get(s.testId);
-    if (!line) {
-      failed++;
-      return unknownTestLine(s, appUrl);
-    }
-    const { counted: _counted, ...figures } = line;
-    return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
-  });
+  const testLines = tests.map((s) => testLineOf(s, ledger.get(s.testId), appUrl));
+  const failed =
+    collectionLines.filter((c) => c === null).length + tests.filter((s) => !ledger.has(s.testId)).length;
   if (waitForDecipher(active, failed, schedule.nextDueAt, now)) {
     return { kind: "retry", error: "Decipher did not answer for any subscription" };
   }
@@ -174,16 +167,7 @@ export async function sendDigest(
     ),
   };
   const date = localDate(now, schedule.zone);
-  const history = recordDay(schedule.history, {
-    date,
-    tests: {
-      settled: testLines.reduce((n, t) => n + t.settled, 0),
-      failures: testLines.reduce((n, t) => n + (t.settled > 0 ? t.failures24h : 0), 0),
-    },
-    collections: Object.fromEntries(
-      lines.collections.map((c) => [String(c.collection.id), c.newSessions24h.count]),
-    ),
-  });
+  const history = recordDay(schedule.history, dayOf(date, testLines, lines.collections));
   const message = withProductionLines(
     digestMessage({
       date,
@@ -236,4 +220,29 @@ export async function sendDigest(
   // A channel that is gone for good does not get retried every minute: try again tomorrow.
   if (result.failure.kind === "permanent") return { kind: "skipped", next, error: result.failure.code };
   return { kind: "retry", error: result.failure.code };
+}
+
+/** A test's digest line from its ledger's, or the line of a test its object did not answer for. */
+function testLineOf(s: TestSubscription, line: LedgerDigestLine | undefined, appUrl: string) {
+  if (!line) return unknownTestLine(s, appUrl);
+  const { counted: _counted, ...figures } = line;
+  return { test: { id: s.testId, name: s.testName, url: testUrl(appUrl, s.testId) }, ...figures };
+}
+
+/** The day the digest records in its history: runs settled and failed, and each collection's new sessions. */
+function dayOf(
+  date: string,
+  tests: readonly { settled: number; failures24h: number }[],
+  collections: readonly CollectionLine[],
+) {
+  return {
+    date,
+    tests: {
+      settled: tests.reduce((n, t) => n + t.settled, 0),
+      failures: tests.reduce((n, t) => n + (t.settled > 0 ? t.failures24h : 0), 0),
+    },
+    collections: Object.fromEntries(
+      collections.map((c) => [String(c.collection.id), c.newSessions24h.count]),
+    ),
+  };
 }

@@ -98,6 +98,35 @@ function growingLine(
   return `• :chart_with_upwards_trend: ${link(collectionUrl(appUrl, s.collectionId), name)} unresolved and growing: +${plural(growth.grew, "session")} between ${dateToken(growth.since)} and ${dateToken(growth.until)} (${collectionCountLine(s)})`;
 }
 
+/** When the facts are from, what is paused, and where the details are. */
+function notesOf(input: BrokenNowInput): string {
+  const asOf = input.lastPollAt
+    ? `As of the last poll, ${dateToken(input.lastPollAt)}.`
+    : "No poll has run yet.";
+  const paused = input.subscriptions.filter((s) => s.paused).length;
+  return [
+    asOf,
+    paused > 0 ? `${plural(paused, "subscription")} paused (see \`/decipher status\`).` : "",
+    "`/decipher status` has the details.",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** The answer when nothing is broken: what the channel watches, said so. */
+function nothingFailing(tests: number, collections: number, notes: string): SlackMessage {
+  const watched = [
+    tests > 0 || collections === 0
+      ? `${plural(tests, "watched test")}, none failing, broken, or flaky with its last run failed`
+      : "",
+    collections > 0
+      ? `${plural(collections, "watched collection")}, none regressed or growing in the last 24 hours`
+      : "",
+  ].filter(Boolean);
+  const text = `Nothing is failing here: ${watched.join("; ")}.`;
+  return fitMessage({ text, blocks: [section(`:large_green_circle: ${text}`), context(notes)] });
+}
+
 /**
  * "@Decipher what is broken right now?": the channel's tests that are not passing, in the
  * digest's and status's words (`notPassingFacts`), and its regressed or growing collections,
@@ -117,17 +146,7 @@ export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
       return growth ? [{ s, growth }] : [];
     });
   const collections = watched.length;
-  const asOf = input.lastPollAt
-    ? `As of the last poll, ${dateToken(input.lastPollAt)}.`
-    : "No poll has run yet.";
-  const paused = input.subscriptions.filter((s) => s.paused).length;
-  const notes = [
-    asOf,
-    paused > 0 ? `${plural(paused, "subscription")} paused (see \`/decipher status\`).` : "",
-    "`/decipher status` has the details.",
-  ]
-    .filter(Boolean)
-    .join(" ");
+  const notes = notesOf(input);
   if (input.subscriptions.length === 0) {
     const text = "This channel watches nothing, so I know of nothing broken here.";
     return fitMessage({
@@ -135,18 +154,8 @@ export function brokenNowMessage(input: BrokenNowInput): SlackMessage {
       blocks: [section(`${text} \`/decipher subscribe test <id>\` watches a test.`)],
     });
   }
-  if (failing.length === 0 && regressed.length === 0 && growing.length === 0) {
-    const watched = [
-      tests.length > 0 || collections === 0
-        ? `${plural(tests.length, "watched test")}, none failing, broken, or flaky with its last run failed`
-        : "",
-      collections > 0
-        ? `${plural(collections, "watched collection")}, none regressed or growing in the last 24 hours`
-        : "",
-    ].filter(Boolean);
-    const text = `Nothing is failing here: ${watched.join("; ")}.`;
-    return fitMessage({ text, blocks: [section(`:large_green_circle: ${text}`), context(notes)] });
-  }
+  if (failing.length === 0 && regressed.length === 0 && growing.length === 0)
+    return nothingFailing(tests.length, collections, notes);
   const counts = [
     failing.length > 0 || (regressed.length === 0 && growing.length === 0)
       ? `${plural(failing.length, "test")} not passing`

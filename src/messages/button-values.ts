@@ -1,4 +1,5 @@
 import { isRecord, isUuid } from "../util/checks.ts";
+import { toDate } from "./mrkdwn.ts";
 import * as SLACK_LIMITS from "./slack-limits.ts";
 
 /*
@@ -226,4 +227,36 @@ export function decodeSessionButtonValue(
 /** The bare session UUID (values written before buttons carried the card). */
 export function encodeSessionIdValue(sessionId: string): string | null {
   return isSessionId(sessionId) ? sessionId : null;
+}
+
+/**
+ * The value of the "…and N more new sessions" button: the collection, since when (epoch
+ * seconds) and how many new sessions the alert counts, so the answer counts the same ones.
+ */
+export function encodeCollectionSessionsValue(
+  collectionId: number,
+  since: string | null,
+  count: number | null = null,
+  /** The collection's session count when `count` was read: a click counts what came since. */
+  total: number | null = null,
+): string | null {
+  const at = toDate(since);
+  if (!Number.isSafeInteger(collectionId) || collectionId <= 0 || !at) return null;
+  const counted = count !== null && Number.isSafeInteger(count) && count > 0 ? `|${count}` : "";
+  const read = counted && total !== null && Number.isSafeInteger(total) && total >= 0 ? `|${total}` : "";
+  return `${collectionId}|${Math.floor(at.getTime() / 1000)}${counted}${read}`;
+}
+
+/** `count` and `total` are null on buttons that did not carry them. */
+export function decodeCollectionSessionsValue(
+  value: unknown,
+): { collectionId: number; since: Date; count: number | null; total: number | null } | null {
+  if (typeof value !== "string") return null;
+  const match = /^(\d{1,15})\|(\d{1,12})(?:\|(\d{1,9})(?:\|(\d{1,9}))?)?$/.exec(value);
+  if (!match) return null;
+  const collectionId = Number(match[1]);
+  const since = new Date(Number(match[2]) * 1000);
+  const count = match[3] ? Number(match[3]) : null;
+  const total = match[4] ? Number(match[4]) : null;
+  return collectionId > 0 && Number.isFinite(since.getTime()) ? { collectionId, since, count, total } : null;
 }

@@ -135,14 +135,36 @@ export function failedThenPassed(card: SlackMessage, test: TestInfo): SlackMessa
 }
 
 /** The parent alert of a failure streak: the first failure and its evidence, then status and controls. */
+/** The strip of the last runs and the failure's class, said as of its run once the card says more. */
+function evidenceLine({ evidence, recoveredBy, streak, firstRun }: FailedRunParentInput): string {
+  const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
+  const meaning = evidence?.classification ? classLine(evidence.classification) : "";
+  if (!strip && !meaning) return "";
+  // Once the card says more than its run (a streak, a recovery), the evidence says whose it is.
+  const whose = recoveredBy || streak.failedRuns > 1 ? `At run #${firstRun.id}:` : "";
+  return [whose, [strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · ")]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** A red card's triage controls; a green one keeps only what undoes a mute, or a snooze that runs on past the recovery. */
+function parentControls(
+  input: FailedRunParentInput,
+): MessageBlock extends never ? never : ReturnType<typeof triageControls> {
+  const { ref, recoveredBy } = input;
+  if (!recoveredBy)
+    return triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) });
+  if (ref && input.muted) return [unmuteButton(ref)];
+  return ref && snoozeLine(input.snooze, input.now) ? [unsnoozeButton(ref)] : [];
+}
+
 export function failedRunParent(input: FailedRunParentInput): SlackMessage {
-  const { test, firstRun, streak, recoveredBy, appUrl, evidence, ref } = input;
+  const { test, firstRun, streak, recoveredBy, appUrl, evidence } = input;
   const summary = summaryLine(firstRun);
   // Red says what happened; green is the same card, and says in words that it recovered.
   const leadIn = recoveredBy ? ":white_check_mark: Recovered:" : ":x: Test failed:";
   const status = testStatusLines(input);
-  const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
-  const meaning = evidence?.classification ? classLine(evidence.classification) : "";
+  const evidenceText = evidenceLine(input);
   const impact = evidence?.impact ? productionImpactBlocks({ impact: evidence.impact, appUrl }) : [];
   const ping = mentionToken(input.mention);
   const lead = recoveredBy
@@ -157,19 +179,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
     ...(summary ? [section(summary)] : []),
     // The evidence is the first failure's, kept through edits: once the card says more (a longer
     // streak, a recovery), it says when the evidence is from, so "failing" never reads as now.
-    ...(strip || meaning
-      ? [
-          context(
-            [
-              // Once the card says more than its run (a streak, a recovery), the evidence says whose it is.
-              recoveredBy || streak.failedRuns > 1 ? `At run #${firstRun.id}:` : "",
-              [strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · "),
-            ]
-              .filter(Boolean)
-              .join(" "),
-          ),
-        ]
-      : []),
+    ...(evidenceText ? [context(evidenceText)] : []),
     ...impact,
     ...runDurationChart(evidence?.recentRuns),
     ...(status.length > 0 ? [context(status.join("\n"))] : []),
@@ -180,14 +190,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
         url: runUrl(appUrl, firstRun.testId, firstRun.id),
         value: String(firstRun.id),
       }),
-      // A green alert keeps only what undoes a mute, or a snooze that runs on past the recovery.
-      ...(recoveredBy
-        ? ref && input.muted
-          ? [unmuteButton(ref)]
-          : ref && snoozeLine(input.snooze, input.now)
-            ? [unsnoozeButton(ref)]
-            : []
-        : triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
+      ...parentControls(input),
     ),
   ];
   const text = [

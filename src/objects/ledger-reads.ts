@@ -1,7 +1,7 @@
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import { byRowTime, LEDGER_KEEP_MS } from "../model/run-ledger.ts";
-import { resolveTestOptions, type TestSubscription } from "../model/subscription.ts";
+import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 
 /**
@@ -9,14 +9,23 @@ import { SqlRunLedger } from "./sql-run-ledger.ts";
  * from its SQLite as it is now, writing nothing.
  */
 
-/** The test's digest line: its last day of runs, and its state as the digest names it. */
-export function digestLineOf(sql: SqlStorage, sub: TestSubscription, now: Date): LedgerDigestLine {
+/**
+ * The test's digest line: its last day of runs, and its state as the digest names it. Null for
+ * a subscription that keeps no run ledger (a collection's), or none at all.
+ */
+export function digestLineOf(
+  sql: SqlStorage,
+  sub: Subscription | undefined,
+  now: Date,
+): LedgerDigestLine | null {
+  if (sub?.kind !== "test") return null;
   SqlRunLedger.migrate(sql);
   return ledgerDigestLine(new SqlRunLedger(sql, { storage: 0 }).recent(now, 24 * 60 * 60 * 1000), now, sub);
 }
 
-/** The test's newest settled run of its `trigger:`; `runId` 0 when no run has settled yet. */
-export function lastRunOf(sql: SqlStorage, sub: TestSubscription): LastRun {
+/** The test's newest settled run of its `trigger:`; `runId` 0 when no run has settled yet; null as above. */
+export function lastRunOf(sql: SqlStorage, sub: Subscription | undefined): LastRun | null {
+  if (sub?.kind !== "test") return null;
   const { trigger } = resolveTestOptions(sub.options);
   const latest = new SqlRunLedger(sql, { storage: 0 })
     .recent(new Date(), LEDGER_KEEP_MS)

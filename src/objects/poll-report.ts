@@ -46,3 +46,17 @@ export function pollReportOf(
     overdue: after.overdue ?? 0,
   };
 }
+
+/**
+ * The state to store after a poll (`next`, or null for none) with the ledger's overdue count
+ * now, which changes the stored state when it differs from the one the state holds.
+ */
+export function withOverdue<S extends Subscription>(
+  sub: S,
+  next: S | null,
+  overdue: number,
+  at: string,
+): S | null {
+  const current = next ?? sub;
+  return (current.overdue ?? 0) !== overdue ? { ...current, overdue, lastChangeAt: at } : next;
+}

@@ -29,7 +29,7 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
-import { pollReportOf, quietReport } from "./poll-report.ts";
+import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { teamConfig } from "./tenancy.ts";
@@ -413,10 +413,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     );
     // Overdue is read from the ledger whatever the poll did: a failed read, a backoff or a
     // pause must not leave the count as the last successful poll saw it.
-    let next = result.next;
-    const overdue = overdueCount(ledger.recent(now, 0), now);
-    const current = next ?? sub;
-    if ((current.overdue ?? 0) !== overdue) next = { ...current, overdue, lastChangeAt: at };
+    const next = withOverdue(sub, result.next, overdueCount(ledger.recent(now, 0), now), at);
     // Stored before the calls below, which may hang: the state must not wait on them.
     if (next) await this.#store(sub, next);
     else if (this.#copyOwed) await this.#copy(sub);
@@ -438,8 +435,7 @@ export class SubscriptionObject extends DurableObject<Env> {
 
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
   async digestLine(at: string): Promise<LedgerDigestLine | null> {
-    const sub = await this.#read();
-    return sub?.kind === "test" ? digestLineOf(this.ctx.storage.sql, sub, new Date(at)) : null;
+    return digestLineOf(this.ctx.storage.sql, await this.#read(), new Date(at));
   }
 
   /**
@@ -448,7 +444,6 @@ export class SubscriptionObject extends DurableObject<Env> {
    * that is gone; `runId` 0 when no run has settled yet.
    */
   async lastRun(): Promise<LastRun | null> {
-    const sub = await this.#read();
-    return sub?.kind === "test" ? lastRunOf(this.ctx.storage.sql, sub) : null;
+    return lastRunOf(this.ctx.storage.sql, await this.#read());
   }
 }

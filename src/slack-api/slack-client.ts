@@ -79,57 +79,7 @@ export function createSlackClient(
   const maxWaitSeconds = options.maxRetryAfterSeconds ?? 5;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  /** How long to wait before trying `method` again after this answer, or undefined: do not. */
-  const retryAfterMs = (method: string, response: Response, attempt: number): number | undefined => {
-    if (response.status === 429) {
-      const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
-      return attempt < 2 && seconds >= 0 && seconds <= maxWaitSeconds ? seconds * 1000 : undefined;
-    }
-    return response.status >= 500 && attempt < 1 && !NOT_REPEATABLE.has(method) ? 250 : undefined;
-  };
-
-  async function attempts(method: string, params: Record<string, unknown>, signal: AbortSignal) {
-    const token = (params.token as string | undefined) ?? config.slackBotToken;
-    const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const body = slackForm(params).toString();
-    for (let attempt = 0; ; attempt++) {
-      budget?.take(`Slack ${method}`);
-      let response: Response;
-      try {
-        response = await fetch(`${baseUrl}${method}`, { method: "POST", headers, body, signal });
-      } catch (cause) {
-        throw new SlackAPIConnectionError(method, -1, "", undefined, cause as Error);
-      }
-      const wait = retryAfterMs(method, response, attempt);
-      if (wait !== undefined && (!budget || budget.has())) {
-        await response.body?.cancel().catch(() => {});
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        // Past the deadline the caller was told the outcome is unknown: no further attempt.
-        if (signal.aborted) throw signal.reason;
-        continue;
-      }
-      if (response.status !== 200)
-        throw new SlackAPIConnectionError(
-          method,
-          response.status,
-          await response.text(),
-          response.headers,
-          undefined,
-        );
-      const result = { ...(await response.json<object>()), headers: response.headers } as {
-        ok: boolean;
-        error?: string;
-        headers: Headers;
-      };
-      // Slack's answer is `ok: true`, or `ok: false` with its `error`. Anything else (no `ok`,
-      // or `ok: false` without a reason) is no answer to trust: never taken as done.
-      if (result.ok !== true || result.error)
-        throw new SlackAPIError(method, result.error || MALFORMED_ANSWER, result);
-      return result;
-    }
-  }
-
+  const caller: Caller = { baseUrl, token: config.slackBotToken, budget, maxWaitSeconds };
   return webApiMethods(async (method, params = {}) => {
     const deadline = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -140,7 +90,7 @@ export function createSlackClient(
         deadline.abort(error);
       }, timeoutMs);
     });
-    const answer = attempts(method, params, deadline.signal);
+    const answer = attempts(caller, method, params, deadline.signal);
     try {
       return await Promise.race([answer, late]);
     } finally {
@@ -149,4 +99,73 @@ export function createSlackClient(
       answer.catch(() => {});
     }
   });
+}
+
+/** Where and as whom one client calls, and how long a `Retry-After` it waits out. */
+type Caller = {
+  baseUrl: string;
+  token: string;
+  budget: SubrequestBudget | undefined;
+  maxWaitSeconds: number;
+};
+
+/** How long to wait before trying `method` again after this answer, or undefined: do not. */
+function retryAfterMs(
+  maxWaitSeconds: number,
+  method: string,
+  response: Response,
+  attempt: number,
+): number | undefined {
+  if (response.status === 429) {
+    const seconds = Number.parseFloat(response.headers.get("retry-after") ?? "");
+    return attempt < 2 && seconds >= 0 && seconds <= maxWaitSeconds ? seconds * 1000 : undefined;
+  }
+  return response.status >= 500 && attempt < 1 && !NOT_REPEATABLE.has(method) ? 250 : undefined;
+}
+
+async function attempts(
+  { baseUrl, token: botToken, budget, maxWaitSeconds }: Caller,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+) {
+  const token = (params.token as string | undefined) ?? botToken;
+  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const body = slackForm(params).toString();
+  for (let attempt = 0; ; attempt++) {
+    budget?.take(`Slack ${method}`);
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${method}`, { method: "POST", headers, body, signal });
+    } catch (cause) {
+      throw new SlackAPIConnectionError(method, -1, "", undefined, cause as Error);
+    }
+    const wait = retryAfterMs(maxWaitSeconds, method, response, attempt);
+    if (wait !== undefined && (!budget || budget.has())) {
+      await response.body?.cancel().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      // Past the deadline the caller was told the outcome is unknown: no further attempt.
+      if (signal.aborted) throw signal.reason;
+      continue;
+    }
+    if (response.status !== 200)
+      throw new SlackAPIConnectionError(
+        method,
+        response.status,
+        await response.text(),
+        response.headers,
+        undefined,
+      );
+    const result = { ...(await response.json<object>()), headers: response.headers } as {
+      ok: boolean;
+      error?: string;
+      headers: Headers;
+    };
+    // Slack's answer is `ok: true`, or `ok: false` with its `error`. Anything else (no `ok`,
+    // or `ok: false` without a reason) is no answer to trust: never taken as done.
+    if (result.ok !== true || result.error)
+      throw new SlackAPIError(method, result.error || MALFORMED_ANSWER, result);
+    return result;
+  }
 }

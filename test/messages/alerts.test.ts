@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
 import * as ACTION_IDS from "../../src/messages/action-ids.ts";
-import { decodeSessionButtonValue } from "../../src/messages/button-values.ts";
+import { decodeCollectionSessionsValue, decodeSessionButtonValue } from "../../src/messages/button-values.ts";
 import {
   collectionGrowthThreadReply,
   collectionParent,
   collectionSessionsMessage,
-  decodeCollectionSessionsValue,
 } from "../../src/messages/collection-card.ts";
 import {
   type FailedRunParentInput,

@@ -1,8 +1,5 @@
-import {
-  collectionSessionsMessage,
-  decodeCollectionSessionsValue,
-  newSessionsNow,
-} from "../../messages/collection-card.ts";
+import { decodeCollectionSessionsValue } from "../../messages/button-values.ts";
+import { collectionSessionsMessage, newSessionsNow } from "../../messages/collection-card.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
