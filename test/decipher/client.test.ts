@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createVendorClient, type VendorClientOptions } from "../../src/decipher/vendor-client.ts";
-import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import {
   API_KEY,
+  failure,
   fakeDecipher,
   type Handler,
   hangUntilAborted,
@@ -37,16 +37,6 @@ function setup(handler: Handler, extra: Partial<VendorClientOptions> = {}) {
     ...extra,
   });
   return { client, calls, waits };
-}
-
-async function failure(promise: Promise<unknown>): Promise<VendorApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isVendorApiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const okRuns: Handler = () => json(200, testRunList([testRun(1)]));

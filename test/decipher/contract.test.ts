@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { type EmulatorOrg, emulatorControl } from "../../dev/emulator/control-client.ts";
 import type { CollectionInclude, TestRun } from "../../src/decipher/types.ts";
 import { createVendorClient, type VendorClientOptions } from "../../src/decipher/vendor-client.ts";
-import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { paginateCollectionSessions, paginateSessions, paginateTestRuns } from "../helpers/paginate.ts";
+import { failure } from "./fake-api.ts";
 
 const base = () => env.DECIPHER_API_URL as string;
 const emulator = emulatorControl(base());
@@ -35,16 +35,6 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<VendorApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isVendorApiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const INCLUDE_SETS: CollectionInclude[][] = [

@@ -5,6 +5,7 @@
  * parameters, opaque cursors, and scripted faults (429 with Retry-After, 5xx, hangs,
  * malformed bodies) for the retry paths.
  */
+import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { clicks, session, testRun, testRunList, timeline } from "./fixtures.ts";
 
 export type Call = { url: URL; method: string; headers: Headers };
@@ -136,4 +137,15 @@ function pageOf<T>(items: T[], q: URLSearchParams, max: number, fallback: number
   const slice = items.slice(offset, offset + limit);
   const hasMore = offset + limit < items.length;
   return { items: slice, hasMore, nextCursor: hasMore ? btoa(`o:${offset + limit}`) : null };
+}
+
+/** The `VendorApiError` a call fails with; fails the test when the call succeeds or throws anything else. */
+export async function failure(promise: Promise<unknown>): Promise<VendorApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isVendorApiError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }

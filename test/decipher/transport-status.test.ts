@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createVendorClient } from "../../src/decipher/vendor-client.ts";
-import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
-import { API_KEY, json, recordingFetch } from "./fake-api.ts";
+import { API_KEY, failure, json, recordingFetch } from "./fake-api.ts";
 import { testRun, testRunList } from "./fixtures.ts";
-
-async function failure(promise: Promise<unknown>): Promise<VendorApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isVendorApiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("an answer that is not 2xx", () => {
   // ofetch treats only 4xx and 5xx as errors: a 3xx that fetch did not follow was parsed as data.
