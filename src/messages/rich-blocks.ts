@@ -69,21 +69,51 @@ export function hasRichBlocks(message: { blocks: readonly AnyBlock[] }): boolean
   return message.blocks.some(isRichBlock);
 }
 
-/** As sent where Slack shows these blocks: each rich block without its alternative. */
-export function forRichClients<M extends { blocks: readonly AnyBlock[] }>(message: M): M {
-  const present = new Set(
-    message.blocks.filter(isRichBlock).flatMap((b) => (b.block_id ? [b.block_id] : [])),
+/**
+ * As sent where only the rich blocks `show` picks are shown: each of those without its
+ * alternative, every other one by its alternative alone.
+ */
+export function showingRich<M extends { blocks: readonly AnyBlock[] }>(
+  message: M,
+  show: (block: AnyBlock) => boolean,
+): M {
+  const shown = new Set(
+    message.blocks.filter((b) => isRichBlock(b) && show(b)).flatMap((b) => (b.block_id ? [b.block_id] : [])),
   );
   return {
     ...message,
     blocks: message.blocks.filter((b) => {
+      if (isRichBlock(b)) return show(b);
       const partner = altFor(b);
-      return partner === null || !present.has(partner);
+      return partner === null || !shown.has(partner);
     }),
   };
 }
 
+/** As sent where Slack shows these blocks: each rich block without its alternative. */
+export const forRichClients = <M extends { blocks: readonly AnyBlock[] }>(message: M): M =>
+  showingRich(message, () => true);
+
 /** As sent where Slack refuses them: the alternatives, no rich block. */
-export function withoutRichBlocks<M extends { blocks: readonly AnyBlock[] }>(message: M): M {
-  return { ...message, blocks: message.blocks.filter((b) => !isRichBlock(b)) };
+export const withoutRichBlocks = <M extends { blocks: readonly AnyBlock[] }>(message: M): M =>
+  showingRich(message, () => false);
+
+const NOUNS: Record<string, [one: string, many: string]> = {
+  data_visualization: ["a chart", "charts"],
+  table: ["a table", "tables"],
+};
+
+/**
+ * "(a chart was left out: Slack refused it)": said in a message whose chart or table Slack
+ * refused for its content, so a reader knows the lines below stand in for it.
+ */
+export function leftOutNote(types: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const type of types) counts.set(type, (counts.get(type) ?? 0) + 1);
+  const parts = [...counts].map(([type, n]) => {
+    const [one, many] = NOUNS[type] ?? ["a block", "blocks"];
+    return n === 1 ? one : `${n} ${many}`;
+  });
+  const plural = types.length > 1;
+  return `(${parts.join(" and ")} ${plural ? "were" : "was"} left out: Slack refused ${plural ? "them" : "it"})`;
 }

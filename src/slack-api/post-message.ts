@@ -1,12 +1,16 @@
+import { context } from "../messages/elements.ts";
 import type { SlackMessage } from "../messages/limits.ts";
-import { forRichClients, hasRichBlocks, withoutRichBlocks } from "../messages/rich-blocks.ts";
-import type { SlackClient } from "./slack-client.ts";
 import {
-  classifySlackFailure,
-  classifyWriteFailure,
-  refusesBlockType,
-  type SlackFailure,
-} from "./slack-errors.ts";
+  hasRichBlocks,
+  isRichBlock,
+  leftOutNote,
+  showingRich,
+  withoutRichBlocks,
+} from "../messages/rich-blocks.ts";
+import { blocksPerMessage } from "../messages/slack-limits.ts";
+import { type RefusedBlocks, refusedBlocks } from "./refused-blocks.ts";
+import type { SlackClient } from "./slack-client.ts";
+import { classifySlackFailure, classifyWriteFailure, type SlackFailure } from "./slack-errors.ts";
 
 export type PostResult =
   /**
@@ -29,19 +33,46 @@ export function postMetadata(key: string, textOnly = false) {
 }
 
 /**
- * Whether a workspace takes charts and tables (Slack rolls new blocks out in phases). Asked
- * before a message with one is sent; told when Slack refused one, so later messages skip them.
+ * Which chart and table types a workspace takes (Slack rolls new blocks out in phases). Asked
+ * before a message with one is sent; told when Slack refused a type, so later messages skip
+ * that type, and only that one.
  */
-export type RichBlockGate = { refused(): Promise<boolean>; remember(): Promise<void> };
+export type RichBlockGate = {
+  refusedTypes(): Promise<ReadonlySet<string>>;
+  remember(types: readonly string[]): Promise<void>;
+};
 
 type Send = (message: SlackMessage, withBlocks: boolean) => Promise<PostResult>;
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** The message with the refused blocks left out: a type by its alternative, a content refusal said so. */
+function leavingOut(
+  message: SlackMessage,
+  refused: RefusedBlocks,
+  skipped: ReadonlySet<string>,
+): SlackMessage {
+  const out = (b: { type: string; block_id?: string | undefined }) =>
+    skipped.has(b.type) || refused.types.has(b.type) || (!!b.block_id && refused.content.has(b.block_id));
+  const shown = showingRich(message, (b) => !out(b));
+  const contentOut = message.blocks.filter(
+    (b) => isRichBlock(b) && !!b.block_id && refused.content.has(b.block_id) && !refused.types.has(b.type),
+  );
+  if (contentOut.length === 0) return shown;
+  const note = leftOutNote(contentOut.map((b) => b.type));
+  const blocks =
+    shown.blocks.length < blocksPerMessage ? [...shown.blocks, context(`_${note}_`)] : shown.blocks;
+  return { text: `${shown.text} ${note}`, blocks };
+}
+
 /**
- * Sends a message with the fallbacks Slack's refusals call for. With charts or tables, and
- * a workspace that shows them, it goes out with them; when Slack refuses the blocks, the
- * same message goes out again with the text alternatives instead (and the gate remembers);
- * when Slack refuses even those, the text fallback goes out alone: a plainer message beats
- * one that blocks every later alert of its subscription.
+ * Sends a message with the fallbacks Slack's refusals call for. Charts and tables of a type
+ * the workspace takes go out as they are, the others by their text alternatives. When Slack
+ * refuses some of them, the same message goes out again without those: a type refused is
+ * remembered for the workspace (that type only), a chart or table refused for its content is
+ * left out of this message alone, which says so. When the refusal names no chart or table, or
+ * Slack refuses again, every one is left out; when Slack refuses even that, the text fallback
+ * goes out alone: a plainer message beats one that blocks every later alert of its subscription.
  */
 async function sendWithFallbacks(
   message: SlackMessage,
@@ -51,15 +82,22 @@ async function sendWithFallbacks(
 ): Promise<PostResult> {
   const rich = hasRichBlocks(message);
   const plain = rich ? withoutRichBlocks(message) : message;
-  const skipRich = rich && gate ? await gate.refused().catch(() => false) : false;
-  const first = await send(rich && !skipRich ? forRichClients(message) : plain, true);
+  const skipped = rich && gate ? await gate.refusedTypes().catch(() => NONE) : NONE;
+  const outgoing = rich ? showingRich(message, (b) => !skipped.has(b.type)) : plain;
+  const first = await send(outgoing, true);
   if (first.ok || first.failure.kind !== "rejected") return first;
-  if (rich && !skipRich) {
-    console.warn(`Slack refused a chart or table (${first.failure.code}); sending the message without them`);
-    const second = await send(plain, true);
-    // A refusal of one block's content (not its type) concerns this message only.
-    if (second.ok && refusesBlockType(first.failure)) await gate?.remember().catch(() => {});
+  if (hasRichBlocks(outgoing)) {
+    const refused = refusedBlocks(outgoing.blocks, first.failure.detail);
+    console.warn(`Slack refused a chart or table (${first.failure.code}); sending the message without it`);
+    const retry = refused ? leavingOut(message, refused, skipped) : plain;
+    const second = await send(retry, true);
+    if (second.ok && refused && refused.types.size > 0)
+      await gate?.remember([...refused.types]).catch(() => {});
     if (second.ok || second.failure.kind !== "rejected") return second;
+    if (hasRichBlocks(retry)) {
+      const third = await send(plain, true);
+      if (third.ok || third.failure.kind !== "rejected") return third;
+    }
   }
   if (!textAlone || plain.blocks.length === 0) return first;
   console.warn(`Slack refused a message's blocks (${first.failure.code}); sending its text alone`);

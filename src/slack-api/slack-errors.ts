@@ -144,14 +144,3 @@ function detailOf(error: SlackAPIError): string[] {
   const lines = data?.response_metadata?.messages ?? data?.errors;
   return Array.isArray(lines) ? lines.filter((l): l is string => typeof l === "string").slice(0, 20) : [];
 }
-
-/**
- * Whether a refusal of blocks is of a block type the workspace does not take (Slack rolls new
- * blocks out in phases: "unsupported type: table"), rather than of one block's content (a title
- * too long, two tables in one message). Only the first is the workspace's to remember; without
- * any detail, the refusal is taken as one of the type.
- */
-export function refusesBlockType(failure: SlackFailure): boolean {
-  if (!failure.detail || failure.detail.length === 0) return true;
-  return failure.detail.some((line) => /unsupported type|invalid block type|unknown block type/i.test(line));
-}

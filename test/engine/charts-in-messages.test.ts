@@ -109,6 +109,9 @@ describe("a refusal of one table's content", () => {
     const sent = await digests(bot);
     expect(sent).toHaveLength(1);
     expect(rich(sent[0])).toEqual([]);
+    // Said in the same digest, whose table's figures are there as lines.
+    expect(visibleText(sent[0] as StoredMessage)).toMatch(/a table was left out: Slack refused it/);
+    expect(visibleText(sent[0] as StoredMessage)).toMatch(/Checkout flow> · .* · \d+ runs?, \d+ failures?/);
     expect(await env.STATE.get(keys.richBlocksRefused(await bot.team()))).toBeNull();
 
     await bot.cron(new Date(due.getTime() + DAY + 5_000));
