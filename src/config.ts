@@ -11,6 +11,13 @@ export type Env = Cloudflare.Env & {
   SLACK_TIMEOUT_MS?: string;
   /** How old an unknown post outcome must be before it is looked up in Slack, in ms (default 30000). */
   SLACK_LOOKUP_AFTER_MS?: string;
+  /**
+   * How the Slack app is distributed, which sets how often it may read channel history:
+   * `internal` (one workspace's own app) or `marketplace` read at Tier 3; `distributed` (Add to
+   * Slack outside the Marketplace) once a minute, 15 messages a page. Default: `internal` for
+   * one workspace, `distributed` with SLACK_CLIENT_ID.
+   */
+  SLACK_DISTRIBUTION?: string;
   /** Multi-workspace mode (Add to Slack): set, it replaces SLACK_BOT_TOKEN and DECIPHER_API_KEY. */
   SLACK_CLIENT_ID?: string;
   SLACK_CLIENT_SECRET?: string;
@@ -42,7 +49,7 @@ export type InstallConfig = {
 
 /** The bot scopes the manifest asks for (slack/manifest.yml), each with its reason there. */
 export const INSTALL_SCOPES =
-  "commands,chat:write,chat:write.public,links:read,links:write,app_mentions:read,channels:read,groups:read,channels:history,groups:history,channels:join,users:read";
+  "commands,chat:write,chat:write.public,links:read,links:write,app_mentions:read,channels:read,groups:read,metadata.message:read,channels:history,groups:history,channels:join,users:read";
 
 /** Configuration after checking: every value present and well formed. */
 export type Config = {
@@ -57,6 +64,8 @@ export type Config = {
   vendorTimeoutMs: number;
   slackTimeoutMs: number;
   slackLookupAfterMs: number;
+  /** The history tier Slack gives this app (src/slack-api/find-posted.ts `HISTORY_TIERS`). */
+  slackHistoryTier: "internal" | "distributed";
   /**
    * Multi-workspace mode: each team's token and Decipher key come from its installation
    * (src/objects/tenancy.ts), and `slackBotToken`/`decipherApiKey` here are empty.
@@ -125,6 +134,9 @@ export function readConfig(env: Env): Config {
   if (!Number.isInteger(lookupAfter) || lookupAfter < 0 || lookupAfter > 300_000) {
     problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
   }
+  const distribution = env.SLACK_DISTRIBUTION?.trim() || (multi ? "distributed" : "internal");
+  if (!["internal", "marketplace", "distributed"].includes(distribution))
+    problems.push("SLACK_DISTRIBUTION must be internal, marketplace or distributed");
   const install = multi ? readInstall(env, problems) : null;
   const clock = env.POLL_CLOCK?.trim() || "alarms";
   if (clock !== "alarms" && clock !== "cron") problems.push("POLL_CLOCK must be alarms or cron");
@@ -143,6 +155,7 @@ export function readConfig(env: Env): Config {
     vendorTimeoutMs: timeout,
     slackTimeoutMs: slackTimeout,
     slackLookupAfterMs: lookupAfter,
+    slackHistoryTier: distribution === "distributed" ? "distributed" : "internal",
     install,
     kvScope: "",
     clock: clock === "cron" ? "cron" : "alarms",

@@ -218,6 +218,20 @@ export function createBot(options: {
     blockRollout: (refuse: string[]) => standIn.blockRollout(botToken, refuse),
     /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
     pings: () => standIn.pings(botToken),
+    /** The app's history tier in this workspace (docs/slack-platform.md). */
+    distribution: (distribution: "internal" | "distributed") => standIn.distribution(botToken, distribution),
+    /** Slack's rate windows follow the test's clock from `at` on. */
+    slackClock: (at: Date) => standIn.clock(botToken, at.getTime()),
+    /** A person deletes one of the channel's messages. */
+    deleteMessage: (ts: string, channelId = "C0ALERTS") => standIn.deleteMessage(botToken, channelId, ts),
+    /** Slack sends `message_metadata_posted` for the bot's posts (the manifest's `metadata_subscriptions`). */
+    metadataEvents: (on: boolean) => standIn.metadataSubscriptions(botToken, on ? ["decipher_alert"] : null),
+    /** Delivers the `message_metadata_posted` events Slack owes the bot now; returns how many. */
+    async deliverMetadataEvents(): Promise<number> {
+      const envelopes = await standIn.takeMetadataEvents(botToken);
+      for (const envelope of envelopes) await signedPost(JSON.stringify(envelope), "application/json");
+      return envelopes.length;
+    },
   };
   createdBots.push(bot);
   return bot;

@@ -72,6 +72,21 @@ export function slackAdmin(standInUrl: string) {
     /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
     blockRollout: (botToken: string, refuse: string[]) =>
       call("POST", "/block-rollout", { botToken, refuse }),
+    /** The app's history tier here (docs/slack-platform.md). */
+    distribution: (botToken: string, distribution: "internal" | "distributed") =>
+      call("POST", "/distribution", { botToken, distribution }),
+    /** The time the workspace's rate windows read from now on (a test's simulated clock). */
+    clock: (botToken: string, nowMs: number) => call("POST", "/clock", { botToken, nowMs }),
+    /** A person deletes a message. */
+    deleteMessage: (botToken: string, channelId: string, ts: string) =>
+      call("POST", "/messages/delete", { botToken, channelId, ts }),
+    /** The manifest's `metadata_subscriptions` (null: none, no `message_metadata_posted`). */
+    metadataSubscriptions: (botToken: string, eventTypes: string[] | null) =>
+      call("POST", "/metadata-subscriptions", { botToken, eventTypes }),
+    /** The `message_metadata_posted` envelopes owed to the app, oldest first; handed out once. */
+    takeMetadataEvents: async (botToken: string) =>
+      (await call<{ envelopes: Record<string, unknown>[] }>("POST", "/metadata-events/take", { botToken }))
+        .envelopes,
     /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
     pings: async (botToken: string) =>
       (

@@ -48,6 +48,17 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     return c.json({ ok: true, distribution, tier: TIERS[distribution] });
   });
 
+  /** `nowMs`: the time the workspace's rate windows read from now on (a test's clock). */
+  app.post("/clock", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    if (typeof body.nowMs !== "number" || !Number.isFinite(body.nowMs))
+      return c.json({ ok: false, error: "nowMs must be a time in milliseconds" }, 400);
+    ws.clockOffsetMs = body.nowMs - Date.now();
+    return c.json({ ok: true });
+  });
+
   /** `restriction`: one of chat.postMessage's refusals for this channel; null lifts it. */
   app.post("/channels/restrict", async (c) => {
     const body = await jsonBody(c);

@@ -33,6 +33,11 @@ export type Workspace = {
   distribution: Distribution;
   /** History calls in the last minute, per method, for the tier's limit. */
   historyWindow: MinuteWindow;
+  /**
+   * How far the rate windows' clock is ahead of the wall clock (`POST /__slack/clock`): a test
+   * that runs a bot's minutes in milliseconds moves it with them, so a minute apart is a minute.
+   */
+  clockOffsetMs: number;
   /** The manifest's `metadata_subscriptions`; null: no `message_metadata_posted` at all. */
   metadataSubscriptions: Set<string> | null;
   /** `message_metadata_posted` envelopes not yet taken for delivery. */
@@ -134,7 +139,8 @@ export class Workspaces {
       rateLimit: null,
       limiter: null,
       distribution: "internal",
-      historyWindow: createMinuteWindow(),
+      historyWindow: createMinuteWindow(() => Date.now() + ws.clockOffsetMs),
+      clockOffsetMs: 0,
       metadataSubscriptions: null,
       metadataEvents: [],
       nextBlockId: 1,

@@ -91,14 +91,25 @@ export type LeanSlackAppOptions = {
  * kinds the bot uses can be registered. It does not extend slack-edge's class, whose module
  * brings Socket Mode and the assistant into the bundle with it.
  */
+/** Slack's event that one of the bot's own posts landed: caused by the bot, and wanted. */
+function exceptOwnPostsLanding<E extends Env>(dropSelf: Middleware<E>): Middleware<E> {
+  return (req) => {
+    const event = (req.body as { event?: { type?: unknown } }).event;
+    return event?.type === "message_metadata_posted" ? Promise.resolve(undefined) : dropSelf(req);
+  };
+}
+
 export class LeanSlackApp {
   readonly env: Env;
   readonly authorize: Authorize<Env>;
   readonly authorizeErrorHandler: AuthorizeErrorHandler<Env>;
   readonly #slackApiUrl: string;
-  /** slack-edge's defaults: answer `url_verification`; drop events the bot caused itself. */
+  /**
+   * slack-edge's defaults: answer `url_verification`; drop events the bot caused itself, but
+   * for the one it wants: its own post landing (src/handlers/events/post-landed.ts).
+   */
   readonly preAuthorizeMiddleware: PreAuthorizeMiddleware<Env>[] = [urlVerification];
-  readonly postAuthorizeMiddleware: Middleware<Env>[] = [ignoringSelfEvents(true)];
+  readonly postAuthorizeMiddleware: Middleware<Env>[] = [exceptOwnPostsLanding(ignoringSelfEvents(true))];
   readonly eventsToSkipAuthorize = ["app_uninstalled", "tokens_revoked"];
   readonly #listeners: Record<Kind, Listener[]> = {
     command: [],

@@ -1,6 +1,7 @@
 import type { ChannelIndex } from "./channel-index.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import { subscriptionId } from "./kind-facts.ts";
+import type { PostOwner } from "./post-owner.ts";
 import { type Subscription, teamOf } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
@@ -41,6 +42,9 @@ export type EngineHealth = {
   slackWorkspace: { code: string; since: string } | null;
 };
 
+/** A post of the bot as Slack's `message_metadata_posted` tells of it. */
+export type LandedPost = { teamId: string; channelId: string; owner: PostOwner; key: string; ts: string };
+
 export interface AlertControl {
   /** Keeps a live subscription (updating its options) or installs `fresh`, the new baseline. */
   subscribe(
@@ -68,4 +72,9 @@ export interface AlertControl {
   health(teamId?: string): Promise<EngineHealth>;
   /** One channel's subscriptions and schedules, from its index: one call however many it watches. */
   channelIndex(teamId: string, channelId: string, now: Date): Promise<ChannelIndex>;
+  /**
+   * Slack says a post of the bot landed (`message_metadata_posted`): the object that holds its
+   * key settles a lost answer, or removes a second copy.
+   */
+  postLanded(landed: LandedPost, now: Date): Promise<string>;
 }

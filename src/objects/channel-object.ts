@@ -95,7 +95,7 @@ export class ChannelObject extends DurableObject<Env> {
     const deps = createEngineDeps(team, this.env, {
       budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
     });
-    const outbox = channelOutbox(this.ctx.storage.sql, deps.slack, channelId, now, team.slackLookupAfterMs);
+    const outbox = channelOutbox(this.ctx.storage.sql, deps.slack, team, channelId, now);
     const where = {
       storage: this.ctx.storage,
       slack: deps.slack,
@@ -169,7 +169,7 @@ export class ChannelObject extends DurableObject<Env> {
       if (outage && outage.ts === null && outage.items.some((i) => i.runId === runId)) return "wait";
       SqlOutbox.migrate(this.ctx.storage.sql);
       const unknownReplies = this.ctx.storage.sql
-        .exec<{ key: string }>("SELECT key FROM outbox WHERE state != 'sent'")
+        .exec<{ key: string }>("SELECT key FROM outbox WHERE state IN ('intended', 'unknown')")
         .toArray()
         .filter((r) => r.key.includes(":more:"));
       if (unknownReplies.some((r) => idsOfPart(r.key).includes(runId))) return "wait";
@@ -181,6 +181,16 @@ export class ChannelObject extends DurableObject<Env> {
       }
       await this.ctx.storage.put("decided", decided);
       return { ts: null };
+    });
+  }
+
+  /** Slack says one of this channel's posts landed at `ts` (src/handlers/events/post-landed.ts). */
+  posted(channelId: string, key: string, ts: string, at: string, config: Config): Promise<string> {
+    return this.#serial(async () => {
+      const team = await this.#teamConfig(config);
+      if (!team) return "ignored";
+      const slack = createEngineDeps(team, this.env, { budget: new SubrequestBudget(2) }).slack;
+      return channelOutbox(this.ctx.storage.sql, slack, team, channelId, new Date(at)).posted(key, ts);
     });
   }
 

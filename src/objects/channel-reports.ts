@@ -93,14 +93,7 @@ export async function sendDueReport<Schedule extends { nextDueAt: string }, Read
     stored: { ...stored, schedule },
     subscriptions,
     now,
-    outbox: channelOutbox(
-      storage.sql,
-      deps.slack,
-      channelId,
-      now,
-      team.slackLookupAfterMs,
-      richBlockGate(deps, teamId),
-    ),
+    outbox: channelOutbox(storage.sql, deps.slack, team, channelId, now, richBlockGate(deps, teamId)),
     lines: () => ledgerLines(env, teamId, channelId, subscriptions, at),
     reads: new SqlReportReads(storage.sql, spec.reads, schedule.nextDueAt),
   };

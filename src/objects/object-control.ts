@@ -40,6 +40,21 @@ export function objectControl(env: Env, config: Config): AlertControl {
         lastSuccessAt: lastSuccessAt ?? null,
       };
     },
+    postLanded: ({ teamId, channelId, owner, key, ts }, now) =>
+      owner.object === "channel"
+        ? channelObject(env, objectNames.channel(teamId, channelId)).posted(
+            channelId,
+            key,
+            ts,
+            now.toISOString(),
+            config,
+          )
+        : subscriptionObject(env, { teamId, channelId, kind: owner.kind, id: owner.id }).posted(
+            key,
+            ts,
+            now.toISOString(),
+            config,
+          ),
     channelIndex: (teamId, channelId, now) =>
       channelObject(env, objectNames.channel(teamId, channelId)).channelIndex(channelId, now.toISOString()),
   };

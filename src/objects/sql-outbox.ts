@@ -1,72 +1,88 @@
+import type { Config } from "../config.ts";
 import type { Outbox } from "../engine/outbox.ts";
+import {
+  afterLookup,
+  lookupNow,
+  type OutboxRow,
+  onPosted,
+  pastBound,
+  strayWanted,
+} from "../engine/settle-outcome.ts";
 import type { SlackMessage } from "../messages/limits.ts";
-import { findPosted } from "../slack-api/find-posted.ts";
+import { CHANNEL_OWNER } from "../model/post-owner.ts";
+import {
+  findPosted,
+  HISTORY_TIERS,
+  type HistoryTier,
+  type Lookup,
+  windowOf,
+} from "../slack-api/find-posted.ts";
 import { type PostResult, post, type RichBlockGate, update } from "../slack-api/post-message.ts";
 import type { SlackClient } from "../slack-api/slack-client.ts";
+import { classifySlackFailure } from "../slack-api/slack-errors.ts";
+import { describeError } from "../util/describe-error.ts";
+import { migrateOutbox } from "./outbox-schema.ts";
 
 /** Sent keys are remembered this long: longer than any run stays in a poll's window. */
 const KEEP_SENT_MS = 8 * 24 * 60 * 60 * 1000;
 
-type Row = {
-  key: string;
-  state: "intended" | "unknown" | "sent";
-  ts: string | null;
-  thread_ts: string | null;
-  intended_at: string;
-};
-
 /** Writes made through the outbox, counted for the idle-poll promise (no write when nothing happens). */
 export type WriteCounter = { storage: number };
+
+export type OutboxOptions = {
+  channel: string;
+  now: Date;
+  writes: WriteCounter;
+  /**
+   * An unknown outcome younger than this is not looked up yet: Slack may still be storing a
+   * post whose answer we stopped waiting for (`SLACK_LOOKUP_AFTER_MS`, 30 s by default, past
+   * the client's 10 s deadline), and its `message_metadata_posted` is on its way.
+   */
+  lookupAfterMs: number;
+  /** How this workspace may read history (src/slack-api/find-posted.ts). */
+  tier: HistoryTier;
+  /** Whether the workspace takes charts and tables (src/engine/rich-block-gate.ts). */
+  gate?: RichBlockGate | undefined;
+  /** Who holds this outbox, put in each post's metadata so Slack's event finds it (src/model/post-owner.ts). */
+  owner?: string | undefined;
+};
+
+/** History reads one poll of an object makes at most: the distributed tier allows one a minute. */
+const readsPerPoll = (tier: HistoryTier) => (tier.spacingMs > 0 ? 1 : 4);
 
 /** The outbox of one Durable Object, in its SQLite storage (see src/engine/outbox.ts). */
 export class SqlOutbox implements Outbox {
   readonly #sql: SqlStorage;
   readonly #slack: SlackClient;
-  readonly #channel: string;
-  readonly #now: Date;
-  readonly #writes: WriteCounter;
-  /**
-   * An unknown outcome younger than this is not looked up yet: Slack may still be storing a
-   * post whose answer we stopped waiting for (`SLACK_LOOKUP_AFTER_MS`, 30 s by default, past
-   * the client's 10 s deadline).
-   */
-  readonly #lookupAfterMs: number;
-  /** Whether the workspace takes charts and tables (src/engine/rich-block-gate.ts). */
-  readonly #gate: RichBlockGate | undefined;
+  readonly #o: OutboxOptions;
+  #reads: number;
 
   static migrate(sql: SqlStorage): void {
-    sql.exec(
-      "CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, state TEXT NOT NULL, ts TEXT, thread_ts TEXT, intended_at TEXT NOT NULL)",
-    );
+    migrateOutbox(sql);
   }
 
-  constructor(
-    sql: SqlStorage,
-    slack: SlackClient,
-    channel: string,
-    now: Date,
-    writes: WriteCounter,
-    lookupAfterMs = 30_000,
-    gate?: RichBlockGate,
-  ) {
-    this.#gate = gate;
-    this.#lookupAfterMs = lookupAfterMs;
+  constructor(sql: SqlStorage, slack: SlackClient, options: OutboxOptions) {
     this.#sql = sql;
     this.#slack = slack;
-    this.#channel = channel;
-    this.#now = now;
-    this.#writes = writes;
+    this.#o = options;
+    this.#reads = readsPerPoll(options.tier);
   }
 
-  #row(key: string): Row | null {
-    return (
-      (this.#sql.exec<Row>("SELECT * FROM outbox WHERE key = ?", key).toArray()[0] as Row | undefined) ?? null
-    );
+  #row(key: string): OutboxRow | null {
+    return (this.#sql.exec<OutboxRow>("SELECT * FROM outbox WHERE key = ?", key).toArray()[0] ??
+      null) as OutboxRow | null;
   }
 
   #write(query: string, ...args: (string | null)[]): void {
     this.#sql.exec(query, ...args);
-    this.#writes.storage++;
+    this.#o.writes.storage++;
+  }
+
+  #set(key: string, fields: Partial<OutboxRow>): void {
+    const names = Object.keys(fields);
+    if (names.length === 0) return;
+    const values = Object.values(fields) as (string | null)[];
+    this.#write(`UPDATE outbox SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE key = ?`, ...values, key);
   }
 
   async send(key: string, message: SlackMessage, threadTs?: string): Promise<PostResult> {
@@ -75,77 +91,176 @@ export class SqlOutbox implements Outbox {
     // and whether it is in the place this decision wants, so the caller can bring it up to date.
     const earlier = row !== null && row.thread_ts === (threadTs ?? null);
     if (row?.state === "sent" && row.ts) return { ok: true, ts: row.ts, earlier };
-    if (row) {
+    // Posted again past the bound: the earlier copy, should it turn up, is removed.
+    let strays = row?.state === "abandoned" ? row.stray_since : null;
+    if (row && row.state !== "abandoned") {
       const found = await this.resolve(row);
-      if (found !== "absent") return found.ok ? { ...found, earlier } : found;
+      if (found === "bound") strays = row.stray_since ?? row.intended_at;
+      else if (found !== "absent") return found.ok ? { ...found, earlier } : found;
     }
     this.#write(
-      "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at) VALUES (?, 'intended', NULL, ?, ?)",
+      "INSERT OR REPLACE INTO outbox (key, state, ts, thread_ts, intended_at, stray_since) VALUES (?, 'intended', NULL, ?, ?, ?)",
       key,
       threadTs ?? null,
-      this.#now.toISOString(),
+      this.#o.now.toISOString(),
+      strays,
     );
-    const result = await post(this.#slack, this.#channel, message, threadTs, key, this.#gate);
-    if (result.ok) this.#write("UPDATE outbox SET state = 'sent', ts = ? WHERE key = ?", result.ts, key);
-    else if (result.failure.kind === "unknown")
-      this.#write("UPDATE outbox SET state = 'unknown' WHERE key = ?", key);
-    // Slack answered no: nothing was posted, so the intent goes and the key may be sent later.
+    const result = await post(
+      this.#slack,
+      this.#o.channel,
+      message,
+      threadTs,
+      key,
+      this.#o.gate,
+      this.#o.owner,
+    );
+    if (result.ok) this.#set(key, { state: "sent", ts: result.ts });
+    else if (result.failure.kind === "unknown") this.#set(key, { state: "unknown" });
+    // Slack answered no: nothing was posted, so the intent goes and the key may be sent later
+    // (kept, without a post of its own, while an earlier copy may still turn up).
+    else if (strays) this.#set(key, { state: "abandoned" });
     else this.#write("DELETE FROM outbox WHERE key = ?", key);
     return result;
   }
 
   edit(ts: string, message: SlackMessage): Promise<PostResult> {
-    return update(this.#slack, this.#channel, ts, message, this.#gate);
+    return update(this.#slack, this.#o.channel, ts, message, this.#o.gate);
+  }
+
+  /** One history read for `row`, if this poll has one left. */
+  async #lookup(row: OutboxRow, since: string, exceptTs: string | null): Promise<Lookup | null> {
+    if (this.#reads <= 0) return null;
+    this.#reads--;
+    // Slack stamps a post by its own clock, not by the cycle's time (a test's, or a late alarm's).
+    const window = { ...windowOf(new Date(since), new Date()), cursor: row.cursor };
+    const lookup = await findPosted(
+      this.#slack,
+      this.#o.channel,
+      row.key,
+      window,
+      this.#o.tier,
+      row.thread_ts,
+      exceptTs,
+    );
+    // Slack said wait: no other lookup of this poll goes before it.
+    if ("failed" in lookup && lookup.failed.code === "ratelimited") this.#reads = 0;
+    return lookup;
   }
 
   /**
    * Settles an intent whose outcome is unknown by looking its key up in Slack: found → sent
-   * (with its ts); not there → "absent", free to send. Too young to tell, or the lookup
-   * failed → still unknown, and nothing is sent.
+   * (with its ts); not there → "absent", free to send. Too young to tell, paced, or the lookup
+   * failed → still unknown, and nothing is sent; past the bound (src/engine/settle-outcome.ts)
+   * → "bound": decided as not there, and posted again by whoever asks.
    */
-  async resolve(row: Row): Promise<PostResult | "absent"> {
-    const intended = new Date(row.intended_at);
-    if (this.#now.getTime() - intended.getTime() < this.#lookupAfterMs)
-      return { ok: false, failure: { kind: "unknown", code: "awaiting_lookup" } };
-    const lookup = await findPosted(this.#slack, this.#channel, row.key, intended, row.thread_ts);
-    if ("failed" in lookup) {
-      // A scope or token refusal concerns the workspace (status and /health show it); anything
-      // else leaves the outcome unknown.
-      const kind =
-        lookup.failed.kind === "deferred" || lookup.failed.kind === "workspace"
-          ? lookup.failed.kind
-          : "unknown";
-      return { ok: false, failure: { kind, code: `lookup_${lookup.failed.code}` } };
+  async resolve(row: OutboxRow): Promise<PostResult | "absent" | "bound"> {
+    const when = lookupNow(row, this.#o.now, this.#o.lookupAfterMs);
+    const lookup = when === "read" ? await this.#lookup(row, row.intended_at, null) : null;
+    if (!lookup) {
+      if (pastBound(row, this.#o.now)) return "bound";
+      const code = when === "young" ? "awaiting_lookup" : "lookup_paced";
+      return { ok: false, failure: { kind: "unknown", code } };
     }
-    if (lookup.found) {
-      this.#write("UPDATE outbox SET state = 'sent', ts = ? WHERE key = ?", lookup.ts, row.key);
-      return { ok: true, ts: lookup.ts, ...(lookup.textOnly ? { textOnly: true } : {}) };
+    const step = afterLookup(lookup, this.#o.now, this.#o.tier);
+    this.#set(row.key, step.write);
+    const { outcome } = step;
+    if (outcome === "absent") return "absent";
+    if ("found" in outcome) {
+      this.#set(row.key, { state: "sent", ts: outcome.found.ts, cursor: null, lookup_after: null });
+      return { ok: true, ts: outcome.found.ts, ...(outcome.found.textOnly ? { textOnly: true } : {}) };
     }
-    return "absent";
+    if (pastBound(row, this.#o.now)) return "bound";
+    // A scope or token refusal concerns the workspace (status and /health show it); anything
+    // else leaves the outcome unknown.
+    const failed = outcome.unknown;
+    const kind = failed.kind === "deferred" || failed.kind === "workspace" ? failed.kind : "unknown";
+    return { ok: false, failure: { kind, code: `lookup_${failed.code}` } };
   }
 
   /**
-   * Settles one unknown key without sending: its ts (Slack has it), "absent" (it does not; the
-   * intent is dropped, so the key may be sent later), or "unknown" (too young, or the lookup failed).
+   * Settles one unknown key without sending: its ts (Slack has it), "absent" (it does not, or
+   * the bound passed: the caller decides again without it), or "unknown" (too young, or the
+   * lookup failed or waits its turn).
    */
   async settle(key: string): Promise<{ ts: string; textOnly?: boolean } | "absent" | "unknown"> {
     const row = this.#row(key);
-    if (!row) return "absent";
+    if (!row || row.state === "abandoned") return "absent";
     if (row.state === "sent" && row.ts) return { ts: row.ts };
     const result = await this.resolve(row);
-    if (result === "absent") {
-      this.#write("DELETE FROM outbox WHERE key = ?", key);
+    if (result === "absent" || result === "bound") {
+      this.#drop(row, result);
       return "absent";
     }
     return result.ok ? { ts: result.ts, ...(result.textOnly ? { textOnly: true } : {}) } : "unknown";
   }
 
+  /** An intent decided without its post: forgotten when Slack has none, kept to remove a late copy otherwise. */
+  #drop(row: OutboxRow, why: "absent" | "bound"): void {
+    if (why === "absent") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
+    else
+      this.#set(row.key, {
+        state: "abandoned",
+        stray_since: row.stray_since ?? row.intended_at,
+        cursor: null,
+        lookup_after: null,
+      });
+  }
+
+  /**
+   * Slack's `message_metadata_posted` for a post of this outbox: a lost answer settled with no
+   * history read, or a second copy found (src/engine/settle-outcome.ts `onPosted`).
+   */
+  async posted(key: string, ts: string): Promise<"settled" | "removed" | "ignored"> {
+    const row = this.#row(key);
+    const action = onPosted(row, ts);
+    if (!row || action.kind === "ignore") return "ignored";
+    if (action.kind === "settle") {
+      this.#set(key, { state: "sent", ts, cursor: null, lookup_after: null });
+      return "settled";
+    }
+    await this.#remove(row, ts);
+    return "removed";
+  }
+
+  /** Deletes the bot's own copy at `ts` that the ledger does not point at, and records it. */
+  async #remove(row: OutboxRow, ts: string): Promise<void> {
+    try {
+      await this.#slack.chat.delete({ channel: this.#o.channel, ts });
+    } catch (error) {
+      // Gone already (a person deleted it) is as good as deleted.
+      if (classifySlackFailure(error).code !== "message_not_found") {
+        console.warn(`outbox: a second copy could not be deleted: ${describeError(error)}`);
+        return;
+      }
+    }
+    this.#write(
+      "INSERT INTO outbox_removed (key, ts, removed_at) VALUES (?, ?, ?)",
+      row.key,
+      ts,
+      this.#o.now.toISOString(),
+    );
+    console.log(`outbox: deleted a second copy of ${row.key.split(":")[0]} post`);
+    if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
+    else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
+  }
+
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */
   unknown(): { key: string; at: string }[] {
     return this.#sql
-      .exec<Row>("SELECT * FROM outbox WHERE state != 'sent' ORDER BY intended_at")
+      .exec<OutboxRow>("SELECT * FROM outbox WHERE state IN ('intended', 'unknown') ORDER BY intended_at")
       .toArray()
       .map((r) => ({ key: r.key, at: r.intended_at }));
+  }
+
+  /** Whether a sweep has work: an unknown outcome, or a second copy still looked for. */
+  owesLookups(): boolean {
+    return (
+      this.#sql
+        .exec(
+          "SELECT 1 FROM outbox WHERE state IN ('intended', 'unknown') OR stray_since IS NOT NULL LIMIT 1",
+        )
+        .toArray().length > 0
+    );
   }
 
   keys(): Set<string> {
@@ -159,26 +274,69 @@ export class SqlOutbox implements Outbox {
 
   /**
    * Looks up, at most `limit` at a time (history reads are rate-limited), the unknown intents
-   * no decision asks for again; a key Slack does not have is dropped, since whatever needed
-   * it decides again from its own state.
+   * no decision asks for again (a key Slack does not have is dropped, since whatever needed it
+   * decides again from its own state), then the second copies the bound may have left.
    */
   async sweep(limit: number): Promise<number> {
     const stale = this.#sql
-      .exec<Row>("SELECT * FROM outbox WHERE state != 'sent' ORDER BY intended_at LIMIT ?", limit)
+      .exec<OutboxRow>(
+        "SELECT * FROM outbox WHERE state IN ('intended', 'unknown') ORDER BY intended_at LIMIT ?",
+        limit,
+      )
       .toArray();
     let settled = 0;
     for (const row of stale) {
       const result = await this.resolve(row);
-      if (result === "absent") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
-      if (result === "absent" || result.ok) settled++;
+      if (result === "absent" || result === "bound") this.#drop(row, result);
+      if (result === "absent" || result === "bound" || result.ok) settled++;
     }
+    await this.#sweepStrays(limit);
     return settled;
+  }
+
+  /** Looks for copies the bound may have doubled, and removes each one found. */
+  async #sweepStrays(limit: number): Promise<void> {
+    const rows = this.#sql
+      .exec<OutboxRow>(
+        "SELECT * FROM outbox WHERE stray_since IS NOT NULL AND state IN ('sent', 'abandoned') ORDER BY stray_since LIMIT ?",
+        limit,
+      )
+      .toArray();
+    for (const row of rows) {
+      if (!strayWanted(row, this.#o.now)) {
+        if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
+        else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
+        continue;
+      }
+      if (lookupNow({ ...row, intended_at: row.stray_since as string }, this.#o.now, 0) !== "read") continue;
+      const lookup = await this.#lookup(row, row.stray_since as string, row.ts);
+      if (!lookup) return;
+      const step = afterLookup(lookup, this.#o.now, this.#o.tier);
+      this.#set(row.key, step.write);
+      if (step.outcome === "absent") {
+        if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
+        else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
+      } else if ("found" in step.outcome) await this.#remove(row, step.outcome.found.ts);
+    }
   }
 
   /** Forgets sent keys past their use; called only on a poll that writes anyway. */
   prune(): void {
-    const before = new Date(this.#now.getTime() - KEEP_SENT_MS).toISOString();
+    const before = new Date(this.#o.now.getTime() - KEEP_SENT_MS).toISOString();
     this.#sql.exec("DELETE FROM outbox WHERE state = 'sent' AND intended_at < ?", before);
+    this.#sql.exec("DELETE FROM outbox_removed WHERE removed_at < ?", before);
+  }
+
+  /** Second copies removed since `since`: shown in status, so a duplicate is never silent. */
+  removedSince(since: Date): number {
+    return (
+      this.#sql
+        .exec<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM outbox_removed WHERE removed_at >= ?",
+          since.toISOString(),
+        )
+        .toArray()[0]?.n ?? 0
+    );
   }
 }
 
@@ -189,11 +347,26 @@ export class SqlOutbox implements Outbox {
 export function channelOutbox(
   sql: SqlStorage,
   slack: SlackClient,
-  channelId: string,
+  team: OutboxConfig,
+  channel: string,
   now: Date,
-  lookupAfterMs: number,
   gate?: RichBlockGate,
 ): SqlOutbox {
   SqlOutbox.migrate(sql);
-  return new SqlOutbox(sql, slack, channelId, now, { storage: 0 }, lookupAfterMs, gate);
+  return new SqlOutbox(sql, slack, {
+    ...outboxSettings(team),
+    channel,
+    now,
+    gate,
+    writes: { storage: 0 },
+    owner: CHANNEL_OWNER,
+  });
 }
+
+type OutboxConfig = Pick<Config, "slackLookupAfterMs" | "slackHistoryTier">;
+
+/** The outbox's settings that come from the configuration. */
+export const outboxSettings = (config: OutboxConfig) => ({
+  lookupAfterMs: config.slackLookupAfterMs,
+  tier: HISTORY_TIERS[config.slackHistoryTier],
+});

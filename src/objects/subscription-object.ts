@@ -19,6 +19,7 @@ import {
   RUNNING_FOR_AT_MOST_MS,
 } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
+import { subscriptionOwner } from "../model/post-owner.ts";
 import { overdueCount } from "../model/run-ledger.ts";
 import { type Subscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
@@ -29,8 +30,9 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
+import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
-import { SqlOutbox } from "./sql-outbox.ts";
+import { outboxSettings, SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { teamConfig } from "./tenancy.ts";
 
@@ -43,9 +45,6 @@ const NOT_CONNECTED_NOTE =
 /** Unknown post outcomes looked up per poll beyond those a decision asks for again (history is rate-limited). */
 const SWEEP_PER_POLL = 1;
 
-/** The readable copy in KV is behind the state (a refused write): written again at the next poll. */
-const COPY_OWED = "copy-owed";
-
 /**
  * One watched item of one channel, and the only writer of its alert state. Polls, triage
  * buttons and `/decipher` changes run here one at a time: an object interleaves requests
@@ -57,8 +56,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   readonly #queue = new SerialQueue();
   #polling = false;
   #writes = { storage: 0, kv: 0 };
-  /** This subscription's row of its channel's index failed to update (see `#index`). */
-  #indexOwed = false;
+  readonly #indexWrite: OwedWrite;
   /**
    * The configuration of the Worker that called last: the same bindings as this object's own in
    * a deployment, and a test's own workspace when a test drives the object. The alarm uses it,
@@ -73,18 +71,19 @@ export class SubscriptionObject extends DurableObject<Env> {
   #asked = false;
   /** Recoveries its channel could not show yet, kept in storage too. */
   readonly #recoveries: OwedRecoveries;
-  /** The KV copy failed to update (see `#copy`). */
-  #copyOwed = false;
+  readonly #copyWrite: OwedWrite;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#recoveries = new OwedRecoveries(ctx.storage);
+    this.#indexWrite = new OwedWrite(ctx.storage, "index-owed", "channel index row");
+    this.#copyWrite = new OwedWrite(ctx.storage, "copy-owed", "KV copy");
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
-      this.#indexOwed = (await ctx.storage.get<boolean>("index-owed")) === true;
+      await this.#indexWrite.load();
       await this.#recoveries.load();
-      this.#copyOwed = (await ctx.storage.get<boolean>(COPY_OWED)) === true;
+      await this.#copyWrite.load();
     });
   }
 
@@ -109,49 +108,25 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /**
-   * Writes the readable copy in KV. A refused write (KV's 1,000 writes a day on the Free plan,
-   * which a channel of 150 subscriptions can use up in an outage) is owed, noted in storage, and
-   * tried again at each poll: the state, the channel's index and the alerts never wait on it.
+   * The readable copy in KV (KV's 1,000 writes a day on the Free plan, which a channel of 150
+   * subscriptions can use up in an outage, may refuse it) and this subscription's row of its
+   * channel's index, so the index never keeps a state the subscription left: each owed when
+   * refused (src/objects/owed-write.ts).
    */
-  async #copy(sub: Subscription): Promise<void> {
-    try {
+  #copy(sub: Subscription): Promise<void> {
+    return this.#copyWrite.attempt(async () => {
       await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, sub.teamId)).update(sub);
       this.#writes.kv++;
-      if (this.#copyOwed) {
-        this.#copyOwed = false;
-        await this.ctx.storage.delete(COPY_OWED);
-      }
-    } catch (error) {
-      console.warn(`KV copy not written: ${describeError(error)}`);
-      if (!this.#copyOwed) {
-        this.#copyOwed = true;
-        await this.ctx.storage.put(COPY_OWED, true);
-      }
-    }
+    });
   }
 
   #channel = (sub: { teamId?: string; channelId: string }) =>
     channelObject(this.env, objectNames.channel(teamOf(sub), sub.channelId));
 
-  /**
-   * Writes this subscription's row of its channel's index. A failed write is owed (and noted in
-   * storage, so a restart still owes it): the next poll tries again, so the index never keeps
-   * a state the subscription left.
-   */
-  async #index(sub: Subscription): Promise<void> {
-    try {
-      await this.#channel(sub).indexSubscription(indexCopy(sub), new Date().toISOString());
-      if (this.#indexOwed) {
-        this.#indexOwed = false;
-        await this.ctx.storage.delete("index-owed");
-      }
-    } catch (error) {
-      console.warn(`channel index not updated: ${describeError(error)}`);
-      if (!this.#indexOwed) {
-        this.#indexOwed = true;
-        await this.ctx.storage.put("index-owed", true);
-      }
-    }
+  #index(sub: Subscription): Promise<void> {
+    return this.#indexWrite.attempt(() =>
+      this.#channel(sub).indexSubscription(indexCopy(sub), new Date().toISOString()),
+    );
   }
 
   /** Subscribes: keeps a live subscription (updating its options), or installs the fresh baseline. */
@@ -203,7 +178,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const existing = await this.#read();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
-      this.#indexOwed = false;
+      this.#indexWrite.forget();
       await this.env.STATE.delete(copyKey(this.env, ref));
       // A row left behind (its channel's object unreachable just now) goes with the next
       // unsubscribe of the same id, which reaches here even when nothing else is left.
@@ -349,6 +324,27 @@ export class SubscriptionObject extends DurableObject<Env> {
     return createEngineDeps(config, this.env, { now: () => now, budget });
   }
 
+  #outbox(sub: Subscription, deps: ReturnType<typeof createEngineDeps>, now: Date): SqlOutbox {
+    return new SqlOutbox(this.ctx.storage.sql, deps.slack, {
+      ...outboxSettings(deps.config),
+      channel: sub.channelId,
+      now,
+      writes: this.#writes,
+      gate: richBlockGate(deps, sub.teamId),
+      owner: subscriptionOwner(sub.kind, subscriptionId(sub)),
+    });
+  }
+
+  /** Slack says one of this subscription's posts landed at `ts` (src/handlers/events/post-landed.ts). */
+  posted(key: string, ts: string, at: string, config: Config): Promise<string> {
+    return this.#serial(async () => {
+      const sub = await this.#read();
+      const team = sub && (await teamConfig(this.env, config, sub.teamId));
+      if (!sub || !team) return "ignored";
+      return this.#outbox(sub, this.#deps(team, new Date(at)), new Date(at)).posted(key, ts);
+    });
+  }
+
   async poll(name: string, at: string, config: Config, mode: PollMode = {}): Promise<PollReport> {
     const idle = (status: PollSummary["status"]) => quietReport(name, at, status);
     if (this.#polling) return idle("busy");
@@ -357,7 +353,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       return await this.#serial(async () => {
         const sub = await this.#read();
         if (!sub) return idle("gone");
-        if (this.#indexOwed) await this.#index(sub);
+        if (this.#indexWrite.owed) await this.#index(sub);
         // A muted collection is not polled (its growth is measured again from unmute); a muted
         // test is, so its ledger counts every failure (as muted) and status and the digest show them.
         if (sub.muted && !factsOf(sub).pollsWhileMuted) return idle("waiting");
@@ -384,15 +380,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     this.#writes = { storage: 0, kv: 0 };
     const deps = this.#deps(config, now);
     const sql = this.ctx.storage.sql;
-    const outbox = new SqlOutbox(
-      sql,
-      deps.slack,
-      sub.channelId,
-      now,
-      this.#writes,
-      config.slackLookupAfterMs,
-      richBlockGate(deps, sub.teamId),
-    );
+    const outbox = this.#outbox(sub, deps, now);
     const ledger = new SqlRunLedger(sql, this.#writes, (state) => this.ctx.storage.put("sub", state));
     const result = await pollSubscription(
       sub,
@@ -416,7 +404,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const next = withOverdue(sub, result.next, overdueCount(ledger.recent(now, 0), now), at);
     // Stored before the calls below, which may hang: the state must not wait on them.
     if (next) await this.#store(sub, next);
-    else if (this.#copyOwed) await this.#copy(sub);
+    else if (this.#copyWrite.owed) await this.#copy(sub);
     // An outage message this test recovered from is re-rendered by its channel.
     if (specOf(sub).joinsOutages) {
       const channel = this.#channel(sub);
@@ -425,7 +413,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       if (await this.#recoveries.tell(result.outageRecoveries ?? [], at, shown)) this.#writes.storage++;
     }
     // Lost answers no decision asked about again are settled here, a few per poll.
-    if (outbox.unknown().length > 0 && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
+    if (outbox.owesLookups() && deps.budget.has(1)) await outbox.sweep(SWEEP_PER_POLL);
     if (this.#writes.storage > 0) {
       ledger.prune(now);
       outbox.prune();

@@ -2,16 +2,42 @@ import { POST_EVENT_TYPE } from "./post-message.ts";
 import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure, type SlackFailure } from "./slack-errors.ts";
 
-/** Found: its ts, and whether it went out as text alone (src/slack-api/post-message.ts). */
+/**
+ * How the workspace lets the app read history (docs/slack-platform.md names Slack's pages): an
+ * internal or Marketplace app at Tier 3 with up to 999 messages a page; an app distributed
+ * outside the Marketplace once a minute per method, 15 a page.
+ */
+export type HistoryTier = {
+  /** The `limit` asked for: never above what the tier allows. */
+  pageLimit: number;
+  /** Pages one lookup reads before it carries its cursor to a later poll. */
+  pagesPerLookup: number;
+  /** The least time between two reads of the same lookup. */
+  spacingMs: number;
+};
+
+export const HISTORY_TIERS = {
+  internal: { pageLimit: 200, pagesPerLookup: 2, spacingMs: 0 },
+  // A second over the minute: two polls a minute apart may call a little less than a minute apart.
+  distributed: { pageLimit: 15, pagesPerLookup: 1, spacingMs: 61_000 },
+} as const satisfies Record<string, HistoryTier>;
+
+export type Distribution = keyof typeof HISTORY_TIERS;
+
+/** Where a lookup reads: a window of history (Slack seconds) and, when one is under way, its cursor. */
+export type LookupWindow = { oldest: string; latest: string; cursor?: string | null };
+
 export type Lookup =
+  /** Found: its ts, and whether it went out as text alone (src/slack-api/post-message.ts). */
   | { found: true; ts: string; textOnly: boolean }
+  /** The whole window was read: Slack does not hold it. */
   | { found: false }
+  /** Not on the pages read so far: the lookup goes on from `cursor` later. */
+  | { cursor: string }
   | { failed: SlackFailure };
 
-/** History pages read per lookup: an unknown outcome is minutes old, so it is on the first page. */
-const MAX_PAGES = 2;
 /** Slack's ts and our clock may differ a little: look from slightly before the intent. */
-const CLOCK_MARGIN_S = 120;
+export const CLOCK_MARGIN_S = 120;
 /**
  * Slack stores a post within moments of the request, never this long after it: the lookup
  * reads only this window, so a channel busy since then cannot push the post past the pages read.
@@ -23,30 +49,39 @@ type Message = {
   metadata?: { event_type?: string; event_payload?: { key?: unknown; text_only?: unknown } };
 };
 
+/** The window of history where a post intended at `since` can be, `now` by Slack's clock. */
+export function windowOf(since: Date, now: Date): LookupWindow {
+  // Never later than now: an intent stamped ahead of Slack's clock must not hide its post.
+  const from = Math.min(since.getTime(), now.getTime());
+  return {
+    oldest: String(Math.max(0, Math.floor(from / 1000) - CLOCK_MARGIN_S)),
+    latest: String(Math.floor(since.getTime() / 1000) + CLOCK_MARGIN_S + STORED_WITHIN_S),
+  };
+}
+
 /**
- * Whether Slack holds the bot's post with this idempotency key, posted since `since`: in the
- * channel's history, or in the replies of `threadTs`. One call per page, paced by the caller
- * (history reads are rate-limited far below posts).
+ * Whether Slack holds the bot's post with this idempotency key in `window`: in the channel's
+ * history, or in the replies of `threadTs`. A copy at `exceptTs` does not count (the one the
+ * ledger points at, when the lookup is for a second copy). One call a page, at most the tier's
+ * pages; the caller paces lookups and keeps the cursor between them.
  */
 export async function findPosted(
   slack: SlackClient,
   channel: string,
   key: string,
-  since: Date,
+  window: LookupWindow,
+  tier: HistoryTier,
   threadTs?: string | null,
+  exceptTs?: string | null,
 ): Promise<Lookup> {
-  // Never later than this call: an intent stamped ahead of Slack's clock must not hide its post.
-  const from = Math.min(since.getTime(), Date.now());
-  const oldest = String(Math.max(0, Math.floor(from / 1000) - CLOCK_MARGIN_S));
-  const latest = String(Math.floor(since.getTime() / 1000) + CLOCK_MARGIN_S + STORED_WITHIN_S);
-  let cursor: string | undefined;
+  let cursor = window.cursor ?? undefined;
   try {
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < tier.pagesPerLookup; page++) {
       const args = {
         channel,
-        oldest,
-        latest,
-        limit: 200,
+        oldest: window.oldest,
+        latest: window.latest,
+        limit: tier.pageLimit,
         include_all_metadata: true,
         ...(cursor ? { cursor } : {}),
       };
@@ -55,15 +90,17 @@ export async function findPosted(
         : await slack.conversations.history(args);
       const messages = (res.messages ?? []) as Message[];
       const hit = messages.find(
-        (m) => m.metadata?.event_type === POST_EVENT_TYPE && m.metadata.event_payload?.key === key,
+        (m) =>
+          m.ts !== exceptTs &&
+          m.metadata?.event_type === POST_EVENT_TYPE &&
+          m.metadata.event_payload?.key === key,
       );
       if (hit?.ts)
         return { found: true, ts: hit.ts, textOnly: hit.metadata?.event_payload?.text_only === true };
       cursor = res.response_metadata?.next_cursor || undefined;
       if (!res.has_more || !cursor) return { found: false };
     }
-    // More than two pages since the intent: not seen is not proof of absence.
-    return { failed: { kind: "transient", code: "history_too_long" } };
+    return { cursor: cursor as string };
   } catch (error) {
     return { failed: classifySlackFailure(error) };
   }

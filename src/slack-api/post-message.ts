@@ -26,9 +26,11 @@ export const POST_EVENT_TYPE = "decipher_alert";
  * Slack message metadata naming the post: how a post whose answer was lost is found again, and
  * whether it went out as text alone (it then names less than its blocks would have).
  */
-export function postMetadata(key: string, textOnly = false) {
+export function postMetadata(key: string, textOnly = false, owner?: string) {
   const payload: Record<string, string | boolean> = { key };
   if (textOnly) payload.text_only = true;
+  // Which object of the channel holds the key: Slack's message_metadata_posted is routed by it.
+  if (owner) payload.owner = owner;
   return { event_type: POST_EVENT_TYPE, event_payload: payload };
 }
 
@@ -114,6 +116,8 @@ export async function post(
   /** The post's idempotency key, sent as message metadata (src/engine/outbox.ts). */
   key?: string,
   gate?: RichBlockGate,
+  /** Which object of the channel holds the key (src/model/post-owner.ts). */
+  owner?: string,
 ): Promise<PostResult> {
   return sendWithFallbacks(
     message,
@@ -126,7 +130,7 @@ export async function post(
           unfurl_links: false,
           unfurl_media: false,
           ...(threadTs ? { thread_ts: threadTs } : {}),
-          ...(key ? { metadata: postMetadata(key, !withBlocks) } : {}),
+          ...(key ? { metadata: postMetadata(key, !withBlocks, owner) } : {}),
         });
         return { ok: true, ts: String(res.ts) };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findPosted } from "../../src/slack-api/find-posted.ts";
+import { findPosted, HISTORY_TIERS, windowOf } from "../../src/slack-api/find-posted.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import type { SlackClient } from "../../src/slack-api/slack-client.ts";
 
@@ -39,7 +39,8 @@ describe("findPosted", () => {
       slackWithHistory([post, ...chatter]),
       "C1",
       "run:10069",
-      new Date(intended),
+      windowOf(new Date(intended), new Date(intended + 3 * 60 * 60_000)),
+      HISTORY_TIERS.internal,
     );
     expect(found).toEqual({ found: true, ts: post.ts, textOnly: false });
   });

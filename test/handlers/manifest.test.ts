@@ -37,6 +37,7 @@ describe("slack/manifest.yml", () => {
       "app_mentions:read",
       "channels:read",
       "groups:read",
+      "metadata.message:read",
       "channels:history",
       "groups:history",
       "channels:join",

@@ -3,7 +3,12 @@
  * screen lets exactly these through, and slack/manifest.yml subscribes to exactly these
  * (test/handlers/manifest.test.ts holds the three together).
  */
-export const EVENT_TYPES = ["link_shared", "app_home_opened", "app_mention"] as const;
+export const EVENT_TYPES = [
+  "link_shared",
+  "app_home_opened",
+  "app_mention",
+  "message_metadata_posted",
+] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

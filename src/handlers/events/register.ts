@@ -12,6 +12,7 @@ import { handleAppMention } from "../mentions/app-mention.ts";
 import { handleLinkShared } from "../unfurl/link-shared.ts";
 import { eventTeam } from "./event-envelope.ts";
 import type { EventType } from "./event-types.ts";
+import { handlePostLanded } from "./post-landed.ts";
 
 type EventRequest<T extends EventType> = Parameters<Parameters<SlackApp<SlackEdgeAppEnv>["event"]>[1]>[0] & {
   payload: Extract<Parameters<Parameters<SlackApp<SlackEdgeAppEnv>["event"]>[1]>[0]["payload"], { type: T }>;
@@ -31,7 +32,15 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
       req.context.authorizeResult.url ?? null,
     ),
   app_mention: (req, deps) => handleAppMention(req.payload, deps, req.context.authorizeResult.url ?? null),
+  message_metadata_posted: (req, deps) =>
+    handlePostLanded(req.payload, req.body as Record<string, unknown>, eventTeam(req.body) ?? "", deps),
 };
+
+/**
+ * Handled again at no harm when Slack retries: a post landing settles its key once, and the
+ * second time finds it settled. These skip the event gate (one Durable Object request each).
+ */
+const REPEATABLE: ReadonlySet<EventType> = new Set(["message_metadata_posted"]);
 
 /** Without the Durable Object binding: dedup per isolate only (see objects/event-gate-client.ts). */
 const fallbackGate = isolateGate();
@@ -47,7 +56,7 @@ function once<T extends EventType>(type: T, deps: Deps) {
     const envelope = req.body as { event_id: string };
     const teamId = eventTeam(req.body) ?? "";
     const gate = deps.eventGate ? eventGate(deps.eventGate, teamId, deps.budget) : fallbackGate;
-    if (!(await gate.firstTime(envelope.event_id))) return;
+    if (!REPEATABLE.has(type) && !(await gate.firstTime(envelope.event_id))) return;
     try {
       await HANDLERS[type](req, deps, gate);
     } catch (error) {
