@@ -57,6 +57,8 @@ export function decideTestStep(input: TestPollInput): TestStep {
     acc = next.acc;
     i += next.skip ?? 0;
   }
+  // Paused, the channel refuses posts: edits and a snooze's end wait for the resume.
+  if (acc.sub.paused) return done(acc);
   const ended = snoozeEnd(look, acc);
   if ("step" in ended) return ended.step;
   return firstEdit(look, ended.acc);
@@ -69,7 +71,7 @@ function decideRow(look: Look, acc: Acc, i: number): RowNext {
   const row = look.pending[i] as LedgerRow;
   // A recovered parent is edited before the next run is told: the state holds one pending
   // edit, and the next streak's own edit (or a hold) would otherwise leave it saying failing.
-  if (acc.sub.parentEdit?.recoveredBy && row.status !== "running") {
+  if (acc.sub.parentEdit?.recoveredBy && row.status !== "running" && !acc.sub.paused) {
     const edited = parentEdit(look, acc);
     if ("step" in edited) return edited;
     acc = edited.acc;
@@ -104,10 +106,10 @@ function decidePass(look: Look, acc: Acc, row: LedgerRow): Next {
     if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
     return { acc: { sub, rows: [...acc.rows, fate(look, row, "quiet")] } };
   }
-  if (isSnoozed(sub, now) || sub.muted) {
-    // "Until it passes" ends here; a timed snooze holds for its time. Snoozed or muted, the
-    // thread stays quiet; the parent turns green (muted, it keeps its Unmute).
-    const reason = sub.muted ? "muted" : "snoozed";
+  if (isSnoozed(sub, now) || sub.muted || sub.paused) {
+    // "Until it passes" ends here; a timed snooze holds for its time. Snoozed, muted or paused,
+    // the thread stays quiet; the parent turns green (muted, it keeps its Unmute).
+    const reason = sub.paused ? "paused" : sub.muted ? "muted" : "snoozed";
     // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
     // It ends as of the pass, so the snooze's summary (what it held) is told after, as promised.
     const ended = endedByPass(sub.snooze, rowTime(row), now);
@@ -135,7 +137,8 @@ function decideFailure(look: Look, acc: Acc, i: number): RowNext {
   const row = look.pending[i] as LedgerRow;
   const sub = acc.sub;
   if (look.groupIds.has(row.id) && input.group) return joinOutage(look, acc, i, input.group.ts);
-  if (sub.muted || endedWhileMuted(look, sub, row)) return { acc: countMuted(look, acc, row) };
+  if (sub.paused) return { acc: countQuiet(look, acc, row, "paused") };
+  if (sub.muted || endedWhileMuted(look, sub, row)) return { acc: countQuiet(look, acc, row, "muted") };
   if (isSnoozed(sub, input.now) && sub.snooze) {
     const next = counted(look, acc, row, "snoozed");
     const snooze = { ...sub.snooze, missedFailures: sub.snooze.missedFailures + 1 };
@@ -186,8 +189,9 @@ function endedWhileMuted(look: Look, sub: TestSubscription, row: LedgerRow): boo
   return !!sub.unmutedAt && Number.isFinite(ended) && ended < Date.parse(sub.unmutedAt);
 }
 
-function countMuted(look: Look, acc: Acc, row: LedgerRow): Acc {
-  const next = counted(look, acc, row, "muted");
+/** Muted, or paused while Slack refuses the channel: counted, and the streak goes on unposted. */
+function countQuiet(look: Look, acc: Acc, row: LedgerRow, reason: "muted" | "paused"): Acc {
+  const next = counted(look, acc, row, reason);
   const streak = next.sub.streak;
   if (!streak) return next;
   // The streak goes on, unposted: an alert unmuted later says how long the test has been red.

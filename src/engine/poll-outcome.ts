@@ -2,6 +2,7 @@ import type { RejectedRun } from "../decipher/types.ts";
 import { isVendorApiError } from "../decipher/vendor-errors.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
+import { slackPause } from "../model/pause.ts";
 import { retryDue } from "../model/poll-clock.ts";
 import type { Quarantined, Subscription } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
@@ -88,7 +89,8 @@ export function afterSlackFailure<S extends Subscription>(
   const lastError = retryAt ? { ...rest, retryAt } : rest;
   const failingSince = subscription.failingSince ?? at;
   if (failure.kind === "permanent") {
-    return { ...subscription, paused: { reason: message, at }, lastError, failingSince, lastChangeAt: at };
+    const paused = slackPause(subscription.paused, message, now);
+    return { ...subscription, paused, lastError, failingSince, lastChangeAt: at };
   }
   return { ...subscription, lastError, failingSince, lastChangeAt: at };
 }

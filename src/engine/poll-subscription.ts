@@ -1,8 +1,11 @@
 import type { KindWords } from "../messages/kind-words.ts";
 import { noticeMessage } from "../messages/notices.ts";
+import { factsOf } from "../model/kind-facts.ts";
+import { pausedBySlack, pauseRetryDue } from "../model/pause.ts";
 import type { Subscription } from "../model/subscription.ts";
+import { tryPausedChannel } from "./pause-retry.ts";
 import type { PollContext } from "./poll-context.ts";
-import { type PollOutcome, slackRetryDue } from "./poll-outcome.ts";
+import { type PollOutcome, slackRetryDue, unchanged } from "./poll-outcome.ts";
 import type { RunLedger } from "./test-step-executor.ts";
 
 /** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
@@ -55,7 +58,10 @@ export async function pollSubscription(
   ctx: PollContext & { ledger: RunLedger },
   kind: PollKind,
 ): Promise<PollOutcome> {
-  if (sub.paused || !slackRetryDue(sub, ctx.now)) {
+  // Paused because Slack refused the channel, it goes on (src/model/pause.ts); paused because
+  // the item is gone at Decipher, it waits for a new subscribe.
+  const bySlack = pausedBySlack(sub);
+  if ((sub.paused && !bySlack) || (!sub.paused && !slackRetryDue(sub, ctx.now))) {
     return {
       next: null,
       posts: 0,
@@ -66,12 +72,18 @@ export async function pollSubscription(
       outageRecoveries: [],
     };
   }
-  const outcome = await kind.poll(sub, ctx);
+  // A kind whose ledger counts what it does not post (a test) reads on while paused, so every
+  // failure gets its fate; one that measures from its last alert (a collection) waits.
+  const reads = !sub.paused || factsOf(sub).pollsWhileMuted;
+  const outcome = reads ? await kind.poll(sub, ctx) : unchanged();
   const polled = outcome.next;
-  const noticed = await sendNotice(polled ?? sub, ctx, kind.words);
+  const current = polled ?? sub;
+  const retry = bySlack && pauseRetryDue(current.paused, ctx.now) && ctx.budget.has(1);
+  const tried = retry ? await tryPausedChannel(current, ctx, kind.words) : null;
+  const noticed = await sendNotice(tried ?? current, ctx, kind.words);
   return {
-    next: noticed ?? polled,
-    posts: outcome.posts + (noticed ? 1 : 0),
+    next: noticed ?? tried ?? polled,
+    posts: outcome.posts + (noticed ? 1 : 0) + (tried ? 1 : 0),
     error: outcome.error,
     skipped: false,
     workspaceFailure: outcome.slackFailure?.kind === "workspace" ? outcome.slackFailure.code : null,

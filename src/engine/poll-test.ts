@@ -197,7 +197,8 @@ export async function pollTest(
   const settling = seen.some((r) => r.status === "failed" && r.fate === null && inPosts.has(r.id));
   // A test called flaky today is never held: its failure is told in this poll, in its thread.
   const tellsNow = ctx.mode?.hold !== true || overdue || settling || calledFlakyToday(next, now);
-  if (opening && tellsNow && !next.streak && !isSnoozed(next, now) && !next.muted && budget.has(3)) {
+  const quiet = isSnoozed(next, now) || next.muted || next.paused;
+  if (opening && tellsNow && !next.streak && !quiet && budget.has(3)) {
     const first = seen.find((r) => r.status === "failed" && r.fate === null);
     const run = first ? runs.get(first.id) : undefined;
     if (run) meaning = await readFailureContext(ctx, next, run);

@@ -11,7 +11,7 @@ import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
 import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
-import { engineNotes, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
+import { engineNotes, pausedLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
 import { unmuteButton } from "./triage-controls.ts";
 
 /** Replies to `/decipher` subcommands: short, plain, one fact per line. */
@@ -202,6 +202,8 @@ export function statusMessage(
   now: Date,
   health: EngineHealth | null = null,
   at: PageAt = FIRST_PAGE,
+  /** Subscriptions of other channels that are paused: a pause is shown from any channel. */
+  pausedElsewhere: readonly Subscription[] = [],
 ): SlackMessage {
   const poll = lastPoll
     ? // The count of the whole deployment is not this channel's (nor, with Add to Slack, this workspace's).
@@ -232,8 +234,19 @@ export function statusMessage(
     lines,
     empty: "This channel watches nothing yet.",
     notes: [poll],
-    extra: workspace ? [section(workspace)] : [],
+    extra: [
+      ...(workspace ? [section(workspace)] : []),
+      ...(pausedElsewhere.length > 0 ? [pausedElsewhereSection(words, pausedElsewhere, appUrl)] : []),
+    ],
     now,
     at,
   });
+}
+
+/** "Paused in other channels": each with its channel, reason and next try, as its own status says. */
+function pausedElsewhereSection(words: KindWords, subs: readonly Subscription[], appUrl: string) {
+  const lines = subs.flatMap((s) =>
+    s.paused ? [`• ${subscriptionLabel(words, s, appUrl)}: ${pausedLine(s, s.paused)}`] : [],
+  );
+  return section(`*Paused in other channels*\n${lines.join("\n")}`);
 }

@@ -10,7 +10,7 @@ import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock } from "./limits.ts";
 import { dateToken, mention, oneLine, plural } from "./mrkdwn.ts";
 import { isRichBlock, type RichBlock } from "./rich-blocks.ts";
-import { mutedStateLine } from "./subscription-state-lines.ts";
+import { mutedStateLine, pausedLine } from "./subscription-state-lines.ts";
 
 /** Slack refuses a Home view of more than 100 blocks. */
 export const HOME_MAX_BLOCKS = 100;
@@ -87,7 +87,7 @@ export function subscriptionLine(
   const name = said.homeName(sub, appUrl);
   const muted = mutedOf(sub);
   const health = sub.paused
-    ? `:double_vertical_bar: paused: ${oneLine(sub.paused.reason.slice(0, 200))}`
+    ? pausedLine(sub, { ...sub.paused, reason: sub.paused.reason.slice(0, 200) })
     : muted
       ? `${mutedStateLine(muted)} · ${said.mutedPolling}`
       : sub.lastError

@@ -1,5 +1,5 @@
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
-import type { CollectionSubscription, Subscription } from "../model/subscription.ts";
+import type { CollectionSubscription, Paused, Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { isSnoozed } from "../model/triage-state.ts";
 import { snoozeEnd } from "./alert-status.ts";
@@ -25,10 +25,22 @@ export function mutedStateLine(muted: Muted): string {
   return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
 }
 
+/**
+ * A pause in the words status, Home and the other channels' status use, true whenever read:
+ * since when, why, and what ends it ("Paused in #alerts since …: Slack says that channel is
+ * read-only (…). I'll try again …, or subscribe there again to resume now.").
+ */
+export function pausedLine(s: Pick<Subscription, "channelId">, paused: Paused): string {
+  const reason = escapeMrkdwn(paused.reason);
+  if (!paused.retryAt)
+    return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(paused.at)}: ${reason} Subscribe again to resume.`;
+  const where = /^[CG][A-Z0-9]+$/.test(s.channelId) ? `<#${s.channelId}>` : "its channel";
+  return `:double_vertical_bar: Paused in ${where} since ${dateToken(paused.at)}: ${reason} I'll try again ${dateToken(paused.retryAt)}, or subscribe there again to resume now.`;
+}
+
 /** Is the bot able to watch it? Says nothing about whether the test is red. */
 export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscription): string {
-  if (s.paused)
-    return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(s.paused.at)}: ${escapeMrkdwn(s.paused.reason)} Subscribe again to resume.`;
+  if (s.paused) return pausedLine(s, s.paused);
   // A kind polled while muted (a test) is polled like any other: its polling health is what this line says.
   if (triageOf(s).muted && !factsOf(s).pollsWhileMuted) return `:zzz: ${said.mutedPolling}`;
   if (s.lastError)
@@ -73,17 +85,30 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Failures of the last 24 hours counted and not posted, by the reason the channel chose. */
+/**
+ * Failures of the last 24 hours counted and not posted: by the reason the channel chose, and
+ * apart, those held while Slack refused the channel (the channel chose nothing there).
+ */
 function countedLine(said: SubscriptionWords<Subscription>, s: Subscription, now: Date): string[] {
   const recent = said.counted(s).filter((c) => now.getTime() - Date.parse(c.at) < DAY_MS);
-  if (recent.length === 0) return [];
+  const chosen = recent.filter((c) => c.reason !== "paused");
+  const held = recent.length - chosen.length;
   const byReason = new Map<string, number>();
-  for (const c of recent) byReason.set(c.reason, (byReason.get(c.reason) ?? 0) + 1);
+  for (const c of chosen) byReason.set(c.reason, (byReason.get(c.reason) ?? 0) + 1);
   const reasons = [...byReason]
     .map(([reason, n]) => `${n} × ${code(COUNTED_AS[reason] ?? reason)}`)
     .join(", ");
   return [
-    `:see_no_evil: ${plural(recent.length, "failed run")} in the last 24 h not posted, as this channel chose: ${reasons}`,
+    ...(chosen.length > 0
+      ? [
+          `:see_no_evil: ${plural(chosen.length, "failed run")} in the last 24 h not posted, as this channel chose: ${reasons}`,
+        ]
+      : []),
+    ...(held > 0
+      ? [
+          `:double_vertical_bar: ${plural(held, "failed run")} in the last 24 h not posted while Slack refused the channel's posts (paused)`,
+        ]
+      : []),
   ];
 }
 

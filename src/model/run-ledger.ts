@@ -29,7 +29,7 @@ export type Fate =
   | "quiet";
 
 /** Why a failure was counted and not posted. */
-export type CountedReason = "after" | "trigger" | "flaky-digest" | "snoozed" | "muted";
+export type CountedReason = "after" | "trigger" | "flaky-digest" | "snoozed" | "muted" | "paused";
 
 export type RunStatus = "passed" | "failed" | "running" | "unreadable" | "grown";
 

@@ -13,7 +13,13 @@ import type { Acknowledgement, Muted, Snooze } from "./triage-state.ts";
  * copy still reads.
  */
 
-export type Paused = { reason: string; at: string };
+export type Paused = {
+  reason: string;
+  /** Since when: the first refusal, kept while it is tried again. */
+  at: string;
+  /** Slack refused the channel: tried again at this time (src/model/pause.ts). Absent: not retried. */
+  retryAt?: string;
+};
 export type LastError = {
   message: string;
   at: string;

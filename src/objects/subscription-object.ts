@@ -11,6 +11,7 @@ import { KIND_WORDS, specOf } from "../kinds/kinds.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
+import { pausedBySlack, resumed } from "../model/pause.ts";
 import {
   LEASE_MS,
   leaseRenewDue,
@@ -138,14 +139,13 @@ export class SubscriptionObject extends DurableObject<Env> {
     if (config) this.#config = config;
     return this.#serial(async () => {
       const existing = await this.#read();
-      // Paused or muted: subscribing again starts over from the fresh baseline.
-      if (existing && !existing.paused && !existing.muted) {
-        const updated = existing.kind === fresh.kind ? specOf(existing).resubscribed(existing, fresh) : null;
-        if (updated) {
-          await this.#store(existing, updated);
-          return { subscription: updated, created: false };
-        }
-        return { subscription: existing, created: false };
+      // Paused by Slack's refusal: resumed at once, its counts kept (its clock never stopped).
+      // Paused for a 404, or muted: it starts over from the fresh baseline.
+      const live = existing && pausedBySlack(existing) ? resumed(existing, new Date()) : existing;
+      if (existing && live && !live.paused && !live.muted) {
+        const kept = (live.kind === fresh.kind ? specOf(live).resubscribed(live, fresh) : null) ?? live;
+        if (kept !== existing) await this.#store(existing, kept);
+        return { subscription: kept, created: false };
       }
       const { baselineRuns, ...rest } = fresh as Subscription & { baselineRuns?: unknown };
       let sub = { ...rest, teamId: ref.teamId } as Subscription;
@@ -263,7 +263,8 @@ export class SubscriptionObject extends DurableObject<Env> {
     const after = await this.#read();
     const since = this.#lastPollAt === null ? Number.POSITIVE_INFINITY : now - this.#lastPollAt;
     this.#lastPollAt = now;
-    if (alarms && after && !after.paused) {
+    // Paused by Slack's refusal of the channel, the clock goes on: it counts and tries hourly.
+    if (alarms && after && (!after.paused || pausedBySlack(after))) {
       await this.ctx.storage.setAlarm(nextPollAt(name, Date.now(), this.#runningSince(now)));
     }
     if (alarms && report.status !== "busy") {

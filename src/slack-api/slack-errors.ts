@@ -37,6 +37,8 @@ const CHANNEL_GONE = new Set([
   "restricted_action_read_only_channel",
   "restricted_action_thread_only_channel",
   "restricted_action_non_threadable_channel",
+  // A Slack Connect channel whose other organization has not granted the app: that channel's.
+  "team_access_not_granted",
 ]);
 
 const WORKSPACE = new Set([
@@ -47,7 +49,6 @@ const WORKSPACE = new Set([
   "token_expired",
   "no_permission",
   "missing_scope",
-  "team_access_not_granted",
 ]);
 
 /**
@@ -117,6 +118,16 @@ export function describeSlackFailure({ code }: SlackFailure): string {
       return "The bot is not a member of this channel (not_in_channel): invite it with /invite, then subscribe again.";
     case "is_archived":
       return "This channel is archived (is_archived).";
+    case "restricted_action":
+      return "Slack says a workspace setting keeps the bot from posting there (restricted_action).";
+    case "restricted_action_read_only_channel":
+      return "Slack says that channel is read-only (restricted_action_read_only_channel).";
+    case "restricted_action_thread_only_channel":
+      return "Slack says that channel takes replies in threads only (restricted_action_thread_only_channel).";
+    case "restricted_action_non_threadable_channel":
+      return "Slack says that channel takes no replies in threads (restricted_action_non_threadable_channel).";
+    case "team_access_not_granted":
+      return "Slack says that channel's other organization has not let the app in (team_access_not_granted).";
     case "invalid_auth":
     case "not_authed":
     case "token_revoked":

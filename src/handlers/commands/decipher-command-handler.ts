@@ -18,6 +18,7 @@ import { reply } from "../../slack-api/respond.ts";
 import type { Deps } from "../../wiring.ts";
 import { helpAck, helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
+import { pausedElsewhere } from "../watched-channels.ts";
 import {
   changesSubscriptions,
   type DecipherCommand,
@@ -107,6 +108,9 @@ export async function channelPageMessage(
   if (!index) return errorMessage(INDEX_UNREADABLE);
   const appUrl = deps.config.decipherAppUrl;
   if (view === "list") return listMessage(index.entries, index.digest, appUrl, now, index.weekly, at);
+  const pausedHere = index.entries.filter((e) => e.subscription.paused).length;
+  const elsewhere =
+    health && health.paused > pausedHere ? await pausedElsewhere(deps, teamId, channelId, now) : [];
   return statusMessage(
     index.entries,
     health?.lastCycleAt
@@ -116,6 +120,7 @@ export async function channelPageMessage(
     now,
     health,
     at,
+    elsewhere,
   );
 }
 

@@ -6,9 +6,9 @@ import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import { channelsOfUser } from "../../slack-api/user-channels.ts";
-import { parseSubscriptionKey } from "../../store/keys.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
+import { watchedChannels } from "../watched-channels.ts";
 
 /** Channels a Home view reads at most (one call each); a view shows far fewer anyway (100 blocks). */
 const MAX_CHANNELS = 40;
@@ -29,11 +29,7 @@ async function readSubscriptions(
   teamId: string,
   userId: string,
 ): Promise<{ subscriptions: Subscription[]; unreadable: number; unchecked: boolean }> {
-  const watched = new Set(
-    (await deps.subscriptions.listKeys())
-      .map((key) => parseSubscriptionKey(key)?.channelId)
-      .filter((c): c is string => c !== undefined),
-  );
+  const watched = await watchedChannels(deps);
   if (watched.size === 0) return { subscriptions: [], unreadable: 0, unchecked: false };
   const visible = await channelsOfUser(deps.slack, userId);
   if (!visible.ok) {

@@ -128,7 +128,8 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(text).toContain("<#C0DEMO>");
     expect(text).toContain("Checkout flow");
     expect(text).toMatch(/failing since .*Decipher is unavailable right now/);
-    expect(text).toContain("paused: the bot was removed from the channel");
+    // In the words status uses for a pause: since when, why, and what ends it.
+    expect(text).toMatch(/paused\* since <!date[^>]*>: the bot was removed from the channel Subscribe again/);
     expect(text).toContain("acknowledged by <@U0BOB>");
     expect(text).toContain("snoozed by <@U0ALICE> until 10 more sessions");
     expect(text).toContain("polling OK");
