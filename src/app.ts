@@ -81,6 +81,13 @@ app.get("/health", async (c) => {
     subscriptions: health.subscriptions,
     failingSubscriptions: health.failing + health.paused,
     pausedSubscriptions: health.paused,
+    // Said, not a problem: a channel an admin closed to the bot stays so by choice. Where and
+    // why are for the workspace's own eyes, in Slack, not on this public page.
+    ...(health.paused > 0
+      ? {
+          paused: `${health.paused} subscription(s) paused: Slack refuses posts in a channel (tried again once an hour), or an item is gone at Decipher. /decipher status in any channel says where, why and when it is tried again.`,
+        }
+      : {}),
     overdue: health.overdue,
     ...(problems.length > 0 ? { problems } : {}),
   });

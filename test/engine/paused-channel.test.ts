@@ -124,5 +124,30 @@ describe("a channel where Slack refuses the bot's posts", () => {
     expect(h.pausedSubscriptions).toBe(1);
     // Counted on /health, which stays ok: an archived or restricted channel is an admin's choice.
     expect(h.failingSubscriptions).toBe(1);
+    expect(h.paused).toMatch(
+      /1 subscription\(s\) paused: Slack refuses posts in a channel \(tried again once an hour\)/,
+    );
+  });
+
+  it("a collection there is tried once an hour too, and its growth alerts once Slack takes posts again", async () => {
+    const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await restrict(bot, "restricted_action_read_only_channel");
+    await org.grow(501, 4);
+    await bot.cron(new Date(t0 + MINUTE));
+    const paused = await objectState(bot, "collection", 501);
+    expect(paused?.paused?.reason).toMatch(/read-only/);
+    const tries = (await postTimes(bot)).length;
+    for (let m = 5; m <= 55; m += 10) await bot.cron(new Date(t0 + m * MINUTE));
+    expect((await postTimes(bot)).length).toBe(tries);
+
+    await restrict(bot, null);
+    await bot.cron(new Date(t0 + 62 * MINUTE));
+    expect((await objectState(bot, "collection", 501))?.paused).toBeNull();
+    await bot.cron(new Date(t0 + 63 * MINUTE));
+    const texts = (await bot.posted()).map((m) => visibleText(m));
+    expect(texts[0]).toMatch(/working again/);
+    expect(texts.slice(1).join("\n")).toMatch(/grew|sessions/i);
   });
 });

@@ -29,6 +29,8 @@ export type HealthBody = {
   subscriptions: number;
   failingSubscriptions: number;
   pausedSubscriptions: number;
+  /** Where a pause is told in plain words, when there is one. */
+  paused?: string;
   overdue: number;
   problems?: string[];
 };
