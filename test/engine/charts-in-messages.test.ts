@@ -120,6 +120,25 @@ describe("a refusal of one table's content", () => {
   });
 });
 
+describe("a block type one workspace refuses", () => {
+  it("is remembered for that type only: no tables in the digest, and the next alert still has its chart", async () => {
+    const { bot, due } = await channelWithDigest();
+    await bot.blockRollout(["table"]);
+    await bot.cron(new Date(due.getTime() + 5_000));
+    expect(rich((await digests(bot))[0])).toEqual([]);
+    const remembered = JSON.parse((await env.STATE.get(keys.richBlocksRefused(await bot.team()))) ?? "{}");
+    expect(Object.keys(remembered)).toEqual(["table"]);
+
+    await bot.command("/decipher", "subscribe collection 501 growth:3");
+    await emulator.org(bot.env.DECIPHER_API_KEY).grow(501, 4);
+    await bot.cron(new Date(due.getTime() + 10 * 60_000));
+    const alert = (await bot.posted()).find(
+      (m) => /grew|sessions/i.test(m.text ?? "") && !/digest/.test(m.text ?? ""),
+    );
+    expect(types(alert)).toContain("data_visualization");
+  });
+});
+
 describe("charts in alerts", () => {
   it("a collection alert charts its growth, and its parent's chart grows with later alerts", async () => {
     const { bot, org } = await subscribedBot("subscribe collection 501 growth:3");
