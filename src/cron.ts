@@ -86,6 +86,12 @@ export async function pollNames(
       });
     for (const reply of replies) told.set(reply.name, reply);
   }
+  // Without alarms, each cycle gives every channel polled its turn to settle lost answers.
+  if (config.clock === "cron")
+    for (const channel of new Set(names.map(channelOf)))
+      await channelObject(env, channel)
+        .sweep(config, at)
+        .catch((error: unknown) => console.error(`sweep of ${channel}: ${describeError(error)}`));
   const reports = first.map((r) => {
     const again = told.get(r.name);
     return again ? { ...again, posts: again.posts + r.posts } : r;

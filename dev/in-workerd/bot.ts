@@ -222,6 +222,9 @@ export function createBot(options: {
     distribution: (distribution: "internal" | "distributed") => standIn.distribution(botToken, distribution),
     /** Slack's rate windows follow the test's clock from `at` on. */
     slackClock: (at: Date) => standIn.clock(botToken, at.getTime()),
+    /** An admin restricts who may post in the channel (`restricted_action`, …); null lifts it. */
+    restrictChannel: (restriction: string | null, channelId = "C0ALERTS") =>
+      standIn.restrict(botToken, channelId, restriction),
     /** A person deletes one of the channel's messages. */
     deleteMessage: (ts: string, channelId = "C0ALERTS") => standIn.deleteMessage(botToken, channelId, ts),
     /** Slack sends `message_metadata_posted` for the bot's posts (the manifest's `metadata_subscriptions`). */

@@ -77,6 +77,9 @@ export function slackAdmin(standInUrl: string) {
       call("POST", "/distribution", { botToken, distribution }),
     /** The time the workspace's rate windows read from now on (a test's simulated clock). */
     clock: (botToken: string, nowMs: number) => call("POST", "/clock", { botToken, nowMs }),
+    /** One of chat.postMessage's refusals for this channel (docs/slack-platform.md); null lifts it. */
+    restrict: (botToken: string, channelId: string, restriction: string | null) =>
+      call("POST", "/channels/restrict", { botToken, channelId, restriction }),
     /** A person deletes a message. */
     deleteMessage: (botToken: string, channelId: string, ts: string) =>
       call("POST", "/messages/delete", { botToken, channelId, ts }),

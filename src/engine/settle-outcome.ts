@@ -32,6 +32,8 @@ export type OutboxRow = {
    * bound posted it again. Null: no second copy to look for.
    */
   stray_since: string | null;
+  /** 1: Slack holds it as text alone (it names less than its blocks would have). */
+  text_only: number | null;
 };
 
 /** An outcome still unknown this long after its intent is decided: posted again. */
@@ -60,14 +62,19 @@ export type LookupStep = {
   write: Partial<Pick<OutboxRow, "cursor" | "lookup_after">>;
 };
 
-/** The next read of a lookup: not before the tier's spacing, nor before Slack's `Retry-After`. */
-function nextRead(now: Date, tier: HistoryTier, failure?: SlackFailure): string | null {
-  const wait = Math.max(tier.spacingMs, (failure?.retryAfterSeconds ?? 0) * 1000);
+/**
+ * The next read of a lookup: not before the tier's spacing, nor before Slack's `Retry-After`.
+ * After a 429, `jitterMs` more: the objects of one workspace share its minute, and ones that
+ * all wait the same time would meet again, the same one always first.
+ */
+function nextRead(now: Date, tier: HistoryTier, failure?: SlackFailure, jitterMs = 0): string | null {
+  const retryAfterMs = (failure?.retryAfterSeconds ?? 0) * 1000;
+  const wait = Math.max(tier.spacingMs, retryAfterMs + (failure?.code === "ratelimited" ? jitterMs : 0));
   return wait > 0 ? new Date(now.getTime() + wait).toISOString() : null;
 }
 
 /** A lookup's answer, as the row's next state. A failed read keeps the cursor: the lookup goes on, never restarts. */
-export function afterLookup(lookup: Lookup, now: Date, tier: HistoryTier): LookupStep {
+export function afterLookup(lookup: Lookup, now: Date, tier: HistoryTier, jitterMs = 0): LookupStep {
   if ("found" in lookup)
     return lookup.found
       ? { outcome: { found: { ts: lookup.ts, textOnly: lookup.textOnly } }, write: {} }
@@ -81,7 +88,7 @@ export function afterLookup(lookup: Lookup, now: Date, tier: HistoryTier): Looku
   return {
     outcome: { unknown: failure },
     write: {
-      lookup_after: nextRead(now, tier, failure),
+      lookup_after: nextRead(now, tier, failure, jitterMs),
       // A cursor Slack no longer takes starts the window again.
       ...(failure.code === "invalid_cursor" ? { cursor: null } : {}),
     },
@@ -108,5 +115,12 @@ export function onPosted(row: OutboxRow | null, ts: string): PostedAction {
 }
 
 /** Whether a second copy is still worth looking for. */
+/** A spread of up to a minute, the same for the same key at the same time (no random source in a decision). */
+export function jitterOf(key: string, now: Date, spanMs = 60_000): number {
+  let h = 2166136261;
+  for (const c of `${key}@${now.getTime()}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return (h >>> 0) % spanMs;
+}
+
 export const strayWanted = (row: Pick<OutboxRow, "stray_since">, now: Date): boolean =>
   row.stray_since !== null && now.getTime() - Date.parse(row.stray_since) < STRAY_SEARCH_MS;

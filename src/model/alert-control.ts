@@ -43,7 +43,15 @@ export type EngineHealth = {
 };
 
 /** A post of the bot as Slack's `message_metadata_posted` tells of it. */
-export type LandedPost = { teamId: string; channelId: string; owner: PostOwner; key: string; ts: string };
+export type LandedPost = {
+  teamId: string;
+  channelId: string;
+  owner: PostOwner;
+  key: string;
+  ts: string;
+  /** It went out as text alone (the post's metadata says so). */
+  textOnly: boolean;
+};
 
 export interface AlertControl {
   /** Keeps a live subscription (updating its options) or installs `fresh`, the new baseline. */

@@ -10,6 +10,7 @@ import type { OutagePost, PostedOutage } from "../model/outage.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { PollReport } from "../model/poll-result.ts";
 import type { Subscription } from "../model/subscription.ts";
+import { HISTORY_TIERS } from "../slack-api/find-posted.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import { SubscriptionStore, subscriptionKey } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -185,12 +186,18 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /** Slack says one of this channel's posts landed at `ts` (src/handlers/events/post-landed.ts). */
-  posted(channelId: string, key: string, ts: string, at: string, config: Config): Promise<string> {
+  posted(
+    channelId: string,
+    landed: { key: string; ts: string; textOnly: boolean },
+    at: string,
+    config: Config,
+  ): Promise<string> {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
       if (!team) return "ignored";
       const slack = createEngineDeps(team, this.env, { budget: new SubrequestBudget(2) }).slack;
-      return channelOutbox(this.ctx.storage.sql, slack, team, channelId, new Date(at)).posted(key, ts);
+      const outbox = channelOutbox(this.ctx.storage.sql, slack, team, channelId, new Date(at));
+      return outbox.posted(landed.key, landed.ts, landed.textOnly);
     });
   }
 
@@ -218,6 +225,35 @@ export class ChannelObject extends DurableObject<Env> {
       return;
     }
     await this.closeWindow(config);
+    await this.sweep(config);
+  }
+
+  /**
+   * Lost answers of this channel's posts, and second copies the settle bound may have left
+   * (src/objects/sql-outbox.ts): one lookup a call, from the alarm, after a close, and each
+   * cycle with `clock: "cron"`. While more is owed, the alarm comes back past the tier's minute.
+   */
+  sweep(config: Config, at?: string): Promise<void> {
+    this.#config = config;
+    return this.#serial(async () => {
+      const channelId = this.ctx.id.name?.split(":")[1];
+      const team = channelId ? await this.#teamConfig(config) : null;
+      if (!team || !channelId) return;
+      const slack = createEngineDeps(team, this.env, { budget: new SubrequestBudget(4) }).slack;
+      const outbox = channelOutbox(
+        this.ctx.storage.sql,
+        slack,
+        team,
+        channelId,
+        at ? new Date(at) : new Date(),
+      );
+      if (!outbox.owesLookups()) return;
+      await outbox.sweep(1);
+      if (!outbox.owesLookups() || config.clock !== "alarms") return;
+      const next = Date.now() + HISTORY_TIERS.distributed.spacingMs;
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+    });
   }
 
   /**
@@ -265,6 +301,9 @@ export class ChannelObject extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(now + OUTAGE_RETRY_MS);
       return told;
     });
+    await this.sweep(config, at).catch((error: unknown) =>
+      console.error(`channel sweep: ${describeError(error)}`),
+    );
     // Told outside the queue (a test's object may be waiting on `hold` here meanwhile), at the
     // time of the cycle that closes the window, or now.
     const now = at ?? new Date().toISOString();

@@ -40,18 +40,16 @@ export function objectControl(env: Env, config: Config): AlertControl {
         lastSuccessAt: lastSuccessAt ?? null,
       };
     },
-    postLanded: ({ teamId, channelId, owner, key, ts }, now) =>
+    postLanded: ({ teamId, channelId, owner, key, ts, textOnly }, now) =>
       owner.object === "channel"
         ? channelObject(env, objectNames.channel(teamId, channelId)).posted(
             channelId,
-            key,
-            ts,
+            { key, ts, textOnly },
             now.toISOString(),
             config,
           )
         : subscriptionObject(env, { teamId, channelId, kind: owner.kind, id: owner.id }).posted(
-            key,
-            ts,
+            { key, ts, textOnly },
             now.toISOString(),
             config,
           ),

@@ -2,7 +2,7 @@
  * The outbox's tables (src/objects/sql-outbox.ts). Columns added since the first version are
  * added to an object's existing table on its first use after a deploy.
  */
-const COLUMNS_SINCE = ["cursor TEXT", "lookup_after TEXT", "stray_since TEXT"];
+const COLUMNS_SINCE = ["cursor TEXT", "lookup_after TEXT", "stray_since TEXT", "text_only INTEGER"];
 
 export function migrateOutbox(sql: SqlStorage): void {
   sql.exec(

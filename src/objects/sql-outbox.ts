@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import type { Outbox } from "../engine/outbox.ts";
 import {
   afterLookup,
+  jitterOf,
   lookupNow,
   type OutboxRow,
   onPosted,
@@ -114,7 +115,7 @@ export class SqlOutbox implements Outbox {
       this.#o.gate,
       this.#o.owner,
     );
-    if (result.ok) this.#set(key, { state: "sent", ts: result.ts });
+    if (result.ok) this.#set(key, { state: "sent", ts: result.ts, text_only: result.textOnly ? 1 : null });
     else if (result.failure.kind === "unknown") this.#set(key, { state: "unknown" });
     // Slack answered no: nothing was posted, so the intent goes and the key may be sent later
     // (kept, without a post of its own, while an earlier copy may still turn up).
@@ -161,12 +162,18 @@ export class SqlOutbox implements Outbox {
       const code = when === "young" ? "awaiting_lookup" : "lookup_paced";
       return { ok: false, failure: { kind: "unknown", code } };
     }
-    const step = afterLookup(lookup, this.#o.now, this.#o.tier);
+    const step = afterLookup(lookup, this.#o.now, this.#o.tier, jitterOf(row.key, this.#o.now));
     this.#set(row.key, step.write);
     const { outcome } = step;
     if (outcome === "absent") return "absent";
     if ("found" in outcome) {
-      this.#set(row.key, { state: "sent", ts: outcome.found.ts, cursor: null, lookup_after: null });
+      this.#set(row.key, {
+        state: "sent",
+        ts: outcome.found.ts,
+        text_only: outcome.found.textOnly ? 1 : null,
+        cursor: null,
+        lookup_after: null,
+      });
       return { ok: true, ts: outcome.found.ts, ...(outcome.found.textOnly ? { textOnly: true } : {}) };
     }
     if (pastBound(row, this.#o.now)) return "bound";
@@ -185,7 +192,7 @@ export class SqlOutbox implements Outbox {
   async settle(key: string): Promise<{ ts: string; textOnly?: boolean } | "absent" | "unknown"> {
     const row = this.#row(key);
     if (!row || row.state === "abandoned") return "absent";
-    if (row.state === "sent" && row.ts) return { ts: row.ts };
+    if (row.state === "sent" && row.ts) return { ts: row.ts, ...(row.text_only ? { textOnly: true } : {}) };
     const result = await this.resolve(row);
     if (result === "absent" || result === "bound") {
       this.#drop(row, result);
@@ -210,12 +217,12 @@ export class SqlOutbox implements Outbox {
    * Slack's `message_metadata_posted` for a post of this outbox: a lost answer settled with no
    * history read, or a second copy found (src/engine/settle-outcome.ts `onPosted`).
    */
-  async posted(key: string, ts: string): Promise<"settled" | "removed" | "ignored"> {
+  async posted(key: string, ts: string, textOnly = false): Promise<"settled" | "removed" | "ignored"> {
     const row = this.#row(key);
     const action = onPosted(row, ts);
     if (!row || action.kind === "ignore") return "ignored";
     if (action.kind === "settle") {
-      this.#set(key, { state: "sent", ts, cursor: null, lookup_after: null });
+      this.#set(key, { state: "sent", ts, text_only: textOnly ? 1 : null, cursor: null, lookup_after: null });
       return "settled";
     }
     await this.#remove(row, ts);
@@ -263,10 +270,11 @@ export class SqlOutbox implements Outbox {
     );
   }
 
+  /** Abandoned keys are not here: decided as absent, whatever needed one decides again. */
   keys(): Set<string> {
     return new Set(
       this.#sql
-        .exec<{ key: string }>("SELECT key FROM outbox")
+        .exec<{ key: string }>("SELECT key FROM outbox WHERE state != 'abandoned'")
         .toArray()
         .map((r) => r.key),
     );
@@ -311,7 +319,7 @@ export class SqlOutbox implements Outbox {
       if (lookupNow({ ...row, intended_at: row.stray_since as string }, this.#o.now, 0) !== "read") continue;
       const lookup = await this.#lookup(row, row.stray_since as string, row.ts);
       if (!lookup) return;
-      const step = afterLookup(lookup, this.#o.now, this.#o.tier);
+      const step = afterLookup(lookup, this.#o.now, this.#o.tier, jitterOf(row.key, this.#o.now));
       this.#set(row.key, step.write);
       if (step.outcome === "absent") {
         if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);

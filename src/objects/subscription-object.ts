@@ -337,12 +337,17 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /** Slack says one of this subscription's posts landed at `ts` (src/handlers/events/post-landed.ts). */
-  posted(key: string, ts: string, at: string, config: Config): Promise<string> {
+  posted(
+    landed: { key: string; ts: string; textOnly: boolean },
+    at: string,
+    config: Config,
+  ): Promise<string> {
     return this.#serial(async () => {
       const sub = await this.#read();
       const team = sub && (await teamConfig(this.env, config, sub.teamId));
       if (!sub || !team) return "ignored";
-      return this.#outbox(sub, this.#deps(team, new Date(at)), new Date(at)).posted(key, ts);
+      const outbox = this.#outbox(sub, this.#deps(team, new Date(at)), new Date(at));
+      return outbox.posted(landed.key, landed.ts, landed.textOnly);
     });
   }
 

@@ -144,6 +144,14 @@ export function describeSlackFailure({ code }: SlackFailure): string {
     case "budget":
       return "Too much to post in one minute; the rest goes out next minute.";
     default:
+      // An outbox lookup (src/objects/sql-outbox.ts): the post may be in the channel already.
+      if (code === "awaiting_lookup" || code.startsWith("lookup_")) {
+        const why = code.replace(/^lookup_/, "");
+        const detail = ["awaiting_lookup", "paced", "continues"].includes(why)
+          ? ""
+          : ` (Slack answered ${why})`;
+        return `Slack's answer to a post was lost; the bot is checking whether it landed before telling it again, within 30 minutes${detail}.`;
+      }
       return `Slack answered ${code}.`;
   }
 }

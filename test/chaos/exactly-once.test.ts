@@ -2,14 +2,15 @@ import { abortAllDurableObjects, env, evictDurableObject, runInDurableObject } f
 import { expect, inject, it } from "vitest";
 import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
-import { type Bot, createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, newOrg, standIn } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import type { SubscriptionRef } from "../../src/model/alert-control.ts";
-import { subscriptionObject } from "../../src/objects/addresses.ts";
+import { objectNames, subscriptionObject } from "../../src/objects/addresses.ts";
 import { announcedRuns } from "../helpers/announced-runs.ts";
-import { registryDirectoryStub } from "../helpers/cases.ts";
+import { health, registryDirectoryStub } from "../helpers/cases.ts";
 import { cycleReportOf } from "../helpers/cycle-report.ts";
+import { eventsOf } from "../helpers/events.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
 
 /**
@@ -51,7 +52,10 @@ const SLACK_TIMEOUT_MS = 400;
 const HANG_MS = 900;
 const SLOW_MS = 250;
 const VENDOR_TIMEOUT_MS = 300;
-const MAX_SETTLE_CYCLES = 10;
+/** Enough for the settle bound (30 minutes of one-minute steps) and the search for a second copy after it. */
+const MAX_SETTLE_CYCLES = 80;
+/** A minute and a second: a distributed app's next history read. */
+const LOOKUP_STEP_MS = 61_000;
 /** How far the bot's clock moves past a wait a settle cycle meets: the longest Retry-After the faults ask (30 s), and a second. */
 const SLACK_WAIT_STEP_MS = 31_000;
 const CHANNELS = ["C0ALERTS", "C0GENERAL"] as const;
@@ -59,6 +63,14 @@ const CHANNELS = ["C0ALERTS", "C0GENERAL"] as const;
 type Sub = { channel: string; testId: number; ref: SubscriptionRef };
 
 type World = {
+  /** How Slack reads history for this app (docs/slack-platform.md): worlds alternate. */
+  tier: "internal" | "distributed";
+  /** Slack sends message_metadata_posted in this world (some delivered late, some never). */
+  events: boolean;
+  /** Events held back by the network, delivered a round later. */
+  lateEvents: Record<string, unknown>[];
+  /** A channel an admin restricted, and the round it is lifted after. */
+  restricted: { channel: string; until: number } | null;
   bot: Bot;
   org: EmulatorOrg;
   apiKey: string;
@@ -79,6 +91,8 @@ type Tally = {
   duplicatedAloneAndInOutage: number;
   lostAnswerDuplicates: number;
   lost: number;
+  /** Failures in a channel Slack refused posts in: counted (shown in status and the digest), not posted. */
+  countedWhilePaused: number;
   unknownOutcome: number;
   unexpected: number;
   /** Messages announcing several tests' failures at once (the outage check). */
@@ -92,6 +106,7 @@ const emptyTally = (): Tally => ({
   duplicatedAloneAndInOutage: 0,
   lostAnswerDuplicates: 0,
   lost: 0,
+  countedWhilePaused: 0,
   unknownOutcome: 0,
   unexpected: 0,
   outageMessages: 0,
@@ -113,7 +128,12 @@ async function newWorld(index: number, apiKey: string): Promise<World> {
   await forgetPreviousWorld();
   const org = emulator.org(apiKey);
   const bot = createBot({ apiKey, botToken: `xoxb-chaos-${crypto.randomUUID()}` });
+  const tier = index % 2 === 0 ? "internal" : "distributed";
+  const events = index % 3 !== 2;
+  await bot.distribution(tier);
+  await bot.metadataEvents(events);
   Object.assign(bot.env, {
+    SLACK_DISTRIBUTION: tier,
     SLACK_TIMEOUT_MS: String(SLACK_TIMEOUT_MS),
     VENDOR_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS),
     // Rounds run in real time: an unknown outcome is looked up by the next cycle. The stand-in,
@@ -140,7 +160,20 @@ async function newWorld(index: number, apiKey: string): Promise<World> {
     const said = (await bot.messages(s.channel)).map((m) => m.text).join(" | ");
     expect(state, `subscribe ${s.testId} in ${s.channel}: ${said}`).not.toBeNull();
   }
-  return { bot, org, apiKey, tests, subs, running: [], expected: new Map(), unknown: new Set() };
+  return {
+    tier,
+    events,
+    lateEvents: [],
+    restricted: null,
+    bot,
+    org,
+    apiKey,
+    tests,
+    subs,
+    running: [],
+    expected: new Map(),
+    unknown: new Set(),
+  };
 }
 
 function failed(w: World, testId: number, runId: number, round: number): number {
@@ -209,7 +242,9 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
   // Outcomes still unknown once the world settled: each should have been looked up and settled.
   for (const s of w.subs) {
     const open = await runInDurableObject(objectOf(s), (_i, state) =>
-      state.storage.sql.exec("SELECT key FROM outbox WHERE state != 'sent'").toArray(),
+      state.storage.sql
+        .exec("SELECT key FROM outbox WHERE state IN ('intended', 'unknown') OR stray_since IS NOT NULL")
+        .toArray(),
     ).catch(() => []);
     for (const row of open) w.unknown.add(`${s.channel}:${String((row as { key: string }).key)}`);
   }
@@ -220,10 +255,12 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
       violations.push(`${key} announced but not a failed run of that channel's test`);
     }
   }
+  const paused = await countedWhilePaused(w);
   for (const key of w.expected.keys()) {
     const n = shown.get(key) ?? 0;
     t.expected++;
     if (n > 0) t.posted++;
+    else if (paused.has(key)) t.countedWhilePaused++;
     else {
       t.lost++;
       violations.push(`${key} never announced`);
@@ -246,6 +283,18 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
   return t;
 }
 
+/** `${channel}:${runId}` of the failures the ledgers counted while their channel refused posts. */
+async function countedWhilePaused(w: World): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const s of w.subs) {
+    const rows = await runInDurableObject(objectOf(s), (_i, state) =>
+      state.storage.sql.exec("SELECT id FROM runs WHERE fate = 'counted' AND reason = 'paused'").toArray(),
+    ).catch(() => []);
+    for (const row of rows) keys.add(`${s.channel}:${String((row as { id: number }).id)}`);
+  }
+  return keys;
+}
+
 /** What a failing round leaves to read: the channel and the Slack calls of this world. */
 async function explain(w: World, faults: Record<string, number>) {
   const lines: string[] = [`faults so far: ${JSON.stringify(faults)}`];
@@ -259,6 +308,71 @@ async function explain(w: World, faults: Record<string, number>) {
       `  call ${c.method} ${c.status} ok=${c.ok} ${String(c.params.channel ?? "")} ${String(c.params.text ?? "").slice(0, 60)} runs=${JSON.stringify(announcedRuns(String(c.params.text ?? ""), c.params.blocks))}`,
     );
   console.log(`CHAOS_EXPLAIN\n${lines.join("\n")}`);
+}
+
+/**
+ * An admin restricts who may post in a channel for a round or three (docs/slack-platform.md):
+ * its subscriptions pause, each failure meanwhile is counted with reason `paused`, and the
+ * hourly try resumes them once the restriction is lifted.
+ */
+async function restrictions(w: World, r: Rng, round: number, note: (what: string) => void) {
+  if (w.restricted && round > w.restricted.until) {
+    await w.bot.restrictChannel(null, w.restricted.channel);
+    w.restricted = null;
+  } else if (!w.restricted && r.chance(0.04)) {
+    const restriction = r.pick([
+      "restricted_action",
+      "restricted_action_read_only_channel",
+      "team_access_not_granted",
+    ]);
+    w.restricted = { channel: r.pick([...CHANNELS]), until: round + r.int(0, 2) };
+    await w.bot.restrictChannel(restriction, w.restricted.channel);
+    note(`channel ${restriction}`);
+  }
+}
+
+/** Whether an object of this world still owes a lookup: an unknown outcome, or a second copy looked for. */
+async function owedLookups(w: World): Promise<boolean> {
+  const teamId = await w.bot.team();
+  const stubs = [
+    ...w.subs.map(objectOf),
+    ...CHANNELS.map((c) => env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(teamId, c)))),
+  ];
+  for (const stub of stubs) {
+    const rows = await runInDurableObject(stub, (_i, state) =>
+      state.storage.sql
+        .exec(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'outbox' AND EXISTS (SELECT 1 FROM outbox WHERE state IN ('intended', 'unknown') OR stray_since IS NOT NULL)",
+        )
+        .toArray(),
+    ).catch(() => []);
+    if (rows.length > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Slack's message_metadata_posted for this round's posts: most delivered at once, some held
+ * back a round, some never sent (an Events API delivery can be late or lost).
+ */
+async function passOnEvents(w: World, r: Rng, note: (what: string) => void): Promise<void> {
+  if (!w.events) return;
+  const events = eventsOf(w.bot);
+  for (const envelope of await standIn.takeMetadataEvents(w.bot.botToken)) {
+    const fate = r.next();
+    if (fate < 0.75) await events.send(envelope);
+    else if (fate < 0.9) {
+      w.lateEvents.push(envelope);
+      note("metadata event late");
+    } else note("metadata event lost");
+  }
+}
+
+async function deliverAllEvents(w: World): Promise<void> {
+  if (!w.events) return;
+  const events = eventsOf(w.bot);
+  const owed = [...w.lateEvents.splice(0), ...(await standIn.takeMetadataEvents(w.bot.botToken))];
+  for (const envelope of owed) await events.send(envelope);
 }
 
 const addTally = (a: Tally, b: Tally): Tally =>
@@ -304,6 +418,7 @@ async function chaos(seed: number, rounds: number) {
   const cron = async () => {
     crons++;
     try {
+      await w.bot.slackClock(botNow());
       await w.bot.cron(botNow());
     } catch (error) {
       // A restart can take the registry down under a running cycle: that cycle fails, nothing else.
@@ -316,8 +431,8 @@ async function chaos(seed: number, rounds: number) {
       if (round > 1 && (round - 1) % ROUNDS_PER_WORLD === 0) {
         done = addTally(done, current);
         current = emptyTally();
-        w = await newWorld(round, apiKey);
         worldIndex++;
+        w = await newWorld(worldIndex, apiKey);
       }
       const fresh = await moveWorld(w, r, round);
 
@@ -327,8 +442,14 @@ async function chaos(seed: number, rounds: number) {
         await w.org.fault("testRuns", kind, kind === "hang" ? 1 : r.int(1, 3), 0);
         note(`vendor ${kind}`);
       }
+      if (r.chance(0.3)) {
+        // Vendor answers the docs allow but a kind vendor never gives (docs/decipher-api.md).
+        const kind = r.pick(["401", "403", "repeat-cursor", "empty-has-more", "mixed-order"] as const);
+        await w.org.fault("testRuns", kind, r.int(1, 2), 0);
+        note(`vendor ${kind}`);
+      }
       if (r.chance(0.45)) {
-        const kind = r.pick(["429", "500", "error", "hang", "lost"] as const);
+        const kind = r.pick(["429", "500", "error", "hang", "lost", "ok-false", "html"] as const);
         const method = r.chance(0.85) ? "chat.postMessage" : "chat.update";
         const extra =
           kind === "429"
@@ -337,9 +458,23 @@ async function chaos(seed: number, rounds: number) {
               ? { error: r.pick(["internal_error", "fatal_error", "invalid_auth", "ratelimited"]) }
               : kind === "hang"
                 ? { delayMs: HANG_MS }
-                : {};
+                : kind === "html"
+                  ? { status: r.pick([502, 503]) }
+                  : {};
         await slackFault(w, method, kind, r.int(1, 2), extra);
         note(`slack ${kind}${method === "chat.update" ? " (update)" : ""}`);
+      }
+      if (r.chance(0.15)) {
+        // History refused for a while: the lookups wait out Retry-After, or the bound decides.
+        const kind = r.pick(["429", "500"] as const);
+        await slackFault(
+          w,
+          "conversations.history",
+          kind,
+          r.int(1, 40),
+          kind === "429" ? { retryAfter: 60 } : {},
+        );
+        note(`slack history ${kind}`);
       }
       if (r.chance(0.12)) {
         if (r.chance(0.5)) {
@@ -354,6 +489,7 @@ async function chaos(seed: number, rounds: number) {
           note("objects aborted between polls");
         }
       }
+      await restrictions(w, r, round, note);
       const victim = fresh.length > 0 && r.chance(0.05) ? r.pick(fresh) : null;
       if (victim !== null) {
         // A crash after the outbox's intent, before the post: looked up, not found, sent once.
@@ -403,29 +539,47 @@ async function chaos(seed: number, rounds: number) {
         note(midPost ? "all objects aborted during a cycle" : "all objects aborted after a cycle");
       }
 
-      // Settle: vendor faults gone; cycles until one polls everything and has nothing left to do.
+      await passOnEvents(w, r, note);
+
+      // Settle: vendor and Slack faults gone; cycles until one polls everything and has nothing left to do
+      // (no outcome unknown, no second copy still looked for).
       await emulator.org(w.apiKey).clearFaults();
+      // Slack reachable again too (a restricted channel stays restricted: that is an admin's choice).
+      await w.bot.clearSlackFaults();
       const config = readConfig(w.bot.env as never);
       let quiet = false;
       for (let i = 0; i < MAX_SETTLE_CYCLES && !quiet; i++) {
+        await w.bot.slackClock(botNow());
         const report = await runPollCycle(w.bot.env as never, config, { now: botNow() });
         settleCycles++;
         busy += report.busy;
-        quiet =
+        // Slack's events for this cycle's posts arrive (and those held back earlier).
+        await deliverAllEvents(w);
+        const idle =
           report.posts === 0 &&
           report.errors === 0 &&
           report.busy === 0 &&
           report.polled === w.subs.length &&
           report.failing === 0 &&
           report.held === 0;
+        const owing = idle && (await owedLookups(w));
+        quiet = idle && !owing;
         // A subscription left unpolled (not busy) or a failure still held is waiting for a time
         // Slack named: the next settle cycle comes after that wait, as the next crons would.
         if (!quiet && (report.polled + report.busy < w.subs.length || report.held > 0)) {
           skew += SLACK_WAIT_STEP_MS;
           waitsPassed++;
+        } else if (!quiet && report.posts === 0) {
+          // A lookup waits its turn (the tier's minute, a Retry-After, the bound): a minute passes.
+          skew += LOOKUP_STEP_MS;
+          waitsPassed++;
         }
       }
       if (!quiet) violations.push(`round ${round}: not settled after ${MAX_SETTLE_CYCLES} cycles`);
+      else {
+        const overdue = (await health(w.bot)).overdue;
+        if (overdue !== 0) violations.push(`round ${round}: /health says ${overdue} overdue once settled`);
+      }
 
       // A world's channels are audited whole each round: a finding is reported at its first round.
       const found: string[] = [];
@@ -470,6 +624,7 @@ async function chaos(seed: number, rounds: number) {
       duplicatedAloneAndInOutage: total.duplicatedAloneAndInOutage,
       lostAnswerDuplicates: total.lostAnswerDuplicates,
       lost: total.lost,
+      countedWhilePaused: total.countedWhilePaused,
       unknownOutcome: total.unknownOutcome,
       unexpected: total.unexpected,
       inOutageMessages: total.outageMessages,

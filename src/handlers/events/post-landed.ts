@@ -30,7 +30,14 @@ export async function handlePostLanded(
   if (!owner || typeof key !== "string" || key.length === 0 || key.length > MAX_KEY) return;
   if (!ID.test(event.channel_id ?? "") || !TS.test(event.message_ts ?? "")) return;
   await deps.control.postLanded(
-    { teamId, channelId: event.channel_id, owner, key, ts: event.message_ts },
+    {
+      teamId,
+      channelId: event.channel_id,
+      owner,
+      key,
+      ts: event.message_ts,
+      textOnly: isRecord(payload) && payload.text_only === true,
+    },
     deps.now(),
   );
 }
