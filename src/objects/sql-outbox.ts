@@ -115,6 +115,8 @@ export class SqlOutbox implements Outbox {
       this.#o.gate,
       this.#o.owner,
     );
+    // Counted by the chaos suite (test/chaos/exactly-once.test.ts): every copy the bound may double.
+    if (strays) console.log(`outbox: ${key.split(":")[0]} post sent again at the settle bound`);
     if (result.ok) this.#set(key, { state: "sent", ts: result.ts, text_only: result.textOnly ? 1 : null });
     else if (result.failure.kind === "unknown") this.#set(key, { state: "unknown" });
     // Slack answered no: nothing was posted, so the intent goes and the key may be sent later

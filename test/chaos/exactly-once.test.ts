@@ -355,11 +355,11 @@ async function owedLookups(w: World): Promise<boolean> {
  * Slack's message_metadata_posted for this round's posts: most delivered at once, some held
  * back a round, some never sent (an Events API delivery can be late or lost).
  */
-async function passOnEvents(w: World, r: Rng, note: (what: string) => void): Promise<void> {
+async function passOnEvents(w: World, r: Rng, note: (what: string) => void, allLost: boolean) {
   if (!w.events) return;
   const events = eventsOf(w.bot);
   for (const envelope of await standIn.takeMetadataEvents(w.bot.botToken)) {
-    const fate = r.next();
+    const fate = allLost ? 1 : r.next();
     if (fate < 0.75) await events.send(envelope);
     else if (fate < 0.9) {
       w.lateEvents.push(envelope);
@@ -397,11 +397,16 @@ async function chaos(seed: number, rounds: number) {
   let waitsPassed = 0;
   let busy = 0;
   let cronBusy = 0;
+  // Posts the settle bound sent again, and second copies found later and deleted (src/objects/sql-outbox.ts).
+  let boundPosts = 0;
+  let copiesRemoved = 0;
   // The cron logs its CycleReport (src/index.ts): how many polls found their object busy.
   const log = console.log;
   console.log = (...args: unknown[]) => {
     const line = args[0];
     cronBusy += cycleReportOf(line)?.busy ?? 0;
+    if (typeof line === "string" && line.includes("sent again at the settle bound")) boundPosts++;
+    if (typeof line === "string" && line.startsWith("outbox: deleted a second copy")) copiesRemoved++;
     log(...args);
   };
   const apiKey = await newOrg();
@@ -489,6 +494,16 @@ async function chaos(seed: number, rounds: number) {
           note("objects aborted between polls");
         }
       }
+      // Now and then a post's answer is lost, Slack's event for it too, and history stays refused
+      // for longer than the settle bound: it is posted again at the bound, and the earlier copy
+      // is deleted once history answers.
+      const historyDown = r.chance(0.04) ? r.int(31, 36) : 0;
+      if (historyDown > 0) {
+        await slackFault(w, "chat.postMessage", "lost", 1);
+        await slackFault(w, "conversations.history", "429", 100, { retryAfter: 60 });
+        await slackFault(w, "conversations.replies", "429", 100, { retryAfter: 60 });
+        note("history refused past the settle bound");
+      }
       await restrictions(w, r, round, note);
       const victim = fresh.length > 0 && r.chance(0.05) ? r.pick(fresh) : null;
       if (victim !== null) {
@@ -539,16 +554,22 @@ async function chaos(seed: number, rounds: number) {
         note(midPost ? "all objects aborted during a cycle" : "all objects aborted after a cycle");
       }
 
-      await passOnEvents(w, r, note);
+      await passOnEvents(w, r, note, historyDown > 0);
 
       // Settle: vendor and Slack faults gone; cycles until one polls everything and has nothing left to do
       // (no outcome unknown, no second copy still looked for).
       await emulator.org(w.apiKey).clearFaults();
       // Slack reachable again too (a restricted channel stays restricted: that is an admin's choice).
       await w.bot.clearSlackFaults();
+      // Now and then history stays refused for longer than the settle bound: what was lost is
+      // posted again at the bound, and the earlier copy is deleted once history answers.
       const config = readConfig(w.bot.env as never);
       let quiet = false;
       for (let i = 0; i < MAX_SETTLE_CYCLES && !quiet; i++) {
+        if (i < historyDown)
+          for (const method of ["conversations.history", "conversations.replies"])
+            await slackFault(w, method, "429", 100, { retryAfter: 60 });
+        else if (i === historyDown && historyDown > 0) await w.bot.clearSlackFaults();
         await w.bot.slackClock(botNow());
         const report = await runPollCycle(w.bot.env as never, config, { now: botNow() });
         settleCycles++;
@@ -616,6 +637,7 @@ async function chaos(seed: number, rounds: number) {
     settleCycles,
     waitsPassed: { cycles: waitsPassed, minutes: Math.round(skew / 6000) / 10 },
     busyPolls: { crons: cronBusy, settle: busy },
+    settleBound: { postedAgain: boundPosts, secondCopiesDeleted: copiesRemoved },
     faults,
     failedRunAlerts: {
       expected: total.expected,
@@ -634,7 +656,7 @@ async function chaos(seed: number, rounds: number) {
   };
   console.log(`CHAOS_EXACTLY_ONCE ${JSON.stringify(summary)}`);
   console.log(
-    `exactly-once: ${summary.rounds} rounds in ${summary.seconds} s; lost ${total.lost}, duplicated ${total.duplicated}, outcomes left unknown ${total.unknownOutcome}, lost-answer duplicates ${total.lostAnswerDuplicates}, expected ${total.expected}`,
+    `exactly-once: ${summary.rounds} rounds in ${summary.seconds} s; lost ${total.lost}, duplicated ${total.duplicated}, posted again at the bound ${boundPosts}, second copies deleted ${copiesRemoved}, outcomes left unknown ${total.unknownOutcome}, lost-answer duplicates ${total.lostAnswerDuplicates}, expected ${total.expected}`,
   );
   return summary;
 }
