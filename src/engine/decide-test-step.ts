@@ -1,7 +1,7 @@
 import type { TestRun } from "../decipher/types.ts";
 import { FAILURES_PER_REPLY } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
-import { isOverdue, type LedgerRow, rowTime } from "../model/run-ledger.ts";
+import { isOverdue, type LedgerRow, RERUN_PASSED, rowTime } from "../model/run-ledger.ts";
 import { runRecord } from "../model/run-record.ts";
 import {
   type FailureStreak,
@@ -122,7 +122,7 @@ function decidePass(look: Look, acc: Acc, row: LedgerRow): Next {
       kind: "post",
       change: change(acc),
       key: `recovery:${run.id}`,
-      message: { kind: "recovery", run, failedRuns: streak.failedRuns },
+      message: { kind: "recovery", run, failedRuns: streak.failedRuns, rerun: row.reason === RERUN_PASSED },
       threadTs: streak.threadTs,
       delivered: (ts) => ({
         sub: endedStreak(sub, streak, run),

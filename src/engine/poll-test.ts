@@ -1,7 +1,14 @@
 import type { RejectedRun, TestRun } from "../decipher/types.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import type { FailureContext } from "../model/failure-context.ts";
-import { isOverdue, type LedgerRow, overdueCount, plausibleTime, rowTime } from "../model/run-ledger.ts";
+import {
+  isOverdue,
+  type LedgerRow,
+  overdueCount,
+  plausibleTime,
+  RERUN_PASSED,
+  rowTime,
+} from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
 import { describeSlackFailure } from "../slack-api/slack-errors.ts";
@@ -106,7 +113,10 @@ export function rowsFromRead(
       before.fate === "threaded" ||
       before.fate === "grouped" ||
       before.fate === "counted";
-    const reopen = run.status === "failed" && !toldAsFailure && before.fate !== "baseline";
+    // A failure told, then rerun under its id and passed: the pass is a new fact to tell (the
+    // streak it was part of ends with it), never left behind the failure's fate.
+    const rerunPassed = run.status === "passed" && before.status !== "passed" && toldAsFailure;
+    const reopen = (run.status === "failed" && !toldAsFailure && before.fate !== "baseline") || rerunPassed;
     out.push({
       ...before,
       status: run.status,
@@ -117,7 +127,7 @@ export function rowsFromRead(
             fate: before.fate === "quarantined" ? "quarantined" : null,
             ts: null,
             parentTs: null,
-            reason: null,
+            reason: rerunPassed ? RERUN_PASSED : null,
             decidedAt: null,
           }
         : {}),

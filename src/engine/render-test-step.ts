@@ -43,7 +43,14 @@ export function renderTestMessage(message: TestMessage, ctx: RenderContext): Sla
         now,
       });
     case "recovery":
-      return recoveryThreadReply({ test, run: message.run, failedRuns: message.failedRuns, appUrl, now });
+      return recoveryThreadReply({
+        test,
+        run: message.run,
+        failedRuns: message.failedRuns,
+        rerun: message.rerun,
+        appUrl,
+        now,
+      });
     case "flaky-reply":
       return flakyThreadReply(test, message.run, ctx.meaning, appUrl, message.through);
     case "snooze-ended":

@@ -73,7 +73,8 @@ export type TestMessage =
       named: boolean;
     }
   /** A reply in a streak's thread: the test passed again after `failedRuns` failures. */
-  | { kind: "recovery"; run: TestRun; failedRuns: number }
+  /** `rerun`: the pass is a failed run of the streak, rerun under its id. */
+  | { kind: "recovery"; run: TestRun; failedRuns: number; rerun: boolean }
   /** A reply in the day's flaky thread: one more failure, and its class as of that run. */
   | { kind: "flaky-reply"; run: TestRun; through: TestClassification | undefined }
   /** A snooze ran out: how many failures it held, and whether the test's last run failed. */

@@ -66,6 +66,8 @@ export type RecoveryReplyInput = {
   run: TestRun;
   /** Failed runs before this pass. */
   failedRuns: number;
+  /** The pass is one of those failed runs, rerun under its id at Decipher. */
+  rerun?: boolean;
   appUrl: string;
   now: Date;
 };
@@ -217,7 +219,9 @@ export function failedRunThreadReply(input: FailedRunReplyInput): SlackMessage {
 /** The one "passed again" reply in the failure thread. */
 export function recoveryThreadReply(input: RecoveryReplyInput): SlackMessage {
   const { test, run, failedRuns, appUrl } = input;
-  const sentence = `passed again after ${plural(failedRuns, "failed run")}`;
+  const sentence = input.rerun
+    ? `passed when run #${run.id} was rerun`
+    : `passed again after ${plural(failedRuns, "failed run")}`;
   const facts = [
     runLink(run.testId, run, appUrl),
     formatDurationMs(run.durationMs),

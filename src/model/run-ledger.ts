@@ -31,6 +31,9 @@ export type Fate =
 /** Why a failure was counted and not posted. */
 export type CountedReason = "after" | "trigger" | "flaky-digest" | "snoozed" | "muted" | "paused";
 
+/** The reason of a pass that was told as a failure first: Decipher reran that run under its id. */
+export const RERUN_PASSED = "rerun";
+
 export type RunStatus = "passed" | "failed" | "running" | "unreadable" | "grown";
 
 export type LedgerRow = {
