@@ -57,6 +57,43 @@ export function snoozeEnd(look: Look, acc: Acc): Next {
   };
 }
 
+/**
+ * The open alert was deleted by a person (Slack: `message_not_found`): before anything else is
+ * told, it is posted again as a new alert, which says so; its thread is where the streak goes
+ * on. With no streak open there, nothing needs it again.
+ */
+export function parentGoneStep(look: Look, acc: Acc): Next {
+  const gone = acc.sub.parentGone;
+  if (!gone) return { acc };
+  const streak = acc.sub.streak;
+  const forget = (sub: TestSubscription): TestSubscription => ({
+    ...sub,
+    parentGone: null,
+    ...(sub.parentEdit?.ts === gone ? { parentEdit: null } : {}),
+    ...(sub.owedEdit?.ts === gone ? { owedEdit: null } : {}),
+  });
+  if (!streak || streak.grouped || streak.threadTs !== gone) return { acc: { ...acc, sub: forget(acc.sub) } };
+  const sub = acc.sub;
+  return {
+    step: {
+      kind: "post",
+      change: change(acc),
+      key: `again:${gone}`,
+      message: { kind: "failure-alert", sub, streak, recoveredBy: null, ping: false, passedNext: false },
+      replacesDeleted: true,
+      delivered: (ts) => ({
+        sub: { ...forget(sub), streak: { ...streak, threadTs: ts } },
+        rows: [...acc.rows],
+      }),
+    },
+  };
+}
+
+/** What Slack's `message_not_found` for the open alert `ts` makes of the state. */
+export function parentDeleted(sub: TestSubscription, ts: string): TestSubscription | null {
+  return sub.streak && !sub.streak.grouped && sub.streak.threadTs === ts ? { ...sub, parentGone: ts } : null;
+}
+
 /** The first edit the state owes: its parent's, the day's flaky alert's, then one Slack put off. */
 export function firstEdit(look: Look, acc: Acc): TestStep {
   for (const edit of [parentEdit, flakyEdit, owedEdit]) {

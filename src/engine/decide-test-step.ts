@@ -10,7 +10,7 @@ import {
   unacknowledged,
 } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { firstEdit, parentEdit, snoozeEnd } from "./decide-test-edits.ts";
+import { firstEdit, parentEdit, parentGoneStep, snoozeEnd } from "./decide-test-edits.ts";
 import { routeFailure } from "./failure-route.ts";
 import { runsKey } from "./outbox.ts";
 import { endedByPass } from "./snooze.ts";
@@ -47,6 +47,11 @@ import {
 export function decideTestStep(input: TestPollInput): TestStep {
   const look = lookOf(input);
   let acc: Acc = { sub: input.sub, rows: [] };
+  if (!acc.sub.paused) {
+    const again = parentGoneStep(look, acc);
+    if ("step" in again) return again.step;
+    acc = again.acc;
+  }
   for (let i = 0; i < look.pending.length; i++) {
     const next = decideRow(look, acc, i);
     if ("step" in next) return next.step;

@@ -70,6 +70,19 @@ export function readSince(rows: readonly LedgerRow[], sub: TestSubscription, now
   return new Date((Number.isFinite(anchor) ? anchor : now.getTime()) - SINCE_MARGIN_MS);
 }
 
+/** The run is the open streak's latest failure, and its pass will be told now (nothing holds the thread quiet). */
+function endsStreak(sub: TestSubscription, runId: number, now: Date): boolean {
+  const streak = sub.streak;
+  return (
+    !!streak &&
+    !streak.grouped &&
+    streak.lastRunId === runId &&
+    !sub.muted &&
+    !sub.paused &&
+    !isSnoozed(sub, now)
+  );
+}
+
 /**
  * The ledger rows this read changes: new runs, and runs whose status changed. A failure seen
  * for the first time gets no fate here; a run older than the subscription is `baseline`.
@@ -114,9 +127,19 @@ export function rowsFromRead(
       before.fate === "grouped" ||
       before.fate === "counted";
     // A failure told, then rerun under its id and passed: the pass is a new fact to tell (the
-    // streak it was part of ends with it), never left behind the failure's fate.
-    const rerunPassed = run.status === "passed" && before.status !== "passed" && toldAsFailure;
-    const reopen = (run.status === "failed" && !toldAsFailure && before.fate !== "baseline") || rerunPassed;
+    // streak it was part of ends with it), never left behind the failure's fate. Rerun again
+    // and failed, it is not told twice: its fate is the reply that told the rerun, in the thread.
+    // Only a pass that can end an open streak is told so; otherwise the failure's fate stays.
+    const rerunPassed =
+      run.status === "passed" && before.status !== "passed" && toldAsFailure && endsStreak(sub, run.id, now);
+    if (run.status === "failed" && before.reason === RERUN_PASSED && before.ts) {
+      // The reply that told the rerun, or (a pass that ended nothing) the failure's own message.
+      const fate = before.fate === "recovered" || before.parentTs ? "threaded" : "announced";
+      out.push({ ...before, status: "failed", createdAt, fate });
+      continue;
+    }
+    const toldBefore = toldAsFailure || before.reason === RERUN_PASSED;
+    const reopen = (run.status === "failed" && !toldBefore && before.fate !== "baseline") || rerunPassed;
     out.push({
       ...before,
       status: run.status,
@@ -125,8 +148,9 @@ export function rowsFromRead(
       ...(reopen
         ? {
             fate: before.fate === "quarantined" ? "quarantined" : null,
-            ts: null,
-            parentTs: null,
+            // A rerun's pass keeps the failure's message until its own fate has one.
+            ts: rerunPassed ? before.ts : null,
+            parentTs: rerunPassed ? before.parentTs : null,
             reason: rerunPassed ? RERUN_PASSED : null,
             decidedAt: null,
           }

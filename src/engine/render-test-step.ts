@@ -1,7 +1,7 @@
 import type { TestInfo } from "../decipher/types.ts";
 import { failedThenPassed, recoveryThreadReply } from "../messages/failed-run-card.ts";
 import { flakyThreadReply } from "../messages/failure-meaning.ts";
-import { withLateNote } from "../messages/late-note.ts";
+import { withDeletedNote, withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
 import { link } from "../messages/mrkdwn.ts";
@@ -19,7 +19,9 @@ export function renderTestStep(
   ctx: RenderContext,
 ): SlackMessage {
   const message = renderTestMessage(step.message, ctx);
-  return step.kind === "post" && step.lateSince ? withLateNote(message, step.lateSince) : message;
+  if (step.kind !== "post") return message;
+  const noted = step.replacesDeleted ? withDeletedNote(message) : message;
+  return step.lateSince ? withLateNote(noted, step.lateSince) : noted;
 }
 
 export function renderTestMessage(message: TestMessage, ctx: RenderContext): SlackMessage {

@@ -3,6 +3,7 @@ import type { HeldFailure } from "../model/held-failure.ts";
 import type { LedgerRow } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import { retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
+import { parentDeleted } from "./decide-test-edits.ts";
 import { decideTestStep } from "./decide-test-step.ts";
 import type { OutageGroup, PollContext } from "./poll-context.ts";
 import { type RenderContext, renderTestStep } from "./render-test-step.ts";
@@ -107,6 +108,8 @@ export class TestStepExecutor {
     const message = renderTestStep(step, this.#rendering);
     const result = await outbox.send(step.key, message, step.threadTs);
     if (!result.ok) {
+      // A reply refused because its alert is gone: the alert is posted again, then the reply.
+      if (step.threadTs && this.#parentDeleted(step.threadTs, result.failure)) return true;
       this.failure = result.failure;
       return false;
     }
@@ -159,9 +162,19 @@ export class TestStepExecutor {
   /** Edits a parent; one Slack refuses for now is owed to the next poll rather than dropped. */
   async #edit(step: Extract<TestStep, { kind: "edit" }>): Promise<void> {
     const result = await this.#ctx.outbox.edit(step.ts, renderTestStep(step, this.#rendering));
+    if (!result.ok && this.#parentDeleted(step.ts, result.failure)) return;
     if (result.ok || !retryLater(result.failure)) return this.#apply(step.after);
     this.#editRefused = true;
     this.#apply({ ...step.after, sub: { ...step.after.sub, ...step.owed } });
+  }
+
+  /** Slack says the open alert `ts` is gone (a person deleted it): the state notes it, and the loop goes on. */
+  #parentDeleted(ts: string, failure: SlackFailure): boolean {
+    if (!GONE.has(failure.code)) return false;
+    const next = parentDeleted(this.next, ts);
+    if (!next) return false;
+    this.#apply({ sub: next, rows: [] });
+    return true;
   }
 
   #flush(): void {
@@ -180,6 +193,9 @@ export class TestStepExecutor {
     }
   }
 }
+
+/** Slack's answers for a message that is no longer there (chat.update; a reply under it, as one review saw). */
+const GONE = new Set(["message_not_found", "thread_not_found"]);
 
 export function merge(rows: readonly LedgerRow[], changed: readonly LedgerRow[]): LedgerRow[] {
   const byId = new Map(rows.map((r) => [r.id, r]));

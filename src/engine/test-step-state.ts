@@ -5,6 +5,7 @@ import {
   type Fate,
   isOverdue,
   type LedgerRow,
+  RERUN_PASSED,
   rowTime,
 } from "../model/run-ledger.ts";
 import {
@@ -67,12 +68,15 @@ export function fate(
   f: Fate,
   extra: { ts?: string | null; parentTs?: string | null; reason?: string | null } = {},
 ): LedgerRow {
+  // A rerun's pass that ends nothing keeps the message that told the run's failure.
+  const keeps = f === "quiet" && row.reason === RERUN_PASSED && row.status === "passed";
   return {
     ...row,
     fate: f,
-    ts: extra.ts ?? null,
-    parentTs: extra.parentTs ?? null,
-    reason: extra.reason ?? null,
+    ts: extra.ts ?? (keeps ? row.ts : null),
+    parentTs: extra.parentTs ?? (keeps ? row.parentTs : null),
+    // A rerun's pass keeps saying so: the run was told as a failure before (src/engine/poll-test.ts).
+    reason: extra.reason ?? (row.reason === RERUN_PASSED && row.status === "passed" ? RERUN_PASSED : null),
     decidedAt: look.at,
   };
 }

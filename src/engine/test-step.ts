@@ -98,6 +98,8 @@ export type TestStep =
       message: TestMessage;
       /** Told after it was due: when the bot first saw the run, which the post says. */
       lateSince?: string;
+      /** It stands in for an alert a person deleted, and says so. */
+      replacesDeleted?: boolean;
       threadTs?: string;
       delivered: (ts: string) => Change;
     }

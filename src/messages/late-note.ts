@@ -10,3 +10,13 @@ export function withLateNote(message: SlackMessage, firstSeen: string): SlackMes
   const note = `:hourglass: Late: the bot first saw this run ${dateToken(firstSeen)} and could not tell it in time.`;
   return fitMessage({ text: `${message.text} (late)`, blocks: [...message.blocks, context(note)] });
 }
+
+/** An alert posted again because a person deleted the earlier one: the thread goes on here. */
+export function withDeletedNote(message: SlackMessage): SlackMessage {
+  const note =
+    ":wastebasket: The earlier alert for this test was deleted, so this one carries on: its thread continues here.";
+  return fitMessage({
+    text: `${message.text} (the earlier alert was deleted)`,
+    blocks: [...message.blocks, context(note)],
+  });
+}

@@ -42,6 +42,7 @@ const test: KindFacts<TestSubscription> = {
       owedEdit: _o,
       flakyEdit: _f,
       heldFor: _h,
+      parentGone: _g,
       flakyThread,
       recoveredParent: green,
       ...slim

@@ -171,6 +171,11 @@ export type TestSubscription = SubscriptionBase & {
   unreadFailures?: UnreadWindow | null;
   /** A failure held for a cycle's outage check: another cycle leaves it alone until `until`. */
   heldFor?: { cycle: string; until: string } | null;
+  /**
+   * Slack says the open alert (the streak's parent) no longer exists: a person deleted it. The
+   * next step posts it again as a new alert that says so, and the thread goes on there.
+   */
+  parentGone?: string | null;
   /** The parent alert owes an edit (a later failure, or the pass that ended its streak). */
   parentEdit?: ParentEdit | null;
   /**

@@ -68,4 +68,19 @@ describe("a failed run rerun under the same id", () => {
     const naming = (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(failed.id));
     expect(naming).toHaveLength(1);
   });
+
+  it("that passes, then is rerun again and fails, is not told a second time, and keeps a fate", async () => {
+    const { bot, org, test, failed, at } = await failedThenRerun();
+    await org.setRun(failed.id, "failed");
+    await bot.cron(at(3));
+    await bot.cron(at(4));
+    const naming = (await bot.posted()).filter(
+      (m) => runIdsIn(visibleText(m)).includes(failed.id) && !/rerun/.test(visibleText(m)),
+    );
+    expect(naming).toHaveLength(1);
+    const row = (await ledgerOf(bot, "test", test.id)).find((r) => r.id === failed.id);
+    expect(row?.status).toBe("failed");
+    expect(row?.fate).toMatch(/announced|threaded/);
+    expect((await health(bot)).overdue).toBe(0);
+  });
 });
