@@ -22,7 +22,8 @@ export function heldWhilePaused(rows: readonly LedgerRow[], since: string): numb
 /**
  * The hourly try of a channel Slack refused: one post, the "working again" notice saying how
  * many failures were held meanwhile. Taken, the subscription resumes (the next poll alerts as
- * usual); refused, or not answered, the next try is an hour on. Returns the state to store.
+ * usual); refused, the next try is an hour on; not answered, the next poll asks again. Returns
+ * the state to store.
  */
 export async function tryPausedChannel(
   sub: Subscription,
@@ -43,7 +44,9 @@ export async function tryPausedChannel(
   // One key per try: a refused try is not the one an hour later.
   const result = await ctx.outbox.send(`notice:resumed:${paused.at}:${paused.retryAt ?? ""}`, message);
   if (result.ok) return resumed(sub, now);
-  if (result.failure.kind === "deferred") return sub;
+  // Not answered (Slack may hold the notice) or not asked: the same try, under the same key, at
+  // the next poll; the outbox settles what became of it and never posts it twice.
+  if (result.failure.kind === "deferred" || result.failure.kind === "unknown") return sub;
   if (result.failure.kind === "permanent") return afterSlackFailure(sub, result.failure, now);
   return { ...sub, paused: slackPause(paused, paused.reason, now) };
 }

@@ -151,3 +151,23 @@ describe("a channel where Slack refuses the bot's posts", () => {
     expect(texts.slice(1).join("\n")).toMatch(/grew|sessions/i);
   });
 });
+
+describe("the hourly try of a restricted channel, when Slack's answer to it is lost", () => {
+  it("resumes on the notice Slack stored, within minutes: the next failure alerts, and 'working again' is said once", async () => {
+    const { bot, org, t0 } = await pausedAt();
+    await restrict(bot, null);
+    // Slack stores the "working again" notice, and the answer never reaches the bot.
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.cron(new Date(t0 + 60 * MINUTE));
+    for (let m = 61; m <= 65; m++) await bot.cron(new Date(t0 + m * MINUTE));
+    expect((await objectState<TestSubscription>(bot, "test", 101))?.paused).toBeNull();
+
+    // The next failure is alerted, not held as if the channel still refused posts.
+    const failed = await org.addRun(101, "failed");
+    for (let m = 66; m <= 130; m += 4) await bot.cron(new Date(t0 + m * MINUTE));
+    const row = (await ledgerOf(bot, "test", 101)).find((r) => r.id === failed.id);
+    expect(row?.fate).toBe("announced");
+    const notices = (await bot.posted()).filter((m) => /working again/.test(visibleText(m)));
+    expect(notices).toHaveLength(1);
+  });
+});
