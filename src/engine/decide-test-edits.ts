@@ -62,7 +62,7 @@ export function snoozeEnd(look: Look, acc: Acc): Next {
  * told, it is posted again as a new alert, which says so; its thread is where the streak goes
  * on. With no streak open there, nothing needs it again.
  */
-export function parentGoneStep(look: Look, acc: Acc): Next {
+export function parentGoneStep(acc: Acc): Next {
   const gone = acc.sub.parentGone;
   if (!gone) return { acc };
   const streak = acc.sub.streak;

@@ -48,7 +48,7 @@ export function decideTestStep(input: TestPollInput): TestStep {
   const look = lookOf(input);
   let acc: Acc = { sub: input.sub, rows: [] };
   if (!acc.sub.paused) {
-    const again = parentGoneStep(look, acc);
+    const again = parentGoneStep(acc);
     if ("step" in again) return again.step;
     acc = again.acc;
   }

@@ -69,6 +69,11 @@ type World = {
   events: boolean;
   /** Events held back by the network, delivered a round later. */
   lateEvents: Record<string, unknown>[];
+  /** `${channel}:${runId}` → messages naming it that a person deleted. */
+  deleted: Map<string, number>;
+  /** Failed runs told in an earlier round (candidates for a rerun), and reruns under way. */
+  toldBefore: Array<{ runId: number; testId: number }>;
+  rerunning: Array<{ runId: number; testId: number }>;
   /** A channel an admin restricted, and the round it is lifted after. */
   restricted: { channel: string; until: number } | null;
   bot: Bot;
@@ -91,6 +96,8 @@ type Tally = {
   duplicatedAloneAndInOutage: number;
   lostAnswerDuplicates: number;
   lost: number;
+  /** Runs named again after a person deleted the message that told them (a new alert carries on). */
+  toldAgainAfterDeletion: number;
   /** Failures in a channel Slack refused posts in: counted (shown in status and the digest), not posted. */
   countedWhilePaused: number;
   unknownOutcome: number;
@@ -107,6 +114,7 @@ const emptyTally = (): Tally => ({
   lostAnswerDuplicates: 0,
   lost: 0,
   countedWhilePaused: 0,
+  toldAgainAfterDeletion: 0,
   unknownOutcome: 0,
   unexpected: 0,
   outageMessages: 0,
@@ -164,6 +172,9 @@ async function newWorld(index: number, apiKey: string): Promise<World> {
     tier,
     events,
     lateEvents: [],
+    deleted: new Map(),
+    toldBefore: [],
+    rerunning: [],
     restricted: null,
     bot,
     org,
@@ -177,13 +188,30 @@ async function newWorld(index: number, apiKey: string): Promise<World> {
 }
 
 function failed(w: World, testId: number, runId: number, round: number): number {
+  pendingTold.push({ runId, testId });
   for (const s of w.subs.filter((x) => x.testId === testId)) w.expected.set(`${s.channel}:${runId}`, round);
   return runId;
 }
 
+/**
+ * Decipher reruns a failed run the channels were told of under its own id (failed → running
+ * → passed, now and then failed again): it stays told once; its pass may be told as a rerun.
+ */
+async function reruns(w: World, r: Rng, note: (what: string) => void): Promise<void> {
+  for (const run of w.rerunning.splice(0)) await w.org.setRun(run.runId, r.chance(0.8) ? "passed" : "failed");
+  const candidate = w.toldBefore.length > 0 && r.chance(0.06) ? r.pick(w.toldBefore) : null;
+  if (candidate) {
+    w.toldBefore = w.toldBefore.filter((x) => x !== candidate);
+    await w.org.setRun(candidate.runId, "running");
+    w.rerunning.push(candidate);
+    note("a failed run rerun under its id");
+  }
+}
+
 /** The vendor's world moves: new runs, and some running ones finish. Returns new failures. */
-async function moveWorld(w: World, r: Rng, round: number): Promise<number[]> {
+async function moveWorld(w: World, r: Rng, round: number, note: (what: string) => void): Promise<number[]> {
   const fresh: number[] = [];
+  await reruns(w, r, note);
   const stillRunning = w.running.splice(0, w.running.length);
   for (const testId of w.tests) {
     const roll = r.next();
@@ -200,6 +228,9 @@ async function moveWorld(w: World, r: Rng, round: number): Promise<number[]> {
   }
   return fresh;
 }
+
+/** This round's failures: told by the end of the round's settle, candidates for a rerun after it. */
+const pendingTold: Array<{ runId: number; testId: number }> = [];
 
 const objectOf = (s: Sub) => subscriptionObject(env as never, s.ref);
 
@@ -257,7 +288,11 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
   }
   const paused = await countedWhilePaused(w);
   for (const key of w.expected.keys()) {
-    const n = shown.get(key) ?? 0;
+    // A run a person deleted the message of was told; told again after that is no duplicate.
+    const deletedCopies = w.deleted.get(key) ?? 0;
+    const present = shown.get(key) ?? 0;
+    const n = present + deletedCopies;
+    if (deletedCopies > 0 && present > 0) t.toldAgainAfterDeletion += Math.min(present, deletedCopies);
     t.expected++;
     if (n > 0) t.posted++;
     else if (paused.has(key)) t.countedWhilePaused++;
@@ -265,8 +300,8 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
       t.lost++;
       violations.push(`${key} never announced`);
     }
-    if (n > 1) {
-      const extra = n - 1;
+    if (n - Math.min(present, deletedCopies) > 1) {
+      const extra = n - Math.min(present, deletedCopies) - 1;
       // Copies Slack stored without answering ok: a lost answer the outbox failed to find.
       const explained = Math.min(extra, n - (answeredOk.get(key) ?? 0));
       t.lostAnswerDuplicates += explained;
@@ -329,6 +364,24 @@ async function restrictions(w: World, r: Rng, round: number, note: (what: string
     await w.bot.restrictChannel(restriction, w.restricted.channel);
     note(`channel ${restriction}`);
   }
+}
+
+/** Now and then a person deletes one of the bot's alerts: the runs it named were told. */
+async function peopleDelete(w: World, r: Rng, note: (what: string) => void): Promise<void> {
+  if (!r.chance(0.05)) return;
+  const channel = r.pick([...CHANNELS]);
+  const alerts = (await w.bot.posted(channel)).filter((m) => {
+    const runs = announcedRuns(m.text ?? "", m.blocks);
+    return Array.isArray(runs) && runs.length > 0;
+  });
+  if (alerts.length === 0) return;
+  const m = r.pick(alerts);
+  for (const run of announcedRuns(m.text ?? "", m.blocks) as number[]) {
+    const key = `${channel}:${run}`;
+    w.deleted.set(key, (w.deleted.get(key) ?? 0) + 1);
+  }
+  await w.bot.deleteMessage(m.ts, channel);
+  note(m.thread_ts && m.thread_ts !== m.ts ? "a person deleted a reply" : "a person deleted an alert");
 }
 
 /** Whether an object of this world still owes a lookup: an unknown outcome, or a second copy looked for. */
@@ -437,9 +490,10 @@ async function chaos(seed: number, rounds: number) {
         done = addTally(done, current);
         current = emptyTally();
         worldIndex++;
+        pendingTold.splice(0);
         w = await newWorld(worldIndex, apiKey);
       }
-      const fresh = await moveWorld(w, r, round);
+      const fresh = await moveWorld(w, r, round, note);
 
       // Faults.
       if (r.chance(0.3)) {
@@ -505,6 +559,7 @@ async function chaos(seed: number, rounds: number) {
         note("history refused past the settle bound");
       }
       await restrictions(w, r, round, note);
+      await peopleDelete(w, r, note);
       const victim = fresh.length > 0 && r.chance(0.05) ? r.pick(fresh) : null;
       if (victim !== null) {
         // A crash after the outbox's intent, before the post: looked up, not found, sent once.
@@ -605,6 +660,8 @@ async function chaos(seed: number, rounds: number) {
       // A world's channels are audited whole each round: a finding is reported at its first round.
       const found: string[] = [];
       current = await audit(w, found);
+      // Told by now: this round's failures may be rerun from the next round on.
+      w.toldBefore.push(...pendingTold.splice(0));
       roundsRun = round;
       const news = found.filter((v) => !reported.has(`${worldIndex}:${v}`));
       for (const v of news) {
@@ -647,6 +704,7 @@ async function chaos(seed: number, rounds: number) {
       lostAnswerDuplicates: total.lostAnswerDuplicates,
       lost: total.lost,
       countedWhilePaused: total.countedWhilePaused,
+      toldAgainAfterDeletion: total.toldAgainAfterDeletion,
       unknownOutcome: total.unknownOutcome,
       unexpected: total.unexpected,
       inOutageMessages: total.outageMessages,
