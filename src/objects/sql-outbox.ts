@@ -139,7 +139,7 @@ export class SqlOutbox implements Outbox {
     const lookup = await findPosted(
       this.#slack,
       this.#o.channel,
-      row.key,
+      { key: row.key, owner: this.#o.owner },
       window,
       this.#o.tier,
       row.thread_ts,

@@ -46,7 +46,28 @@ const STORED_WITHIN_S = 15 * 60;
 
 type Message = {
   ts?: string;
-  metadata?: { event_type?: string; event_payload?: { key?: unknown; text_only?: unknown } };
+  metadata?: {
+    event_type?: string;
+    event_payload?: { key?: unknown; text_only?: unknown; owner?: unknown };
+  };
+};
+
+/**
+ * The post looked for: its key, and the object of the channel that holds it (the `owner` of
+ * its metadata, src/model/post-owner.ts). A key is one object's: two subscriptions of a
+ * channel may send the same one (a notice keyed by the cron's time), so a post naming another
+ * owner is not this one. A post naming none is from before owners were written.
+ */
+export type PostKey = { key: string; owner?: string | undefined };
+
+const isPost = (m: Message, wanted: PostKey, exceptTs?: string | null): boolean => {
+  const payload = m.metadata?.event_payload;
+  return (
+    m.ts !== exceptTs &&
+    m.metadata?.event_type === POST_EVENT_TYPE &&
+    payload?.key === wanted.key &&
+    (payload.owner === undefined || wanted.owner === undefined || payload.owner === wanted.owner)
+  );
 };
 
 /** The window of history where a post intended at `since` can be, `now` by Slack's clock. */
@@ -60,7 +81,7 @@ export function windowOf(since: Date, now: Date): LookupWindow {
 }
 
 /**
- * Whether Slack holds the bot's post with this idempotency key in `window`: in the channel's
+ * Whether Slack holds the bot's post with this idempotency key (and owner) in `window`: in the channel's
  * history, or in the replies of `threadTs`. A copy at `exceptTs` does not count (the one the
  * ledger points at, when the lookup is for a second copy). One call a page, at most the tier's
  * pages; the caller paces lookups and keeps the cursor between them.
@@ -68,7 +89,7 @@ export function windowOf(since: Date, now: Date): LookupWindow {
 export async function findPosted(
   slack: SlackClient,
   channel: string,
-  key: string,
+  wanted: PostKey,
   window: LookupWindow,
   tier: HistoryTier,
   threadTs?: string | null,
@@ -89,12 +110,7 @@ export async function findPosted(
         ? await slack.conversations.replies({ ...args, ts: threadTs })
         : await slack.conversations.history(args);
       const messages = (res.messages ?? []) as Message[];
-      const hit = messages.find(
-        (m) =>
-          m.ts !== exceptTs &&
-          m.metadata?.event_type === POST_EVENT_TYPE &&
-          m.metadata.event_payload?.key === key,
-      );
+      const hit = messages.find((m) => isPost(m, wanted, exceptTs));
       if (hit?.ts)
         return { found: true, ts: hit.ts, textOnly: hit.metadata?.event_payload?.text_only === true };
       cursor = res.response_metadata?.next_cursor || undefined;

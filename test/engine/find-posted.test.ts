@@ -38,7 +38,7 @@ describe("findPosted", () => {
     const found = await findPosted(
       slackWithHistory([post, ...chatter]),
       "C1",
-      "run:10069",
+      { key: "run:10069" },
       windowOf(new Date(intended), new Date(intended + 3 * 60 * 60_000)),
       HISTORY_TIERS.internal,
     );
