@@ -304,6 +304,11 @@ export class SqlOutbox implements Outbox {
     return settled;
   }
 
+  /** Second copies only: what an outbox whose decisions are stopped (a muted collection) still owes. */
+  removeStrays(limit: number): Promise<void> {
+    return this.#sweepStrays(limit);
+  }
+
   /** Looks for copies the bound may have doubled, and removes each one found. */
   async #sweepStrays(limit: number): Promise<void> {
     const rows = this.#sql

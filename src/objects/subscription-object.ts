@@ -360,12 +360,17 @@ export class SubscriptionObject extends DurableObject<Env> {
         const sub = await this.#read();
         if (!sub) return idle("gone");
         if (this.#indexWrite.owed) await this.#index(sub);
-        // A muted collection is not polled (its growth is measured again from unmute); a muted
-        // test is, so its ledger counts every failure (as muted) and status and the digest show them.
-        if (sub.muted && !factsOf(sub).pollsWhileMuted) return idle("waiting");
         // Multi-workspace mode: the team's own token and key, or no poll (uninstalled, no key).
         const team = await teamConfig(this.env, config, sub.teamId);
         if (!team) return idle("waiting");
+        // A muted collection is not polled (its growth is measured again from unmute), but a
+        // second copy of its alert is still deleted; a muted test is, so its ledger counts every
+        // failure (as muted) and status and the digest show them.
+        if (sub.muted && !factsOf(sub).pollsWhileMuted) {
+          const now = new Date(at);
+          await this.#outbox(sub, this.#deps(team, now), now).removeStrays(SWEEP_PER_POLL);
+          return idle("waiting");
+        }
         config = team;
         return this.#pollNow(sub, name, at, config, mode);
       });
