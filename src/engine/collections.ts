@@ -1,5 +1,6 @@
 import type { CollectionSessionList, IssueCollection } from "../decipher/types.ts";
 import { collectionGrowthThreadReply } from "../messages/collection-card.ts";
+import { withDeletedNote } from "../messages/late-note.ts";
 import { pollErrorSentence } from "../messages/vendor-error-message.ts";
 import { collectionAlertEvidence } from "../model/alert-evidence.ts";
 import { withCountMark } from "../model/count-marks.ts";
@@ -44,6 +45,8 @@ export function decide(sub: CollectionSubscription, collection: IssueCollection)
 export async function pollCollectionSubscription(
   sub: CollectionSubscription,
   ctx: PollContext & { ledger: RunLedger },
+  /** Its earlier alert was deleted by a person: the new one says so. */
+  replacesDeleted = false,
 ): Promise<PollOutcome> {
   const { deps, now } = ctx;
   let collection: IssueCollection;
@@ -87,31 +90,16 @@ export async function pollCollectionSubscription(
     ctx.readLastRun ?? (async () => null),
   );
   const regression = decision === "regression";
-  // What the card shows besides the counts, stored with it: every later edit shows it again.
-  const shown = collectionAlertEvidence({
-    ...input,
-    since: sub.alertedAt,
-    guards,
-    guardsAt: now.toISOString(),
-    grown: current.sessionCount - sub.alertedCount,
-  });
   const counts = withCountMark(sub, { at: now.toISOString(), count: current.sessionCount });
-  // A new alert starts with nobody looking: an acknowledgement was for the earlier one.
-  const base = threadTs ? sub : unacknowledged(sub);
-  const message = threadTs
-    ? collectionGrowthThreadReply(input)
-    : collectionParentNow(base, {
-        collection: current,
-        previousCount: sub.alertedCount,
-        evidence: shown,
-        regression,
-        growthMarks: counts,
-        appUrl: input.appUrl,
-        now,
-        // A new alert pings; its thread replies and the edits of this card never do.
-        mention: sub.mention ?? null,
-      });
-  let result = await ctx.outbox.send(what, message, threadTs ?? undefined);
+  const { base, shown, message } = growthMessage(sub, input, { threadTs, regression, guards, counts });
+  let result = await ctx.outbox.send(
+    what,
+    replacesDeleted ? withDeletedNote(message, "collection") : message,
+    threadTs ?? undefined,
+  );
+  // Its alert deleted by a person, and Slack refuses the reply: the growth starts a new alert.
+  if (!result.ok && threadTs && GONE.has(result.failure.code) && ctx.budget.has(1))
+    return pollCollectionSubscription({ ...sub, threadTs: null, card: null }, ctx, true);
   // Slack had it from an earlier decision (a lost answer): it shows the count read then, and
   // the count recorded below is read now. Until Slack takes the edit, nothing is recorded, so
   // the next poll decides again and edits the same post, found by its key.
@@ -144,13 +132,65 @@ export async function pollCollectionSubscription(
     },
   ]);
   const card = sub.card ?? null;
-  const editOwed = threadTs && card ? !(await editCard({ ...sub, counts }, current, ctx)) : false;
+  const edit = threadTs && card ? await editCard({ ...sub, counts }, current, ctx) : "done";
+  // The reply went under an alert a person deleted: the card is posted again, and says so.
+  if (edit === "gone" && threadTs) {
+    const again = await postedAgain(
+      { ...moved, card: card && { ...card, collection: current } },
+      threadTs,
+      ctx,
+    );
+    if (again) return { next: again, posts: 2, error: null };
+  }
+  const editOwed = edit === "owed";
   // One message per alert: the card holds the headline and one session; growth replies later.
   const posts = 1;
   const nextCard = threadTs
     ? card && { ...card, collection: current, editOwed }
     : { previousCount: sub.alertedCount, regression, collection: current, evidence: shown };
   return { next: { ...moved, threadTs: threadTs ?? result.ts, card: nextCard }, posts, error: null };
+}
+
+type GrowthInput = Parameters<typeof collectionGrowthThreadReply>[0];
+
+/** The growth's message (a reply, or a new card), the card's evidence, and the state it starts from. */
+function growthMessage(
+  sub: CollectionSubscription,
+  input: GrowthInput,
+  how: {
+    threadTs: string | null;
+    regression: boolean;
+    guards: Awaited<ReturnType<typeof guardingTests>>;
+    counts: ReturnType<typeof withCountMark>;
+  },
+) {
+  const { threadTs, regression, guards, counts } = how;
+  const current = input.collection;
+  const now = input.now;
+  // What the card shows besides the counts, stored with it: every later edit shows it again.
+  const shown = collectionAlertEvidence({
+    ...input,
+    since: sub.alertedAt,
+    guards,
+    guardsAt: now.toISOString(),
+    grown: current.sessionCount - sub.alertedCount,
+  });
+  // A new alert starts with nobody looking: an acknowledgement was for the earlier one.
+  const base = threadTs ? sub : unacknowledged(sub);
+  const message = threadTs
+    ? collectionGrowthThreadReply(input)
+    : collectionParentNow(base, {
+        collection: current,
+        previousCount: sub.alertedCount,
+        evidence: shown,
+        regression,
+        growthMarks: counts,
+        appUrl: input.appUrl,
+        now,
+        // A new alert pings; its thread replies and the edits of this card never do.
+        mention: sub.mention ?? null,
+      });
+  return { base, shown, message };
 }
 
 /**
@@ -276,7 +316,7 @@ async function editCard(
   sub: CollectionSubscription,
   current: IssueCollection,
   ctx: PollContext,
-): Promise<boolean> {
+): Promise<"done" | "owed" | "gone"> {
   const card = sub.card;
   const parent =
     card &&
@@ -285,9 +325,30 @@ async function editCard(
       ctx.deps.config.decipherAppUrl,
       ctx.now,
     );
-  if (!parent) return true;
+  if (!parent) return "done";
   const result = await ctx.outbox.edit(parent.ts, parent.message);
-  return result.ok || result.failure.kind === "permanent";
+  if (!result.ok && GONE.has(result.failure.code)) return "gone";
+  return result.ok || result.failure.kind === "permanent" ? "done" : "owed";
+}
+
+/** Slack's answers for a message that is no longer there (a person deleted it). */
+const GONE = new Set(["message_not_found", "thread_not_found"]);
+
+/**
+ * The card of an alert a person deleted, posted again as a new alert that says so: the thread
+ * goes on under it. Null when Slack does not take it now (the next growth starts a new alert).
+ */
+async function postedAgain(
+  sub: CollectionSubscription,
+  goneTs: string,
+  ctx: PollContext,
+): Promise<CollectionSubscription | null> {
+  const parent =
+    sub.card && openCollectionParent({ ...sub, threadTs: goneTs }, ctx.deps.config.decipherAppUrl, ctx.now);
+  if (!parent || !ctx.budget.has(1)) return { ...sub, threadTs: null, card: null };
+  const result = await ctx.outbox.send(`again:${goneTs}`, withDeletedNote(parent.message, "collection"));
+  if (!result.ok) return { ...sub, threadTs: null, card: null };
+  return { ...sub, threadTs: result.ts, told: sub.told && { ...sub.told, ts: result.ts } };
 }
 
 /** The owed count edit (`editOwed`) made at a poll with nothing new: the state after it, or null. */
@@ -297,7 +358,9 @@ async function owedCardEdit(
   ctx: PollContext,
 ): Promise<CollectionSubscription | null> {
   if (!sub.card?.editOwed || !ctx.budget.has(1)) return null;
-  if (!(await editCard(sub, current, ctx))) return null;
+  const edit = await editCard(sub, current, ctx);
+  if (edit === "owed") return null;
+  if (edit === "gone") return postedAgain(sub, sub.threadTs as string, ctx);
   return { ...sub, card: { ...sub.card, collection: current, editOwed: false } };
 }
 

@@ -12,9 +12,8 @@ export function withLateNote(message: SlackMessage, firstSeen: string): SlackMes
 }
 
 /** An alert posted again because a person deleted the earlier one: the thread goes on here. */
-export function withDeletedNote(message: SlackMessage): SlackMessage {
-  const note =
-    ":wastebasket: The earlier alert for this test was deleted, so this one carries on: its thread continues here.";
+export function withDeletedNote(message: SlackMessage, what: "test" | "collection" = "test"): SlackMessage {
+  const note = `:wastebasket: The earlier alert for this ${what} was deleted, so this one carries on: its thread continues here.`;
   return fitMessage({
     text: `${message.text} (the earlier alert was deleted)`,
     blocks: [...message.blocks, context(note)],

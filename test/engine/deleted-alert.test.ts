@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
 import { health, runIdsIn } from "../helpers/cases.ts";
 import { channelWatching } from "../helpers/emulator.ts";
 
@@ -67,4 +67,35 @@ describe("a person deletes a failure alert while the test keeps failing", () => 
     );
     expect(edits.length).toBeLessThanOrEqual(2);
   });
+});
+
+describe("a person deletes a collection alert while it keeps growing", () => {
+  for (const replies of ["accepted under the deleted alert", "refused"] as const) {
+    it(`posts the alert again, saying so, and later growth replies there (replies ${replies})`, async () => {
+      const apiKey = await newOrg();
+      const bot = createBot({ apiKey });
+      const org = emulator.org(apiKey);
+      await bot.command("/decipher", "subscribe collection 501");
+      const t0 = Date.now();
+      const at = (m: number) => new Date(t0 + m * MINUTE);
+      await org.grow(501, 40);
+      await bot.cron(at(0));
+      const first = (await bot.posted()).find(topLevel) as StoredMessage;
+      await bot.deleteMessage(first.ts);
+      await org.grow(501, 40);
+      if (replies === "refused")
+        await bot.slackFault("chat.postMessage", "error", 1, { error: "message_not_found" });
+      await bot.cron(at(1));
+      await bot.cron(at(2));
+      const carried = (await bot.posted()).filter((m) => topLevel(m) && m.ts !== first.ts);
+      expect(carried).toHaveLength(1);
+      expect(visibleText(carried[0] as StoredMessage)).toMatch(
+        /earlier alert for this collection was deleted/,
+      );
+      await org.grow(501, 40);
+      await bot.cron(at(3));
+      const latest = (await bot.posted()).at(-1) as StoredMessage;
+      expect(latest.thread_ts).toBe(carried[0]?.ts);
+    });
+  }
 });
