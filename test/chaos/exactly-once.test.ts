@@ -289,10 +289,11 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
   const paused = await countedWhilePaused(w);
   for (const key of w.expected.keys()) {
     // A run a person deleted the message of was told; told again after that is no duplicate.
+    // Each deletion may be followed by one new alert naming it again (the alert carries on).
     const deletedCopies = w.deleted.get(key) ?? 0;
-    const present = shown.get(key) ?? 0;
-    const n = present + deletedCopies;
-    if (deletedCopies > 0 && present > 0) t.toldAgainAfterDeletion += Math.min(present, deletedCopies);
+    const n = (shown.get(key) ?? 0) + deletedCopies;
+    const retold = Math.min(Math.max(0, n - 1), deletedCopies);
+    t.toldAgainAfterDeletion += retold;
     t.expected++;
     if (n > 0) t.posted++;
     else if (paused.has(key)) t.countedWhilePaused++;
@@ -300,8 +301,8 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
       t.lost++;
       violations.push(`${key} never announced`);
     }
-    if (n - Math.min(present, deletedCopies) > 1) {
-      const extra = n - Math.min(present, deletedCopies) - 1;
+    if (n - retold > 1) {
+      const extra = n - retold - 1;
       // Copies Slack stored without answering ok: a lost answer the outbox failed to find.
       const explained = Math.min(extra, n - (answeredOk.get(key) ?? 0));
       t.lostAnswerDuplicates += explained;
