@@ -14,6 +14,7 @@ export const EMOJI = {
   chart_with_downwards_trend: "📉",
   white_circle: "⚪",
   white_check_mark: "✅",
+  wastebasket: "🗑️",
   heavy_check_mark: "✔️",
   stopwatch: "⏱️",
   robot_face: "🤖",
