@@ -19,7 +19,7 @@ import { bundleFiles, sizeOf } from "../bench/build.ts";
  * per subscription kind (src/kinds/). BENCHMARKS.md ("Where the bytes came from") says what
  * each change added.
  */
-export const BUDGET_GZIP_BYTES = 108_500;
+export const BUDGET_GZIP_BYTES = 114_500;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
 const files = bundleFiles(dir);
