@@ -135,7 +135,12 @@ export class SqlOutbox implements Outbox {
     if (this.#reads <= 0) return null;
     this.#reads--;
     // Slack stamps a post by its own clock, not by the cycle's time (a test's, or a late alarm's).
-    const window = { ...windowOf(new Date(since), new Date()), cursor: row.cursor };
+    // A search for second copies reads from the first intent to the latest one: each post the
+    // bound made in between may be there.
+    const window = {
+      ...windowOf(new Date(since), new Date(), new Date(row.intended_at)),
+      cursor: row.cursor,
+    };
     const lookup = await findPosted(
       this.#slack,
       this.#o.channel,
@@ -249,8 +254,8 @@ export class SqlOutbox implements Outbox {
       this.#o.now.toISOString(),
     );
     console.log(`outbox: deleted a second copy of ${row.key.split(":")[0]} post`);
-    if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
-    else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
+    // The search reads the window again from its start: two bounds in a row leave two copies.
+    this.#set(row.key, { cursor: null, lookup_after: null });
   }
 
   /** Keys whose outcome is still unknown: shown in status until the next poll settles them. */

@@ -70,13 +70,17 @@ const isPost = (m: Message, wanted: PostKey, exceptTs?: string | null): boolean 
   );
 };
 
-/** The window of history where a post intended at `since` can be, `now` by Slack's clock. */
-export function windowOf(since: Date, now: Date): LookupWindow {
+/**
+ * The window of history where a post intended at `since` (or at any time up to `until`, for
+ * the posts of several intents) can be, `now` by Slack's clock.
+ */
+export function windowOf(since: Date, now: Date, until: Date = since): LookupWindow {
   // Never later than now: an intent stamped ahead of Slack's clock must not hide its post.
   const from = Math.min(since.getTime(), now.getTime());
+  const to = Math.max(since.getTime(), until.getTime());
   return {
     oldest: String(Math.max(0, Math.floor(from / 1000) - CLOCK_MARGIN_S)),
-    latest: String(Math.floor(since.getTime() / 1000) + CLOCK_MARGIN_S + STORED_WITHIN_S),
+    latest: String(Math.floor(to / 1000) + CLOCK_MARGIN_S + STORED_WITHIN_S),
   };
 }
 
