@@ -229,7 +229,7 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * Lost answers of this channel's posts, and second copies the settle bound may have left
+   * Second copies the settle bound may have left of this channel's posts
    * (src/objects/sql-outbox.ts): one lookup a call, from the alarm, after a close, and each
    * cycle with `clock: "cron"`. While more is owed, the alarm comes back past the tier's minute.
    */
@@ -247,9 +247,11 @@ export class ChannelObject extends DurableObject<Env> {
         channelId,
         at ? new Date(at) : new Date(),
       );
-      if (!outbox.owesLookups()) return;
-      await outbox.sweep(1);
-      if (!outbox.owesLookups() || config.clock !== "alarms") return;
+      // Its unknown outcomes are settled by the decisions that wait on them (the outage's
+      // parent and replies, src/objects/channel-outage.ts), which also record what they name.
+      if (!outbox.owesStrays()) return;
+      await outbox.removeStrays(1);
+      if (!outbox.owesStrays() || config.clock !== "alarms") return;
       const next = Date.now() + HISTORY_TIERS.distributed.spacingMs;
       const current = await this.ctx.storage.getAlarm();
       if (current === null || current > next) await this.ctx.storage.setAlarm(next);

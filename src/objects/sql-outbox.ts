@@ -277,6 +277,15 @@ export class SqlOutbox implements Outbox {
     );
   }
 
+  /** Whether a second copy is still looked for. */
+  owesStrays(): boolean {
+    return (
+      this.#sql
+        .exec("SELECT 1 FROM outbox WHERE stray_since IS NOT NULL AND state IN ('sent', 'abandoned') LIMIT 1")
+        .toArray().length > 0
+    );
+  }
+
   /** Abandoned keys are not here: decided as absent, whatever needed one decides again. */
   keys(): Set<string> {
     return new Set(
