@@ -86,7 +86,7 @@ export async function pollNames(
       });
     for (const reply of replies) told.set(reply.name, reply);
   }
-  // Without alarms, each cycle gives every channel polled its turn to settle lost answers.
+  // Without alarms, each cycle gives every channel polled its turn to search for second copies.
   if (config.clock === "cron")
     for (const channel of new Set(names.map(channelOf)))
       await channelObject(env, channel)

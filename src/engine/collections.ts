@@ -7,7 +7,12 @@ import { withCountMark } from "../model/count-marks.ts";
 import { type LedgerRow, undecidedRow } from "../model/run-ledger.ts";
 import { type CollectionSubscription, unacknowledged } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { describeSlackFailure, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
+import {
+  describeSlackFailure,
+  messageGone,
+  retryLater,
+  type SlackFailure,
+} from "../slack-api/slack-errors.ts";
 import { collectionParentNow, openCollectionParent } from "./alert-parents.ts";
 import { guardingTests } from "./guarding-tests.ts";
 import type { PollContext } from "./poll-context.ts";
@@ -98,7 +103,7 @@ export async function pollCollectionSubscription(
     threadTs ?? undefined,
   );
   // Its alert deleted by a person, and Slack refuses the reply: the growth starts a new alert.
-  if (!result.ok && threadTs && GONE.has(result.failure.code) && ctx.budget.has(1))
+  if (!result.ok && threadTs && messageGone(result.failure) && ctx.budget.has(1))
     return pollCollectionSubscription({ ...sub, threadTs: null, card: null }, ctx, true);
   // Slack had it from an earlier decision (a lost answer): it shows the count read then, and
   // the count recorded below is read now. Until Slack takes the edit, nothing is recorded, so
@@ -327,12 +332,9 @@ async function editCard(
     );
   if (!parent) return "done";
   const result = await ctx.outbox.edit(parent.ts, parent.message);
-  if (!result.ok && GONE.has(result.failure.code)) return "gone";
+  if (!result.ok && messageGone(result.failure)) return "gone";
   return result.ok || result.failure.kind === "permanent" ? "done" : "owed";
 }
-
-/** Slack's answers for a message that is no longer there (a person deleted it). */
-const GONE = new Set(["message_not_found", "thread_not_found"]);
 
 /**
  * The card of an alert a person deleted, posted again as a new alert that says so: the thread

@@ -2,7 +2,7 @@ import type { TestRun } from "../decipher/types.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import type { LedgerRow } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
-import { retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
+import { messageGone, retryLater, type SlackFailure } from "../slack-api/slack-errors.ts";
 import { parentDeleted } from "./decide-test-edits.ts";
 import { decideTestStep } from "./decide-test-step.ts";
 import type { OutageGroup, PollContext } from "./poll-context.ts";
@@ -170,7 +170,7 @@ export class TestStepExecutor {
 
   /** Slack says the open alert `ts` is gone (a person deleted it): the state notes it, and the loop goes on. */
   #parentDeleted(ts: string, failure: SlackFailure): boolean {
-    if (!GONE.has(failure.code)) return false;
+    if (!messageGone(failure)) return false;
     const next = parentDeleted(this.next, ts);
     if (!next) return false;
     this.#apply({ sub: next, rows: [] });
@@ -193,9 +193,6 @@ export class TestStepExecutor {
     }
   }
 }
-
-/** Slack's answers for a message that is no longer there (chat.update; a reply under it, as one review saw). */
-const GONE = new Set(["message_not_found", "thread_not_found"]);
 
 export function merge(rows: readonly LedgerRow[], changed: readonly LedgerRow[]): LedgerRow[] {
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -93,13 +93,10 @@ export class ChannelObject extends DurableObject<Env> {
     const now = at ? new Date(at) : new Date();
     const team = await this.#teamConfig(config);
     if (!team) return { ts: null, named: [], waiting: [] };
-    const deps = createEngineDeps(team, this.env, {
-      budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
-    });
-    const outbox = channelOutbox(this.ctx.storage.sql, deps.slack, team, channelId, now);
+    const { slack, outbox } = this.#outbox(team, channelId, now, SUBREQUESTS_PER_INVOCATION);
     const where = {
       storage: this.ctx.storage,
-      slack: deps.slack,
+      slack,
       outbox,
       channelId,
       appUrl: team.decipherAppUrl,
@@ -195,8 +192,7 @@ export class ChannelObject extends DurableObject<Env> {
     return this.#serial(async () => {
       const team = await this.#teamConfig(config);
       if (!team) return "ignored";
-      const slack = createEngineDeps(team, this.env, { budget: new SubrequestBudget(2) }).slack;
-      const outbox = channelOutbox(this.ctx.storage.sql, slack, team, channelId, new Date(at));
+      const { outbox } = this.#outbox(team, channelId, new Date(at), 2);
       return outbox.posted(landed.key, landed.ts, landed.textOnly);
     });
   }
@@ -239,14 +235,7 @@ export class ChannelObject extends DurableObject<Env> {
       const channelId = this.ctx.id.name?.split(":")[1];
       const team = channelId ? await this.#teamConfig(config) : null;
       if (!team || !channelId) return;
-      const slack = createEngineDeps(team, this.env, { budget: new SubrequestBudget(4) }).slack;
-      const outbox = channelOutbox(
-        this.ctx.storage.sql,
-        slack,
-        team,
-        channelId,
-        at ? new Date(at) : new Date(),
-      );
+      const { outbox } = this.#outbox(team, channelId, at ? new Date(at) : new Date(), 4);
       // Its unknown outcomes are settled by the decisions that wait on them (the outage's
       // parent and replies, src/objects/channel-outage.ts), which also record what they name.
       if (!outbox.owesStrays()) return;
@@ -429,6 +418,12 @@ export class ChannelObject extends DurableObject<Env> {
     return sendDueReport(this.ctx.storage, this.env, spec, at, config, (channelId) =>
       this.#subscriptions(channelId, at),
     );
+  }
+
+  /** This channel's outbox, and the Slack client it sends with, drawing on `subrequests` calls. */
+  #outbox(team: Config, channelId: string, now: Date, subrequests: number) {
+    const { slack } = createEngineDeps(team, this.env, { budget: new SubrequestBudget(subrequests) });
+    return { slack, outbox: channelOutbox(this.ctx.storage.sql, slack, team, channelId, now) };
   }
 
   /** The configuration of this channel's team (multi-workspace mode), or null: nothing to send with. */

@@ -333,8 +333,7 @@ export class SqlOutbox implements Outbox {
       .toArray();
     for (const row of rows) {
       if (!strayWanted(row, this.#o.now)) {
-        if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
-        else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
+        this.#straysDone(row);
         continue;
       }
       if (lookupNow({ ...row, intended_at: row.stray_since as string }, this.#o.now, 0) !== "read") continue;
@@ -342,11 +341,15 @@ export class SqlOutbox implements Outbox {
       if (!lookup) return;
       const step = afterLookup(lookup, this.#o.now, this.#o.tier, jitterOf(row.key, this.#o.now));
       this.#set(row.key, step.write);
-      if (step.outcome === "absent") {
-        if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
-        else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
-      } else if ("found" in step.outcome) await this.#remove(row, step.outcome.found.ts);
+      if (step.outcome === "absent") this.#straysDone(row);
+      else if ("found" in step.outcome) await this.#remove(row, step.outcome.found.ts);
     }
+  }
+
+  /** No second copy is looked for any more: an abandoned intent goes, a sent one stops searching. */
+  #straysDone(row: OutboxRow): void {
+    if (row.state === "abandoned") this.#write("DELETE FROM outbox WHERE key = ?", row.key);
+    else this.#set(row.key, { stray_since: null, cursor: null, lookup_after: null });
   }
 
   /** Forgets sent keys past their use; called only on a poll that writes anyway. */
@@ -354,18 +357,6 @@ export class SqlOutbox implements Outbox {
     const before = new Date(this.#o.now.getTime() - KEEP_SENT_MS).toISOString();
     this.#sql.exec("DELETE FROM outbox WHERE state = 'sent' AND intended_at < ?", before);
     this.#sql.exec("DELETE FROM outbox_removed WHERE removed_at < ?", before);
-  }
-
-  /** Second copies removed since `since`: shown in status, so a duplicate is never silent. */
-  removedSince(since: Date): number {
-    return (
-      this.#sql
-        .exec<{ n: number }>(
-          "SELECT COUNT(*) AS n FROM outbox_removed WHERE removed_at >= ?",
-          since.toISOString(),
-        )
-        .toArray()[0]?.n ?? 0
-    );
   }
 }
 

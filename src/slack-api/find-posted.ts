@@ -22,8 +22,6 @@ export const HISTORY_TIERS = {
   distributed: { pageLimit: 15, pagesPerLookup: 1, spacingMs: 61_000 },
 } as const satisfies Record<string, HistoryTier>;
 
-export type Distribution = keyof typeof HISTORY_TIERS;
-
 /** Where a lookup reads: a window of history (Slack seconds) and, when one is under way, its cursor. */
 export type LookupWindow = { oldest: string; latest: string; cursor?: string | null };
 

@@ -109,6 +109,13 @@ export function classifyWriteFailure(error: unknown): SlackFailure {
 export const retryLater = (failure: SlackFailure) =>
   failure.kind !== "rejected" && failure.kind !== "permanent";
 
+/**
+ * Slack's answer for a message that is no longer there (a person deleted it): `chat.update`'s
+ * `message_not_found`, or a reply refused under it, as one review saw.
+ */
+export const messageGone = (failure: SlackFailure): boolean =>
+  failure.code === "message_not_found" || failure.code === "thread_not_found";
+
 /** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
 export function describeSlackFailure({ code }: SlackFailure): string {
   switch (code) {
