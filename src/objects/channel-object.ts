@@ -28,6 +28,7 @@ import {
   storedDigest,
 } from "./channel-reports.ts";
 import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly.ts";
+import { historyPace } from "./history-pace.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { channelOutbox, SqlOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
@@ -423,7 +424,11 @@ export class ChannelObject extends DurableObject<Env> {
   /** This channel's outbox, and the Slack client it sends with, drawing on `subrequests` calls. */
   #outbox(team: Config, channelId: string, now: Date, subrequests: number) {
     const { slack } = createEngineDeps(team, this.env, { budget: new SubrequestBudget(subrequests) });
-    return { slack, outbox: channelOutbox(this.ctx.storage.sql, slack, team, channelId, now) };
+    const pace = historyPace(this.env, team, this.ctx.id.name?.split(":")[0] ?? "", now);
+    return {
+      slack,
+      outbox: channelOutbox(this.ctx.storage.sql, slack, team, { channel: channelId, now, pace }),
+    };
   }
 
   /** The configuration of this channel's team (multi-workspace mode), or null: nothing to send with. */

@@ -10,6 +10,7 @@ import { type DigestSchedule, DigestStore } from "../store/digest-store.ts";
 import { nextOccurrence } from "../util/local-time.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, registry } from "./addresses.ts";
+import { historyPace } from "./history-pace.ts";
 import { ledgerLines } from "./ledger-lines.ts";
 import { channelOutbox, type SqlOutbox } from "./sql-outbox.ts";
 import { SqlReportReads } from "./sql-report-reads.ts";
@@ -93,7 +94,12 @@ export async function sendDueReport<Schedule extends { nextDueAt: string }, Read
     stored: { ...stored, schedule },
     subscriptions,
     now,
-    outbox: channelOutbox(storage.sql, deps.slack, team, channelId, now, richBlockGate(deps, teamId)),
+    outbox: channelOutbox(storage.sql, deps.slack, team, {
+      channel: channelId,
+      now,
+      pace: historyPace(env, team, teamId, now),
+      gate: richBlockGate(deps, teamId),
+    }),
     lines: () => ledgerLines(env, teamId, channelId, subscriptions, at),
     reads: new SqlReportReads(storage.sql, spec.reads, schedule.nextDueAt),
   };

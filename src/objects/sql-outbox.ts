@@ -14,6 +14,7 @@ import { CHANNEL_OWNER } from "../model/post-owner.ts";
 import {
   findPosted,
   HISTORY_TIERS,
+  type HistoryPace,
   type HistoryTier,
   type Lookup,
   windowOf,
@@ -42,6 +43,8 @@ export type OutboxOptions = {
   lookupAfterMs: number;
   /** How this workspace may read history (src/slack-api/find-posted.ts). */
   tier: HistoryTier;
+  /** The workspace's shared turns at history reads, when its tier paces them (src/objects/history-pace.ts). */
+  pace?: HistoryPace | undefined;
   /** Whether the workspace takes charts and tables (src/engine/rich-block-gate.ts). */
   gate?: RichBlockGate | undefined;
   /** Who holds this outbox, put in each post's metadata so Slack's event finds it (src/model/post-owner.ts). */
@@ -134,6 +137,13 @@ export class SqlOutbox implements Outbox {
   async #lookup(row: OutboxRow, since: string, exceptTs: string | null): Promise<Lookup | null> {
     if (this.#reads <= 0) return null;
     this.#reads--;
+    const wait = await this.#o.pace?.(row.thread_ts ? "conversations.replies" : "conversations.history");
+    if (wait) {
+      // Another object of the workspace read this minute: this lookup comes back after it.
+      const after = this.#o.now.getTime() + wait + jitterOf(row.key, this.#o.now, 30_000);
+      this.#set(row.key, { lookup_after: new Date(after).toISOString() });
+      return null;
+    }
     // Slack stamps a post by its own clock, not by the cycle's time (a test's, or a late alarm's).
     // A search for second copies reads from the first intent to the latest one: each post the
     // bound made in between may be there.
@@ -368,16 +378,12 @@ export function channelOutbox(
   sql: SqlStorage,
   slack: SlackClient,
   team: OutboxConfig,
-  channel: string,
-  now: Date,
-  gate?: RichBlockGate,
+  where: { channel: string; now: Date; pace: HistoryPace | undefined; gate?: RichBlockGate },
 ): SqlOutbox {
   SqlOutbox.migrate(sql);
   return new SqlOutbox(sql, slack, {
     ...outboxSettings(team),
-    channel,
-    now,
-    gate,
+    ...where,
     writes: { storage: 0 },
     owner: CHANNEL_OWNER,
   });

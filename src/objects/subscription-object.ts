@@ -29,6 +29,7 @@ import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { historyPace } from "./history-pace.ts";
 import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
@@ -332,6 +333,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       now,
       writes: this.#writes,
       gate: richBlockGate(deps, sub.teamId),
+      pace: historyPace(this.env, deps.config, teamOf(sub), now),
       owner: subscriptionOwner(sub.kind, subscriptionId(sub)),
     });
   }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
+import { type HistoryMethod, turnWait } from "../slack-api/find-posted.ts";
 import { createSlackClient } from "../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
 import { open, seal } from "../util/secret-box.ts";
@@ -7,7 +8,9 @@ import { open, seal } from "../util/secret-box.ts";
 /**
  * One Slack workspace's installation (multi-workspace mode): its bot token, the refresh token
  * when token rotation is on, the scopes it granted, who installed it, its bot admins and its
- * Decipher key. One object per team (`team:<teamId>`) is the single writer of all of it.
+ * Decipher key. One object per team (`team:<teamId>`) is the single writer of all of it. In
+ * either mode it also keeps the workspace's turns at Slack's history methods, which Slack
+ * counts per workspace (src/objects/history-pace.ts).
  *
  * Why an object and not KV (slack-cloudflare-workers' KVInstallationStore): with rotation on,
  * a refresh invalidates the previous refresh token. Two isolates that both see an expiring
@@ -188,6 +191,18 @@ export class WorkspaceObject extends DurableObject<Env> {
   }
 
   /** Stores the Decipher key, sealed; the caller checked it with a read call first. */
+  /**
+   * The workspace's turn to read history with `method` at `now` (the caller's cycle clock): 0
+   * and the turn is taken, or how long to wait. Storage, not memory: an object evicted between
+   * two reads a minute apart must still know the first.
+   */
+  async historyTurn(method: HistoryMethod, now: number, spacingMs: number): Promise<number> {
+    const key = `history-turn:${method}`;
+    const wait = turnWait(await this.ctx.storage.get<number>(key), now, spacingMs);
+    if (wait === 0) await this.ctx.storage.put(key, now);
+    return wait;
+  }
+
   async setDecipherKey(key: string, userId: string, at: string): Promise<DecipherKeyInfo> {
     const stored = await this.ctx.storage.get<Stored>("install");
     if (!stored) throw new Error("not installed");

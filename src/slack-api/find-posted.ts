@@ -22,6 +22,24 @@ export const HISTORY_TIERS = {
   distributed: { pageLimit: 15, pagesPerLookup: 1, spacingMs: 61_000 },
 } as const satisfies Record<string, HistoryTier>;
 
+/** The two methods Slack paces apart, each once a minute per workspace in the distributed tier. */
+export type HistoryMethod = "conversations.history" | "conversations.replies";
+
+/**
+ * The workspace's turn to read history with `method`: 0 to read now, else how long to wait.
+ * One per workspace (src/objects/history-pace.ts): Slack counts the minute across all of the
+ * workspace's objects, not per object.
+ */
+export type HistoryPace = (method: HistoryMethod) => Promise<number>;
+
+/**
+ * How long a read waits when the workspace last read with the same method at `lastAt`. Never
+ * longer than the spacing: callers count on their cycle's clock, which may lag a little behind
+ * the one that read last, and such a caller must not wait past its next minute for that.
+ */
+export const turnWait = (lastAt: number | undefined, now: number, spacingMs: number): number =>
+  lastAt === undefined ? 0 : Math.min(spacingMs, Math.max(0, lastAt + spacingMs - now));
+
 /** Where a lookup reads: a window of history (Slack seconds) and, when one is under way, its cursor. */
 export type LookupWindow = { oldest: string; latest: string; cursor?: string | null };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findPosted, HISTORY_TIERS, windowOf } from "../../src/slack-api/find-posted.ts";
+import { findPosted, HISTORY_TIERS, turnWait, windowOf } from "../../src/slack-api/find-posted.ts";
 import { postMetadata } from "../../src/slack-api/post-message.ts";
 import type { SlackClient } from "../../src/slack-api/slack-client.ts";
 
@@ -43,5 +43,19 @@ describe("findPosted", () => {
       HISTORY_TIERS.internal,
     );
     expect(found).toEqual({ found: true, ts: post.ts, textOnly: false });
+  });
+});
+
+describe("the workspace's turn at a history method (turnWait)", () => {
+  const spacing = HISTORY_TIERS.distributed.spacingMs;
+  it("reads at once when the workspace has not read with the method", () => {
+    expect(turnWait(undefined, 1_000_000, spacing)).toBe(0);
+  });
+  it("waits out the rest of the spacing after the workspace's last read", () => {
+    expect(turnWait(1_000_000, 1_000_000 + 20_000, spacing)).toBe(spacing - 20_000);
+    expect(turnWait(1_000_000, 1_000_000 + spacing, spacing)).toBe(0);
+  });
+  it("never waits longer than the spacing, for a caller whose clock lags the last reader's", () => {
+    expect(turnWait(1_000_000, 1_000_000 - 30_000, spacing)).toBe(spacing);
   });
 });

@@ -159,3 +159,26 @@ describe("a lost outage message in a distributed app's Slack", () => {
     expect((await health(bot)).overdue).toBe(0);
   });
 });
+
+describe("lost answers of several subscriptions in one distributed workspace", () => {
+  it("share the workspace's one history read a minute: none refused, each settled, each run told once", async () => {
+    const { bot, org, tests } = await channelWatching(5, { env: DISTRIBUTED });
+    await bot.distribution("distributed");
+    const t0 = Date.now();
+    // Two tests of five: not an outage, so each subscription's object posts its own alert.
+    const failed = [];
+    for (const t of tests.slice(0, 2)) failed.push(await org.addRun(t.id, "failed"));
+    await bot.slackFault("chat.postMessage", "lost", 2);
+    for (let m = 0; m <= 6; m++) await minute(bot, t0, m);
+
+    const reads = await historyCalls(bot);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    expect(reads.filter((c) => c.status === 429 || c.error === "ratelimited")).toEqual([]);
+    for (const [i, run] of failed.entries()) {
+      const test = tests[i] as { id: number };
+      expect((await ledgerOf(bot, "test", test.id)).find((r) => r.id === run.id)?.fate).toBe("announced");
+      expect(await copiesNaming(bot, run.id)).toBe(1);
+    }
+    expect((await health(bot)).overdue).toBe(0);
+  });
+});

@@ -33,8 +33,9 @@ export function announcedRuns(text: string, blocks: unknown): number[] | null | 
     return failures.length > 0 && failures.every(Number.isFinite) ? failures : "unreadable";
   }
   // A thread reply, or a flaky test's day thread (its opening post, "… is flaky" with or without
-  // its run's figure, and its replies): the run links first.
-  if (/failed again|is flaky(?::|$)|failed \(flaky\)/.test(text))
+  // its run's figure, late or posted again with a note in brackets, and its replies): the run
+  // links first.
+  if (/failed again|is flaky(?::|$| \()|failed \(flaky\)/.test(text))
     return links.length > 0 ? [links[0] as number] : "unreadable";
   if (/^Test failed:|is failing for/.test(text)) return "unreadable";
   return null;
