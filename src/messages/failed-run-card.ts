@@ -104,6 +104,19 @@ export function runFacts(run: RunRecord, appUrl: string): string {
 
 const summaryLine = (run: RunRecord, max = 300) => truncateMrkdwn(oneLine(run.summary?.oneLineSummary), max);
 
+/**
+ * How a streak ended, in the words the parent and its thread share: a pass after the failures,
+ * or the streak's latest failed run itself passing when Decipher reran it under its id.
+ */
+const passSentence = (failedRuns: number, rerunId: number | null) =>
+  rerunId !== null
+    ? `passed when run #${rerunId} was rerun`
+    : `passed again after ${plural(failedRuns, "failed run")}`;
+
+/** The pass that ended the streak is its latest failure, rerun (docs/architecture.md, "A deleted alert, and a rerun under one id"). */
+const rerunIdOf = ({ streak, recoveredBy }: Pick<FailedRunParentInput, "streak" | "recoveredBy">) =>
+  recoveredBy && recoveredBy.id === streak.lastRun.id ? recoveredBy.id : null;
+
 /** The streak part of the status line: failing, or green again. */
 export function streakLine(
   input: Pick<FailedRunParentInput, "test" | "streak" | "recoveredBy" | "appUrl" | "firstRun">,
@@ -111,7 +124,7 @@ export function streakLine(
   const { streak, recoveredBy, test, appUrl } = input;
   const firstRunId = input.firstRun.id;
   if (recoveredBy) {
-    return `:white_check_mark: passed again after ${plural(streak.failedRuns, "failed run")} · ${runLink(test.id, recoveredBy, appUrl)} ${ago(recoveredBy.at)}`;
+    return `:white_check_mark: ${passSentence(streak.failedRuns, rerunIdOf(input))} · ${runLink(test.id, recoveredBy, appUrl)} ${ago(recoveredBy.at)}`;
   }
   if (streak.failedRuns <= 1) return "";
   // Plain "#id", not a link: the latest run has its own linked reply in the thread.
@@ -170,7 +183,7 @@ export function failedRunParent(input: FailedRunParentInput): SlackMessage {
   const impact = evidence?.impact ? productionImpactBlocks({ impact: evidence.impact, appUrl }) : [];
   const ping = mentionToken(input.mention);
   const lead = recoveredBy
-    ? `Recovered: ${testName(test)} passed again after ${plural(streak.failedRuns, "failed run")}`
+    ? `Recovered: ${testName(test)} ${passSentence(streak.failedRuns, rerunIdOf(input))}`
     : streak.failedRuns > 1
       ? `${testName(test)} is failing for ${plural(streak.failedRuns, "run")}`
       : `Test failed: ${testName(test)}`;
@@ -219,9 +232,7 @@ export function failedRunThreadReply(input: FailedRunReplyInput): SlackMessage {
 /** The one "passed again" reply in the failure thread. */
 export function recoveryThreadReply(input: RecoveryReplyInput): SlackMessage {
   const { test, run, failedRuns, appUrl } = input;
-  const sentence = input.rerun
-    ? `passed when run #${run.id} was rerun`
-    : `passed again after ${plural(failedRuns, "failed run")}`;
+  const sentence = passSentence(failedRuns, input.rerun ? run.id : null);
   const facts = [
     runLink(run.testId, run, appUrl),
     formatDurationMs(run.durationMs),
