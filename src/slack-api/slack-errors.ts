@@ -116,8 +116,15 @@ export const retryLater = (failure: SlackFailure) =>
 export const messageGone = (failure: SlackFailure): boolean =>
   failure.code === "message_not_found" || failure.code === "thread_not_found";
 
+/** What status says while a post's outcome is unknown, from the first poll to its settling. */
+const CHECKING_WHETHER_IT_LANDED =
+  "Slack's answer to a post was lost; the bot is checking whether it landed before telling it again, within 30 minutes";
+
 /** A sentence for `/decipher status` and logs; Slack error codes are safe to show. */
-export function describeSlackFailure({ code }: SlackFailure): string {
+export function describeSlackFailure({ kind, code }: SlackFailure): string {
+  // A post Slack may have stored (a 5xx, a timeout, a dropped connection): the outbox looks it up
+  // (src/engine/settle-outcome.ts), so status says that from the first poll, not the raw answer.
+  if (kind === "unknown") return `${CHECKING_WHETHER_IT_LANDED}.`;
   switch (code) {
     case "channel_not_found":
       return "Slack says this channel no longer exists (channel_not_found).";
@@ -146,8 +153,6 @@ export function describeSlackFailure({ code }: SlackFailure): string {
       return `Slack refused the bot's permissions (${code}): reinstall the app with the scopes in slack/manifest.yml.`;
     case "ratelimited":
       return "Slack rate-limited the bot; it will try again.";
-    case "timeout":
-      return "Slack did not answer in time; the alert may or may not have been posted, so it is not posted again.";
     case "budget":
       return "Too much to post in one minute; the rest goes out next minute.";
     default:
@@ -157,7 +162,7 @@ export function describeSlackFailure({ code }: SlackFailure): string {
         const detail = ["awaiting_lookup", "paced", "continues"].includes(why)
           ? ""
           : ` (Slack answered ${why})`;
-        return `Slack's answer to a post was lost; the bot is checking whether it landed before telling it again, within 30 minutes${detail}.`;
+        return `${CHECKING_WHETHER_IT_LANDED}${detail}.`;
       }
       return `Slack answered ${code}.`;
   }

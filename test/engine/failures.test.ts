@@ -4,7 +4,9 @@ import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/b
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { statusText } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
+import { eventsOf } from "../helpers/events.ts";
 
 const stored = (channelId: string) => new SubscriptionStore(env.STATE).get(channelId, "test", 101);
 
@@ -93,6 +95,24 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(3);
     expect(calls.filter((c) => c.method === "conversations.history").length).toBeGreaterThanOrEqual(2);
   });
+
+  it.each(["lost", "500"] as const)(
+    "a post whose answer is lost (%s) shows in status and Home as being checked, in words, from the first poll",
+    async (kind) => {
+      const { bot, org } = await subscribedBot();
+      await org.addRun(101, "failed");
+      await bot.slackFault("chat.postMessage", kind, 1);
+      await bot.cron();
+      const status = await statusText(bot);
+      expect(status).toMatch(/checking whether it landed/);
+      expect(status).not.toMatch(/http_5\d\d|internal_error/);
+      const events = eventsOf(bot);
+      await events.openHome();
+      expect(visibleText({ blocks: (await events.views()).home?.blocks ?? [] })).toMatch(
+        /checking whether it landed/,
+      );
+    },
+  );
 
   it.each(["channel_not_found", "not_in_channel", "is_archived"])(
     "pauses the subscription on %s, shows why in status, and tries Slack no more within the hour",
