@@ -86,17 +86,3 @@ export function afterJoin(outage: PostedOutage, fresh: readonly HeldFailure[], n
     ...(backAlready.length > 0 ? { lastRecoveredAt: now.toISOString() } : {}),
   };
 }
-
-/**
- * The held runs that wait while the earlier outage message's outcome is unknown: its own, and
- * the others too when they would make an outage of their own (one outage is settled at a time).
- */
-export function waitingOnUnsettled(
-  unsettled: Outage,
-  wanted: readonly number[],
-  subscribed: number,
-): number[] {
-  const pending = unsettled.items.map((i) => i.runId);
-  const others = wanted.filter((id) => !pending.includes(id));
-  return isOutage(others.length, subscribed) ? [...wanted] : wanted.filter((id) => pending.includes(id));
-}

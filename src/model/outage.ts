@@ -35,4 +35,19 @@ export type PostedOutage = Outage & { ts: string };
  * these are grouped), and the runs a message may name whose outcome Slack has not confirmed:
  * those stay held and unfated, and the next cycle settles them through the channel's outbox.
  */
-export type OutagePost = { ts: string | null; named: number[]; waiting: number[] };
+export type OutagePost = {
+  ts: string | null;
+  named: number[];
+  waiting: number[];
+  /**
+   * Runs named by an earlier outage message whose outcome was unknown, found in Slack this
+   * cycle: they adopt its thread instead (src/objects/channel-outage.ts, "set aside").
+   */
+  foundEarlier?: { ts: string; named: number[] }[];
+};
+
+/** The thread a decided run adopts: the message of this cycle that names it, or an earlier one found now. */
+export function threadOf(post: OutagePost, runId: number): string | null {
+  if (post.ts && post.named.includes(runId)) return post.ts;
+  return post.foundEarlier?.find((f) => f.named.includes(runId))?.ts ?? null;
+}

@@ -6,7 +6,7 @@ import { specOf } from "../kinds/kinds.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
-import type { OutagePost, PostedOutage } from "../model/outage.ts";
+import { type OutagePost, type PostedOutage, threadOf } from "../model/outage.ts";
 import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { PollReport } from "../model/poll-result.ts";
 import type { Subscription } from "../model/subscription.ts";
@@ -18,7 +18,7 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, subscriptionObjectByName } from "./addresses.ts";
-import { editParent, idsOfPart, postOutage, storedOutage } from "./channel-outage.ts";
+import { editParent, mayNameUnsettled, postOutage, storedOutage } from "./channel-outage.ts";
 import {
   DIGEST,
   type ReportCall,
@@ -30,7 +30,7 @@ import {
 import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly.ts";
 import { historyPace } from "./history-pace.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
-import { channelOutbox, SqlOutbox } from "./sql-outbox.ts";
+import { channelOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
 
 /** A new failure a test handed to this channel's outage window, waiting for the decision. */
@@ -164,14 +164,7 @@ export class ChannelObject extends DurableObject<Env> {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(runId)];
       if (known) return { ts: known.ts, ...(known.passedNext ? { passedNext: true } : {}) };
-      const outage = await storedOutage(this.ctx.storage);
-      if (outage && outage.ts === null && outage.items.some((i) => i.runId === runId)) return "wait";
-      SqlOutbox.migrate(this.ctx.storage.sql);
-      const unknownReplies = this.ctx.storage.sql
-        .exec<{ key: string }>("SELECT key FROM outbox WHERE state IN ('intended', 'unknown')")
-        .toArray()
-        .filter((r) => r.key.includes(":more:"));
-      if (unknownReplies.some((r) => idsOfPart(r.key).includes(runId))) return "wait";
+      if (await mayNameUnsettled(this.ctx.storage, runId)) return "wait";
       decided[String(runId)] = { ts: null, at: new Date().toISOString() };
       const window = await this.ctx.storage.get<Window>("window");
       if (window?.holds[String(runId)]) {
@@ -278,7 +271,7 @@ export class ChannelObject extends DurableObject<Env> {
       for (const hold of holds) {
         const runId = hold.item.runId;
         if (decided.waiting.includes(runId)) continue;
-        const ts = decided.ts && decided.named.includes(runId) ? decided.ts : null;
+        const ts = threadOf(decided, runId);
         const passedNext = ts !== null && hold.item.passedNext === true;
         record[String(runId)] = {
           ts,

@@ -1,4 +1,4 @@
-import { afterJoin, decideOutage, waitingOnUnsettled } from "../engine/decide-outage.ts";
+import { afterJoin, decideOutage } from "../engine/decide-outage.ts";
 import { retryAtOf } from "../engine/poll-outcome.ts";
 import { type OutagePart, outageAddition, outageMessages } from "../messages/outage.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
@@ -6,7 +6,7 @@ import type { Outage, OutagePost, PostedOutage } from "../model/outage.ts";
 import { update } from "../slack-api/post-message.ts";
 import type { SlackClient } from "../slack-api/slack-client.ts";
 import { retryLater, type SlackFailure, type SlackFailureKind } from "../slack-api/slack-errors.ts";
-import type { SqlOutbox } from "./sql-outbox.ts";
+import { SqlOutbox } from "./sql-outbox.ts";
 
 /**
  * Carries out the channel's outage decisions (src/engine/decide-outage.ts) in the channel
@@ -26,7 +26,20 @@ type Close = {
   appUrl: string;
   now: Date;
   waiting: Set<number>;
+  /** Runs an outage message set aside earlier names, found in Slack this cycle: their thread. */
+  found: Map<number, string>;
 };
+
+/**
+ * Outage messages whose outcome is unknown, set aside when the channel's next outage opened
+ * (src/objects/channel-outage.ts `openOutage`): each is settled on its own, its runs waiting
+ * meanwhile, so an unsettled message never holds the channel's other failures back.
+ */
+const SET_ASIDE = "outages-set-aside";
+
+/** The outage messages set aside, whose outcome is still unknown. */
+export const setAsideOutages = async (storage: DurableObjectStorage) =>
+  (await storage.get<Outage[]>(SET_ASIDE)) ?? [];
 
 /** The channel's latest outage message, as stored. */
 export const storedOutage = async (storage: DurableObjectStorage) =>
@@ -41,28 +54,28 @@ export const storedOutage = async (storage: DurableObjectStorage) =>
  * failures an outage does not name yet are added in its thread, each test once.
  */
 export async function postOutage(
-  where: Omit<Close, "waiting">,
+  where: Omit<Close, "waiting" | "found">,
   items: HeldFailure[],
   subscribed: number,
 ): Promise<OutagePost> {
-  const close: Close = { ...where, waiting: new Set() };
+  const close: Close = { ...where, waiting: new Set(), found: new Map() };
   const wanted = items.map((i) => i.runId);
   // Slack rate-limited this channel's last message and said when to come back: until then
   // nothing is posted here, and every failure waits (decided once it can be told).
   const quietUntil = await close.storage.get<string>(SLACK_RETRY_AT);
   if (quietUntil && close.now.getTime() < Date.parse(quietUntil))
     return { ts: null, named: [], waiting: wanted };
-  const settled = await settleEarlier(close, wanted, subscribed);
-  if ("post" in settled) return settled.post;
-  const earlier = settled.earlier;
+  await settleSetAside(close);
+  const earlier = await settleEarlier(close);
   // What the parent counts before this cycle: a reply found below is counted in its edit too.
   const namedBefore = earlier?.named.length ?? 0;
   if (earlier) await settleReplies(close, earlier);
-  const open = items.filter((i) => !close.waiting.has(i.runId));
+  const open = items.filter((i) => !close.waiting.has(i.runId) && !close.found.has(i.runId));
   const answer = (ts: string | null, named: readonly number[]): OutagePost => ({
     ts,
     named: wanted.filter((id) => named.includes(id) && !close.waiting.has(id)),
     waiting: wanted.filter((id) => close.waiting.has(id)),
+    ...foundEarlier(close, wanted),
   });
   const choice = decideOutage({ earlier, open, subscribed, now: close.now });
   if (choice.kind === "join") {
@@ -76,24 +89,57 @@ export async function postOutage(
 }
 
 /**
- * An earlier outage message may be in the channel with its outcome unknown: looked up by its
- * key, never sent blindly. Not there → it is dropped, and this cycle's failures are decided
- * afresh (its runs waited meanwhile, even once overdue: `claim` answers "wait" for them).
+ * The channel's latest outage message may be in the channel with its outcome unknown: looked
+ * up by its key, never sent blindly. Still unknown → its runs wait (even once overdue: `claim`
+ * answers "wait" for them), and the cycle's other failures are decided without it. Not there →
+ * it is dropped, and its runs are decided afresh with the others.
  */
-async function settleEarlier(
-  close: Close,
-  wanted: readonly number[],
-  subscribed: number,
-): Promise<{ earlier: PostedOutage | null } | { post: OutagePost }> {
+async function settleEarlier(close: Close): Promise<PostedOutage | null> {
   const outage = await storedOutage(close.storage);
-  if (!outage || outage.ts !== null) return { earlier: outage?.ts ? { ...outage, ts: outage.ts } : null };
-  const settled = await close.outbox.settle(outage.key);
-  if (settled === "unknown")
-    return { post: { ts: null, named: [], waiting: waitingOnUnsettled(outage, wanted, subscribed) } };
-  if (settled === "absent") {
-    await close.storage.delete("outage");
-    return { earlier: null };
+  if (!outage || outage.ts !== null) return outage?.ts ? { ...outage, ts: outage.ts } : null;
+  const settled = await settleOutage(close, outage);
+  if (settled === "unknown") for (const i of outage.items) close.waiting.add(i.runId);
+  if (settled === "absent") await close.storage.delete("outage");
+  if (typeof settled === "string") return null;
+  await close.storage.put("outage", settled);
+  return { ...settled };
+}
+
+/**
+ * The outage messages set aside: each one found names its runs (they adopt its thread), each
+ * one Slack does not have lets its runs be decided afresh, each one still unknown keeps them
+ * waiting. A found one is no longer the channel's latest: later failures do not join it, and
+ * its parent is not edited as its tests pass again.
+ */
+async function settleSetAside(close: Close): Promise<void> {
+  const setAside = await setAsideOutages(close.storage);
+  if (setAside.length === 0) return;
+  const still: Outage[] = [];
+  for (const outage of setAside) {
+    const settled = await settleOutage(close, outage);
+    if (settled === "unknown") {
+      still.push(outage);
+      for (const i of outage.items) close.waiting.add(i.runId);
+    } else if (settled !== "absent") for (const id of settled.named) close.found.set(id, settled.ts);
   }
+  if (still.length > 0) await close.storage.put(SET_ASIDE, still);
+  else await close.storage.delete(SET_ASIDE);
+}
+
+/** The runs of this cycle that an outage message set aside names, grouped by its ts. */
+function foundEarlier(close: Close, wanted: readonly number[]): Pick<OutagePost, "foundEarlier"> {
+  const byTs = new Map<string, number[]>();
+  for (const id of wanted) {
+    const ts = close.found.get(id);
+    if (ts) byTs.set(ts, [...(byTs.get(ts) ?? []), id]);
+  }
+  return byTs.size > 0 ? { foundEarlier: [...byTs].map(([ts, named]) => ({ ts, named })) } : {};
+}
+
+/** An outage message whose outcome is unknown, looked up: found (and its thread parts sent), absent or unknown. */
+async function settleOutage(close: Close, outage: Outage): Promise<PostedOutage | "absent" | "unknown"> {
+  const settled = await close.outbox.settle(outage.key);
+  if (settled === "unknown" || settled === "absent") return settled;
   const { parent, overflow } = outageMessages({
     items: outage.items,
     appUrl: close.appUrl,
@@ -109,8 +155,7 @@ async function settleEarlier(
     ...(settled.textOnly ? { textOnly: true } : {}),
   };
   await sendParts(close, found, overflow, settled.ts);
-  await close.storage.put("outage", found);
-  return { earlier: { ...found } };
+  return found;
 }
 
 /** Thread replies of the outage whose answer was lost: found → named; not there → told again. */
@@ -149,6 +194,10 @@ async function joinOutage(
 
 /** A new outage: stored first, so an object that dies mid-post has the next cycle settle its key instead of posting anew. */
 async function openOutage(close: Close, next: Outage): Promise<PostedOutage | null> {
+  // The latest message's outcome is still unknown: set aside, settled on its own from now on.
+  const unsettled = await storedOutage(close.storage);
+  if (unsettled && unsettled.ts === null)
+    await close.storage.put(SET_ASIDE, [...(await setAsideOutages(close.storage)), unsettled]);
   await close.storage.put("outage", next);
   const { parent, overflow } = outageMessages({
     items: next.items,
@@ -209,6 +258,21 @@ async function backOff(close: Close, failure: SlackFailure): Promise<void> {
  */
 const undecided = (kind: SlackFailureKind) =>
   kind === "unknown" || kind === "deferred" || kind === "workspace" || kind === "transient";
+
+/**
+ * Whether a message of this channel whose outcome is unknown may name the run: the latest
+ * outage's parent, one set aside, or a thread reply of the outage.
+ */
+export async function mayNameUnsettled(storage: DurableObjectStorage, runId: number): Promise<boolean> {
+  const outage = await storedOutage(storage);
+  const unsettled = [...(outage?.ts === null ? [outage] : []), ...(await setAsideOutages(storage))];
+  if (unsettled.some((o) => o.items.some((i) => i.runId === runId))) return true;
+  SqlOutbox.migrate(storage.sql);
+  return storage.sql
+    .exec<{ key: string }>("SELECT key FROM outbox WHERE state IN ('intended', 'unknown')")
+    .toArray()
+    .some((r) => r.key.includes(":more:") && idsOfPart(r.key).includes(runId));
+}
 
 /** The run ids an outage thread reply's key names (`<outage key>:more:<ids>:<i>`). */
 export const idsOfPart = (key: string) =>

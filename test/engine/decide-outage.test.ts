@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterJoin, decideOutage, waitingOnUnsettled } from "../../src/engine/decide-outage.ts";
+import { afterJoin, decideOutage } from "../../src/engine/decide-outage.ts";
 import type { HeldFailure } from "../../src/model/held-failure.ts";
 import type { PostedOutage } from "../../src/model/outage.ts";
 
@@ -106,15 +106,5 @@ describe("afterJoin", () => {
     const joined = afterJoin(outage, [held(1, 12)], NOW);
     expect(joined.recovered).toEqual([1]);
     expect(joined.lastRecoveredAt).toBeUndefined();
-  });
-});
-
-describe("waitingOnUnsettled", () => {
-  const unsettled = { ...posted(1, [held(1, 11), held(2, 21), held(3, 31)]), ts: null };
-  it("holds back the runs an unconfirmed outage message may name, and lets the rest go", () => {
-    expect(waitingOnUnsettled(unsettled, [11, 41], 10)).toEqual([11]);
-  });
-  it("holds back the others too when they would make an outage of their own", () => {
-    expect(waitingOnUnsettled(unsettled, [11, 41, 51, 61], 10)).toEqual([11, 41, 51, 61]);
   });
 });

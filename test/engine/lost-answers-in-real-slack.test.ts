@@ -182,3 +182,58 @@ describe("lost answers of several subscriptions in one distributed workspace", (
     expect((await health(bot)).overdue).toBe(0);
   });
 });
+
+describe("an outage message whose answer was lost, while the channel's next outage begins", () => {
+  it("does not hold the next outage back: its runs are told within minutes, each once, and the first outage's runs at its bound", async () => {
+    const { bot, org, tests } = await channelWatching(6, { env: DISTRIBUTED });
+    await bot.distribution("distributed");
+    const t0 = Date.now();
+    const first = [];
+    for (const t of tests.slice(0, 3)) first.push(await org.addRun(t.id, "failed"));
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    await bot.slackFault("conversations.history", "429", 10_000, { retryAfter: 60 });
+    let m = 0;
+    for (; m <= 2; m++) await minute(bot, t0, m);
+    const second = [];
+    for (const t of tests.slice(3)) second.push(await org.addRun(t.id, "failed"));
+    for (const end = m + 3; m <= end; m++) await minute(bot, t0, m);
+    for (const run of second) expect(await copiesNaming(bot, run.id)).toBe(1);
+
+    for (; m <= SETTLE_BOUND_MS / MINUTE + 4; m++) await minute(bot, t0, m);
+    for (const t of tests) expect(await unfatedFailures(bot, "test", t.id)).toEqual([]);
+    for (const run of first) expect(await copiesNaming(bot, run.id)).toBeGreaterThanOrEqual(1);
+    for (const run of second) expect(await copiesNaming(bot, run.id)).toBe(1);
+    expect((await health(bot)).overdue).toBe(0);
+  });
+});
+
+describe("an outage message set aside while its outcome was unknown", () => {
+  it("is found later: its runs adopt its thread, told once, long before the bound", async () => {
+    const { bot, org, tests } = await channelWatching(6, { env: DISTRIBUTED });
+    await bot.distribution("distributed");
+    const t0 = Date.now();
+    const first = [];
+    for (const t of tests.slice(0, 3)) first.push(await org.addRun(t.id, "failed"));
+    await bot.slackFault("chat.postMessage", "lost", 1);
+    // History refused for a few reads, then answered.
+    await bot.slackFault("conversations.history", "429", 2, { retryAfter: 60 });
+    let m = 0;
+    for (; m <= 1; m++) await minute(bot, t0, m);
+    const second = [];
+    for (const t of tests.slice(3)) second.push(await org.addRun(t.id, "failed"));
+    for (; m <= 10; m++) await minute(bot, t0, m);
+
+    for (const run of [...first, ...second]) expect(await copiesNaming(bot, run.id)).toBe(1);
+    for (const t of tests) expect(await unfatedFailures(bot, "test", t.id)).toEqual([]);
+    const outages = (await bot.posted()).filter((p) => /failing at once|failed at once/.test(p.text ?? ""));
+    expect(outages.length).toBe(2);
+    for (const [i, t] of tests.entries()) {
+      const run = [...first, ...second][i] as { id: number };
+      const row = (await ledgerOf(bot, "test", t.id)).find((r) => r.id === run.id);
+      const parent = outages.find((o) => runIdsIn(visibleText(o)).includes(run.id));
+      expect(parent).toBeDefined();
+      expect(row?.ts).toBe(parent?.ts);
+    }
+    expect((await health(bot)).overdue).toBe(0);
+  });
+});
