@@ -14,6 +14,7 @@ export type NoticeInput = {
 };
 
 const resubscribe = (sub: Subscription) => code(`/decipher subscribe ${sub.kind} ${subscriptionId(sub)}`);
+const unsubscribe = (sub: Subscription) => code(`/decipher unsubscribe ${sub.kind} ${subscriptionId(sub)}`);
 
 /** The channel's own word that its alerts stopped, or started again: never silent. */
 export function noticeMessage(words: KindWords, { sub, kind, held = 0 }: NoticeInput): SlackMessage {
@@ -21,7 +22,8 @@ export function noticeMessage(words: KindWords, { sub, kind, held = 0 }: NoticeI
   const reason = escapeMrkdwn(sub.paused?.reason ?? sub.lastError?.message ?? "unknown error");
   const retry = sub.paused?.retryAt
     ? `I'll try again ${dateToken(sub.paused.retryAt)}, or ${resubscribe(sub)} here to resume now.`
-    : `Fix it, then ${resubscribe(sub)} to resume.`;
+    : // Not retried: most often the item is gone at Decipher (src/model/pause.ts), which no one fixes here.
+      `${resubscribe(sub)} resumes it, or ${unsubscribe(sub)} removes it if it is gone for good.`;
   const text =
     kind === "paused"
       ? `:double_vertical_bar: Alerts for ${name} are paused: ${reason} ${retry}`

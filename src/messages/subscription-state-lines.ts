@@ -33,7 +33,7 @@ export function mutedStateLine(muted: Muted): string {
 export function pausedLine(s: Pick<Subscription, "channelId">, paused: Paused): string {
   const reason = escapeMrkdwn(paused.reason);
   if (!paused.retryAt)
-    return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(paused.at)}: ${reason} Subscribe again to resume.`;
+    return `:double_vertical_bar: polling ${bold("paused")} since ${dateToken(paused.at)}: ${reason} Subscribe again to resume, or unsubscribe if it is gone for good.`;
   const where = /^[CG][A-Z0-9]+$/.test(s.channelId) ? `<#${s.channelId}>` : "its channel";
   return `:double_vertical_bar: Paused in ${where} since ${dateToken(paused.at)}: ${reason} I'll try again ${dateToken(paused.retryAt)}, or subscribe there again to resume now.`;
 }

@@ -36,8 +36,14 @@ describe("never silent", () => {
     const posted = await bot.posted();
     expect(posted).toHaveLength(1);
     expect(visibleText(posted[0] ?? {})).toMatch(/paused: test 101 no longer exists in Decipher/);
+    // A deleted test cannot be fixed here: the notice offers both ways out, resuming it or
+    // removing it from the channel.
     expect(visibleText(posted[0] ?? {})).toContain("/decipher subscribe test 101");
-    expect(await statusText(bot)).toMatch(/paused/);
+    expect(visibleText(posted[0] ?? {})).toContain("/decipher unsubscribe test 101");
+    expect(visibleText(posted[0] ?? {})).not.toMatch(/Fix it/);
+    expect(await statusText(bot)).toMatch(
+      /paused\*? since .*no longer exists in Decipher .*or unsubscribe if it is gone/,
+    );
     const h = await health(bot);
     expect(h.pausedSubscriptions).toBe(1);
     const state = await objectState<TestSubscription>(bot, "test", 101);
