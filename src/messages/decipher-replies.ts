@@ -1,7 +1,7 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
-import type { Subscription } from "../model/subscription.ts";
+import type { Paused, Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import * as ACTION_IDS from "./action-ids.ts";
@@ -48,21 +48,24 @@ export function subscribedMessage(
   subscription: Subscription,
   appUrl: string,
   already: boolean,
-  /** It was muted: subscribing again unmuted it (from a fresh baseline). */
-  unmuted = false,
+  /** What subscribing again ended: a mute (from a fresh baseline), or a pause (`Paused`). */
+  ended: "muted" | Paused | null = null,
   /** The subscription before this command changed its options. */
   before?: Subscription,
 ): SlackMessage {
   const said = wordsOf(words, subscription);
   const what = said.label(subscription, appUrl);
   const rule = said.rule(subscription);
-  const lead = unmuted
-    ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
-    : before
-      ? `Changed the options of ${what} in this channel: ${wordsOf(words, before).optionTokens(before)} → ${said.optionTokens(subscription)}.`
-      : already
-        ? `This channel already watches ${what}; nothing changed.`
-        : `Subscribed this channel to ${what}.`;
+  const lead =
+    ended === "muted"
+      ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
+      : ended
+        ? `Resumed ${what}, paused here since ${dateToken(ended.at)}: its alerts are posted here again.`
+        : before
+          ? `Changed the options of ${what} in this channel: ${wordsOf(words, before).optionTokens(before)} → ${said.optionTokens(subscription)}.`
+          : already
+            ? `This channel already watches ${what}; nothing changed.`
+            : `Subscribed this channel to ${what}.`;
   const howToChange = already && !before ? [context(changeHint(said.changeExample(subscription)))] : [];
   return fitMessage({
     text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),

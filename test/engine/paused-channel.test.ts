@@ -101,6 +101,9 @@ describe("a channel where Slack refuses the bot's posts", () => {
     await restrict(bot, null);
     await bot.command("/decipher", "subscribe test 101");
     expect((await objectState<TestSubscription>(bot, "test", 101))?.paused).toBeNull();
+    // The admin who subscribed again is told it resumed, and since when it was paused.
+    const reply = (await bot.messages()).filter((m) => m.ephemeral).at(-1);
+    expect(visibleText(reply ?? {})).toMatch(/Resumed test .* paused here since <!date/);
     // What failed while paused is still counted, not forgotten by the new subscribe.
     expect(await statusText(bot)).toMatch(/2 failed runs in the last 24 h not posted/);
 

@@ -74,7 +74,7 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
     subscription,
     deps.config.decipherAppUrl,
     !created && subscription === existing,
-    Boolean(existing?.muted) && created,
+    existing?.muted && created ? "muted" : (existing?.paused ?? null),
     existing && !sameOptions(existing, command) ? existing : undefined,
   );
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
