@@ -84,7 +84,12 @@ export function afterSlackFailure<S extends Subscription>(
   const kept =
     subscription.lastError?.message === message && subscription.lastError.source === "slack"
       ? subscription.lastError
-      : { message, at, source: "slack" as const };
+      : {
+          message,
+          at,
+          source: "slack" as const,
+          ...(failure.kind === "unknown" ? { checking: true as const } : {}),
+        };
   const { retryAt: _before, ...rest } = kept;
   const lastError = retryAt ? { ...rest, retryAt } : rest;
   const failingSince = subscription.failingSince ?? at;

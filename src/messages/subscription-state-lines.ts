@@ -43,6 +43,8 @@ export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscripti
   if (s.paused) return pausedLine(s, s.paused);
   // A kind polled while muted (a test) is polled like any other: its polling health is what this line says.
   if (triageOf(s).muted && !factsOf(s).pollsWhileMuted) return `:zzz: ${said.mutedPolling}`;
+  if (s.lastError?.checking)
+    return `:hourglass_flowing_sand: checking since ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   return ":white_check_mark: polling OK";

@@ -27,6 +27,11 @@ export type LastError = {
   source?: "slack" | "vendor";
   /** Slack rate-limited the bot and said when to come back (`Retry-After`): no poll before then. */
   retryAt?: string;
+  /**
+   * Not a failure yet: a post's answer was lost and the bot is looking it up
+   * (src/engine/settle-outcome.ts), so status and Home say "checking", not "failed".
+   */
+  checking?: true;
 };
 
 /** A vendor item the bot could not read: skipped, reported once, never blocking the rest. */
