@@ -4,13 +4,15 @@ import type { Context } from "hono";
 import { Hono } from "hono/tiny";
 // A named import: the bundle keeps this one field, not the whole package.json.
 import { version } from "../package.json";
-import { ConfigError, type Env, readConfig } from "./config.ts";
+import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
 import { INSTALL_PATH, OAUTH_REDIRECT_PATH } from "./handlers/install/install-pages.ts";
 import { installRoutes } from "./handlers/install/oauth-routes.ts";
 import { tenants } from "./handlers/install/tenants.ts";
 import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
+import { clockFigures, overLine } from "./messages/clock-pace.ts";
+import { governPace } from "./model/plan-governor.ts";
 import { registryDirectory } from "./objects/addresses.ts";
 import { describeError } from "./util/describe-error.ts";
 import { createDeps } from "./wiring.ts";
@@ -38,8 +40,9 @@ const ageSeconds = (iso: string | null, now: number) =>
  * failing subscriptions, added up over the registry's shards by its directory. Never echoes configuration values.
  */
 app.get("/health", async (c) => {
+  let config: Config;
   try {
-    readConfig(c.env);
+    config = readConfig(c.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return c.json({ ok: false, version: VERSION, problems: error.problems });
@@ -71,6 +74,9 @@ app.get("/health", async (c) => {
       ? [`${health.overdue} failed run(s) seen over 5 minutes ago have not been told`]
       : []),
   ];
+  const governed = governPace(config.plan, health.subscriptions);
+  const over = overLine(governed);
+  if (over) problems.push(over);
   return c.json({
     ok: problems.length === 0,
     version: VERSION,
@@ -89,6 +95,7 @@ app.get("/health", async (c) => {
         }
       : {}),
     overdue: health.overdue,
+    clock: clockFigures(governed),
     ...(problems.length > 0 ? { problems } : {}),
   });
 });

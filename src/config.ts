@@ -1,3 +1,4 @@
+import { FREE_PLAN, PAID_PLAN, type Plan } from "./model/plan-governor.ts";
 import { parseHttpUrl } from "./util/checks.ts";
 
 /**
@@ -35,6 +36,12 @@ export type Env = Cloudflare.Env & {
    * and no object sets an alarm, for tests that set the time of each cycle themselves.
    */
   POLL_CLOCK?: string;
+  /**
+   * The Cloudflare plan whose daily limits the clock keeps under (src/model/plan-governor.ts):
+   * `free` (default), `paid` (no daily limit), or the limits themselves, as
+   * `requests=100000,rows_written=100000,rows_read=5000000`.
+   */
+  PLAN?: string;
 };
 
 /** Add to Slack: present only in multi-workspace mode. */
@@ -77,6 +84,8 @@ export type Config = {
    */
   kvScope: string;
   clock: "alarms" | "cron";
+  /** The plan's daily limits, which the governor keeps the clock under. */
+  plan: Plan;
 };
 
 /** Multi-workspace mode is chosen by SLACK_CLIENT_ID alone, so every layer can tell without the rest. */
@@ -140,6 +149,7 @@ export function readConfig(env: Env): Config {
   const install = multi ? readInstall(env, problems) : null;
   const clock = env.POLL_CLOCK?.trim() || "alarms";
   if (clock !== "alarms" && clock !== "cron") problems.push("POLL_CLOCK must be alarms or cron");
+  const plan = readPlan(env.PLAN, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -159,7 +169,35 @@ export function readConfig(env: Env): Config {
     install,
     kvScope: "",
     clock: clock === "cron" ? "cron" : "alarms",
+    plan,
   };
+}
+
+const PLAN_FIELDS = {
+  requests: "objectRequests",
+  rows_written: "rowsWritten",
+  rows_read: "rowsRead",
+} as const;
+
+/** `PLAN`: a plan by name, or its daily limits by name (each one, a whole number above 0). */
+function readPlan(raw: string | undefined, problems: string[]): Plan {
+  const value = raw?.trim().toLowerCase() || "free";
+  if (value === "free") return FREE_PLAN;
+  if (value === "paid") return PAID_PLAN;
+  const daily = { ...(FREE_PLAN.daily as NonNullable<Plan["daily"]>) };
+  for (const part of value.split(",")) {
+    const [name = "", number = ""] = part.split("=").map((x) => x.trim());
+    const field = PLAN_FIELDS[name as keyof typeof PLAN_FIELDS];
+    const n = Number(number);
+    if (!field || !/^\d+$/.test(number) || n <= 0) {
+      problems.push(
+        "PLAN must be free, paid, or daily limits like requests=100000,rows_written=100000,rows_read=5000000",
+      );
+      return FREE_PLAN;
+    }
+    daily[field] = n;
+  }
+  return { name: "the plan set in PLAN", daily };
 }
 
 function readInstall(env: Env, problems: string[]): InstallConfig {

@@ -1,11 +1,13 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
+import type { Governed } from "../model/plan-governor.ts";
 import type { Paused, Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
 import type { DigestSchedule } from "../store/digest-store.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.ts";
+import { clockNote } from "./clock-pace.ts";
 import { actions, context, header, section } from "./elements.ts";
 import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
@@ -203,15 +205,17 @@ export function statusMessage(
   lastPoll: { at: string; subscriptions: number; failed: number } | null,
   appUrl: string,
   now: Date,
-  health: EngineHealth | null = null,
+  /** With the governor's pace (src/model/plan-governor.ts), when the handler knows the plan. */
+  health: (EngineHealth & { governed?: Governed }) | null = null,
   at: PageAt = FIRST_PAGE,
   /** Subscriptions of other channels that are paused: a pause is shown from any channel. */
   pausedElsewhere: readonly Subscription[] = [],
 ): SlackMessage {
+  const clock = clockNote(health?.governed ?? null);
   const poll = lastPoll
     ? // The count of the whole deployment is not this channel's (nor, with Add to Slack, this workspace's).
-      `Last poll ${dateToken(lastPoll.at)}. Each subscription polls on its own clock: every 10 s while a run is running, every minute otherwise.`
-    : "No poll has run yet since the bot started; each subscription polls within a minute of subscribing.";
+      `Last poll ${dateToken(lastPoll.at)}. ${clock.note}`
+    : `No poll has run yet since the bot started; each subscription polls within a minute of subscribing.${clock.stretched ? ` ${clock.note}` : ""}`;
   const lines = entries.map((entry) => {
     const s = entry.subscription;
     return [
@@ -238,6 +242,7 @@ export function statusMessage(
     empty: "This channel watches nothing yet.",
     notes: [poll],
     extra: [
+      ...(clock.warning ? [section(clock.warning)] : []),
       ...(workspace ? [section(workspace)] : []),
       ...(pausedElsewhere.length > 0 ? [pausedElsewhereSection(words, pausedElsewhere, appUrl)] : []),
     ],

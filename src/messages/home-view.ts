@@ -32,6 +32,8 @@ export type HomeInput = {
   unchecked?: boolean;
   /** When the view is built (default: now): only a copy stored before tests kept their state facts reads it. */
   now?: Date;
+  /** The clock's pace, when the governor slowed it (src/messages/clock-pace.ts `homeClockLine`). */
+  clockLine?: string | null;
 };
 
 /** Read defensively: an older KV copy may lack these fields or hold an earlier shape. */
@@ -148,6 +150,7 @@ export function homeView(words: KindWords, input: HomeInput): HomeTabView {
           style: "primary",
         }) ?? undefined,
     } as SectionBlock,
+    ...(input.clockLine ? [context(input.clockLine)] : []),
     divider(),
   ];
   const footer: MessageBlock[] = [

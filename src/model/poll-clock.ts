@@ -91,10 +91,15 @@ export function phaseOf(name: string): number {
  * less than RUNNING_FOR_AT_MOST_MS (`runningSince`: the oldest such run's first sighting),
  * otherwise at the idle pace; shifted by the object's own phase.
  */
-export function nextPollAt(name: string, now: number, runningSince: number | null): number {
+export function nextPollAt(
+  name: string,
+  now: number,
+  runningSince: number | null,
+  pace: { runningMs: number; idleMs: number } = { runningMs: RUNNING_POLL_MS, idleMs: IDLE_POLL_MS },
+): number {
   const running = runningSince !== null && now - runningSince < RUNNING_FOR_AT_MOST_MS;
-  const base = running ? RUNNING_POLL_MS : IDLE_POLL_MS;
-  const jitter = Math.round(phaseOf(name) * (running ? JITTER_MS / 5 : JITTER_MS));
+  const base = running ? pace.runningMs : pace.idleMs;
+  const jitter = Math.round(phaseOf(name) * (base === RUNNING_POLL_MS ? JITTER_MS / 5 : JITTER_MS));
   return now + base + jitter;
 }
 
@@ -103,11 +108,14 @@ export function nextPollAt(name: string, now: number, runningSince: number | nul
  * by the object's phase, so renewals spread over the period). It needs no stored time: the
  * previous poll was `sincePrevious` ago.
  */
-export function leaseRenewDue(name: string, now: number, sincePrevious: number): boolean {
-  const shift = phaseOf(name) * LEASE_RENEW_MS;
-  return (
-    Math.floor((now - shift) / LEASE_RENEW_MS) !== Math.floor((now - sincePrevious - shift) / LEASE_RENEW_MS)
-  );
+export function leaseRenewDue(
+  name: string,
+  now: number,
+  sincePrevious: number,
+  renewMs: number = LEASE_RENEW_MS,
+): boolean {
+  const shift = phaseOf(name) * renewMs;
+  return Math.floor((now - shift) / renewMs) !== Math.floor((now - sincePrevious - shift) / renewMs);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
+import { RUNNING_FOR_AT_MOST_MS } from "../model/poll-clock.ts";
 import { byRowTime, LEDGER_KEEP_MS } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription } from "../model/subscription.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
@@ -37,4 +38,16 @@ export function lastRunOf(sql: SqlStorage, sub: Subscription | undefined): LastR
   return latest
     ? { runId: latest.id, failed: latest.status === "failed", at: latest.createdAt ?? latest.firstSeen }
     : { runId: 0, failed: false };
+}
+
+/** The first sighting of the oldest run still running for less than RUNNING_FOR_AT_MOST_MS (the clock's pace). */
+export function runningSince(sql: SqlStorage, now: number): number | null {
+  SqlRunLedger.migrate(sql);
+  const row = sql
+    .exec<{ first: string | null }>(
+      "SELECT MIN(first_seen) AS first FROM runs WHERE status = 'running' AND first_seen > ?",
+      new Date(now - RUNNING_FOR_AT_MOST_MS).toISOString(),
+    )
+    .one();
+  return row.first ? Date.parse(row.first) : null;
 }

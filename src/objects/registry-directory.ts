@@ -1,7 +1,10 @@
-import type { EngineHealth } from "../model/alert-control.ts";
+import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
 import { SHARD_CHECK_SLACK_MS, SHARD_SUCCESS_SLACK_MS } from "../model/poll-clock.ts";
 
 export type WorkspaceCondition = EngineHealth["slackWorkspace"];
+
+/** One subscription as the cron knows it. */
+export type RegistryEntry = { name: string; ref: SubscriptionRef };
 
 /**
  * What the directory knows of one team's registry shard: when the cron must look at it next,

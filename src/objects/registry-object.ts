@@ -1,52 +1,23 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
-import { LEGACY_ENTRIES_PER_CYCLE } from "../model/poll-clock.ts";
 import { keys } from "../store/keys.ts";
 import { describeError } from "../util/describe-error.ts";
 import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
 import {
   publishDue,
+  type RegistryEntry,
   type ShardSummary,
   SqlRegistryDirectory,
   type WorkspaceCondition,
 } from "./registry-directory.ts";
+import { type ClockRow, type LegacyPart, splitByTeam, teamOfName } from "./registry-legacy.ts";
 
-export type { WorkspaceCondition };
+export type { LegacyPart, RegistryEntry, WorkspaceCondition };
 
-/** One subscription as the cron knows it. */
 import type { PollSummary } from "../model/poll-result.ts";
 
-export type RegistryEntry = { name: string; ref: SubscriptionRef };
-
 export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
-
-/**
- * One row per subscription in a shard's SQLite: how its last reported poll went, and its
- * watchdog lease (`until`, ms): the time by which it must have told the registry again. The
- * cron reads only the rows whose lease has passed (an index on `until`).
- */
-type ClockRow = {
-  name: string;
-  until: number;
-  status: string | null;
-  at: string | null;
-  failing_since: string | null;
-  overdue: number;
-};
-
-/**
- * One team's part of the registry that came before the shards (everything in the root object):
- * handed to the team's shard by the first watchdog cycles after a deploy, then deleted.
- */
-export type LegacyPart = {
-  teamId: string;
-  entries: RegistryEntry[];
-  leases: ClockRow[];
-  digests: Record<string, string>;
-};
-
-const teamOfName = (name: string) => name.split(":")[0] ?? "";
 
 /**
  * The registry, one instance per Slack team (a **shard**, `registry:<teamId>`, see
@@ -65,6 +36,8 @@ const teamOfName = (name: string) => name.split(":")[0] ?? "";
 export class RegistryObject extends DurableObject<Env> {
   /** The summary the directory has of this shard (as far as this shard knows). */
   #told: ShardSummary | null | undefined;
+  /** Subscriptions of every team, as the directory last said (src/model/plan-governor.ts). */
+  #everywhere: number | undefined;
 
   async #get<T>(key: string, fallback: T): Promise<T> {
     return ((await this.ctx.storage.get<T>(key)) ?? fallback) as T;
@@ -159,19 +132,21 @@ export class RegistryObject extends DurableObject<Env> {
    * Tells the directory this shard's summary when it must (src/objects/registry-directory.ts):
    * a failure to tell is tried again at the shard's next change or lease renewal.
    */
-  async #publish(at = Date.now()): Promise<void> {
+  async #publish(at = Date.now()): Promise<ShardSummary | null> {
     const teamId = this.#team;
-    if (!teamId) return;
+    if (!teamId) return null;
     const now = await this.#summary(teamId);
     if (this.#told === undefined) this.#told = await this.#get<ShardSummary | null>("told", null);
-    if (!publishDue(this.#told, now, at)) return;
+    if (!publishDue(this.#told, now, at)) return now;
     try {
-      await registryDirectory(this.env).noteShard(now);
+      const everywhere = await registryDirectory(this.env).noteShard(now);
       this.#told = now;
-      await this.ctx.storage.put("told", now);
+      this.#everywhere = everywhere;
+      await this.ctx.storage.put({ told: now, everywhere });
     } catch (error) {
       console.error(`registry shard ${teamId}: directory not told (${describeError(error)})`);
     }
+    return now;
   }
 
   /** Adds a subscription; its lease starts now, so the watchdog wakes it if its clock never starts. */
@@ -276,12 +251,16 @@ export class RegistryObject extends DurableObject<Env> {
 
   /**
    * An object's own report, sent when its state changed or its lease is due for renewal (never
-   * on every poll): how its poll went, and the time by which it will have polled again.
+   * on every poll): how its poll went, and the time by which it will have polled again. The
+   * answer: how many subscriptions the deployment has, as far as this shard knows, for the
+   * object's pace (src/model/plan-governor.ts).
    */
-  async report(summary: PollSummary, until: number): Promise<void> {
-    if (!this.#has(summary.name)) return;
+  async report(summary: PollSummary, until: number): Promise<number> {
+    if (!this.#has(summary.name)) return 0;
     this.#record(summary, until);
-    await this.#publish();
+    const team = (await this.#publish())?.subscriptions ?? 0;
+    this.#everywhere ??= await this.#get<number>("everywhere", 0);
+    return Math.max(team, this.#everywhere);
   }
 
   /** A token or scope refusal: remembered from its first sighting until a post succeeds. */
@@ -347,8 +326,11 @@ export class RegistryObject extends DurableObject<Env> {
     return new SqlRegistryDirectory(this.ctx.storage.sql);
   }
 
-  noteShard(summary: ShardSummary): void {
-    this.#directory().note(summary);
+  /** A shard's summary noted; the subscriptions of every team, which the clock's pace follows. */
+  noteShard(summary: ShardSummary): number {
+    const directory = this.#directory();
+    directory.note(summary);
+    return directory.totals().subscriptions;
   }
 
   dropShard(teamId: string): void {
@@ -377,24 +359,7 @@ export class RegistryObject extends DurableObject<Env> {
     const index = await this.#legacyIndex();
     const digests = await this.#get<Record<string, string>>("digests", {});
     if (Object.keys(index).length === 0 && Object.keys(digests).length === 0) return [];
-    const leases = this.#legacySql().exec<ClockRow>("SELECT * FROM clock").toArray();
-    const parts = new Map<string, LegacyPart>();
-    const partOf = (teamId: string) => {
-      const part = parts.get(teamId) ?? { teamId, entries: [], leases: [], digests: {} };
-      parts.set(teamId, part);
-      return part;
-    };
-    for (const entry of Object.values(index)) partOf(entry.ref.teamId).entries.push(entry);
-    for (const lease of leases) if (index[lease.name]) partOf(teamOfName(lease.name)).leases.push(lease);
-    for (const [name, dueAt] of Object.entries(digests)) partOf(teamOfName(name)).digests[name] = dueAt;
-    const out: LegacyPart[] = [];
-    let size = 0;
-    for (const part of parts.values()) {
-      if (out.length > 0 && size + part.entries.length > LEGACY_ENTRIES_PER_CYCLE) break;
-      out.push(part);
-      size += part.entries.length;
-    }
-    return out;
+    return splitByTeam(index, digests, this.#legacySql().exec<ClockRow>("SELECT * FROM clock").toArray());
   }
 
   /**

@@ -12,13 +12,8 @@ import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { pausedBySlack, resumed } from "../model/pause.ts";
-import {
-  LEASE_MS,
-  leaseRenewDue,
-  nextPollAt,
-  POLL_SOON_MS,
-  RUNNING_FOR_AT_MOST_MS,
-} from "../model/poll-clock.ts";
+import { leaseAt } from "../model/plan-governor.ts";
+import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { subscriptionOwner } from "../model/post-owner.ts";
 import { overdueCount } from "../model/run-ledger.ts";
@@ -30,7 +25,8 @@ import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { historyPace } from "./history-pace.ts";
-import { digestLineOf, lastRunOf } from "./ledger-reads.ts";
+import { digestLineOf, lastRunOf, runningSince } from "./ledger-reads.ts";
+import { notePace, storedPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
@@ -265,33 +261,25 @@ export class SubscriptionObject extends DurableObject<Env> {
     const since = this.#lastPollAt === null ? Number.POSITIVE_INFINITY : now - this.#lastPollAt;
     this.#lastPollAt = now;
     // Paused by Slack's refusal of the channel, the clock goes on: it counts and tries hourly.
+    const pace = await storedPace(this.ctx.storage);
     if (alarms && after && (!after.paused || pausedBySlack(after))) {
-      await this.ctx.storage.setAlarm(nextPollAt(name, Date.now(), this.#runningSince(now)));
+      await this.ctx.storage.setAlarm(
+        nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace),
+      );
     }
     if (alarms && report.status !== "busy") {
       const state = JSON.stringify([report.status, report.failingSince, report.overdue]);
-      if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since)) {
+      if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since, pace.renewMs)) {
         await registry(this.env, refOf(sub).teamId)
-          .report(report, Date.now() + LEASE_MS)
-          .then(() => {
+          .report(report, Date.now() + leaseAt(pace))
+          .then(async (everywhere) => {
             this.#reported = state;
+            await notePace(this.ctx.storage, config.plan, everywhere);
           })
           .catch((error: unknown) => console.error(`report of ${name}: ${describeError(error)}`));
       }
     }
     return report;
-  }
-
-  /** The first sighting of the oldest run still running for less than RUNNING_FOR_AT_MOST_MS. */
-  #runningSince(now: number): number | null {
-    SqlRunLedger.migrate(this.ctx.storage.sql);
-    const row = this.ctx.storage.sql
-      .exec<{ first: string | null }>(
-        "SELECT MIN(first_seen) AS first FROM runs WHERE status = 'running' AND first_seen > ?",
-        new Date(now - RUNNING_FOR_AT_MOST_MS).toISOString(),
-      )
-      .one();
-    return row.first ? Date.parse(row.first) : null;
   }
 
   read(): Promise<Subscription | null> {

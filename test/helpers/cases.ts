@@ -32,6 +32,8 @@ export type HealthBody = {
   /** Where a pause is told in plain words, when there is one. */
   paused?: string;
   overdue: number;
+  /** The clock's pace (src/messages/clock-pace.ts `clockFigures`). */
+  clock: { idlePollSeconds: number; runningPollSeconds: number; plan: string; stretched?: string };
   problems?: string[];
 };
 

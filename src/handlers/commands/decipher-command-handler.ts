@@ -10,6 +10,7 @@ import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
+import { governPace } from "../../model/plan-governor.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { WEEKDAY_NAMES, weeklySchedule } from "../../model/weekly-schedule.ts";
@@ -118,7 +119,7 @@ export async function channelPageMessage(
       : null,
     appUrl,
     now,
-    health,
+    health && { ...health, governed: governPace(deps.config.plan, health.subscriptions) },
     at,
     elsewhere,
   );

@@ -1,6 +1,8 @@
 import type { AppHomeOpenedEvent } from "slack-edge";
 import { homeView } from "../../kinds/messages.ts";
+import { homeClockLine } from "../../messages/clock-pace.ts";
 import { connectDecipherBlocks } from "../../messages/connect-decipher.ts";
+import { governPace } from "../../model/plan-governor.ts";
 import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
@@ -87,13 +89,17 @@ async function publishHome(
   teamUrl: string | null,
   always: boolean,
 ): Promise<void> {
-  const { subscriptions, unreadable, unchecked } = await readSubscriptions(deps, teamId, userId);
+  const [{ subscriptions, unreadable, unchecked }, health] = await Promise.all([
+    readSubscriptions(deps, teamId, userId),
+    deps.control.health(teamId).catch(() => null),
+  ]);
   const home = homeView({
     subscriptions,
     appUrl: deps.config.decipherAppUrl,
     teamUrl,
     unreadable,
     unchecked,
+    clockLine: health ? homeClockLine(governPace(deps.config.plan, health.subscriptions)) : null,
   });
   // Multi-workspace mode: the team's Decipher connection comes first (src/handlers/install/).
   const view = deps.tenant

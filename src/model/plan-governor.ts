@@ -1,0 +1,148 @@
+import { IDLE_POLL_MS, LEASE_MS, LEASE_RENEW_MS, RUNNING_POLL_MS } from "./poll-clock.ts";
+
+/**
+ * The governor: Cloudflare's daily limits of the plan the Worker runs on, what a day of the
+ * bot's subscriptions costs at a pace, and the fastest pace whose day stays under 90 % of every
+ * limit (docs/cloudflare-limits.md names the pages). On the Free plan, an operation past a
+ * daily limit fails until 00:00 UTC: every clock would stop, and nothing would tell the
+ * channel. Stretching the polls before that happens, and saying so, is the only safe answer.
+ */
+
+/** The billable operations of a day that the number of subscriptions drives. */
+export type DailyUse = {
+  /** Durable Object requests: RPC calls and alarm invocations. */
+  objectRequests: number;
+  /** SQLite rows written by Durable Objects; each `setAlarm()` is billed as one. */
+  rowsWritten: number;
+  /** SQLite rows read by Durable Objects. */
+  rowsRead: number;
+};
+
+export type Plan = {
+  /** How status, Home and `/health` name it. */
+  name: string;
+  /** Its daily limits; null: none (Workers Paid bills use instead of refusing it). */
+  daily: DailyUse | null;
+};
+
+/** The Workers Free plan's daily limits for Durable Objects (Durable Objects pricing page). */
+export const FREE_PLAN: Plan = {
+  name: "the Free plan",
+  daily: { objectRequests: 100_000, rowsWritten: 100_000, rowsRead: 5_000_000 },
+};
+
+export const PAID_PLAN: Plan = { name: "Workers Paid", daily: null };
+
+/** The share of each daily limit a day may use: the rest is room for commands, clicks and digests. */
+export const DAY_SHARE = 0.9;
+
+/** How often the clock polls: runs seen running, everything else, and lease renewals. */
+export type Pace = { runningMs: number; idleMs: number; renewMs: number };
+
+export const FULL_SPEED: Pace = { runningMs: RUNNING_POLL_MS, idleMs: IDLE_POLL_MS, renewMs: LEASE_RENEW_MS };
+
+const MINUTE = 60_000;
+const DAY_MS = 24 * 60 * MINUTE;
+
+/**
+ * The paces the governor may choose, fastest first. Fast polling of running runs is rationed
+ * first (it is most of an active day's requests); then every poll and renewal is stretched
+ * alike, the lease staying three renewals long.
+ */
+export const PACES: readonly Pace[] = [
+  FULL_SPEED,
+  { runningMs: 30_000, idleMs: MINUTE, renewMs: LEASE_RENEW_MS },
+  { runningMs: MINUTE, idleMs: MINUTE, renewMs: LEASE_RENEW_MS },
+  ...[2, 4, 8, 15, 30, 60].map((m) => ({
+    runningMs: m * MINUTE,
+    idleMs: m * MINUTE,
+    renewMs: 5 * m * MINUTE,
+  })),
+];
+
+/**
+ * What one subscription's day costs beyond its polls and renewals, and what each of those
+ * costs, by the code paths measured in BENCHMARKS.md ("One object's alarm, and a day of 20
+ * subscriptions"): a test runs 24 times a day, 3 minutes each, one run in ten failing.
+ */
+export const PROFILE = {
+  /** Share of the day a run of the test is running (24 runs × 3 minutes). */
+  runningShare: (24 * 3) / (24 * 60),
+  /** Rows one poll reads (its subscription, the running-run query, the outbox's unknown keys). */
+  rowsReadPerPoll: 4,
+  /** A renewal: the object's report to its registry shard, which writes its lease row. */
+  rowsWrittenPerRenewal: 1,
+  /**
+   * A renewal's shard adds up its team's leases to see whether the directory must hear of it
+   * (src/objects/registry-object.ts `#summary`): a row read per subscription of the team, taken
+   * here as every subscription (one workspace).
+   */
+  rowsReadPerRenewalPerSubscription: 1,
+  /** Requests and rows of the runs themselves (first seen, passed or failed, an outage window). */
+  runsPerDay: { objectRequests: 150, rowsWritten: 80, rowsRead: 400 },
+  /** The watchdog cron's own calls: the directory twice a minute. */
+  cron: { objectRequests: 2 * 1_440, rowsWritten: 1_440, rowsRead: 10 * 1_440 },
+} as const;
+
+/** One subscription's day at `pace`. */
+export function subscriptionDay(pace: Pace): DailyUse {
+  const { runningShare } = PROFILE;
+  const polls = DAY_MS * (runningShare / pace.runningMs + (1 - runningShare) / pace.idleMs);
+  const renewals = DAY_MS / pace.renewMs;
+  return {
+    objectRequests: polls + renewals + PROFILE.runsPerDay.objectRequests,
+    // Each poll sets its next alarm: one row written.
+    rowsWritten: polls + renewals * PROFILE.rowsWrittenPerRenewal + PROFILE.runsPerDay.rowsWritten,
+    rowsRead: polls * PROFILE.rowsReadPerPoll + PROFILE.runsPerDay.rowsRead,
+  };
+}
+
+/** The whole deployment's day: `subscriptions` at `pace`, and the cron. */
+export function dayAt(pace: Pace, subscriptions: number): DailyUse {
+  const one = subscriptionDay(pace);
+  const { cron } = PROFILE;
+  const summaries = (DAY_MS / pace.renewMs) * subscriptions * PROFILE.rowsReadPerRenewalPerSubscription;
+  return {
+    objectRequests: cron.objectRequests + subscriptions * one.objectRequests,
+    rowsWritten: cron.rowsWritten + subscriptions * one.rowsWritten,
+    rowsRead: cron.rowsRead + subscriptions * (one.rowsRead + summaries),
+  };
+}
+
+const LIMIT_NAMES: Record<keyof DailyUse, string> = {
+  objectRequests: "Durable Object requests",
+  rowsWritten: "rows written",
+  rowsRead: "rows read",
+};
+
+/** The governor's choice: the pace, and the limit that set it with the share of it a day uses. */
+export type Governed = {
+  pace: Pace;
+  /** Slower than full speed. */
+  stretched: boolean;
+  /** The daily limit closest to being reached at this pace, and its share (0–1); null on Paid. */
+  tightest: { name: string; share: number } | null;
+  plan: string;
+};
+
+/** The fastest pace whose day stays under DAY_SHARE of each of the plan's limits (the slowest if none does). */
+export function governPace(plan: Plan, subscriptions: number): Governed {
+  const { daily } = plan;
+  if (!daily) return { pace: FULL_SPEED, stretched: false, tightest: null, plan: plan.name };
+  const tightestAt = (pace: Pace) => {
+    const use = dayAt(pace, subscriptions);
+    const shares = (Object.keys(LIMIT_NAMES) as (keyof DailyUse)[]).map((k) => ({
+      name: LIMIT_NAMES[k],
+      share: use[k] / daily[k],
+    }));
+    return shares.reduce((a, b) => (b.share > a.share ? b : a));
+  };
+  const pace = PACES.find((p) => tightestAt(p).share <= DAY_SHARE) ?? (PACES.at(-1) as Pace);
+  return { pace, stretched: pace !== FULL_SPEED, tightest: tightestAt(pace), plan: plan.name };
+}
+
+/** A lease at `pace`: three renewals long, as at full speed (src/model/poll-clock.ts LEASE_MS). */
+export const leaseAt = (pace: Pace) => pace.renewMs * (LEASE_MS / LEASE_RENEW_MS);
+
+export const samePace = (a: Pace, b: Pace) =>
+  a.runningMs === b.runningMs && a.idleMs === b.idleMs && a.renewMs === b.renewMs;

@@ -1,0 +1,133 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { ConfigError, readConfig } from "../../src/config.ts";
+import {
+  DAY_SHARE,
+  type DailyUse,
+  dayAt,
+  FREE_PLAN,
+  FULL_SPEED,
+  governPace,
+  PAID_PLAN,
+  type Plan,
+} from "../../src/model/plan-governor.ts";
+import { health, subscriptionStub } from "../helpers/cases.ts";
+import { eventsOf } from "../helpers/events.ts";
+
+// The governor (src/model/plan-governor.ts): on a plan with daily limits, the clock never runs a
+// day out. Past a limit, Cloudflare refuses every further operation of that kind until 00:00
+// UTC, and every clock would stop with nothing said.
+
+const within = (plan: Plan, use: DailyUse) =>
+  (Object.keys(use) as (keyof DailyUse)[]).every((k) => use[k] <= DAY_SHARE * (plan.daily?.[k] ?? Infinity));
+
+describe("the governor's pace", () => {
+  it("is full speed for 20 subscriptions on the Free plan, and their day fits", () => {
+    const governed = governPace(FREE_PLAN, 20);
+    expect(governed.pace).toEqual(FULL_SPEED);
+    expect(governed.stretched).toBe(false);
+    expect(within(FREE_PLAN, dayAt(governed.pace, 20))).toBe(true);
+  });
+
+  it("keeps every size that can fit under 90 % of every Free limit, stretching only as much as needed", () => {
+    for (const size of [1, 20, 38, 39, 45, 60, 100, 150, 200, 300]) {
+      const { pace, stretched } = governPace(FREE_PLAN, size);
+      expect(within(FREE_PLAN, dayAt(pace, size)), `${size} subscriptions`).toBe(true);
+      expect(stretched).toBe(!within(FREE_PLAN, dayAt(FULL_SPEED, size)));
+    }
+  });
+
+  it("rations the fast polling of running runs before anything else", () => {
+    const first = [...Array(400).keys()].map((n) => governPace(FREE_PLAN, n + 1)).find((g) => g.stretched);
+    expect(first?.pace.idleMs).toBe(FULL_SPEED.idleMs);
+    expect(first?.pace.runningMs).toBeGreaterThan(FULL_SPEED.runningMs);
+  });
+
+  it("never polls faster for more subscriptions", () => {
+    let idle = 0;
+    let running = 0;
+    for (let size = 1; size <= 1000; size += 7) {
+      const { pace } = governPace(FREE_PLAN, size);
+      expect(pace.idleMs).toBeGreaterThanOrEqual(idle);
+      expect(pace.runningMs).toBeGreaterThanOrEqual(running);
+      idle = pace.idleMs;
+      running = pace.runningMs;
+    }
+  });
+
+  it("leaves the clock at full speed on Workers Paid", () => {
+    expect(governPace(PAID_PLAN, 1000)).toMatchObject({ pace: FULL_SPEED, stretched: false, tightest: null });
+  });
+});
+
+describe("PLAN", () => {
+  const config = (PLAN: string) => readConfig({ ...createBot({ apiKey: "k" }).env, PLAN } as never);
+  it("takes a plan by name, or its daily limits", () => {
+    expect(config("paid").plan).toEqual(PAID_PLAN);
+    expect(config("requests=5000,rows_written=7000").plan.daily).toEqual({
+      objectRequests: 5000,
+      rowsWritten: 7000,
+      rowsRead: FREE_PLAN.daily?.rowsRead,
+    });
+  });
+  it("names itself when it cannot be read, without echoing the value", () => {
+    for (const bad of ["gold", "requests=lots", "requests=0", "calls=5000"]) {
+      let problems: readonly string[] = [];
+      try {
+        config(bad);
+      } catch (error) {
+        if (error instanceof ConfigError) problems = error.problems;
+      }
+      expect(problems.join(" "), bad).toMatch(/^PLAN must be free, paid, or daily limits like requests=/);
+      expect(problems.join(" ")).not.toContain(bad);
+    }
+  });
+});
+
+describe("a deployment whose subscriptions cannot fit its plan's day at full speed", () => {
+  it("polls every 2 minutes, and says so in /decipher status, on Home and on /health", async () => {
+    const apiKey = await newOrg();
+    // 6 subscriptions at full speed would use about 16,300 of 10,000 requests a day.
+    const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: "requests=10000" } });
+    const org = emulator.org(apiKey);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const test = await org.addTest(`Governed step ${i + 1}`);
+      await bot.command("/decipher", `subscribe test ${test.id}`);
+      ids.push(test.id);
+    }
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    // The first alarm reports to the registry, which answers how many subscriptions there are;
+    // the next alarm is set at the governor's pace.
+    await runDurableObjectAlarm(stub);
+    const before = Date.now();
+    await runDurableObjectAlarm(stub);
+    const next = (await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())) as number;
+    expect(next - before).toBeGreaterThanOrEqual(2 * 60_000);
+
+    const said = "polling every 2 minutes to stay within the plan set in PLAN";
+    const body = await health(bot);
+    expect(body.clock.stretched).toBe(said);
+    expect(body.clock.idlePollSeconds).toBe(120);
+    expect(body.ok).toBe(true);
+    const status = JSON.parse((await bot.command("/decipher", "status")).body);
+    expect(visibleText(status)).toContain(said);
+    const events = eventsOf(bot);
+    await events.openHome();
+    expect(visibleText({ blocks: (await events.views()).home?.blocks ?? [] })).toContain(said);
+  });
+
+  it("says on /health when even the slowest pace would run a limit out, and what to do", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: "requests=3000" } });
+    const org = emulator.org(apiKey);
+    for (let i = 0; i < 3; i++)
+      await bot.command("/decipher", `subscribe test ${(await org.addTest(`Over step ${i + 1}`)).id}`);
+    const body = await health(bot);
+    expect(body.ok).toBe(false);
+    expect(body.problems?.join(" ")).toMatch(
+      /even polling every 60 minutes, a day would use \d+ % of the daily Durable Object requests on the plan set in PLAN: set PLAN=paid/,
+    );
+  });
+});
