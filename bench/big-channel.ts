@@ -6,12 +6,12 @@
  * writes it to bench/sections/50-big-channels.md (which bench/report.ts appends whenever it
  * rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md (between its `big-channels` markers).
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../dev/stack.ts";
 import { run, VITEST_RUN_BOUND_MS } from "./exec.ts";
 import { percentile } from "./load.ts";
+import { writeSection } from "./write-section.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -99,17 +99,8 @@ async function main() {
   console.log(section);
   console.log(`BIG_CHANNEL_JSON ${JSON.stringify(row)}`);
   if (process.env.BIG_CHANNEL_WRITE === "1") {
-    writeFileSync(join(ROOT, "bench/sections/50-big-channels.md"), `${section}\n`);
-    const file = join(ROOT, "BENCHMARKS.md");
-    const current = readFileSync(file, "utf8");
-    const start = current.indexOf(MARK_START);
-    const end = current.indexOf(MARK_END);
-    const next =
-      start >= 0 && end > start
-        ? `${current.slice(0, start)}${section}${current.slice(end + MARK_END.length)}`
-        : `${current.trimEnd()}\n\n${section}\n`;
-    writeFileSync(file, next);
-    console.log(`wrote the section to ${file}`);
+    writeSection("50-big-channels.md", MARK_START, MARK_END, section);
+    console.log("wrote the section to BENCHMARKS.md");
   }
 }
 

@@ -7,11 +7,11 @@
  * bench/report.ts appends whenever it rewrites BENCHMARKS.md) and replaces it in BENCHMARKS.md
  * (between its `poll-cost` markers), leaving the rest of the file alone.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../dev/stack.ts";
 import { run, VITEST_RUN_BOUND_MS } from "./exec.ts";
+import { writeSection } from "./write-section.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -185,17 +185,8 @@ async function main() {
   console.log(section);
   for (const r of rows) console.log(`POLL_COST_JSON ${JSON.stringify(r)}`);
   if (process.env.POLL_COST_WRITE === "1") {
-    writeFileSync(join(ROOT, "bench/sections/20-engine-cost.md"), `${section}\n`);
-    const file = join(ROOT, "BENCHMARKS.md");
-    const current = readFileSync(file, "utf8");
-    const start = current.indexOf("<!-- poll-cost:start");
-    const end = current.indexOf("<!-- poll-cost:end -->");
-    const next =
-      start >= 0 && end > start
-        ? `${current.slice(0, start)}${section}${current.slice(end + "<!-- poll-cost:end -->".length)}`
-        : `${current.trimEnd()}\n\n${section}\n`;
-    writeFileSync(file, next);
-    console.log(`wrote the section to ${file}`);
+    writeSection("20-engine-cost.md", "<!-- poll-cost:start", "<!-- poll-cost:end -->", section);
+    console.log("wrote the section to BENCHMARKS.md");
   }
 }
 

@@ -149,6 +149,7 @@ export function renderMarkdown(f: Facts): string {
     "FUNCS=1 node bench/peer/profile.ts ack-only 50 300   # V8 profile of the Worker on workerd (§6)",
     "node bench/bundle-sources.ts main 25   # the bundle's gzip by source, against a git revision",
     "npm run test:chaos            # reliability suite; CHAOS_SEED=7 CHAOS_ROUNDS=100 for longer",
+    "npm run bench:day             # a simulated day at 20/200/1,000 subscriptions against the Free limits (BENCH_DAY_SIZES=20,200; BENCH_DAY_WRITE=1 writes it)",
     "```",
     "",
   );

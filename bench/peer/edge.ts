@@ -8,10 +8,8 @@
  * section with BENCH_WRITE=1):
  *   BENCH_BASELINE=<rev> node bench/peer/edge.ts
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT } from "../../dev/stack.ts";
 import { type Build, buildWorker, buildWorkerAt, type Size } from "../build.ts";
+import { writeSection } from "../write-section.ts";
 import { bundleBolt } from "./bolt-bundle.ts";
 import { spawnBolt, startBolt } from "./bolt-process.ts";
 import { coldStarts, type Spawner } from "./cold-start.ts";
@@ -123,17 +121,7 @@ const END = "<!-- edge:end -->";
 
 /** Writes the section to bench/sections/10-edge.md and into BENCHMARKS.md between its markers. */
 export function writeEdgeSection(section: string): void {
-  writeFileSync(join(ROOT, "bench/sections/10-edge.md"), `${section}\n`);
-  const file = join(ROOT, "BENCHMARKS.md");
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  writeFileSync(
-    file,
-    start >= 0 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${section}\n`,
-  );
+  writeSection("10-edge.md", START, END, section);
 }
 
 if (process.argv[1]?.endsWith("edge.ts")) {

@@ -43,7 +43,7 @@ export const standIn = slackAdmin(standInUrl);
 export type KvCounts = { reads: number; writes: number; deletes: number; lists: number };
 
 /** Counts KV operations, to hold the "an idle poll writes nothing" promise to account. */
-function countingKv(kv: KVNamespace, counts: KvCounts): KVNamespace {
+export function countingKv(kv: KVNamespace, counts: KvCounts): KVNamespace {
   const count =
     (key: keyof KvCounts, fn: (...args: never[]) => unknown) =>
     (...args: never[]) => {
