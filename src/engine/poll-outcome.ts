@@ -92,7 +92,10 @@ export function afterSlackFailure<S extends Subscription>(
         };
   const { retryAt: _before, ...rest } = kept;
   const lastError = retryAt ? { ...rest, retryAt } : rest;
-  const failingSince = subscription.failingSince ?? at;
+  // Not knowing whether a post landed is no failure yet: the lookup or the settle bound
+  // (src/engine/settle-outcome.ts) decides within 30 minutes, and a "not working" notice in
+  // the meantime would be untrue whenever the post did land.
+  const failingSince = subscription.failingSince ?? (failure.kind === "unknown" ? null : at);
   if (failure.kind === "permanent") {
     const paused = slackPause(subscription.paused, message, now);
     return { ...subscription, paused, lastError, failingSince, lastChangeAt: at };

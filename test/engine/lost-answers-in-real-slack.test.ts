@@ -237,3 +237,15 @@ describe("an outage message set aside while its outcome was unknown", () => {
     expect((await health(bot)).overdue).toBe(0);
   });
 });
+
+describe("an alert whose answer was lost, while the bot checks whether it landed", () => {
+  it("is not called 'not working' in the channel: checking is not failing, and the bound decides at 30 minutes", async () => {
+    const { bot, test, t0 } = await lostAlert({ events: false, historyRefused: true });
+    for (let m = 1; m <= 20; m++) await minute(bot, t0, m);
+    const said = (await bot.posted()).map((p) => visibleText(p)).join("\n");
+    expect(said).not.toMatch(/have not worked/);
+    const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body));
+    expect(status).toMatch(/checking/);
+    expect(await unfatedFailures(bot, "test", test.id)).not.toEqual([]);
+  });
+});
