@@ -6,6 +6,7 @@ import { slackPause } from "../model/pause.ts";
 import { retryDue } from "../model/poll-clock.ts";
 import type { Quarantined, Subscription } from "../model/subscription.ts";
 import { describeSlackFailure, type SlackFailure } from "../slack-api/slack-errors.ts";
+import { SETTLE_BOUND_MS } from "./settle-outcome.ts";
 
 /**
  * What polling one subscription did. `next` is the state to store, or null when nothing
@@ -110,6 +111,13 @@ export function afterSlackFailure<S extends Subscription>(
 export function slackRetryDue(subscription: Subscription, now: Date): boolean {
   const error = subscription.lastError;
   if (error?.source !== "slack") return true;
+  // A post whose answer was lost is decided in the minute its settle bound passes, not at the
+  // next fifth minute after it (the bound counts from the same attempt as `at`).
+  if (
+    error.checking &&
+    Math.floor((now.getTime() - Date.parse(error.at)) / 60_000) === SETTLE_BOUND_MS / 60_000
+  )
+    return true;
   // Slack said when to come back: not before then, and then at once.
   if (error.retryAt) return now.getTime() >= Date.parse(error.retryAt);
   return retryDue(error.at, now);
