@@ -106,3 +106,10 @@ export function notAllowedModal(installerUserId: string): ModalView {
     ],
   } as ModalView;
 }
+
+/** The DM to the installer when another member approved the app again (src/model/installer.ts). */
+export function reinstalledBy(userId: string): { text: string } {
+  return {
+    text: `<@${userId}> installed Decipher again in this workspace. The Decipher key, who installed it and the bot admins stay as they were: only you, a bot admin or a workspace admin can change them, in the app's Home tab.`,
+  };
+}

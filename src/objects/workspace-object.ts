@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../config.ts";
+import { installerAfter } from "../model/installer.ts";
 import { type HistoryMethod, turnWait } from "../slack-api/find-posted.ts";
 import { createSlackClient } from "../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
@@ -101,16 +102,23 @@ export class WorkspaceObject extends DurableObject<Env> {
   /**
    * Saves an install, first or again. A reinstall (a new manifest version's scopes, or the same
    * app approved twice) replaces the token and the scope list and keeps the Decipher key and the
-   * admins: the workspace did not leave. After an uninstall there is nothing to keep.
+   * admins: the workspace did not leave. The installer's rights stay with the installer unless
+   * the one who approved holds them too (src/model/installer.ts); `keptFrom` names the installer
+   * when someone else approved, to be told. After an uninstall there is nothing to keep.
    */
-  async install(installation: NewInstallation, at: string): Promise<{ first: boolean }> {
+  async install(
+    installation: NewInstallation,
+    at: string,
+    byIsWorkspaceAdmin = false,
+  ): Promise<{ first: boolean; keptFrom: string | null }> {
     const existing = await this.ctx.storage.get<Stored>("install");
     const team = installation.teamId;
+    const installer = installerAfter(existing, installation.installerUserId, byIsWorkspaceAdmin);
     const stored: Stored = {
       teamId: team,
       teamName: installation.teamName,
       appId: installation.appId,
-      installerUserId: installation.installerUserId,
+      installerUserId: installer.installerUserId,
       botUserId: installation.botUserId,
       scopes: [...new Set(installation.scopes)].sort(),
       botToken: await this.#seal(team, "bot", installation.botToken),
@@ -123,7 +131,7 @@ export class WorkspaceObject extends DurableObject<Env> {
       admins: existing?.admins ?? [],
     };
     await this.ctx.storage.put("install", stored);
-    return { first: !existing };
+    return { first: !existing, keptFrom: installer.keptFrom };
   }
 
   /** The team's credentials, the bot token refreshed first when it is about to expire; null: not installed. */

@@ -32,11 +32,13 @@ export async function decide(
   flow: Flow,
   seedToken: string,
   decision: "allow" | "cancel" = "allow",
+  userId = "U0ALICE",
 ): Promise<string> {
   const consent = new URL(flow.authorizeUrl);
   const q = new URLSearchParams(consent.search);
   q.set("decision", decision);
   q.set("workspace", seedToken);
+  q.set("user", userId);
   const res = await fetch(`${standInUrl}/oauth/v2/decide?${q}`, { redirect: "manual" });
   return res.headers.get("location") ?? "";
 }
@@ -48,9 +50,9 @@ export function finish(bot: Bot, location: string, cookie: string) {
 }
 
 /** The whole Add to Slack flow for the bot's workspace: the success page. */
-export async function install(bot: Bot) {
+export async function install(bot: Bot, userId = "U0ALICE") {
   const flow = await startInstall(bot);
-  return finish(bot, await decide(flow, bot.botToken), flow.cookie);
+  return finish(bot, await decide(flow, bot.botToken, "allow", userId), flow.cookie);
 }
 
 /** An installed workspace with its own Decipher organization connected (through the Home tab's form). */

@@ -1,7 +1,8 @@
 import type { Config, Env } from "../../config.ts";
+import { reinstalledBy } from "../../messages/connect-decipher.ts";
 import { installStates, workspaceObject } from "../../objects/addresses.ts";
 import { forgetTeam } from "../../objects/tenancy.ts";
-import { createSlackClient } from "../../slack-api/slack-client.ts";
+import { createSlackClient, type SlackClient } from "../../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import { describeError } from "../../util/describe-error.ts";
 import {
@@ -59,12 +60,17 @@ async function exchange(config: Config, env: Env, request: Request): Promise<Res
     );
   }
   const teamId = answer.team.id;
-  const { first } = await workspaceObject(env, teamId).install(
+  const installed = createSlackClient({
+    slackBotToken: answer.access_token ?? "",
+    slackApiUrl: config.slackApiUrl,
+  });
+  const by = answer.authed_user?.id ?? "";
+  const { first, keptFrom } = await workspaceObject(env, teamId).install(
     {
       teamId,
       teamName: answer.team.name ?? null,
       appId: answer.app_id ?? "",
-      installerUserId: answer.authed_user?.id ?? "",
+      installerUserId: by,
       botUserId: answer.bot_user_id ?? "",
       botToken: answer.access_token ?? "",
       scopes: (answer.scope ?? "").split(",").filter(Boolean),
@@ -72,7 +78,9 @@ async function exchange(config: Config, env: Env, request: Request): Promise<Res
       expiresAt: answer.expires_in ? Date.now() + answer.expires_in * 1000 : null,
     },
     new Date().toISOString(),
+    await isWorkspaceAdmin(installed, by),
   );
+  if (keptFrom) await tellInstaller(installed, keptFrom, by);
   forgetTeam(teamId);
   console.log(`installed ${teamId} (${first ? "first install" : "reinstall"})`);
   return html(
@@ -83,6 +91,30 @@ async function exchange(config: Config, env: Env, request: Request): Promise<Res
     },
   );
 }
+
+/** Whether Slack reports the person as a workspace admin or owner (users.info); false when it cannot say. */
+async function isWorkspaceAdmin(slack: SlackClient, userId: string): Promise<boolean> {
+  if (!userId) return false;
+  try {
+    const { user } = await slack.users.info({ user: userId });
+    return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
+  } catch (error) {
+    console.warn(`users.info at install failed (${classifySlackFailure(error).code})`);
+    return false;
+  }
+}
+
+/** A member approved the app again: the installer hears it in a DM, and that nothing of theirs changed. */
+async function tellInstaller(slack: SlackClient, installerUserId: string, by: string): Promise<void> {
+  try {
+    await slack.chat.postMessage({ channel: installerUserId, ...reinstalledBy(by) });
+  } catch (error) {
+    console.warn(`the installer could not be told of a reinstall (${classifySlackFailure(error).code})`);
+  }
+}
+
+/** A Slack team id, as Slack writes them (`T` and capitals and digits). */
+const TEAM_ID = /^T[A-Z0-9]{1,20}$/;
 
 const DENIED: Record<string, string> = {
   access_denied: "The install was cancelled on Slack's page, so nothing was installed.",
@@ -122,15 +154,20 @@ export function installRoutes(config: Config, env: Env): { handle(request: Reque
 
   async function start(request: Request): Promise<Response> {
     const state = await installStates(env).issue();
-    const team = new URL(request.url).searchParams.get("team") || undefined;
+    // Only a Slack team id is passed on (`team` preselects the workspace): anything else in
+    // the link must not reach the authorize URL, where it could choose scopes, client or state.
+    const team = new URL(request.url).searchParams.get("team") ?? "";
     // slack-edge's authorize URL (state, client id, scopes, team), on SLACK_OAUTH_URL and with
-    // the redirect from config.
-    const generated = new URL(
-      `https://slack.com/oauth/v2/authorize?state=${state}&client_id=${clientId}&scope=${botScopes}${team ? `&team=${team}` : ""}`,
-    );
+    // the redirect from config; each value set, so each is encoded and none is given twice.
     const target = new URL(oauthUrl);
-    for (const [name, value] of generated.searchParams) target.searchParams.set(name, value);
-    target.searchParams.set("redirect_uri", redirectUri(config, request));
+    const query = {
+      state,
+      client_id: clientId,
+      scope: botScopes,
+      redirect_uri: redirectUri(config, request),
+    };
+    for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value);
+    if (TEAM_ID.test(team)) target.searchParams.set("team", team);
     const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
     return html(startPage(target.toString()), 200, {
       "set-cookie": `${STATE_COOKIE}=${state}; Path=/; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
