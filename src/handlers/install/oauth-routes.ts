@@ -60,14 +60,30 @@ async function exchange(config: Config, env: Env, request: Request): Promise<Res
     );
   }
   const teamId = answer.team.id;
+  const { first } = await saveInstall(env, config, { ...answer, team: { ...answer.team, id: teamId } });
+  forgetTeam(teamId);
+  console.log(`installed ${teamId} (${first ? "first install" : "reinstall"})`);
+  return html(
+    successPage({ teamName: answer.team.name ?? null, teamId, appId: answer.app_id ?? "", first }),
+    200,
+    {
+      "set-cookie": `${STATE_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
+    },
+  );
+}
+
+type Access = Awaited<ReturnType<SlackClient["oauth"]["v2"]["access"]>> & { team: { id: string } };
+
+/** The approved install, saved in the team's WorkspaceObject; the installer told when someone else approved it again. */
+async function saveInstall(env: Env, config: Config, answer: Access): Promise<{ first: boolean }> {
   const installed = createSlackClient({
     slackBotToken: answer.access_token ?? "",
     slackApiUrl: config.slackApiUrl,
   });
   const by = answer.authed_user?.id ?? "";
-  const { first, keptFrom } = await workspaceObject(env, teamId).install(
+  const { first, keptFrom } = await workspaceObject(env, answer.team.id).install(
     {
-      teamId,
+      teamId: answer.team.id,
       teamName: answer.team.name ?? null,
       appId: answer.app_id ?? "",
       installerUserId: by,
@@ -81,15 +97,7 @@ async function exchange(config: Config, env: Env, request: Request): Promise<Res
     await isWorkspaceAdmin(installed, by),
   );
   if (keptFrom) await tellInstaller(installed, keptFrom, by);
-  forgetTeam(teamId);
-  console.log(`installed ${teamId} (${first ? "first install" : "reinstall"})`);
-  return html(
-    successPage({ teamName: answer.team.name ?? null, teamId, appId: answer.app_id ?? "", first }),
-    200,
-    {
-      "set-cookie": `${STATE_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
-    },
-  );
+  return { first };
 }
 
 /** Whether Slack reports the person as a workspace admin or owner (users.info); false when it cannot say. */
