@@ -69,14 +69,20 @@ export function eventsOf(bot: Bot) {
       return this.send(events[0]);
     },
     views: (userId = "U0ALICE") => standIn.views(bot.botToken, userId),
-    /** Clicks a button in the person's Home tab. */
-    async clickInHome(actionId: string, userId = "U0ALICE") {
-      const { payload } = await undelivered<{ payload: unknown }>("/view-actions", {
+    /**
+     * Clicks a button in the person's Home tab. `clicker`: someone else sends that very click
+     * (a control copied out of another person's Home, its value tampered with or not).
+     */
+    async clickInHome(actionId: string, userId = "U0ALICE", clicker?: string) {
+      const { payload } = await undelivered<{ payload: Record<string, unknown> }>("/view-actions", {
         botToken: bot.botToken,
         userId,
         actionId,
       });
-      return bot.signedPost(buildBlockActionsBody(payload as Record<string, unknown>));
+      const sent = clicker
+        ? { ...payload, user: { ...(payload.user as object), id: clicker, username: clicker } }
+        : payload;
+      return bot.signedPost(buildBlockActionsBody(sent));
     },
     /** Submits the person's open modal with values by block_id; returns the ack. */
     async submitModal(values: Record<string, string>, userId = "U0ALICE") {

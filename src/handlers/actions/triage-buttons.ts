@@ -5,6 +5,7 @@ import { triageRefusal } from "../../model/admins.ts";
 import type { SubscriptionRef } from "../../model/alert-control.ts";
 import type { TriageAction, TriageOutcome } from "../../model/triage-state.ts";
 import { reply } from "../../slack-api/respond.ts";
+import { channelsOfUser } from "../../slack-api/user-channels.ts";
 import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
 import { refreshHome } from "../home/app-home.ts";
@@ -37,6 +38,20 @@ function belongsHere(ref: SubscriptionRef, req: Request): boolean {
   return fromHome(req) || ref.channelId === req.context.channelId;
 }
 
+const NOT_IN_CHANNEL =
+  "You are not in the channel of that alert, so it cannot be changed from your Home tab. Nothing changed.";
+
+/**
+ * A Home control names its channel in its value, which a person could copy or tamper with: it
+ * acts only for a member of that channel, as Slack says now, or for a bot admin. Slack not
+ * answering counts as no.
+ */
+async function memberOf(deps: Deps, userId: string, channelId: string): Promise<boolean> {
+  if (deps.config.adminUserIds.has(userId)) return true;
+  const mine = await channelsOfUser(deps.slack, userId);
+  return mine.ok && mine.channels.has(channelId);
+}
+
 /** Runs one triage action and answers the clicker alone; never changes anything on a bad value. */
 async function triage(
   deps: Deps,
@@ -47,6 +62,10 @@ async function triage(
   const respond = req.context.respond;
   if (!ref || !action || !belongsHere(ref, req)) {
     await reply(respond, errorMessage(TAMPERED));
+    return;
+  }
+  if (fromHome(req) && !(await memberOf(deps, req.payload.user.id, ref.channelId))) {
+    await reply(respond, errorMessage(NOT_IN_CHANNEL));
     return;
   }
   // Checked before the trip to the object, which checks again.
