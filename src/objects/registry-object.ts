@@ -15,6 +15,8 @@ import { type ClockRow, type LegacyPart, splitByTeam, teamOfName } from "./regis
 
 export type { LegacyPart, RegistryEntry, WorkspaceCondition };
 
+const CHANNELS_EVER = "channels-ever";
+
 import type { PollSummary } from "../model/poll-result.ts";
 
 export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
@@ -159,8 +161,25 @@ export class RegistryObject extends DurableObject<Env> {
       JSON.stringify(entry.ref),
       until,
     );
-    if (!known) await this.#mirror();
+    if (!known) {
+      await this.#mirror();
+      await this.#noteChannel(entry.ref.channelId);
+    }
     await this.#publish();
+  }
+
+  /**
+   * Every channel the team ever subscribed in, kept after its subscriptions go: an uninstall
+   * must find each channel's object (its outage window, decisions, outbox) though nothing is
+   * subscribed there any more (src/objects/tenancy.ts `purgeTeam`).
+   */
+  async #noteChannel(channelId: string): Promise<void> {
+    const ever = await this.#get<string[]>(CHANNELS_EVER, []);
+    if (!ever.includes(channelId)) await this.ctx.storage.put(CHANNELS_EVER, [...ever, channelId]);
+  }
+
+  async channelsEver(): Promise<string[]> {
+    return this.#get<string[]>(CHANNELS_EVER, []);
   }
 
   async remove(name: string): Promise<void> {
@@ -307,6 +326,8 @@ export class RegistryObject extends DurableObject<Env> {
       );
     }
     await this.#mirror();
+    for (const channelId of new Set(part.entries.map((e) => e.ref.channelId)))
+      await this.#noteChannel(channelId);
     const due = await this.#get<Record<string, string>>("digests", {});
     await this.ctx.storage.put("digests", { ...part.digests, ...due });
     await this.#publish();

@@ -85,7 +85,7 @@ export async function purgeTeam(env: Env, teamId: string, at: Date, event: Unins
   forgetTeam(teamId);
   const shard = registry(env, teamId);
   const refs = (await shard.list()).map((e) => e.ref);
-  const channels = new Set(refs.map((ref) => ref.channelId));
+  const channels = new Set([...refs.map((ref) => ref.channelId), ...(await shard.channelsEver())]);
   let failed = 0;
   for (const ref of refs)
     await subscriptionObject(env, ref)

@@ -1,5 +1,8 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { envelope, eventsOf } from "../helpers/events.ts";
 import { connectKey, install, installedWithKey, tenantBot, workspaceOf } from "../helpers/installs.ts";
 
 // Issue #36, finding 1: a member who reinstalls must not take over the Decipher key and the
@@ -56,5 +59,33 @@ describe("/slack/install?team=…", () => {
     const res = await bot.send(new Request("http://bot.test/slack/install?team=T0ACME123"));
     const href = /id="add-to-slack" href="([^"]+)"/.exec(res.body)?.[1]?.replace(/&amp;/g, "&") ?? "";
     expect(new URL(href).searchParams.get("team")).toBe("T0ACME123");
+  });
+});
+
+describe("an uninstall after a channel's subscriptions were removed", () => {
+  it("still deletes that channel's object: its outage window, decisions and outbox", async () => {
+    const { bot, apiKey } = await installedWithKey();
+    const team = await bot.team();
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0DEMO" });
+    await emulator.org(apiKey).addRun(101, "failed");
+    await bot.cron();
+    const channel = env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(team, "C0DEMO")));
+    const stored = () =>
+      runInDurableObject(channel, async (_i, state) => {
+        const kv = [...(await state.storage.list()).keys()];
+        const tables = state.storage.sql
+          .exec<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'",
+          )
+          .toArray()
+          .map((t) => t.name);
+        const rows = tables.flatMap((t) => state.storage.sql.exec(`SELECT * FROM "${t}"`).toArray());
+        return [...kv, ...rows.map((r) => JSON.stringify(r))];
+      });
+    expect((await stored()).length).toBeGreaterThan(0);
+    await bot.command("/decipher", "unsubscribe test 101", { channelId: "C0DEMO" });
+
+    await eventsOf(bot).send(envelope(team, { type: "app_uninstalled" }));
+    expect(await stored()).toEqual([]);
   });
 });
