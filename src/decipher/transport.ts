@@ -37,6 +37,41 @@ const RETRY_STATUS_CODES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + 
 class AttemptTimeout extends Error {
   override readonly name = "TimeoutError";
 }
+
+/**
+ * The most of one answer the bot reads: a page of 100 runs or 50 sessions with their
+ * timelines is well under a megabyte, and an answer read whole into memory must not be able
+ * to take the isolate (128 MB) down.
+ */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** Thrown by an attempt whose answer passed MAX_BODY_BYTES: final, not retried. */
+class BodyTooLarge extends Error {
+  override readonly name = "BodyTooLarge";
+}
+
+/** The answer's text, read no further than MAX_BODY_BYTES. */
+async function boundedText(res: Response): Promise<string> {
+  if (Number(res.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+    await res.body?.cancel();
+    throw new BodyTooLarge();
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let read = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    read += value.byteLength;
+    if (read > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new BodyTooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
 const MAX_MESSAGE = 300;
 
 /** Fallback `error.type` when an error body is missing or unreadable (docs/decipher-api.md, "Errors"). */
@@ -75,13 +110,14 @@ function attemptOf(t: Settings) {
         headers: init?.headers,
         signal: controller.signal,
       });
-      const text = await res.text();
+      const text = await boundedText(res);
       return new Response(text === "" ? null : text, {
         status: res.status,
         statusText: res.statusText,
         headers: res.headers,
       });
     } catch (error) {
+      if (error instanceof BodyTooLarge) throw error;
       throw controller.signal.aborted ? new AttemptTimeout() : error;
     } finally {
       clearTimeout(timer);
@@ -140,7 +176,10 @@ export async function get<S extends v.GenericSchema>(
       onRequestError: async ({ error }) => {
         // An abort the attempt's own timer did not cause is nobody's to retry.
         // (`error` is what fetch rejected with, not always an Error.)
-        if ((error as unknown) instanceof Error && error.name === "AbortError")
+        if (
+          (error as unknown) instanceof Error &&
+          (error.name === "AbortError" || error instanceof BodyTooLarge)
+        )
           throw fail(requestFailure(t, operation, error));
         await settle(requestFailure(t, operation, error));
       },
@@ -199,6 +238,11 @@ function parseBody<S extends v.GenericSchema>(
 
 /** No HTTP answer: the attempt's timeout, or the network (DNS, refused, reset). */
 function requestFailure(t: Settings, operation: string, error: unknown): VendorApiError {
+  if (error instanceof BodyTooLarge)
+    return new VendorApiError(
+      `The Decipher API sent an answer to ${operation} larger than ${MAX_BODY_BYTES / 1024 / 1024} MB, which the bot does not read`,
+      { status: null, type: "invalid_response", operation },
+    );
   if (error instanceof AttemptTimeout) {
     return new VendorApiError(`The Decipher API did not answer within ${t.timeoutMs} ms`, {
       status: null,

@@ -37,3 +37,37 @@ describe("an answer that is not 2xx", () => {
     expect(calls).toHaveLength(3);
   });
 });
+
+// Issue #36: a vendor body is read whole into memory; one of hundreds of megabytes (a proxy
+// gone wrong, a hostile endpoint) would take the isolate down with it.
+describe("an answer larger than the bot reads", () => {
+  const huge = () => {
+    const chunk = new TextEncoder().encode("x".repeat(1 << 20));
+    let sent = 0;
+    return new Response(
+      new ReadableStream({
+        pull(controller) {
+          if (sent++ >= 8) controller.close();
+          else controller.enqueue(chunk);
+        },
+      }),
+      { status: 200, headers: { "content-type": "application/json" } },
+    );
+  };
+
+  it("is refused at 5 MB with a clear error, and not asked again", async () => {
+    const { fetch, calls } = recordingFetch(async () => huge());
+    const client = createVendorClient({
+      baseUrl: "https://api.decipher.test",
+      apiKey: API_KEY,
+      fetch,
+      sleep: async () => {},
+    });
+    const error = await failure(client.listTestRuns(101));
+    expect(error.type).toBe("invalid_response");
+    expect(error.message).toBe(
+      "The Decipher API sent an answer to listTestRuns larger than 5 MB, which the bot does not read",
+    );
+    expect(calls).toHaveLength(1);
+  });
+});
