@@ -42,6 +42,10 @@ export type Env = Cloudflare.Env & {
    * `requests=100000,rows_written=100000,rows_read=5000000`.
    */
   PLAN?: string;
+  /** The most subscriptions one channel may have (default 200). */
+  SUBSCRIPTIONS_PER_CHANNEL?: string;
+  /** The most subscriptions one workspace may have (default 2000). */
+  SUBSCRIPTIONS_PER_TEAM?: string;
 };
 
 /** Add to Slack: present only in multi-workspace mode. */
@@ -86,6 +90,8 @@ export type Config = {
   clock: "alarms" | "cron";
   /** The plan's daily limits, which the governor keeps the clock under. */
   plan: Plan;
+  /** The most subscriptions a channel and a workspace may have. */
+  subscriptionCaps: { channel: number; team: number };
 };
 
 /** Multi-workspace mode is chosen by SLACK_CLIENT_ID alone, so every layer can tell without the rest. */
@@ -150,6 +156,7 @@ export function readConfig(env: Env): Config {
   const clock = env.POLL_CLOCK?.trim() || "alarms";
   if (clock !== "alarms" && clock !== "cron") problems.push("POLL_CLOCK must be alarms or cron");
   const plan = readPlan(env.PLAN, problems);
+  const caps = readCaps(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     decipherApiUrl: urls.DECIPHER_API_URL,
@@ -170,7 +177,28 @@ export function readConfig(env: Env): Config {
     kvScope: "",
     clock: clock === "cron" ? "cron" : "alarms",
     plan,
+    subscriptionCaps: caps,
   };
+}
+
+const readCaps = (env: Env, problems: string[]) => ({
+  channel: readCount(env, "SUBSCRIPTIONS_PER_CHANNEL", 200, problems),
+  team: readCount(env, "SUBSCRIPTIONS_PER_TEAM", 2000, problems),
+});
+
+/** A whole number of at least 1 from `name`, or `fallback` when it is not set. */
+function readCount(
+  env: Env,
+  name: "SUBSCRIPTIONS_PER_CHANNEL" | "SUBSCRIPTIONS_PER_TEAM",
+  fallback: number,
+  problems: string[],
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1 && n <= 100_000) return n;
+  problems.push(`${name} must be a whole number from 1 to 100000`);
+  return fallback;
 }
 
 const PLAN_FIELDS = {

@@ -65,6 +65,10 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const command = keepOptions(given, existing);
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
   if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  if (!existing) {
+    const full = await capReached(deps, channel);
+    if (full) return errorMessage(full);
+  }
   const postable = await channelPostable(deps.slack, channel.channelId);
   if (!postable.ok) return errorMessage(postable.reason);
   const who = { channelId: channel.channelId, userId, now: deps.now() };
@@ -79,6 +83,23 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
     existing && !sameOptions(existing, command) ? existing : undefined,
   );
   return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
+}
+
+/**
+ * A new subscription past a cap (`SUBSCRIPTIONS_PER_CHANNEL`, `SUBSCRIPTIONS_PER_TEAM`): the
+ * sentence that refuses it; null when there is room. Unknown counts leave room.
+ */
+async function capReached(deps: Deps, { teamId, channelId }: Where): Promise<string | null> {
+  const caps = deps.config.subscriptionCaps;
+  const [index, health] = await Promise.all([
+    deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null),
+    deps.control.health(teamId).catch(() => null),
+  ]);
+  if ((index?.entries.length ?? 0) >= caps.channel)
+    return `This channel already watches ${caps.channel} items, the most one channel may. Unsubscribe one first (\`/decipher list\` shows them), or watch it from another channel.`;
+  if ((health?.subscriptions ?? 0) >= caps.team)
+    return `This workspace already watches ${caps.team} items, the most it may. Unsubscribe some first; whoever runs the bot can raise SUBSCRIPTIONS_PER_TEAM.`;
+  return null;
 }
 
 /** A bare `subscribe test 101` on a watched test keeps its options; options given replace them. */
