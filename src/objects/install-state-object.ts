@@ -4,27 +4,20 @@ import { DurableObject } from "cloudflare:workers";
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
 /**
- * The OAuth `state` values handed out by /slack/install (slack-edge's StateStore). One object
- * holds them all, so "use once" is one read-and-delete by the single writer: two callbacks
- * racing with the same state cannot both pass, which KV (no compare-and-delete, 60 s
- * consistency) could not promise. Expired values are pruned by an alarm.
+ * The OAuth `state` values of Add to Slack already used (src/util/signed-state.ts signs them, so
+ * handing one out writes nothing). One object holds them all, so "use once" is one
+ * read-and-write by the single writer: two callbacks racing with the same state cannot both
+ * pass, which KV (no compare-and-set, 60 s consistency) could not promise. Used nonces are
+ * pruned by an alarm once their state has expired.
  */
 export class InstallStateObject extends DurableObject {
-  async issue(now: number = Date.now()): Promise<string> {
-    const bytes = crypto.getRandomValues(new Uint8Array(24));
-    const state = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    await this.ctx.storage.put(state, now + STATE_TTL_MS);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + STATE_TTL_MS);
-    return state;
-  }
-
-  /** True once for a state this object issued and that has not expired; false for anything else. */
-  async consume(state: string, now: number = Date.now()): Promise<boolean> {
-    if (!/^[0-9a-f]{48}$/.test(state)) return false;
-    const expiresAt = await this.ctx.storage.get<number>(state);
-    if (expiresAt === undefined) return false;
-    await this.ctx.storage.delete(state);
-    return expiresAt > now;
+  /** True the first time a verified state's nonce is used; false after that. */
+  async useOnce(nonce: string, expiresAt: number): Promise<boolean> {
+    if (!/^[0-9a-f]{32}$/.test(nonce)) return false;
+    if ((await this.ctx.storage.get<number>(nonce)) !== undefined) return false;
+    await this.ctx.storage.put(nonce, expiresAt);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(expiresAt);
+    return true;
   }
 
   override async alarm(): Promise<void> {

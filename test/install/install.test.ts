@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { emulator, newOrg, standIn, standInUrl, visibleText } from "../../dev/in-workerd/bot.ts";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "../../dev/slack/oauth.ts";
 import { clickFor, findButton } from "../../dev/slack/payloads.ts";
+import { STATE_TTL_MS } from "../../src/objects/install-state-object.ts";
 import type { WorkspaceObject } from "../../src/objects/workspace-object.ts";
+import { signState } from "../../src/util/signed-state.ts";
 import { registryDirectoryStub, registryShard } from "../helpers/cases.ts";
 import { envelope, eventsOf } from "../helpers/events.ts";
 import {
@@ -31,7 +33,7 @@ describe("Add to Slack", () => {
     const flow = await startInstall(bot);
     expect(flow.start.status).toBe(200);
     expect(flow.page).toContain("Add to Slack");
-    expect(flow.cookie).toMatch(/^decipher-install-state=[0-9a-f]{48}$/);
+    expect(flow.cookie).toMatch(/^decipher-install-state=[0-9a-z]+\.[0-9a-f]{32}\.[0-9a-f]{64}$/);
     const consent = new URL(flow.authorizeUrl);
     expect(`${consent.origin}${consent.pathname}`).toBe(`${standInUrl}/oauth/v2/authorize`);
     expect(consent.searchParams.get("scope")).toContain("chat:write");
@@ -78,9 +80,33 @@ describe("Add to Slack", () => {
     expect(replay.status).toBe(400);
     expect(replay.body).toContain("Start again");
 
+    // A state signed by this deployment, but 11 minutes ago: expired.
+    const old = await signState(STANDIN_CLIENT_SECRET, Date.now() - 11 * 60 * 1000, STATE_TTL_MS);
+    const late = await decide(
+      { ...again, authorizeUrl: again.authorizeUrl.replace(/state=[^&]+/, `state=${old}`) },
+      bot.botToken,
+    );
+    expect((await finish(bot, late, `decipher-install-state=${old}`)).status).toBe(400);
+  });
+
+  it("hands out a state without writing anything: only a used one is recorded", async () => {
+    const bot = tenantBot(await newOrg());
     const states = env.INSTALL_STATES.get(env.INSTALL_STATES.idFromName("install-states"));
-    const state = await states.issue();
-    expect(await states.consume(state, Date.now() + 11 * 60 * 1000)).toBe(false);
+    const stored = () => runInDurableObject(states, async (_o, state) => (await state.storage.list()).size);
+    const before = await stored();
+    for (let i = 0; i < 3; i++) await startInstall(bot);
+    expect(await stored()).toBe(before);
+    // Signed with another secret: refused.
+    const forged = await signState("not-the-client-secret", Date.now(), STATE_TTL_MS);
+    expect(
+      (
+        await finish(
+          bot,
+          `http://bot.test/slack/oauth_redirect?code=1.abc&state=${forged}`,
+          `decipher-install-state=${forged}`,
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it("says nothing was installed when the person cancels on Slack's page", async () => {

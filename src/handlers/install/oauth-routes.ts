@@ -1,10 +1,12 @@
 import type { Config, Env } from "../../config.ts";
 import { reinstalledBy } from "../../messages/connect-decipher.ts";
 import { installStates, workspaceObject } from "../../objects/addresses.ts";
+import { STATE_TTL_MS } from "../../objects/install-state-object.ts";
 import { forgetTeam } from "../../objects/tenancy.ts";
 import { createSlackClient, type SlackClient } from "../../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import { describeError } from "../../util/describe-error.ts";
+import { signState, verifyState } from "../../util/signed-state.ts";
 import {
   failurePage,
   INSTALL_PATH,
@@ -158,10 +160,10 @@ export function installRoutes(config: Config, env: Env): { handle(request: Reque
   const install = config.install;
   if (!install)
     return { handle: async () => html(failurePage("Add to Slack is not set up on this deployment."), 404) };
-  const { clientId, botScopes, oauthUrl } = install;
+  const { clientId, clientSecret, botScopes, oauthUrl } = install;
 
   async function start(request: Request): Promise<Response> {
-    const state = await installStates(env).issue();
+    const state = await signState(clientSecret, Date.now(), STATE_TTL_MS);
     // Only a Slack team id is passed on (`team` preselects the workspace): anything else in
     // the link must not reach the authorize URL, where it could choose scopes, client or state.
     const team = new URL(request.url).searchParams.get("team") ?? "";
@@ -196,14 +198,17 @@ export function installRoutes(config: Config, env: Env): { handle(request: Reque
     );
   };
 
+  /** The browser's own state (cookie and query agree), signed by us, not expired, used once. */
+  async function stateUsable(state: string | null, request: Request): Promise<boolean> {
+    if (!state || state !== cookieValue(request.headers.get("Cookie") || "", STATE_COOKIE)) return false;
+    const verified = await verifyState(clientSecret, state, Date.now());
+    return verified !== null && (await installStates(env).useOnce(verified.nonce, verified.expiresAt));
+  }
+
   async function callback(request: Request): Promise<Response> {
     const { searchParams } = new URL(request.url);
     const state = searchParams.get("state");
-    if (
-      state !== cookieValue(request.headers.get("Cookie") || "", STATE_COOKIE) ||
-      !(await installStates(env).consume(state ?? ""))
-    )
-      return html(failurePage(STATE_REFUSED), 400);
+    if (!(await stateUsable(state, request))) return html(failurePage(STATE_REFUSED), 400);
     // slack-edge's order: an empty `error` fails as such; any other leaves the code to decide.
     if (searchParams.get("error") === "") return failure(request, "");
     if (!searchParams.get("code")) return failure(request, "missing-code");
