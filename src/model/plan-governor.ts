@@ -62,14 +62,15 @@ export const PACES: readonly Pace[] = [
 
 /**
  * What one subscription's day costs beyond its polls and renewals, and what each of those
- * costs, by the code paths measured in BENCHMARKS.md ("One object's alarm, and a day of 20
- * subscriptions"): a test runs 24 times a day, 3 minutes each, one run in ten failing.
+ * costs, from the code paths as `npm run bench:day` counted them (BENCHMARKS.md, "A simulated
+ * day"; a test runs 24 times a day, 3 minutes each, one run in ten failing): at full speed about
+ * 2,100 requests, 2,500 rows written and 20,000–22,000 rows read a subscription a day.
  */
 export const PROFILE = {
   /** Share of the day a run of the test is running (24 runs × 3 minutes). */
   runningShare: (24 * 3) / (24 * 60),
-  /** Rows one poll reads (its subscription, the running-run query, the outbox's unknown keys). */
-  rowsReadPerPoll: 4,
+  /** Rows one poll reads (its subscription, its ledger's queries, the outbox's unknown keys). */
+  rowsReadPerPoll: 11,
   /** A renewal: the object's report to its registry shard, which writes its lease row. */
   rowsWrittenPerRenewal: 1,
   /**
@@ -78,8 +79,11 @@ export const PROFILE = {
    * here as every subscription (one workspace).
    */
   rowsReadPerRenewalPerSubscription: 1,
-  /** Requests and rows of the runs themselves (first seen, passed or failed, an outage window). */
-  runsPerDay: { objectRequests: 150, rowsWritten: 80, rowsRead: 400 },
+  /**
+   * The runs themselves, whatever the pace: the channel index told of each state change, the
+   * outage window's calls, the ledger's and outbox's rows.
+   */
+  runsPerDay: { objectRequests: 80, rowsWritten: 500, rowsRead: 400 },
   /** The watchdog cron's own calls: the directory twice a minute. */
   cron: { objectRequests: 2 * 1_440, rowsWritten: 1_440, rowsRead: 10 * 1_440 },
 } as const;

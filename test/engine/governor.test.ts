@@ -31,7 +31,7 @@ describe("the governor's pace", () => {
   });
 
   it("keeps every size that can fit under 90 % of every Free limit, stretching only as much as needed", () => {
-    for (const size of [1, 20, 38, 39, 45, 60, 100, 150, 200, 300]) {
+    for (const size of [1, 20, 34, 35, 45, 60, 100, 150, 167]) {
       const { pace, stretched } = governPace(FREE_PLAN, size);
       expect(within(FREE_PLAN, dayAt(pace, size)), `${size} subscriptions`).toBe(true);
       expect(stretched).toBe(!within(FREE_PLAN, dayAt(FULL_SPEED, size)));
@@ -54,6 +54,13 @@ describe("the governor's pace", () => {
       idle = pace.idleMs;
       running = pace.runningMs;
     }
+  });
+
+  it("says which limit a size too big for any pace runs out, at the slowest pace", () => {
+    const governed = governPace(FREE_PLAN, 200);
+    expect(governed.pace.idleMs).toBe(60 * 60_000);
+    expect(governed.tightest?.name).toBe("rows written");
+    expect(governed.tightest?.share).toBeGreaterThan(DAY_SHARE);
   });
 
   it("leaves the clock at full speed on Workers Paid", () => {
