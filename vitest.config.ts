@@ -2,8 +2,11 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testWranglerConfig } from "./test/setup/wrangler-config.ts";
 
-/** The Worker inside workerd; `extra` are the bindings of one deployment mode. */
-const worker = (extra: (slackUrl: string) => Record<string, string>) =>
+/**
+ * The Worker inside workerd; `extra` are the bindings of one deployment mode, `more` further
+ * Miniflare options (bench/day/day.config.ts keeps its objects in memory).
+ */
+const worker = (extra: (slackUrl: string) => Record<string, string>, more: Record<string, unknown> = {}) =>
   cloudflareTest(({ inject }) => ({
     main: "./src/index.ts",
     // wrangler.toml read from a folder without the `.dev.vars` that `npm start` writes: the
@@ -25,6 +28,7 @@ const worker = (extra: (slackUrl: string) => Record<string, string>) =>
         POLL_CLOCK: "cron",
         ...extra(inject("slackUrl")),
       },
+      ...more,
     },
   }));
 
@@ -41,7 +45,7 @@ export const shared = {
 const TEST_ENCRYPTION_KEY = "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=";
 
 /** Single-workspace mode's Worker, also the chaos suite's (vitest.chaos.config.ts). */
-export const singleWorker = () => worker(() => ({}));
+export const singleWorker = (more: Record<string, unknown> = {}) => worker(() => ({}), more);
 
 export default defineConfig({
   test: {

@@ -28,6 +28,8 @@ export type DayResult = {
   alarmsNotFound: number;
   /** Slack Web API calls over the whole simulation (setup excluded), by method. */
   slackMethods: Record<string, number>;
+  /** Runs that ended after the warm-up minutes (their KV writes: the readable copies). */
+  runsEnded: { passed: number; failed: number };
   setupSeconds: number;
   simulateSeconds: number;
 };

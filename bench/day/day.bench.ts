@@ -26,14 +26,14 @@ import { installSimClock, setSimTime, simTime, TimeQueue, wallNow } from "./sim-
  * `DAY_JSON` line per size.
  */
 
-type Options = { sizes: number[]; windows: number[]; seed?: number };
+type Options = { sizes: number[]; windows: number[]; seed?: number; plan?: string };
 const options = ((inject as (key: string) => unknown)("dayBench") as Options | undefined) ?? {
   sizes: [20],
   windows: [],
 };
 
 /** Minutes simulated per size when BENCH_DAY_WINDOW_MINUTES does not say (a run stays near 10 minutes on 2 cores). */
-export const defaultWindow = (n: number) => (n <= 20 ? 120 : n <= 200 ? 60 : 30);
+export const defaultWindow = (n: number) => (n <= 20 ? 24 * 60 : n <= 200 ? 60 : 30);
 /** The first minutes (every object's first poll after subscribing) are left out of the day's rate. */
 export const WARM_MINUTES = 5;
 /** The outage's own share of the day: its 10 minutes and 5 more for its alerts and windows. */
@@ -78,6 +78,9 @@ class Day {
   readonly announced = new Map<number, number>();
   readonly failures: Failure[] = [];
   readonly slackMethods: Record<string, number> = {};
+  /** Runs that ended (passed or failed) after the warm-up, for the KV writes a run costs. */
+  readonly ended = { passed: 0, failed: 0 };
+  warmEnds = 0;
   alarmsNotFound = 0;
 
   schedule(key: string, at: number | null): void {
@@ -161,6 +164,8 @@ async function setUp(n: number, startMs: number) {
       env: {
         POLL_CLOCK: "alarms",
         VENDOR_TIMEOUT_MS: "8000",
+        // The plan the governor keeps the day under (src/model/plan-governor.ts): "paid" is full speed.
+        ...(options.plan ? { PLAN: options.plan } : {}),
         SLACK_TIMEOUT_MS: "10000",
         ...(counted as unknown as Record<string, string>),
       },
@@ -193,6 +198,7 @@ async function simulate(n: number, windowMinutes: number): Promise<DayResult> {
   const restoreDate = installSimClock(dayStart - 10 * MINUTE);
   const day = new Day();
   today = day;
+  day.warmEnds = dayStart + WARM_MINUTES * MINUTE;
   const restoreFetch = countFetches(env.DECIPHER_API_URL as string, env.SLACK_API_URL as string, day.onSlack);
   try {
     const setupStart = wallNow();
@@ -246,6 +252,7 @@ async function simulate(n: number, windowMinutes: number): Promise<DayResult> {
       latency,
       alarmsNotFound: day.alarmsNotFound,
       slackMethods: day.slackMethods,
+      runsEnded: day.ended,
       setupSeconds,
       simulateSeconds: (wallNow() - simStart) / 1000,
     };
@@ -271,6 +278,7 @@ async function apply(
     const run = runs.get(e.runKey);
     if (!run) return;
     await s.team.org.setRun(run.runId, e.fails ? "failed" : "passed");
+    if (simTime() >= day.warmEnds) day.ended[e.fails ? "failed" : "passed"]++;
     const polled = day.lastAlarm.get(s.key);
     if (e.fails)
       day.failures.push({
@@ -280,6 +288,7 @@ async function apply(
       });
   } else if (e.kind === "outage-failure") {
     const run = await s.team.org.addRun(s.vendorId, "failed", { createdAt });
+    if (simTime() >= day.warmEnds) day.ended.failed++;
     day.failures.push({ runId: run.id, failedAt: simTime(), seenRunning: false });
   } else await s.team.org.grow(s.vendorId, e.sessions);
 }

@@ -6,10 +6,10 @@
  *
  * BENCH_DAY_SIZES=20,200,1000 (the default) picks the sizes; BENCH_DAY_WINDOW_MINUTES=120,60,40
  * the minutes simulated per size (one number: every size); BENCH_DAY_SEED=35 the schedule and
- * the teams' tokens (the objects' names, hence their phases); BENCH_DAY_LABEL=before|after names
+ * the teams' tokens (the objects' names, hence their phases); BENCH_DAY_PLAN=paid runs at full
+ * speed (the clock before the governor: labelled "before"), unset the default plan (Free,
+ * governed: "governor"); BENCH_DAY_LABEL names
  * the section; BENCH_DAY_WRITE=1 writes it to bench/sections/ and BENCHMARKS.md.
- * BENCH_DAY_CHECK=1 instead simulates 20 subscriptions over a whole day and compares the day its
- * first two hours make with the whole day's (is scaling a window to a day fair?).
  */
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -18,15 +18,16 @@ import { ROOT } from "../../dev/stack.ts";
 import { run, VITEST_RUN_BOUND_MS } from "../exec.ts";
 import { writeSection } from "../write-section.ts";
 import { dayOf, usesOf, verdict } from "./day-figures.ts";
-import { renderCheck, renderDay } from "./day-report.ts";
+import { renderDay } from "./day-report.ts";
 import type { DayResult } from "./day-result.ts";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
-const check = process.env.BENCH_DAY_CHECK === "1";
-const label = process.env.BENCH_DAY_LABEL ?? "before";
-const sizes = check ? "20" : (process.env.BENCH_DAY_SIZES ?? "20,200,1000");
-const windows = check ? "1440" : (process.env.BENCH_DAY_WINDOW_MINUTES ?? "");
+/** The bot's PLAN (src/config.ts): "paid" runs at full speed, the default lets the governor slow a day down. */
+const plan = process.env.BENCH_DAY_PLAN ?? "";
+const label = process.env.BENCH_DAY_LABEL ?? (plan === "paid" ? "before" : "governor");
+const sizes = process.env.BENCH_DAY_SIZES ?? "20,200,1000";
+const windows = process.env.BENCH_DAY_WINDOW_MINUTES ?? "";
 
 const commit = () => {
   try {
@@ -45,6 +46,7 @@ async function main() {
       BENCH_DAY_SIZES: sizes,
       BENCH_DAY_WINDOW_MINUTES: windows,
       BENCH_DAY_SEED: process.env.BENCH_DAY_SEED ?? "35",
+      BENCH_DAY_PLAN: plan,
       NO_COLOR: "1",
       FORCE_COLOR: "0",
     },
@@ -66,12 +68,13 @@ async function main() {
     load: loadavg().map((v) => v.toFixed(2)),
     seconds: (Date.now() - started) / 1000,
     label,
+    plan: plan || "default (free)",
   };
-  const section = check ? renderCheck(results[0] as DayResult, context) : renderDay(results, context);
+  const section = renderDay(results, context);
   console.log(section);
   for (const r of results) console.log(`DAY_RESULT ${JSON.stringify(r)}`);
   if (process.env.BENCH_DAY_WRITE === "1") {
-    const name = check ? `day-${label}-check` : `day-${label}`;
+    const name = `day-${label}`;
     writeSection(`60-${name}.md`, `<!-- ${name}:start`, `<!-- ${name}:end -->`, section);
     console.log(`wrote the section to BENCHMARKS.md and bench/sections/60-${name}.md`);
   }
