@@ -4,6 +4,7 @@
  */
 
 import { startEmulator } from "../../dev/emulator/server.ts";
+import { slackAdmin } from "../../dev/slack/admin-client.ts";
 import { startSlackStandIn } from "../../dev/slack/standin-server.ts";
 import { DEMO_API_KEY, randomSecrets } from "../../dev/stack.ts";
 import type { Services } from "./compare.ts";
@@ -15,6 +16,8 @@ export async function startServices(): Promise<RunningServices> {
   const { signingSecret, botToken } = randomSecrets();
   const emulator = await startEmulator({ port: 0, host: "127.0.0.1", seed: 1 });
   const slack = await startSlackStandIn({ port: 0, host: "127.0.0.1", signingSecret, botToken });
+  // The team bench/peer/isolate-harness.ts names in its commands: the workspace's own.
+  await slackAdmin(slack.url).team(botToken, "T0TEST");
   return {
     emulatorUrl: emulator.url,
     slackUrl: slack.url,

@@ -130,14 +130,14 @@ export function createBot(options: {
   async function clickOn(
     message: StoredMessage,
     control: ReturnType<typeof findElement>,
-    opts: { channelId?: string; userId?: string; selectedValue?: string },
+    opts: { channelId?: string; userId?: string; teamId?: string; selectedValue?: string },
   ) {
     const channelId = opts.channelId ?? message.channel ?? "C0ALERTS";
     const userId = opts.userId ?? "U0ALICE";
     if (!control) throw new Error(`no such control in message ${message.ts}`);
     return signedPost(
       clickFor({
-        teamId: await team(),
+        teamId: opts.teamId ?? (await team()),
         channelId,
         userId,
         responseUrl: await responseUrl(channelId, userId, message.ts),
@@ -166,14 +166,21 @@ export function createBot(options: {
       await waitOnExecutionContext(ctx);
     },
     signedPost,
-    /** A slash command exactly as Slack sends it; returns the ack. */
-    async command(command: string, text: string, opts: { channelId?: string; userId?: string } = {}) {
+    /**
+     * A slash command exactly as Slack sends it; returns the ack. `teamId`: the person's own
+     * workspace, when it is not this one (someone of another organization in a shared channel).
+     */
+    async command(
+      command: string,
+      text: string,
+      opts: { channelId?: string; userId?: string; teamId?: string } = {},
+    ) {
       const channelId = opts.channelId ?? "C0ALERTS";
       const userId = opts.userId ?? "U0ALICE";
       const responseUrlOf = await responseUrl(channelId, userId);
       return signedPost(
         slashCommandFor({
-          teamId: await team(),
+          teamId: opts.teamId ?? (await team()),
           channelId,
           userId,
           command,
@@ -186,7 +193,7 @@ export function createBot(options: {
     async click(
       message: StoredMessage,
       actionId: string,
-      opts: { channelId?: string; userId?: string; value?: string } = {},
+      opts: { channelId?: string; userId?: string; teamId?: string; value?: string } = {},
     ) {
       const found = findButton(message, actionId);
       if (!found) throw new Error(`no ${actionId} button in message ${message.ts}`);

@@ -73,6 +73,8 @@ export function slackAdmin(standInUrl: string) {
     blockRollout: (botToken: string, refuse: string[]) =>
       call("POST", "/block-rollout", { botToken, refuse }),
     /** The app's history tier here (docs/slack-platform.md). */
+    /** The workspace's team id from now on (auth.test and every payload). */
+    team: (botToken: string, teamId: string) => call("POST", "/team", { botToken, teamId }),
     distribution: (botToken: string, distribution: "internal" | "distributed") =>
       call("POST", "/distribution", { botToken, distribution }),
     /** The time the workspace's rate windows read from now on (a test's simulated clock). */

@@ -48,6 +48,21 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     return c.json({ ok: true, distribution, tier: TIERS[distribution] });
   });
 
+  /**
+   * `teamId`: the workspace's team id from now on, as auth.test and every payload name it, for
+   * tests whose requests name a team of their own choosing (test/helpers/slack-app.ts).
+   */
+  app.post("/team", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const teamId = str(body.teamId);
+    if (!teamId || !/^T[A-Z0-9]{2,20}$/.test(teamId))
+      return c.json({ ok: false, error: "teamId must look like T0TEST" }, 400);
+    ws.teamId = teamId;
+    return c.json({ ok: true, teamId });
+  });
+
   /** `nowMs`: the time the workspace's rate windows read from now on (a test's clock). */
   app.post("/clock", async (c) => {
     const body = await jsonBody(c);

@@ -19,6 +19,7 @@ import type {
   PreAuthorizeSlackMiddlewareRequest,
   SlackAPIClient,
   SlackEdgeAppEnv,
+  SlackRequestWithOptionalRespond,
   SlashCommandAckHandler,
   SlashCommandLazyHandler,
   SourceSpecifiedBlockActionAckHandler,
@@ -61,6 +62,9 @@ type Kind =
   | "block_actions"
   | "block_suggestion"
   | "view";
+
+/** A request of any kind as a listener sees it: its payload, the context after authorize. */
+export type AnyRequest = SlackRequestWithOptionalRespond<Env, Record<string, unknown>>;
 
 /** A parsed signed request, as src/handlers/slack-edge.ts hands it over (it parsed the body already). */
 export type ParsedRequest = { body: Body; rawBody: string; headers: Headers };
@@ -120,6 +124,8 @@ export class LeanSlackApp {
     block_suggestion: [],
     view: [],
   };
+  /** Listeners that take a request before any other, when they apply to it (src/handlers/outsiders.ts). */
+  readonly #first: { applies: (req: AnyRequest) => boolean; ack: Ack; lazy?: Lazy | undefined }[] = [];
 
   constructor(options: LeanSlackAppOptions) {
     this.env = options.env;
@@ -205,6 +211,20 @@ export class LeanSlackApp {
     return this.#add("view", { matches, ack, lazy });
   }
 
+  /**
+   * A listener for every kind of request (command, event, click, view) that `applies` picks,
+   * ahead of the listeners registered for it: a rule that holds for all of them (who may use
+   * the app at all) is written once. Its `req.payload` is what the kind's listeners would get.
+   */
+  first(
+    applies: (req: AnyRequest) => boolean,
+    ack: (req: AnyRequest) => Promise<unknown>,
+    lazy?: (req: AnyRequest) => Promise<void> | undefined,
+  ) {
+    this.#first.push({ applies, ack: ack as Ack, lazy: lazy as Lazy | undefined });
+    return this;
+  }
+
   viewClosed(callbackId: StringOrRegExp, ack: ViewClosedAckHandler<Env>, lazy?: ViewClosedLazyHandler<Env>) {
     const matches = (b: Body) => b.type === "view_closed" && named(callbackId, b.view?.callback_id);
     return this.#add("view", { matches, ack, lazy });
@@ -245,9 +265,11 @@ export class LeanSlackApp {
 
   async #run(body: Body, base: PreAuthorizeSlackMiddlewareRequest<Env>, ctx: ExecutionContext) {
     const kind = kindOf(body);
+    const req = { ...base, payload: kind === "event" ? body.event : body } as Request;
+    const first = this.#first.find((l) => l.applies(req as unknown as AnyRequest));
+    if (first) return this.#answer(first, req, ctx);
     if (kind === "event") {
       const listeners = this.#listeners.event.filter((l) => l.matches(body));
-      const req = { ...base, payload: body.event } as Request;
       for (const l of listeners) await l.ack(req as never);
       for (const l of listeners) {
         const later = l.lazy?.(req as never);
@@ -258,7 +280,10 @@ export class LeanSlackApp {
     // The first match only: the other listeners' matchers need not run.
     const listener = kind ? this.#listeners[kind].find((l) => l.matches(body)) : undefined;
     if (!listener) return new Response("No listener found", { status: 404 });
-    const req = { ...base, payload: body } as Request;
+    return this.#answer(listener, req, ctx);
+  }
+
+  async #answer(listener: { ack: Ack; lazy?: Lazy | undefined }, req: Request, ctx: ExecutionContext) {
     const answer = await listener.ack(req as never);
     // No waitUntil when the lazy half has nothing to do: each one keeps the request open after
     // its response, for workerd to wind down later (BENCHMARKS.md, "The Slack edge").

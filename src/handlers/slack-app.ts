@@ -17,6 +17,7 @@ import { registerEvents } from "./events/register.ts";
 import { registerFallbacks } from "./fallbacks.ts";
 import { registerConnectDecipher } from "./install/connect-decipher.ts";
 import { LeanSlackApp } from "./lean-slack-app.ts";
+import { refuseOutsiders } from "./outsiders.ts";
 
 export const SLACK_EVENTS_PATH = "/slack/events";
 
@@ -55,6 +56,8 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
     slackApiUrl: deps.config.slackApiUrl,
   });
 
+  // Before any listener: a person of another organization (a shared channel) gets no data.
+  refuseOutsiders(app, deps);
   const sessions = sessionsCommand(deps);
   app.command("/sessions", sessions.ack, sessions.lazy);
   const decipher = decipherCommand(deps);

@@ -61,12 +61,18 @@ export function eventsOf(bot: Bot) {
       for (const envelope of events) acks.push(await this.send(envelope));
       return { message, events, acks };
     },
-    async openHome(userId = "U0ALICE") {
+    /** The `app_home_opened` envelope Slack would send when the person opens the Home tab. */
+    async homeOpened(userId = "U0ALICE"): Promise<Envelope> {
       const { events } = await undelivered<{ events: Envelope[] }>("/home-opened", {
         botToken: bot.botToken,
         userId,
       });
-      return this.send(events[0]);
+      const [opened] = events;
+      if (!opened) throw new Error("the stand-in sent no app_home_opened");
+      return opened;
+    },
+    async openHome(userId = "U0ALICE") {
+      return this.send(await this.homeOpened(userId));
     },
     views: (userId = "U0ALICE") => standIn.views(bot.botToken, userId),
     /**
@@ -116,5 +122,31 @@ export function envelope(teamId: string, event: Record<string, unknown>, eventId
     event_id: eventId ?? `EvTEST${Date.now().toString(36).toUpperCase()}${counter}`,
     event_time: Math.floor(Date.now() / 1000),
     event: { event_ts: "1732200000.000100", ...event } as unknown as Envelope["event"],
+  };
+}
+
+const WITH_USER_TEAM = new Set(["app_mention", "message"]);
+
+/** A workspace of another organization, sharing a channel with the bot's workspace (Slack Connect). */
+export const OTHER_ORG_TEAM = "T0OTHERORG";
+
+/**
+ * An envelope as Slack sends it from a channel shared with another organization, when someone
+ * of that organization acted: delivered to the installation named in `authorizations`, with
+ * `team_id` the person's own workspace, and so is `user_team` in the events whose shape has it
+ * (a message, an app_mention: java-slack-sdk's fixtures; `link_shared` and `app_home_opened`
+ * name only the user). java-slack-sdk's
+ * EventInSharedChannelsTest (bolt/src/test/java/test_locally/app/EventInSharedChannelsTest.java,
+ * its `messagePayload`) has `"team_id": "T_SOURCE"`, `authorizations[0].team_id`
+ * "T_INSTALLED" and `"event_context": "1-message-T_SOURCE-C111"`.
+ */
+export function fromAnotherOrg(sent: Envelope, installedTeam: string, otherTeam = OTHER_ORG_TEAM): Envelope {
+  return {
+    ...sent,
+    team_id: otherTeam,
+    authorizations: deliveredTo(installedTeam),
+    is_ext_shared_channel: true,
+    event_context: `1-${sent.event.type}-${otherTeam}-C0ALERTS`,
+    event: WITH_USER_TEAM.has(sent.event.type) ? { ...sent.event, user_team: otherTeam } : sent.event,
   };
 }

@@ -72,6 +72,9 @@ function parsedBody(rawBody: string): ParsedRequest["body"] {
 
 export async function slackApp(options: { adminUserIds?: string; alertControl?: FakeAlertControl } = {}) {
   const botToken = `xoxb-test-${crypto.randomUUID()}`;
+  // The workspace is TEAM_ID, as every request below names it: a request naming another team
+  // comes from another organization (src/handlers/outsiders.ts).
+  await standIn.team(botToken, TEAM_ID);
   const botEnv = {
     ...(env as unknown as Env),
     DECIPHER_API_KEY: await newOrg(),
