@@ -69,8 +69,11 @@ export const PACES: readonly Pace[] = [
 export const PROFILE = {
   /** Share of the day a run of the test is running (24 runs × 3 minutes). */
   runningShare: (24 * 3) / (24 * 60),
-  /** Rows one poll reads (its subscription, its ledger's queries, the outbox's unknown keys). */
-  rowsReadPerPoll: 11,
+  /**
+   * Rows one poll reads: its ledger's last 24 hours (about 24 runs, read by index) and its
+   * unsettled rows, its subscription, the outbox's unknown keys.
+   */
+  rowsReadPerPoll: 30,
   /** A renewal: the object's report to its registry shard, which writes its lease row. */
   rowsWrittenPerRenewal: 1,
   /**
