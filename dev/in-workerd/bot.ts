@@ -232,6 +232,8 @@ export function createBot(options: {
     /** An admin restricts who may post in the channel (`restricted_action`, …); null lifts it. */
     restrictChannel: (restriction: string | null, channelId = "C0ALERTS") =>
       standIn.restrict(botToken, channelId, restriction),
+    /** The channel is shared with another organization (Slack Connect). */
+    shareChannel: (channelId = "C0ALERTS") => standIn.shareChannel(botToken, channelId),
     /** A person deletes one of the channel's messages. */
     deleteMessage: (ts: string, channelId = "C0ALERTS") => standIn.deleteMessage(botToken, channelId, ts),
     /** Slack sends `message_metadata_posted` for the bot's posts (the manifest's `metadata_subscriptions`). */

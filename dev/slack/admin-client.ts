@@ -73,6 +73,9 @@ export function slackAdmin(standInUrl: string) {
     blockRollout: (botToken: string, refuse: string[]) =>
       call("POST", "/block-rollout", { botToken, refuse }),
     /** The app's history tier here (docs/slack-platform.md). */
+    /** The channel is shared with another organization (Slack Connect), or no longer. */
+    shareChannel: (botToken: string, channelId: string, shared = true) =>
+      call("POST", "/channels/share", { botToken, channelId, shared }),
     /** The workspace's team id from now on (auth.test and every payload). */
     team: (botToken: string, teamId: string) => call("POST", "/team", { botToken, teamId }),
     distribution: (botToken: string, distribution: "internal" | "distributed") =>

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { deleteByPerson, findMessage, resolveChannel } from "./messages.ts";
-import type { Distribution, PostingRestriction } from "./standin-types.ts";
+import type { Channel, Distribution, PostingRestriction } from "./standin-types.ts";
 import { TIERS } from "./tiers.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
 
@@ -35,6 +35,14 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     if (!token || !isBotToken(token))
       return c.json({ ok: false, error: "botToken must look like xoxb-…" }, 400);
     return workspaces.get(token);
+  }
+
+  /** The workspace and the channel `channelId` names, or the answer when there is none. */
+  function channelFor(c: Context, body: Body): { ws: Workspace; channel: Channel } | Response {
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const channel = resolveChannel(ws, str(body.channelId));
+    return channel ? { ws, channel } : c.json({ ok: false, error: "channel_not_found" }, 404);
   }
 
   app.post("/distribution", async (c) => {
@@ -77,10 +85,9 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
   /** `restriction`: one of chat.postMessage's refusals for this channel; null lifts it. */
   app.post("/channels/restrict", async (c) => {
     const body = await jsonBody(c);
-    const ws = workspaceFor(c, body);
-    if (ws instanceof Response) return ws;
-    const channel = resolveChannel(ws, str(body.channelId));
-    if (!channel) return c.json({ ok: false, error: "channel_not_found" }, 404);
+    const found = channelFor(c, body);
+    if (found instanceof Response) return found;
+    const { ws, channel } = found;
     const restriction = body.restriction;
     if (restriction === null) {
       channel.restriction = undefined;
@@ -102,6 +109,16 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
         400,
       );
     return c.json({ ok: true, restriction });
+  });
+
+  /** The channel is shared with another organization (Slack Connect), or no longer (`shared: false`). */
+  app.post("/channels/share", async (c) => {
+    const body = await jsonBody(c);
+    const found = channelFor(c, body);
+    if (found instanceof Response) return found;
+    const { channel } = found;
+    channel.isExtShared = body.shared !== false;
+    return c.json({ ok: true, shared: channel.isExtShared });
   });
 
   /** A person (or an admin) deletes a message, the bot's or anyone's. */

@@ -211,6 +211,8 @@ function channelObject(c: Channel) {
     is_archived: c.isArchived,
     is_general: c.id === "C0GENERAL",
     is_member: c.isMember,
+    is_shared: c.isExtShared === true,
+    is_ext_shared: c.isExtShared === true,
     created: c.created,
     creator: "U0ALICE",
     name_normalized: c.name,

@@ -17,3 +17,7 @@ export const outsiderMessage = (): SlackMessage => ({ text: OUTSIDER_REFUSAL, bl
 
 /** Their Home tab: the same sentence, none of the workspace's subscriptions. */
 export const outsiderHome = (): HomeTabView => ({ type: "home", blocks: [sentence()] });
+
+/** Told to whoever subscribes a channel shared with another organization (Slack Connect). */
+export const SHARED_CHANNEL_NOTE =
+  "This channel is shared with another organization: its people will see these alerts too, but only this workspace's members can use their buttons or look anything up.";

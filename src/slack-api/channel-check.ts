@@ -1,7 +1,8 @@
 import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure } from "./slack-errors.ts";
 
-export type Postable = { ok: true; warning: string | null } | { ok: false; reason: string };
+/** `shared`: the channel is shared with another organization (Slack Connect, `is_ext_shared`). */
+export type Postable = { ok: true; warning: string | null; shared?: boolean } | { ok: false; reason: string };
 
 const INVITE = "invite it with `/invite @Decipher`, then subscribe again";
 
@@ -14,8 +15,9 @@ export async function channelPostable(slack: SlackClient, channelId: string): Pr
   try {
     const res = await slack.conversations.info({ channel: channelId });
     const channel = res.channel as
-      | { is_archived?: boolean; is_member?: boolean; is_private?: boolean }
+      | { is_archived?: boolean; is_member?: boolean; is_private?: boolean; is_ext_shared?: boolean }
       | undefined;
+    const shared = channel?.is_ext_shared === true;
     if (channel?.is_archived)
       return {
         ok: false,
@@ -28,7 +30,7 @@ export async function channelPostable(slack: SlackClient, channelId: string): Pr
         () => true,
         () => false,
       );
-      if (joined) return { ok: true, warning: null };
+      if (joined) return { ok: true, warning: null, shared };
     }
     if (channel?.is_member === false) {
       return {
@@ -36,7 +38,7 @@ export async function channelPostable(slack: SlackClient, channelId: string): Pr
         reason: `The bot is not a member of this channel, so it cannot post alerts here: ${INVITE}. Nothing was stored.`,
       };
     }
-    return { ok: true, warning: null };
+    return { ok: true, warning: null, shared };
   } catch (error) {
     const failure = classifySlackFailure(error);
     if (failure.code === "channel_not_found" || failure.code === "not_in_channel") {

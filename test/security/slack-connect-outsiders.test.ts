@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
-import { OUTSIDER_REFUSAL } from "../../src/messages/outsiders.ts";
+import { OUTSIDER_REFUSAL, SHARED_CHANNEL_NOTE } from "../../src/messages/outsiders.ts";
 import { eventsOf, fromAnotherOrg, OTHER_ORG_TEAM } from "../helpers/events.ts";
 
 /**
@@ -76,5 +76,23 @@ describe("someone of another organization in a shared channel gets no Decipher d
     const home = JSON.stringify(await events.views());
     expect(home).toContain(OUTSIDER_REFUSAL);
     expect(home).not.toContain("101");
+  });
+});
+
+describe("subscribing a channel shared with another organization", () => {
+  // Alerts there are the workspace's choice: the admin who subscribes is told who will see them.
+  it("is allowed, and the reply says the channel is shared with another organization", async () => {
+    const { bot } = await sharedChannel();
+    await bot.shareChannel("C0ALERTS");
+    await bot.command("/decipher", "subscribe test 101");
+    const shared = (await bot.messages("C0ALERTS")).filter((m) => m.ephemeral).at(-1);
+    expect(visibleText(shared ?? {})).toMatch(/Subscribed this channel to test/);
+    // In a block: Slack shows a message's blocks, its text only in notifications.
+    expect(visibleText({ blocks: shared?.blocks ?? [] })).toContain(SHARED_CHANNEL_NOTE);
+
+    await bot.command("/decipher", "subscribe test 102", { channelId: "C0GENERAL" });
+    const own = (await bot.messages("C0GENERAL")).filter((m) => m.ephemeral).at(-1);
+    expect(visibleText(own ?? {})).toMatch(/Subscribed this channel to test/);
+    expect(visibleText(own ?? {})).not.toContain("another organization");
   });
 });

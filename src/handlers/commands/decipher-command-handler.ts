@@ -3,9 +3,11 @@ import { kindSpec, specOf } from "../../kinds/kinds.ts";
 import { listMessage, statusMessage, subscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
 import { plain } from "../../messages/decipher-replies.ts";
+import { section } from "../../messages/elements.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { code, DATE_FORMAT_AHEAD, dateToken } from "../../messages/mrkdwn.ts";
+import { SHARED_CHANNEL_NOTE } from "../../messages/outsiders.ts";
 import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
@@ -82,7 +84,17 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
     existing?.muted && created ? "muted" : (existing?.paused ?? null),
     existing && !sameOptions(existing, command) ? existing : undefined,
   );
-  return postable.warning ? { ...reply, text: `${reply.text}\n${postable.warning}` } : reply;
+  return withNotes(reply, [postable.warning, postable.shared ? SHARED_CHANNEL_NOTE : null]);
+}
+
+/** Notes under a reply, shown (a block each) and in its notification text. */
+function withNotes(message: SlackMessage, notes: (string | null)[]): SlackMessage {
+  const shown = notes.filter((note): note is string => note !== null);
+  if (shown.length === 0) return message;
+  return {
+    text: [message.text, ...shown].join("\n"),
+    blocks: [...message.blocks, ...shown.map((note) => section(note))],
+  };
 }
 
 /**
