@@ -3,18 +3,30 @@ import { FULL_SPEED, governPace, type Pace, type Plan, samePace } from "../model
 /**
  * A subscription object's pace (src/model/plan-governor.ts), kept in its storage: the governor's
  * answer as of its last report to the registry, which says how many subscriptions the
- * deployment has. Full speed until a report says otherwise. Written only when it changes.
+ * deployment has. Full speed until a report says otherwise. Written only when it changes, read
+ * from storage once per instance (every poll asks for it): the object is its only writer.
  */
 const PACE = "pace";
 
-export async function storedPace(storage: DurableObjectStorage): Promise<Pace> {
-  return (await storage.get<Pace>(PACE)) ?? FULL_SPEED;
-}
+export class ObjectPace {
+  readonly #storage: DurableObjectStorage;
+  #pace: Pace | undefined;
 
-/** The governor's pace for `everywhere` subscriptions on `plan`, stored when it changed. */
-export async function notePace(storage: DurableObjectStorage, plan: Plan, everywhere: number): Promise<void> {
-  const { pace } = governPace(plan, everywhere);
-  if (samePace(await storedPace(storage), pace)) return;
-  if (samePace(pace, FULL_SPEED)) await storage.delete(PACE);
-  else await storage.put(PACE, pace);
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+  }
+
+  async current(): Promise<Pace> {
+    this.#pace ??= (await this.#storage.get<Pace>(PACE)) ?? FULL_SPEED;
+    return this.#pace;
+  }
+
+  /** The governor's pace for `everywhere` subscriptions on `plan`, stored when it changed. */
+  async note(plan: Plan, everywhere: number): Promise<void> {
+    const { pace } = governPace(plan, everywhere);
+    if (samePace(await this.current(), pace)) return;
+    this.#pace = pace;
+    if (samePace(pace, FULL_SPEED)) await this.#storage.delete(PACE);
+    else await this.#storage.put(PACE, pace);
+  }
 }

@@ -26,7 +26,7 @@ import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest
 import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { historyPace } from "./history-pace.ts";
 import { digestLineOf, lastRunOf, runningSince } from "./ledger-reads.ts";
-import { notePace, storedPace } from "./object-pace.ts";
+import { ObjectPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
@@ -70,12 +70,15 @@ export class SubscriptionObject extends DurableObject<Env> {
   /** Recoveries its channel could not show yet, kept in storage too. */
   readonly #recoveries: OwedRecoveries;
   readonly #copyWrite: OwedWrite;
+  /** The clock's pace (src/objects/object-pace.ts). */
+  #pace: ObjectPace;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#recoveries = new OwedRecoveries(ctx.storage);
     this.#indexWrite = new OwedWrite(ctx.storage, "index-owed", "channel index row");
     this.#copyWrite = new OwedWrite(ctx.storage, "copy-owed", "KV copy");
+    this.#pace = new ObjectPace(ctx.storage);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
@@ -175,6 +178,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const existing = await this.#read();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
+      this.#pace = new ObjectPace(this.ctx.storage);
       this.#indexWrite.forget();
       await this.env.STATE.delete(copyKey(this.env, ref));
       // A row left behind (its channel's object unreachable just now) goes with the next
@@ -261,7 +265,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const since = this.#lastPollAt === null ? Number.POSITIVE_INFINITY : now - this.#lastPollAt;
     this.#lastPollAt = now;
     // Paused by Slack's refusal of the channel, the clock goes on: it counts and tries hourly.
-    const pace = await storedPace(this.ctx.storage);
+    const pace = await this.#pace.current();
     if (alarms && after && (!after.paused || pausedBySlack(after))) {
       await this.ctx.storage.setAlarm(
         nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace),
@@ -274,7 +278,7 @@ export class SubscriptionObject extends DurableObject<Env> {
           .report(report, Date.now() + leaseAt(pace))
           .then(async (everywhere) => {
             this.#reported = state;
-            await notePace(this.ctx.storage, config.plan, everywhere);
+            await this.#pace.note(config.plan, everywhere);
           })
           .catch((error: unknown) => console.error(`report of ${name}: ${describeError(error)}`));
       }
