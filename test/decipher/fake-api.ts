@@ -5,6 +5,7 @@
  * parameters, opaque cursors, and scripted faults (429 with Retry-After, 5xx, hangs,
  * malformed bodies) for the retry paths.
  */
+import { createVendorClient } from "../../src/decipher/vendor-client.ts";
 import { isVendorApiError, type VendorApiError } from "../../src/decipher/vendor-errors.ts";
 import { clicks, session, testRun, testRunList, timeline } from "./fixtures.ts";
 
@@ -50,6 +51,18 @@ export function recordingFetch(handler: Handler) {
 }
 
 /** A fetch that never answers until aborted, then rejects the way platform fetch does. */
+/** A client on `handler`'s answers, waiting no time between attempts, and the calls it made. */
+export function clientOn(handler: Handler) {
+  const { fetch, calls } = recordingFetch(handler);
+  const client = createVendorClient({
+    baseUrl: "https://api.decipher.test",
+    apiKey: API_KEY,
+    fetch,
+    sleep: async () => {},
+  });
+  return { client, calls };
+}
+
 export function hangUntilAborted(signal: AbortSignal | undefined): Promise<Response> {
   return new Promise((_, reject) => {
     signal?.addEventListener("abort", () =>

@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createVendorClient } from "../../src/decipher/vendor-client.ts";
-import { API_KEY, failure, json, recordingFetch } from "./fake-api.ts";
+import { clientOn, failure, json } from "./fake-api.ts";
 import { testRun, testRunList } from "./fixtures.ts";
 
 describe("an answer that is not 2xx", () => {
   // ofetch treats only 4xx and 5xx as errors: a 3xx that fetch did not follow was parsed as data.
   it("is an error from its status even when its body reads as a page (a 3xx)", async () => {
-    const { fetch, calls } = recordingFetch(() => json(300, testRunList([testRun(1)])));
-    const client = createVendorClient({
-      baseUrl: "https://api.decipher.test",
-      apiKey: API_KEY,
-      fetch,
-      sleep: async () => {},
-    });
+    const { client, calls } = clientOn(() => json(300, testRunList([testRun(1)])));
     const error = await failure(client.listTestRuns(101));
     expect(error.status).toBe(300);
     expect(error.type).toBe("api_error");
@@ -23,13 +16,7 @@ describe("an answer that is not 2xx", () => {
   // ofetch's request-error hook read `error.name` of whatever fetch rejected with: a rejection
   // that is no object threw a TypeError there, given up at once instead of retried.
   it("retries a transport that rejects with no error at all, and reports network_error", async () => {
-    const { fetch, calls } = recordingFetch(() => Promise.reject(undefined));
-    const client = createVendorClient({
-      baseUrl: "https://api.decipher.test",
-      apiKey: API_KEY,
-      fetch,
-      sleep: async () => {},
-    });
+    const { client, calls } = clientOn(() => Promise.reject(undefined));
     const error = await failure(client.listTestRuns(101));
     expect(error.type).toBe("network_error");
     expect(error.message).toBe("Could not reach the Decipher API (undefined)");
@@ -56,13 +43,7 @@ describe("an answer larger than the bot reads", () => {
   };
 
   it("is refused at 5 MB with a clear error, and not asked again", async () => {
-    const { fetch, calls } = recordingFetch(async () => huge());
-    const client = createVendorClient({
-      baseUrl: "https://api.decipher.test",
-      apiKey: API_KEY,
-      fetch,
-      sleep: async () => {},
-    });
+    const { client, calls } = clientOn(async () => huge());
     const error = await failure(client.listTestRuns(101));
     expect(error.type).toBe("invalid_response");
     expect(error.message).toBe(

@@ -183,19 +183,32 @@ describe("lost answers of several subscriptions in one distributed workspace", (
   });
 });
 
+/**
+ * Six tests of a distributed app's channel: three fail at once and their outage message's answer
+ * is lost, with history refused `historyRefusals` times; `minutesBetween` minutes later the
+ * other three fail. `next`: the first minute not run yet.
+ */
+async function twoOutages(options: { historyRefusals: number; minutesBetween: number }) {
+  const { bot, org, tests } = await channelWatching(6, { env: DISTRIBUTED });
+  await bot.distribution("distributed");
+  const t0 = Date.now();
+  const first = [];
+  for (const t of tests.slice(0, 3)) first.push(await org.addRun(t.id, "failed"));
+  await bot.slackFault("chat.postMessage", "lost", 1);
+  await bot.slackFault("conversations.history", "429", options.historyRefusals, { retryAfter: 60 });
+  for (let m = 0; m < options.minutesBetween; m++) await minute(bot, t0, m);
+  const second = [];
+  for (const t of tests.slice(3)) second.push(await org.addRun(t.id, "failed"));
+  return { bot, tests, t0, first, second, next: options.minutesBetween };
+}
+
 describe("an outage message whose answer was lost, while the channel's next outage begins", () => {
   it("does not hold the next outage back: its runs are told within minutes, each once, and the first outage's runs at its bound", async () => {
-    const { bot, org, tests } = await channelWatching(6, { env: DISTRIBUTED });
-    await bot.distribution("distributed");
-    const t0 = Date.now();
-    const first = [];
-    for (const t of tests.slice(0, 3)) first.push(await org.addRun(t.id, "failed"));
-    await bot.slackFault("chat.postMessage", "lost", 1);
-    await bot.slackFault("conversations.history", "429", 10_000, { retryAfter: 60 });
-    let m = 0;
-    for (; m <= 2; m++) await minute(bot, t0, m);
-    const second = [];
-    for (const t of tests.slice(3)) second.push(await org.addRun(t.id, "failed"));
+    const { bot, tests, t0, first, second, next } = await twoOutages({
+      historyRefusals: 10_000,
+      minutesBetween: 3,
+    });
+    let m = next;
     for (const end = m + 3; m <= end; m++) await minute(bot, t0, m);
     for (const run of second) expect(await copiesNaming(bot, run.id)).toBe(1);
 
@@ -209,19 +222,12 @@ describe("an outage message whose answer was lost, while the channel's next outa
 
 describe("an outage message set aside while its outcome was unknown", () => {
   it("is found later: its runs adopt its thread, told once, long before the bound", async () => {
-    const { bot, org, tests } = await channelWatching(6, { env: DISTRIBUTED });
-    await bot.distribution("distributed");
-    const t0 = Date.now();
-    const first = [];
-    for (const t of tests.slice(0, 3)) first.push(await org.addRun(t.id, "failed"));
-    await bot.slackFault("chat.postMessage", "lost", 1);
     // History refused for a few reads, then answered.
-    await bot.slackFault("conversations.history", "429", 2, { retryAfter: 60 });
-    let m = 0;
-    for (; m <= 1; m++) await minute(bot, t0, m);
-    const second = [];
-    for (const t of tests.slice(3)) second.push(await org.addRun(t.id, "failed"));
-    for (; m <= 10; m++) await minute(bot, t0, m);
+    const { bot, tests, t0, first, second, next } = await twoOutages({
+      historyRefusals: 2,
+      minutesBetween: 2,
+    });
+    for (let m = next; m <= 10; m++) await minute(bot, t0, m);
 
     for (const run of [...first, ...second]) expect(await copiesNaming(bot, run.id)).toBe(1);
     for (const t of tests) expect(await unfatedFailures(bot, "test", t.id)).toEqual([]);
