@@ -9,6 +9,7 @@ import {
   notAllowedModal,
 } from "../../messages/connect-decipher.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
+import { isWorkspaceAdmin } from "../../slack-api/workspace-admin.ts";
 import type { Deps, Tenant } from "../../wiring.ts";
 import { refreshHome } from "../home/app-home.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
@@ -26,13 +27,7 @@ const KEY_SHAPE = /^[\x21-\x7e]{8,200}$/;
 /** Whoever installed the app, a bot admin, or a Slack workspace admin or owner (users.info). */
 async function mayConnect(deps: Deps, tenant: Tenant, userId: string): Promise<boolean> {
   if (userId === tenant.installerUserId || tenant.admins.includes(userId)) return true;
-  try {
-    const { user } = await deps.slack.users.info({ user: userId });
-    return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
-  } catch (error) {
-    console.warn(`users.info failed (${classifySlackFailure(error).code})`);
-    return false;
-  }
+  return isWorkspaceAdmin(deps.slack, userId);
 }
 
 /** A read call with the key: null when Decipher accepts it, else the sentence to show under the field. */

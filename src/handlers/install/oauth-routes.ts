@@ -5,6 +5,7 @@ import { STATE_TTL_MS } from "../../objects/install-state-object.ts";
 import { forgetTeam } from "../../objects/tenancy.ts";
 import { createSlackClient, type SlackClient } from "../../slack-api/slack-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
+import { isWorkspaceAdmin } from "../../slack-api/workspace-admin.ts";
 import { describeError } from "../../util/describe-error.ts";
 import { signState, verifyState } from "../../util/signed-state.ts";
 import {
@@ -100,18 +101,6 @@ async function saveInstall(env: Env, config: Config, answer: Access): Promise<{ 
   );
   if (keptFrom) await tellInstaller(installed, keptFrom, by);
   return { first };
-}
-
-/** Whether Slack reports the person as a workspace admin or owner (users.info); false when it cannot say. */
-async function isWorkspaceAdmin(slack: SlackClient, userId: string): Promise<boolean> {
-  if (!userId) return false;
-  try {
-    const { user } = await slack.users.info({ user: userId });
-    return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
-  } catch (error) {
-    console.warn(`users.info at install failed (${classifySlackFailure(error).code})`);
-    return false;
-  }
 }
 
 /** A member approved the app again: the installer hears it in a DM, and that nothing of theirs changed. */
