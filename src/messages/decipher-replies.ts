@@ -258,3 +258,10 @@ function pausedElsewhereSection(words: KindWords, subs: readonly Subscription[],
   );
   return section(`*Paused in other channels*\n${lines.join("\n")}`);
 }
+
+/** A subscribe refused at a cap (src/config.ts `subscriptionCaps`): where, and what to do. */
+export function capSentence(where: "channel" | "team", cap: number): string {
+  return where === "channel"
+    ? `This channel already watches ${cap} items, the most one channel may. Unsubscribe one first (\`/decipher list\` shows them), or watch it from another channel.`
+    : `This workspace already watches ${cap} items, the most it may. Unsubscribe some first; whoever runs the bot can raise SUBSCRIPTIONS_PER_TEAM.`;
+}

@@ -2,7 +2,7 @@ import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "sla
 import { kindSpec, specOf } from "../../kinds/kinds.ts";
 import { listMessage, statusMessage, subscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
-import { plain } from "../../messages/decipher-replies.ts";
+import { capSentence, plain } from "../../messages/decipher-replies.ts";
 import { section } from "../../messages/elements.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
@@ -107,10 +107,8 @@ async function capReached(deps: Deps, { teamId, channelId }: Where): Promise<str
     deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null),
     deps.control.health(teamId).catch(() => null),
   ]);
-  if ((index?.entries.length ?? 0) >= caps.channel)
-    return `This channel already watches ${caps.channel} items, the most one channel may. Unsubscribe one first (\`/decipher list\` shows them), or watch it from another channel.`;
-  if ((health?.subscriptions ?? 0) >= caps.team)
-    return `This workspace already watches ${caps.team} items, the most it may. Unsubscribe some first; whoever runs the bot can raise SUBSCRIPTIONS_PER_TEAM.`;
+  if ((index?.entries.length ?? 0) >= caps.channel) return capSentence("channel", caps.channel);
+  if ((health?.subscriptions ?? 0) >= caps.team) return capSentence("team", caps.team);
   return null;
 }
 
