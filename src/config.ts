@@ -124,7 +124,9 @@ const URLS = ["DECIPHER_API_URL", "DECIPHER_APP_URL", "SLACK_API_URL"] as const;
 export function readConfig(env: Env): Config {
   const problems: string[] = [];
   const multi = isMultiWorkspace(env);
-  for (const name of multi ? MULTI_SECRETS : SECRETS) {
+  const halfMulti = halfMultiProblem(env);
+  if (halfMulti) problems.push(halfMulti);
+  for (const name of multi ? MULTI_SECRETS : halfMulti ? (["SLACK_SIGNING_SECRET"] as const) : SECRETS) {
     if (!env[name]?.trim())
       problems.push(`${name} is not set (wrangler secret put ${name}, or .dev.vars locally)`);
   }
@@ -134,21 +136,14 @@ export function readConfig(env: Env): Config {
     if (!parseHttpUrl(value)) problems.push(`${name} must be an http(s) URL`);
     urls[name] = value.replace(/\/+$/, "");
   }
-  if (!multi && env.SLACK_BOT_TOKEN?.trim() && !env.SLACK_BOT_TOKEN.trim().startsWith("xoxb-")) {
-    problems.push("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
+  if (!multi && env.SLACK_BOT_TOKEN?.trim() && !isBotToken(env.SLACK_BOT_TOKEN.trim())) {
+    problems.push(
+      "SLACK_BOT_TOKEN must be a bot token starting with xoxb- (or xoxe.xoxb- when token rotation is on)",
+    );
   }
-  const timeout = env.VENDOR_TIMEOUT_MS?.trim() ? Number(env.VENDOR_TIMEOUT_MS) : 8000;
-  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 25_000) {
-    problems.push("VENDOR_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
-  }
-  const slackTimeout = env.SLACK_TIMEOUT_MS?.trim() ? Number(env.SLACK_TIMEOUT_MS) : 10_000;
-  if (!Number.isInteger(slackTimeout) || slackTimeout < 100 || slackTimeout > 25_000) {
-    problems.push("SLACK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 25000");
-  }
-  const lookupAfter = env.SLACK_LOOKUP_AFTER_MS?.trim() ? Number(env.SLACK_LOOKUP_AFTER_MS) : 30_000;
-  if (!Number.isInteger(lookupAfter) || lookupAfter < 0 || lookupAfter > 300_000) {
-    problems.push("SLACK_LOOKUP_AFTER_MS must be a whole number of milliseconds from 0 to 300000");
-  }
+  const timeout = readMs(env, "VENDOR_TIMEOUT_MS", 8000, [100, 25_000], problems);
+  const slackTimeout = readMs(env, "SLACK_TIMEOUT_MS", 10_000, [100, 25_000], problems);
+  const lookupAfter = readMs(env, "SLACK_LOOKUP_AFTER_MS", 30_000, [0, 300_000], problems);
   const distribution = env.SLACK_DISTRIBUTION?.trim() || (multi ? "distributed" : "internal");
   if (!["internal", "marketplace", "distributed"].includes(distribution))
     problems.push("SLACK_DISTRIBUTION must be internal, marketplace or distributed");
@@ -179,6 +174,39 @@ export function readConfig(env: Env): Config {
     plan,
     subscriptionCaps: caps,
   };
+}
+
+/**
+ * A bot token: `xoxb-`, or `xoxe.xoxb-` once the app turned token rotation on (an access token
+ * that expires after 12 hours, https://docs.slack.dev/authentication/using-token-rotation).
+ */
+const isBotToken = (token: string) => token.startsWith("xoxb-") || token.startsWith("xoxe.xoxb-");
+
+/**
+ * Multi-workspace secrets without SLACK_CLIENT_ID: most likely the id was set in the dashboard
+ * and the last `wrangler deploy` deleted it (vars not in wrangler.toml are, unless keep_vars).
+ * Said as the one problem, rather than falling back to single-workspace mode and asking for
+ * SLACK_BOT_TOKEN, which the person never had to set.
+ */
+function halfMultiProblem(env: Env): string | null {
+  if (isMultiWorkspace(env)) return null;
+  const set = (["SLACK_CLIENT_SECRET", "ENCRYPTION_KEY"] as const).filter((name) => env[name]?.trim());
+  if (set.length === 0) return null;
+  return `${set.join(" and ")} ${set.length > 1 ? "are" : "is"} set but SLACK_CLIENT_ID is not: for multi-workspace mode write SLACK_CLIENT_ID in wrangler.toml [vars] and deploy (a deploy deletes a var set only in the dashboard); for one workspace, delete ${set.join(" and ")} (wrangler secret delete NAME)`;
+}
+
+/** A whole number of milliseconds within `range` from `name`, or `fallback` when it is not set. */
+function readMs(
+  env: Env,
+  name: "VENDOR_TIMEOUT_MS" | "SLACK_TIMEOUT_MS" | "SLACK_LOOKUP_AFTER_MS",
+  fallback: number,
+  [min, max]: [number, number],
+  problems: string[],
+): number {
+  const ms = env[name]?.trim() ? Number(env[name]) : fallback;
+  if (!Number.isInteger(ms) || ms < min || ms > max)
+    problems.push(`${name} must be a whole number of milliseconds from ${min} to ${max}`);
+  return ms;
 }
 
 const readCaps = (env: Env, problems: string[]) => ({
