@@ -306,7 +306,8 @@ const usersInfo: Method = ({ ws, params }) => {
 /**
  * The conversations a person is in, as the bot's token sees them: public channels they are in,
  * and private ones only where the bot is a member too (Slack hides the rest from the bot). DMs
- * are left out. Pages by `limit` (default 100, at most 1000) and `cursor`.
+ * are left out. Pages by `limit` (default 100, at most 999: Slack's method reference; a larger
+ * one is `invalid_limit`, an error the method lists, docs/slack-platform.md) and `cursor`.
  */
 const usersConversations: Method = ({ ws, params }) => {
   const id = stringParam(params, "user");
@@ -321,7 +322,8 @@ const usersConversations: Method = ({ ws, params }) => {
       (c.isPrivate ? types.includes("private_channel") && c.isMember : types.includes("public_channel")) &&
       !(excludeArchived && c.isArchived),
   );
-  const limit = Math.min(Math.max(Number(stringParam(params, "limit") ?? 100) || 100, 1), 1000);
+  const limit = Math.max(Number(stringParam(params, "limit") ?? 100) || 100, 1);
+  if (limit > 999) return slackError("invalid_limit");
   const start = Number(stringParam(params, "cursor")?.replace(/^next:/, "") ?? "0") || 0;
   const more = start + limit < all.length;
   return {

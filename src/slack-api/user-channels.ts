@@ -1,8 +1,10 @@
 import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure } from "./slack-errors.ts";
 
-/** Pages of `users.conversations` read at most (1,000 channels each). */
+/** Pages of `users.conversations` read at most (999 channels each). */
 const MAX_PAGES = 5;
+/** The method's largest page: "Must be an integer with a max value of 999" (Slack's reference). */
+const PAGE_LIMIT = 999;
 
 export type UserChannels = { ok: true; channels: ReadonlySet<string> } | { ok: false; code: string };
 
@@ -21,7 +23,7 @@ export async function channelsOfUser(slack: SlackClient, userId: string): Promis
         user: userId,
         types: ["public_channel", "private_channel"],
         exclude_archived: true,
-        limit: 1000,
+        limit: PAGE_LIMIT,
         ...(cursor ? { cursor } : {}),
       });
       for (const c of res.channels ?? []) if (c.id) channels.add(c.id);

@@ -264,6 +264,15 @@ describe("users.conversations", () => {
       (first.channels as { id: string }[])[0]?.id,
     );
   });
+
+  it("refuses a limit above Slack's maximum of 999 as invalid_limit", async () => {
+    const ws = workspace();
+    expect((await ws.call("users.conversations", { user: "U0ALICE", limit: 1000 })).body).toEqual({
+      ok: false,
+      error: "invalid_limit",
+    });
+    expect((await ws.call("users.conversations", { user: "U0ALICE", limit: 999 })).body.ok).toBe(true);
+  });
 });
 
 describe("conversations.history and conversations.replies", () => {
