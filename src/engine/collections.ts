@@ -88,7 +88,7 @@ export async function pollCollectionSubscription(
   const threadTs = decision === "growth" ? sub.threadTs : null;
   // Keyed by the count it grows from: a decision made again after a lost answer is the same post.
   const what = `growth-from:${sub.alertedCount}:${sub.alertedAt}`;
-  const channel = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
+  const channel = (await ctx.channelSubscriptions?.().catch(() => null)) ?? [];
   const guards = await guardingTests(
     current.shortenedPath || sub.path,
     channel,

@@ -13,7 +13,7 @@ export type EngineDeps = {
   config: Config;
   vendor: VendorClient;
   slack: SlackClient;
-  /** Readable copies in KV: lists and status read them; only the objects write them. */
+  /** Copies in KV as subscribed (src/store/subscription-store.ts); only the objects write them. */
   subscriptions: SubscriptionStore;
   digests: DigestStore;
   kv: KVNamespace;

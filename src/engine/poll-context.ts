@@ -1,3 +1,4 @@
+import type { Subscription } from "../model/subscription.ts";
 import type { SubrequestBudget } from "../util/subrequest-budget.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { ReadLastRun } from "./guarding-tests.ts";
@@ -23,6 +24,12 @@ export type PollContext = {
    * says of the tests guarding its page. Without it the alert names them without a run.
    */
   readLastRun?: ReadLastRun;
+  /**
+   * The channel's subscriptions as its index holds them (src/model/channel-index.ts): the
+   * collections an alert's production impact names, the tests guarding a collection's page.
+   * Without it an alert names none.
+   */
+  channelSubscriptions?: () => Promise<Subscription[]>;
   /**
    * Asks the channel before an overdue failure is told alone: its decision if it made one (the
    * outage message's ts, or null for alone), "wait" while a message of its that may name the

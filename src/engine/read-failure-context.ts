@@ -49,7 +49,7 @@ export async function readFailureContext(
   const page = sub.options?.page;
   let impact: ImpactResult | null = null;
   if (page) {
-    const channel: Subscription[] = await deps.subscriptions.listForChannel(sub.channelId).catch(() => []);
+    const channel: Subscription[] = (await ctx.channelSubscriptions?.().catch(() => null)) ?? [];
     const collections = byKind(channel).collection;
     impact = await productionImpact(impactVendorClient(deps.config, budget), {
       page,

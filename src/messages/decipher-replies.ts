@@ -265,3 +265,7 @@ export function capSentence(where: "channel" | "team", cap: number): string {
     ? `This channel already watches ${cap} items, the most one channel may. Unsubscribe one first (\`/decipher list\` shows them), or watch it from another channel.`
     : `This workspace already watches ${cap} items, the most it may. Unsubscribe some first; whoever runs the bot can raise SUBSCRIPTIONS_PER_TEAM.`;
 }
+
+/** A channel's index did not answer: list, status and `@Decipher what's broken` say so. */
+export const INDEX_UNREADABLE =
+  "This channel's subscriptions could not be read just now. Nothing changed; try again in a minute.";

@@ -375,10 +375,11 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * The channel's subscriptions as the digest and the weekly report read them: from its index
-   * (no KV read per subscription), in the order of their KV keys, as they were always listed.
+   * The channel's subscriptions as the digest, the weekly report and an alert's production
+   * impact read them: from its index (no KV read per subscription), in the order of their KV
+   * keys, as they were always listed.
    */
-  async #subscriptions(channelId: string, at: string): Promise<Subscription[]> {
+  async channelSubscriptions(channelId: string, at: string): Promise<Subscription[]> {
     return (await this.#index(channelId, at))
       .entries()
       .map((e) => e.subscription)
@@ -410,7 +411,7 @@ export class ChannelObject extends DurableObject<Env> {
 
   #sendDue<S extends { nextDueAt: string }, R>(spec: ReportSpec<S, R>, at: string, config: Config) {
     return sendDueReport(this.ctx.storage, this.env, spec, at, config, (channelId) =>
-      this.#subscriptions(channelId, at),
+      this.channelSubscriptions(channelId, at),
     );
   }
 

@@ -96,29 +96,30 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.ctx.storage.get<Subscription>("sub");
   }
 
-  /**
-   * Stores the state and its readable copy in KV, and its row in the channel's index; the copy
-   * and the row are written only when they changed.
-   */
+  /** Stores the state, and its row in the channel's index when what the index shows changed. */
   async #store(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.ctx.storage.put("sub", after);
     this.#writes.storage++;
-    if (JSON.stringify(before) !== JSON.stringify(after)) await this.#copy(after);
     if (!before || JSON.stringify(indexCopy(before)) !== JSON.stringify(indexCopy(after)))
       await this.#index(after);
   }
 
   /**
-   * The readable copy in KV (KV's 1,000 writes a day on the Free plan, which a channel of 150
-   * subscriptions can use up in an outage, may refuse it) and this subscription's row of its
-   * channel's index, so the index never keeps a state the subscription left: each owed when
-   * refused (src/objects/owed-write.ts).
+   * The copy in KV, as subscribed (src/store/subscription-store.ts): written when a person
+   * subscribes or changes the options, never by a poll, so KV's 1,000 writes a day on the Free
+   * plan count subscribes, not runs; the live state is read from the channel's index. It and
+   * this subscription's index row are each owed when refused (src/objects/owed-write.ts).
    */
   #copy(sub: Subscription): Promise<void> {
     return this.#copyWrite.attempt(async () => {
       await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, sub.teamId)).update(sub);
       this.#writes.kv++;
     });
+  }
+
+  async #subscribed(before: Subscription | undefined, after: Subscription): Promise<void> {
+    await this.#store(before, after);
+    await this.#copy(after);
   }
 
   #channel = (sub: { teamId?: string; channelId: string }) =>
@@ -144,7 +145,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const live = existing && pausedBySlack(existing) ? resumed(existing, new Date()) : existing;
       if (existing && live && !live.paused && !live.muted) {
         const kept = (live.kind === fresh.kind ? specOf(live).resubscribed(live, fresh) : null) ?? live;
-        if (kept !== existing) await this.#store(existing, kept);
+        if (kept !== existing) await this.#subscribed(existing, kept);
         return { subscription: kept, created: false };
       }
       const { baselineRuns, ...rest } = fresh as Subscription & { baselineRuns?: unknown };
@@ -160,7 +161,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         new SqlRunLedger(this.ctx.storage.sql, this.#writes).save(first.rows);
         sub = first.sub;
       }
-      await this.#store(existing, sub);
+      await this.#subscribed(existing, sub);
       // The lease starts now: if the first alarm never runs, the next watchdog cron polls it.
       await registry(this.env, ref.teamId).add(
         { name: objectNames.subscription(ref), ref },
@@ -399,6 +400,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         // The channel's decision is the held failure's to follow, whichever poll held it last.
         cycle: (mode.told && specOf(sub).heldCycle(sub)) || at,
         ...(specOf(sub).joinsOutages ? { claim: (runId: number) => this.#channel(sub).claim(runId) } : {}),
+        channelSubscriptions: () => this.#channel(sub).channelSubscriptions(sub.channelId, at),
         readLastRun: (testId) =>
           subscriptionObject(this.env, { ...refOf(sub), kind: "test", id: testId }).lastRun(),
       },
@@ -409,7 +411,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const next = withOverdue(sub, result.next, overdueCount(ledger.recent(now, 0), now), at);
     // Stored before the calls below, which may hang: the state must not wait on them.
     if (next) await this.#store(sub, next);
-    else if (this.#copyWrite.owed) await this.#copy(sub);
+    if (this.#copyWrite.owed) await this.#copy(next ?? sub);
     // An outage message this test recovered from is re-rendered by its channel.
     if (specOf(sub).joinsOutages) {
       const channel = this.#channel(sub);

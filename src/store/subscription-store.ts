@@ -17,7 +17,13 @@ export function subscriptionKey(subscription: Subscription, scope = ""): string 
   return keys.subscription(subscription.channelId, subscription.kind, subscriptionId(subscription), scope);
 }
 
-/** Readable copies of subscriptions, and of the registry's index, for lists and status. */
+/**
+ * Copies of subscriptions as subscribed (kind, id, channel, options, who), and the registry's
+ * list of them: which channels the bot watches, and what a channel's index starts from. Their
+ * objects write them when a person subscribes or changes the options, never at a poll, so the
+ * engine state in them is the baseline's: the live state is the channel's index
+ * (src/model/channel-index.ts).
+ */
 export class SubscriptionStore {
   readonly #kv: KVNamespace;
   readonly #scope: string;
@@ -37,7 +43,7 @@ export class SubscriptionStore {
     return readJson(this.#kv, key, isSubscription);
   }
 
-  /** The subscription's object writes its readable copy here; nothing else writes it. */
+  /** The subscription's object writes its copy here when subscribed; nothing else writes it. */
   async update(subscription: Subscription): Promise<void> {
     await writeJson(this.#kv, subscriptionKey(subscription, this.#scope), subscription);
   }

@@ -1,11 +1,10 @@
-import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createRng } from "../../dev/emulator/rng.ts";
 import { type Bot, createBot, emulator, emulatorUrl, newOrg, standIn } from "../../dev/in-workerd/bot.ts";
 import { growthThreshold } from "../../src/engine/collections.ts";
 import { keys } from "../../src/store/keys.ts";
-import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { announcedRuns } from "../helpers/announced-runs.ts";
+import { objectState } from "../helpers/cases.ts";
 
 /**
  * Seeded randomized rounds against the emulator and the Slack stand-in. Each round changes
@@ -66,7 +65,6 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
   const org = emulator.org(apiKey);
   const botToken = `xoxb-chaos-${crypto.randomUUID()}`;
   let bot: Bot = createBot({ apiKey, botToken, env: { SLACK_LOOKUP_AFTER_MS: "0" } });
-  const store = new SubscriptionStore(env.STATE);
 
   // Three fresh tests (one passed run each, so there is a baseline) and collection 501.
   const tests: number[] = [];
@@ -84,7 +82,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
         : `subscribe collection ${s.id}${growth ? ` growth:${growth}` : ""}`;
     const res = await bot.command("/decipher", text, { channelId: s.channel });
     expect(res.status).toBe(200);
-    const saved = await store.get(s.channel, s.kind, s.id);
+    const saved = await objectState(bot, s.kind, s.id, s.channel);
     expect(saved?.paused ?? null).toBeNull();
     const existing = subs.find((x) => subKey(x) === subKey(s));
     if (existing) existing.since = round;
@@ -201,7 +199,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
 
     // 5. Pauses: a paused subscription stays quiet; it is subscribed again next round.
     for (const s of subs) {
-      const saved = await store.getByKey(subKey(s));
+      const saved = await objectState(bot, s.kind, s.id, s.channel);
       if (saved?.paused) {
         pausedSeen++;
         (s as { pausedAtRound?: number }).pausedAtRound = round;
@@ -275,7 +273,7 @@ async function chaos({ seed, rounds, overlap }: ChaosOptions) {
     }
     let growthLost = 0;
     for (const s of subs.filter((x) => x.kind === "collection")) {
-      const saved = await store.getByKey(subKey(s));
+      const saved = await objectState(bot, s.kind, s.id, s.channel);
       if (saved?.kind !== "collection" || saved.paused || current.isResolved) continue;
       if (current.sessionCount - saved.alertedCount >= growthThreshold(saved.alertedCount, saved.growth))
         growthLost++;

@@ -1,14 +1,10 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
-import { SubscriptionStore } from "../../src/store/subscription-store.ts";
-import { statusText } from "../helpers/cases.ts";
+import { objectState, statusText } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 import { eventsOf } from "../helpers/events.ts";
-
-const stored = (channelId: string) => new SubscriptionStore(env.STATE).get(channelId, "test", 101);
 
 describe("nothing lost when Decipher fails", () => {
   // Faults outnumber the client's in-place attempts (3) so the whole cycle fails; a malformed
@@ -26,14 +22,14 @@ describe("nothing lost when Decipher fails", () => {
       await org.fault("testRuns", kind, count, 0);
       await bot.cron();
       expect(await bot.posted()).toEqual([]);
-      expect((await stored("C0ALERTS"))?.lastError?.message).toContain(said);
+      expect((await objectState(bot, "test", 101, "C0ALERTS"))?.lastError?.message).toContain(said);
       const status = JSON.parse((await bot.command("/decipher", "status")).body);
       expect(visibleText(status)).toContain(said);
 
       await bot.cron();
       await bot.cron();
       expect(await bot.posted()).toHaveLength(1);
-      expect((await stored("C0ALERTS"))?.lastError).toBeNull();
+      expect((await objectState(bot, "test", 101, "C0ALERTS"))?.lastError).toBeNull();
     },
   );
 
@@ -123,7 +119,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
       await org.addRun(101, "failed");
       await bot.slackFault("chat.postMessage", "error", 1, { error });
       await bot.cron();
-      const paused = await stored("C0ALERTS");
+      const paused = await objectState(bot, "test", 101, "C0ALERTS");
       expect(paused?.paused?.reason).toContain(error);
       const calls = (await bot.slackCalls()).length;
       const requests = (await org.requests()).total;
@@ -142,7 +138,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     await bot.slackFault("chat.postMessage", "error", 1, { error: "invalid_auth" });
     await bot.cron();
     expect(await bot.posted()).toEqual([]);
-    expect((await stored("C0ALERTS"))?.paused).toBeNull();
+    expect((await objectState(bot, "test", 101, "C0ALERTS"))?.paused).toBeNull();
     const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body));
     expect(status).toMatch(/invalid_auth/);
     const health = (await (await bot.send(new Request("http://bot.test/health"))).body) as string;
@@ -165,7 +161,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     await bot.command("/decipher", "subscribe test 101", { channelId: "C0NOTIN" });
     const replies = (await bot.messages("C0NOTIN")).filter((m) => m.ephemeral);
     expect(visibleText(replies.at(-1) ?? {})).toMatch(/\/invite @Decipher/);
-    expect(await stored("C0NOTIN")).toBeNull();
+    expect(await objectState(bot, "test", 101, "C0NOTIN")).toBeNull();
   });
 });
 

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
-import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { objectState } from "../helpers/cases.ts";
 import { channelWatching, subscribedBot } from "../helpers/emulator.ts";
 
 const CHANNEL = "C0ALERTS";
@@ -179,7 +178,7 @@ describe("failed-run alerts", () => {
     expect(await bot.posted("C0GENERAL")).toHaveLength(1);
   });
 
-  it("survives a restart: state is in KV, not in memory", async () => {
+  it("survives a restart: state is in its object's storage, not in memory", async () => {
     const { bot, org } = await subscribedBot();
     await org.addRun(101, "failed");
     await bot.cron();
@@ -187,7 +186,7 @@ describe("failed-run alerts", () => {
     const restarted = createBot({ apiKey: org.apiKey, botToken: bot.botToken });
     await restarted.cron();
     expect(await posted(bot)).toHaveLength(1);
-    const saved = await new SubscriptionStore(env.STATE).get(CHANNEL, "test", 101);
+    const saved = await objectState(bot, "test", 101, CHANNEL);
     expect(saved?.kind === "test" && saved.streak?.failedRuns).toBe(1);
   });
 });

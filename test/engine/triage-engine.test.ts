@@ -12,13 +12,11 @@ import { dateToken } from "../../src/messages/mrkdwn.ts";
 import { encodeSnoozeValue } from "../../src/messages/triage-values.ts";
 import type { CollectionSubscription } from "../../src/model/subscription.ts";
 import { DigestStore } from "../../src/store/digest-store.ts";
-import { SubscriptionStore } from "../../src/store/subscription-store.ts";
 import { ledgerOf, objectState } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
 const MINUTE = 60_000;
 const topLevel = (messages: StoredMessage[]) => messages.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
-const stored = () => new SubscriptionStore(env.STATE).get("C0ALERTS", "test", 101);
 
 /** Chooses a Snooze menu option of an alert, as Slack sends a static_select choice. */
 async function chooseSnooze(
@@ -265,7 +263,10 @@ describe("triage through the subscription's single writer", () => {
     await bot.click(parent, "triage_acknowledge", { userId: "U0BOB" });
     const text = visibleText(await parentNow(bot, parent.ts));
     expect(text).toMatch(/<@U0ALICE> and <@U0BOB> are looking/);
-    expect((await stored())?.acknowledgedBy?.map((a) => a.userId)).toEqual(["U0ALICE", "U0BOB"]);
+    expect((await objectState(bot, "test", 101))?.acknowledgedBy?.map((a) => a.userId)).toEqual([
+      "U0ALICE",
+      "U0BOB",
+    ]);
   });
 
   it("while snoozed nothing is posted; when the snooze ends one message sums up, and the parent kept its first run", async () => {
@@ -304,13 +305,13 @@ describe("triage through the subscription's single writer", () => {
     await bot.cron(new Date(t0 + MINUTE));
     expect((await bot.messages()).filter((m) => m.bot_id && !m.ephemeral).length).toBe(before);
     expect(visibleText(await parentNow(bot, parent.ts))).toMatch(/passed again/i);
-    expect((await stored())?.snooze ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101))?.snooze ?? null).toBeNull();
   });
 
   it("Mute keeps the subscription, muted: polls post nothing, status and list show who muted it and offer Unmute", async () => {
     const { bot, org, t0, parent } = await failingAlert();
     await bot.click(parent, "triage_mute");
-    const muted = await stored();
+    const muted = await objectState(bot, "test", 101);
     expect(muted?.muted?.by).toBe("U0ALICE");
     const text = visibleText(await parentNow(bot, parent.ts));
     expect(text).toMatch(/muted by <@U0ALICE> <!date\^\d+\^/);
@@ -334,7 +335,7 @@ describe("triage through the subscription's single writer", () => {
     const whileMuted = await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + MINUTE));
     await bot.click(await parentNow(bot, parent.ts), "triage_unmute", { userId: "U0BOB" });
-    expect((await stored())?.muted ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101))?.muted ?? null).toBeNull();
     const live = await parentNow(bot, parent.ts);
     expect(visibleText(live)).toMatch(/unmuted by <@U0BOB> <!date\^\d+\^/);
     expect(visibleText(live)).toMatch(/failing for 2 runs · last #\d+/);
@@ -406,7 +407,7 @@ describe("triage through the subscription's single writer", () => {
       ephemeral: true,
     };
     await bot.click(reply, "triage_unmute");
-    expect((await stored())?.muted ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101))?.muted ?? null).toBeNull();
     expect(buttonIds(await parentNow(bot, parent.ts))).toEqual([
       "run_open",
       "triage_acknowledge",
@@ -421,7 +422,7 @@ describe("triage through the subscription's single writer", () => {
     await bot.command("/decipher", "subscribe test 101");
     const replies = (await bot.messages()).filter((m) => m.ephemeral);
     expect(visibleText(replies.at(-1) as StoredMessage)).toMatch(/Unmuted test/);
-    expect((await stored())?.muted ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101))?.muted ?? null).toBeNull();
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + MINUTE));
     expect(topLevel(await bot.posted())).toHaveLength(2);
@@ -433,7 +434,7 @@ describe("triage through the subscription's single writer", () => {
     await bot.click(parent, "triage_acknowledge");
     const replies = (await bot.messages()).filter((m) => m.ephemeral);
     expect(visibleText(replies.at(-1) as StoredMessage)).toMatch(/no longer exists|not subscribed|gone/i);
-    expect(await stored()).toBeNull();
+    expect(await objectState(bot, "test", 101)).toBeNull();
   });
 });
 
@@ -444,7 +445,7 @@ describe("an acknowledgement belongs to one alert", () => {
     expect(visibleText(await parentNow(bot, parent.ts))).toMatch(/<@U0ALICE> is looking/);
     await org.addRun(101, "passed");
     await bot.cron(new Date(t0 + MINUTE));
-    expect((await stored())?.acknowledgedBy ?? []).toEqual([]);
+    expect((await objectState(bot, "test", 101))?.acknowledgedBy ?? []).toEqual([]);
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + 2 * MINUTE));
     await bot.cron(new Date(t0 + 3 * MINUTE));
@@ -463,7 +464,7 @@ describe("an acknowledgement belongs to one alert", () => {
     await bot.click(parent, "triage_acknowledge");
     const note = (await bot.messages()).filter((m) => m.ephemeral).at(-1) as StoredMessage;
     expect(visibleText(note)).toMatch(/passes again: its alert needs nobody looking/);
-    expect((await stored())?.acknowledgedBy ?? []).toEqual([]);
+    expect((await objectState(bot, "test", 101))?.acknowledgedBy ?? []).toEqual([]);
     await org.addRun(101, "failed");
     await bot.cron(new Date(t0 + 2 * MINUTE));
     await bot.cron(new Date(t0 + 3 * MINUTE));
@@ -485,7 +486,7 @@ describe("a snooze that outlives the streak stays on the green alert", () => {
     expect(visibleText(green)).not.toMatch(/looking/);
     expect(buttonIds(green)).toContain("triage_unsnooze");
     await bot.click(green, "triage_unsnooze");
-    expect((await stored())?.snooze ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101))?.snooze ?? null).toBeNull();
     const after = await parentNow(bot, parent.ts);
     expect(visibleText(after)).toMatch(/Recovered/);
     expect(visibleText(after)).not.toMatch(/snoozed/);

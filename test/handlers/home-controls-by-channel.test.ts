@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, type StoredMessage } from "../../dev/in-workerd/bot.ts";
-import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { objectState } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
 
 // Issue #36, finding 4: the Home tab lists only the channels a person is in, but a control's
@@ -23,11 +22,10 @@ describe("a Home control naming a private channel", () => {
 
     // Alice's Unmute, sent by Bob.
     await events.clickInHome("triage_unmute", "U0ALICE", "U0BOB");
-    const store = new SubscriptionStore(env.STATE);
-    expect((await store.get("C0PRIVATE", "test", 101))?.muted?.by).toBe("U0ALICE");
+    expect((await objectState(bot, "test", 101, "C0PRIVATE"))?.muted?.by).toBe("U0ALICE");
 
     // Alice herself may.
     await events.clickInHome("triage_unmute", "U0ALICE");
-    expect((await store.get("C0PRIVATE", "test", 101))?.muted ?? null).toBeNull();
+    expect((await objectState(bot, "test", 101, "C0PRIVATE"))?.muted ?? null).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "sla
 import { kindSpec, specOf } from "../../kinds/kinds.ts";
 import { listMessage, statusMessage, subscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
-import { capSentence, plain } from "../../messages/decipher-replies.ts";
+import { capSentence, INDEX_UNREADABLE, plain } from "../../messages/decipher-replies.ts";
 import { section } from "../../messages/elements.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
@@ -11,6 +11,7 @@ import { SHARED_CHANNEL_NOTE } from "../../messages/outsiders.ts";
 import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
+import { indexKey } from "../../model/channel-index.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
 import { governPace } from "../../model/plan-governor.ts";
 import type { Subscription } from "../../model/subscription.ts";
@@ -63,12 +64,17 @@ const where = (req: Request): Where => ({
  */
 async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, userId: string) {
   const ref = { ...channel, kind: given.kind, id: given.id };
-  const existing = await deps.subscriptions.get(channel.channelId, given.kind, given.id);
+  const index = await deps.control
+    .channelIndex(channel.teamId, channel.channelId, deps.now())
+    .catch(() => null);
+  if (!index) return errorMessage(INDEX_UNREADABLE);
+  // The channel's index holds the subscription's live state (paused, muted, options).
+  const existing = index.entries.find((e) => e.key === indexKey(given.kind, given.id))?.subscription ?? null;
   const command = keepOptions(given, existing);
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
   if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
   if (!existing) {
-    const full = await capReached(deps, channel);
+    const full = await capReached(deps, channel, index.entries.length);
     if (full) return errorMessage(full);
   }
   const postable = await channelPostable(deps.slack, channel.channelId);
@@ -101,13 +107,10 @@ function withNotes(message: SlackMessage, notes: (string | null)[]): SlackMessag
  * A new subscription past a cap (`SUBSCRIPTIONS_PER_CHANNEL`, `SUBSCRIPTIONS_PER_TEAM`): the
  * sentence that refuses it; null when there is room. Unknown counts leave room.
  */
-async function capReached(deps: Deps, { teamId, channelId }: Where): Promise<string | null> {
+async function capReached(deps: Deps, { teamId }: Where, inChannel: number): Promise<string | null> {
   const caps = deps.config.subscriptionCaps;
-  const [index, health] = await Promise.all([
-    deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null),
-    deps.control.health(teamId).catch(() => null),
-  ]);
-  if ((index?.entries.length ?? 0) >= caps.channel) return capSentence("channel", caps.channel);
+  if (inChannel >= caps.channel) return capSentence("channel", caps.channel);
+  const health = await deps.control.health(teamId).catch(() => null);
   if ((health?.subscriptions ?? 0) >= caps.team) return capSentence("team", caps.team);
   return null;
 }
@@ -155,9 +158,6 @@ export async function channelPageMessage(
     elsewhere,
   );
 }
-
-const INDEX_UNREADABLE =
-  "This channel's subscriptions could not be read just now. Nothing changed; try again in a minute.";
 
 /** Commands that touch only the bot's own state: answered inside the ack. */
 async function answer(

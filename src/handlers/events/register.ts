@@ -2,6 +2,7 @@ import type { SlackApp, SlackEdgeAppEnv } from "slack-edge";
 import { FIND_SESSIONS_CALLBACK_ID } from "../../messages/find-sessions-modal.ts";
 import { FIND_SESSIONS_ACTION_ID } from "../../messages/home-view.ts";
 import { UNFURL_LINK_ACTION_ID } from "../../messages/unfurl-blocks.ts";
+import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate, isolateGate } from "../../objects/event-gate-client.ts";
 import { describeError } from "../../util/describe-error.ts";
 import type { Deps } from "../../wiring.ts";
@@ -31,7 +32,11 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
       req.context.teamId ?? null,
       req.context.authorizeResult.url ?? null,
     ),
-  app_mention: (req, deps) => handleAppMention(req.payload, deps, req.context.authorizeResult.url ?? null),
+  app_mention: (req, deps) =>
+    handleAppMention(req.payload, deps, {
+      teamId: req.context.teamId || DEFAULT_TEAM,
+      teamUrl: req.context.authorizeResult.url ?? null,
+    }),
   message_metadata_posted: (req, deps) =>
     handlePostLanded(req.payload, req.body as Record<string, unknown>, eventTeam(req.body) ?? "", deps),
 };

@@ -1,10 +1,12 @@
 import type { AppMentionEvent } from "slack-edge";
 import { brokenNowMessage } from "../../messages/broken-now.ts";
+import { INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { mentionHelpMessage } from "../../messages/mention-help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
+import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
@@ -24,14 +26,22 @@ export function mentionCommand(text: string): { verb: string; rest: string } {
 const ASKS_WHAT_IS_BROKEN =
   /\b(broken|break(ing|s)?|fail(ing|ed|s|ures?)?|red|down|wrong|status|health|outage)\b/i;
 
-/** The channel's failing tests, from the state the engine stored (no vendor request). */
-async function brokenNow(channelId: string, deps: Deps, teamUrl: string | null): Promise<SlackMessage> {
-  const [subscriptions, health] = await Promise.all([
-    deps.subscriptions.listForChannel(channelId),
+/** The team a mention is asked in, and its Slack URL for links to alerts. */
+export type MentionTeam = { teamId: string; teamUrl: string | null };
+
+/** The channel's failing tests, from the state the engine stored in its index (no vendor request). */
+async function brokenNow(
+  channelId: string,
+  deps: Deps,
+  { teamId, teamUrl }: MentionTeam,
+): Promise<SlackMessage> {
+  const [index, health] = await Promise.all([
+    deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null),
     deps.control.health().catch(() => null),
   ]);
+  if (!index) return errorMessage(INDEX_UNREADABLE);
   return brokenNowMessage({
-    subscriptions,
+    subscriptions: index.entries.map((e) => e.subscription),
     appUrl: deps.config.decipherAppUrl,
     teamUrl,
     lastPollAt: health?.lastCycleAt ?? null,
@@ -39,7 +49,7 @@ async function brokenNow(channelId: string, deps: Deps, teamUrl: string | null):
   });
 }
 
-async function answerFor(event: AppMentionEvent, deps: Deps, teamUrl: string | null): Promise<SlackMessage> {
+async function answerFor(event: AppMentionEvent, deps: Deps, team: MentionTeam): Promise<SlackMessage> {
   const text = event.text ?? "";
   const { verb, rest } = mentionCommand(text);
   if (verb === "sessions" || verb === "session") {
@@ -52,7 +62,7 @@ async function answerFor(event: AppMentionEvent, deps: Deps, teamUrl: string | n
     }
   }
   if (verb === "help" || verb === "") return mentionHelpMessage();
-  if (ASKS_WHAT_IS_BROKEN.test(`${verb} ${rest}`)) return brokenNow(event.channel, deps, teamUrl);
+  if (ASKS_WHAT_IS_BROKEN.test(`${verb} ${rest}`)) return brokenNow(event.channel, deps, team);
   return mentionHelpMessage(verb);
 }
 
@@ -63,9 +73,9 @@ async function answerFor(event: AppMentionEvent, deps: Deps, teamUrl: string | n
 export async function handleAppMention(
   event: AppMentionEvent,
   deps: Deps,
-  teamUrl: string | null = null,
+  team: MentionTeam = { teamId: DEFAULT_TEAM, teamUrl: null },
 ): Promise<void> {
-  const message = await answerFor(event, deps, teamUrl);
+  const message = await answerFor(event, deps, team);
   try {
     await deps.slack.chat.postMessage({
       channel: event.channel,
