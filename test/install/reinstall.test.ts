@@ -1,9 +1,10 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
 import { envelope, eventsOf } from "../helpers/events.ts";
 import { connectKey, install, installedWithKey, tenantBot, workspaceOf } from "../helpers/installs.ts";
+import { storageOf } from "../helpers/tenancy.ts";
 
 // Issue #36, finding 1: a member who reinstalls must not take over the Decipher key and the
 // bot's admins. Slack lets any member allowed to add apps click Add to Slack → Allow again;
@@ -70,18 +71,7 @@ describe("an uninstall after a channel's subscriptions were removed", () => {
     await emulator.org(apiKey).addRun(101, "failed");
     await bot.cron();
     const channel = env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(team, "C0DEMO")));
-    const stored = () =>
-      runInDurableObject(channel, async (_i, state) => {
-        const kv = [...(await state.storage.list()).keys()];
-        const tables = state.storage.sql
-          .exec<{ name: string }>(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'",
-          )
-          .toArray()
-          .map((t) => t.name);
-        const rows = tables.flatMap((t) => state.storage.sql.exec(`SELECT * FROM "${t}"`).toArray());
-        return [...kv, ...rows.map((r) => JSON.stringify(r))];
-      });
+    const stored = () => storageOf(channel);
     expect((await stored()).length).toBeGreaterThan(0);
     await bot.command("/decipher", "unsubscribe test 101", { channelId: "C0DEMO" });
 
