@@ -1,3 +1,4 @@
+import type { PollKind } from "../engine/poll-subscription.ts";
 import type { KindWords } from "../messages/kind-words.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { SUBSCRIPTION_KINDS, type SubscriptionKind } from "../model/subscription-kind.ts";
@@ -22,3 +23,10 @@ export const specOf = <S extends Subscription>(sub: S): KindSpec<S["kind"]> => k
 export const KIND_WORDS = Object.fromEntries(
   SUBSCRIPTION_KINDS.map((kind) => [kind, KINDS[kind].words]),
 ) as KindWords;
+
+/**
+ * A poll as src/engine/poll-subscription.ts runs it: the subscription's own kind's poll, called
+ * from here, so the walk of a failure goes from the engine's poll to the kind's without coming
+ * back through the object that runs it.
+ */
+export const POLL_KIND: PollKind = { poll: (sub, ctx) => specOf(sub).poll(sub, ctx), words: KIND_WORDS };

@@ -5,9 +5,9 @@ import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
-import { type PollKind, pollSubscription } from "../engine/poll-subscription.ts";
+import { pollSubscription } from "../engine/poll-subscription.ts";
 import { richBlockGate } from "../engine/rich-block-gate.ts";
-import { KIND_WORDS, specOf } from "../kinds/kinds.ts";
+import { POLL_KIND, specOf } from "../kinds/kinds.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
@@ -35,7 +35,6 @@ import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { teamConfig } from "./tenancy.ts";
 
 /** A poll asks the spec of the subscription's own kind (src/kinds/). */
-const POLL_KIND: PollKind = { poll: (sub, ctx) => specOf(sub).poll(sub, ctx), words: KIND_WORDS };
 
 const NOT_CONNECTED_NOTE =
   "This workspace has no Decipher organization connected any more; connect it in the app's Home tab.";
