@@ -5,15 +5,15 @@ import { Hono } from "hono/tiny";
 // A named import: the bundle keeps this one field, not the whole package.json.
 import { version } from "../package.json";
 import { type Config, ConfigError, type Env, readConfig } from "./config.ts";
+import { healthDeep } from "./handlers/doctor/health-deep.ts";
+import { healthProblems, readHealthState } from "./handlers/health-state.ts";
 import { INSTALL_PATH, OAUTH_REDIRECT_PATH } from "./handlers/install/install-pages.ts";
 import { installRoutes } from "./handlers/install/oauth-routes.ts";
 import { tenants } from "./handlers/install/tenants.ts";
 import { signingKey } from "./handlers/signed-request.ts";
 import { createSlackApp, SLACK_EVENTS_PATH } from "./handlers/slack-app.ts";
 import { createSlackEdge, type SlackEdge } from "./handlers/slack-edge.ts";
-import { clockFigures, overLine } from "./messages/clock-pace.ts";
-import { governPace } from "./model/plan-governor.ts";
-import { registryDirectory } from "./objects/addresses.ts";
+import { clockFigures } from "./messages/clock-pace.ts";
 import { describeError } from "./util/describe-error.ts";
 import { createDeps } from "./wiring.ts";
 
@@ -22,18 +22,6 @@ export type AppEnv = { Bindings: Env };
 const VERSION: string = version;
 
 export const app = new Hono<AppEnv>();
-
-/** Past this, an uptime monitor watching `/health` should page someone: alerts have stopped. */
-const STALE_AFTER_SECONDS = 15 * 60;
-/**
- * The minute cron is the watchdog of every object's clock and the clock of the digests and
- * weekly reports: three minutes without it is a problem even while the objects' own alarms
- * still poll (and `lastSuccessfulPollAt` stays fresh).
- */
-const WATCHDOG_LATE_AFTER_SECONDS = 3 * 60;
-
-const ageSeconds = (iso: string | null, now: number) =>
-  iso === null ? null : Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
 
 /**
  * Liveness for an uptime monitor: the age of the last successful poll and the number of
@@ -47,36 +35,11 @@ app.get("/health", async (c) => {
     if (!(error instanceof ConfigError)) throw error;
     return c.json({ ok: false, version: VERSION, problems: error.problems });
   }
-  const now = Date.now();
-  // A registry that cannot be reached (or is not bound) is a problem to report, not a 500.
-  const health = await Promise.resolve()
-    .then(() => registryDirectory(c.env).totals())
-    .catch(() => null);
-  if (!health)
+  const state = await readHealthState(c.env, config.plan);
+  if (!state)
     return c.json({ ok: false, version: VERSION, problems: ["the engine's registry did not answer"] });
-  const lastSuccessfulPollAgeSeconds = ageSeconds(health.lastSuccessAt, now);
-  // Before any poll succeeded, the wait counts from the first cycle: a new install is not stale.
-  const waited = ageSeconds(health.lastSuccessAt ?? health.firstCycleAt, now);
-  const stale = health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS;
-  const watchdogAgeSeconds = ageSeconds(health.lastCycleAt, now);
-  const watchdogLate = watchdogAgeSeconds !== null && watchdogAgeSeconds > WATCHDOG_LATE_AFTER_SECONDS;
-  const problems = [
-    ...(stale ? [`no successful poll for over ${STALE_AFTER_SECONDS / 60} minutes`] : []),
-    ...(watchdogLate
-      ? [
-          `the minute cron (the watchdog, digests and weekly reports) last ran ${Math.floor(watchdogAgeSeconds / 60)} minutes ago`,
-        ]
-      : []),
-    ...(health.slackWorkspace
-      ? [`Slack refuses the bot (${health.slackWorkspace.code}) since ${health.slackWorkspace.since}`]
-      : []),
-    ...(health.overdue > 0
-      ? [`${health.overdue} failed run(s) seen over 5 minutes ago have not been told`]
-      : []),
-  ];
-  const governed = governPace(config.plan, health.subscriptions);
-  const over = overLine(governed);
-  if (over) problems.push(over);
+  const { health, governed, watchdogAgeSeconds, lastSuccessfulPollAgeSeconds } = state;
+  const problems = healthProblems(state);
   return c.json({
     ok: problems.length === 0,
     version: VERSION,
@@ -99,6 +62,12 @@ app.get("/health", async (c) => {
     ...(problems.length > 0 ? { problems } : {}),
   });
 });
+
+/**
+ * `npm run doctor` (tools/doctor.ts): the deployment checked as Slack and Decipher see it, one
+ * line each. Signed like Slack's requests, so nobody else can make the Worker call them.
+ */
+app.get("/health/deep", (c) => healthDeep(c.req.raw, c.env));
 
 /**
  * The Slack side of the Worker, built on an isolate's first Slack request and kept for the

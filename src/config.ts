@@ -1,3 +1,4 @@
+import { INSTALL_SCOPES } from "./model/install-scopes.ts";
 import { FREE_PLAN, PAID_PLAN, type Plan } from "./model/plan-governor.ts";
 import { parseHttpUrl } from "./util/checks.ts";
 
@@ -57,10 +58,6 @@ export type InstallConfig = {
   oauthUrl: string;
   encryptionKey: string;
 };
-
-/** The bot scopes the manifest asks for (slack/manifest.yml), each with its reason there. */
-export const INSTALL_SCOPES =
-  "commands,chat:write,chat:write.public,links:read,links:write,app_mentions:read,channels:read,groups:read,metadata.message:read,channels:history,groups:history,channels:join,users:read";
 
 /** Configuration after checking: every value present and well formed. */
 export type Config = {

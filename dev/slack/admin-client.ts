@@ -76,6 +76,8 @@ export function slackAdmin(standInUrl: string) {
     /** The channel is shared with another organization (Slack Connect), or no longer. */
     shareChannel: (botToken: string, channelId: string, shared = true) =>
       call("POST", "/channels/share", { botToken, channelId, shared }),
+    /** The bot scopes the token has from now on (the `x-oauth-scopes` header of every answer). */
+    scopes: (botToken: string, scopes: string[]) => call("POST", "/scopes", { botToken, scopes }),
     /** The workspace's team id from now on (auth.test and every payload). */
     team: (botToken: string, teamId: string) => call("POST", "/team", { botToken, teamId }),
     distribution: (botToken: string, distribution: "internal" | "distributed") =>

@@ -56,6 +56,18 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     return c.json({ ok: true, distribution, tier: TIERS[distribution] });
   });
 
+  /** `scopes`: the bot scopes the token has from now on, as `x-oauth-scopes` names them. */
+  app.post("/scopes", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const scopes = body.scopes;
+    if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === "string" && /^[a-z.:_]+$/.test(x)))
+      return c.json({ ok: false, error: 'scopes must be a list like ["chat:write"]' }, 400);
+    ws.scopes = scopes as string[];
+    return c.json({ ok: true, scopes });
+  });
+
   /**
    * `teamId`: the workspace's team id from now on, as auth.test and every payload name it, for
    * tests whose requests name a team of their own choosing (test/helpers/slack-app.ts).

@@ -106,6 +106,8 @@ export function webApiHandler(workspaces: Workspaces) {
       });
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // Slack names the token's scopes on every answer to a token it knows (docs/slack-platform.md).
+    if (ws) c.header("x-oauth-scopes", ws.scopes.join(","));
     for (const [name, value] of Object.entries(reply.headers ?? {})) c.header(name, value);
     if (reply.html) return c.html(reply.html, reply.status as 503);
     return c.json(reply.body, reply.status as 200);

@@ -1,3 +1,4 @@
+import { INSTALL_SCOPES } from "../../src/model/install-scopes.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
 import type {
@@ -31,6 +32,12 @@ export type Workspace = {
   limiter: RateLimiter | null;
   /** The app's distribution here: its history tier (`POST /__slack/distribution`). */
   distribution: Distribution;
+  /**
+   * The bot scopes the token was granted, which Slack names in the `x-oauth-scopes` header of
+   * every answer (the manifest's by default; `POST /__slack/scopes`). Calls are not refused for
+   * a missing one: docs/slack-platform.md.
+   */
+  scopes: string[];
   /** History calls in the last minute, per method, for the tier's limit. */
   historyWindow: MinuteWindow;
   /**
@@ -139,6 +146,7 @@ export class Workspaces {
       rateLimit: null,
       limiter: null,
       distribution: "internal",
+      scopes: INSTALL_SCOPES.split(","),
       historyWindow: createMinuteWindow(() => Date.now() + ws.clockOffsetMs),
       clockOffsetMs: 0,
       metadataSubscriptions: null,

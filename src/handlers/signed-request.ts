@@ -76,22 +76,56 @@ export async function readSignedRequest(
   key: Promise<CryptoKey>,
   now: () => number = Date.now,
 ): Promise<SignedBody | Response> {
+  const headers = signatureHeaders(req, now);
+  if (headers instanceof Response) return headers;
+  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES)
+    return refuse(413, "request too large");
+  const bytes = await readWithin(req, MAX_BODY_BYTES);
+  if (!bytes) return refuse(413, "request too large");
+  if (!(await signedBy(key, headers, bytes))) return refuse(401, "invalid request signature");
+  return { bytes, text: decoder.decode(bytes) };
+}
+
+/**
+ * A bodiless request signed like Slack's, with the path in place of the body
+ * (`v0:<timestamp>:<path>`), as `npm run doctor` signs `GET /health/deep` (tools/doctor.ts): the
+ * signing secret proves the caller may make the Worker call Slack and Decipher, and a signature
+ * made for one path is no use on another. Null when it holds, else the refusal.
+ */
+export async function refuseUnsignedPath(
+  req: Request,
+  key: Promise<CryptoKey>,
+  now: () => number = Date.now,
+): Promise<Response | null> {
+  const headers = signatureHeaders(req, now);
+  if (headers instanceof Response) return headers;
+  const path = encoder.encode(new URL(req.url).pathname);
+  return (await signedBy(key, headers, path)) ? null : refuse(401, "invalid request signature");
+}
+
+type SignatureHeaders = { timestamp: string; signature: string };
+
+/** The two headers, of the right shape and at most five minutes off, or the refusal. */
+function signatureHeaders(req: Request, now: () => number): SignatureHeaders | Response {
   const timestamp = req.headers.get("x-slack-request-timestamp") ?? "";
   const signature = SIGNATURE.exec(req.headers.get("x-slack-signature") ?? "")?.[1];
   if (!signature || !TIMESTAMP.test(timestamp)) return refuse(401, "invalid request signature");
   if (Math.abs(now() / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_SECONDS)
     return refuse(401, "stale request");
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES)
-    return refuse(413, "request too large");
-  const bytes = await readWithin(req, MAX_BODY_BYTES);
-  if (!bytes) return refuse(413, "request too large");
+  return { timestamp, signature };
+}
+
+/** HMAC-SHA256 over `v0:<timestamp>:<bytes>`, compared in constant time by `crypto.subtle.verify`. */
+async function signedBy(
+  key: Promise<CryptoKey>,
+  { timestamp, signature }: SignatureHeaders,
+  bytes: Uint8Array,
+) {
   const prefix = encoder.encode(`v0:${timestamp}:`);
   const signed = new Uint8Array(prefix.byteLength + bytes.byteLength);
   signed.set(prefix);
   signed.set(bytes, prefix.byteLength);
-  if (!(await crypto.subtle.verify("HMAC", await key, hexBytes(signature), signed)))
-    return refuse(401, "invalid request signature");
-  return { bytes, text: decoder.decode(bytes) };
+  return crypto.subtle.verify("HMAC", await key, hexBytes(signature), signed);
 }
 
 /** Slack's certificate check names nothing but these two fields (see isSslCheck). */
