@@ -50,22 +50,25 @@ type Failure = { runId: number; failedAt: number; seenRunning: boolean };
 /**
  * Every object counted so far, by id: an object is counted from the first call a counted
  * namespace makes to it, for the rest of the file (the sizes run one after the other in one
- * isolate), and its alarms go to the day being simulated.
+ * isolate), and its alarms go to the day being simulated. Its name is kept: the harness's call
+ * is often the one that makes the instance, and an instance made from a bare id has no
+ * `ctx.id.name`, which a registry shard reads for its team and a channel for its channel (an
+ * object reached by name on the platform always has it).
  */
-const objects = new Map<string, { binding: string }>();
+const objects = new Map<string, { binding: string; name: string | undefined }>();
 let today: Day | null = null;
 
 function stubOf(key: string): DurableObjectStub {
   const o = objects.get(key);
   if (!o) throw new Error(`unknown object ${key}`);
   const ns = (env as unknown as Record<string, DurableObjectNamespace>)[o.binding] as DurableObjectNamespace;
-  return ns.get(ns.idFromString(key));
+  return ns.get(o.name === undefined ? ns.idFromString(key) : ns.idFromName(o.name));
 }
 
 const seen: StubSeen = async (kind, _ns, id) => {
   const key = id.toString();
   if (objects.has(key)) return;
-  objects.set(key, { binding: kind.toUpperCase() });
+  objects.set(key, { binding: kind.toUpperCase(), name: id.name });
   const at = await countObject(stubOf(key), kind, seen, (t) => today?.schedule(key, t));
   if (at !== null) today?.schedule(key, at);
 };
