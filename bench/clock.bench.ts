@@ -109,7 +109,7 @@ async function padShards(label: string, n: number, teams: number, stopped: numbe
           teamId,
           checkAt: count > 0 ? first : null,
           subscriptions: count,
-          failing: 0,
+          erroring: 0,
           paused: 0,
           overdue: 0,
           lastSuccessAt: at,

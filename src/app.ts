@@ -48,7 +48,7 @@ app.get("/health", async (c) => {
     lastSuccessfulPollAt: health.lastSuccessAt,
     lastSuccessfulPollAgeSeconds,
     subscriptions: health.subscriptions,
-    failingSubscriptions: health.failing + health.paused,
+    failingSubscriptions: health.erroring + health.paused,
     pausedSubscriptions: health.paused,
     // Said, not a problem: a channel an admin closed to the bot stays so by choice. Where and
     // why are for the workspace's own eyes, in Slack, not on this public page.

@@ -17,7 +17,7 @@ export type CycleReport = {
   subscriptions: number;
   polled: number;
   busy: number;
-  failing: number;
+  erroring: number;
   paused: number;
   posts: number;
   digestsSent: number;
@@ -49,7 +49,7 @@ function wakeOne(env: Env, config: Config, name: string, at: string): Promise<Po
     .wake(at, config, { renew: true, name })
     .catch((error: unknown) => {
       console.error(`poll of ${name} failed: ${describeError(error)}`);
-      return quietReport(name, at, "failing", "object unreachable");
+      return quietReport(name, at, "erroring", "object unreachable");
     });
 }
 
@@ -109,11 +109,11 @@ export async function pollNames(
       else if (ofTeam.some((r) => r.posts > 0)) await shard.setWorkspaceCondition(null);
       await shard.recordPolls(
         at,
-        ofTeam.map(({ name, status, at: when, failingSince, overdue }) => ({
+        ofTeam.map(({ name, status, at: when, erroringSince, overdue }) => ({
           name,
           status,
           at: when,
-          failingSince,
+          erroringSince,
           overdue,
         })),
       );
@@ -212,7 +212,7 @@ export async function runPollCycle(
     subscriptions: names.length,
     polled: reports.filter((r) => r.status !== "busy" && r.status !== "waiting").length,
     busy: reports.filter((r) => r.status === "busy").length,
-    failing: reports.filter((r) => r.status === "failing").length,
+    erroring: reports.filter((r) => r.status === "erroring").length,
     paused: reports.filter((r) => r.status === "paused").length,
     posts: reports.reduce((n, r) => n + r.posts, 0),
     digestsSent,

@@ -123,7 +123,7 @@ export async function pollCollectionSubscription(
     counts,
     told: { count: current.sessionCount, at: now.toISOString(), ts: result.ts },
     lastError: null,
-    failingSince: null,
+    erroringSince: null,
     lastChangeAt: now.toISOString(),
   };
   ctx.ledger.save([
@@ -217,8 +217,8 @@ function heldBySnooze(
   if (reached) return null;
   if (growthRow.fate !== "counted")
     ctx.ledger.save([{ ...growthRow, fate: "counted", reason: "snoozed", decidedAt: now.toISOString() }]);
-  return sub.lastError || sub.failingSince
-    ? { next: { ...sub, lastError: null, failingSince: null }, posts: 0, error: null }
+  return sub.lastError || sub.erroringSince
+    ? { next: { ...sub, lastError: null, erroringSince: null }, posts: 0, error: null }
     : unchanged();
 }
 
@@ -262,7 +262,7 @@ async function withoutGrowth(
         alertedCount: collection.sessionCount,
         alertedAt: at,
         lastError: null,
-        failingSince: null,
+        erroringSince: null,
         lastChangeAt: at,
       },
       posts: 0,
@@ -275,7 +275,14 @@ async function withoutGrowth(
     const at = now.toISOString();
     const next = { ...sub, wasResolved: true, regressed: false, alertedCount: collection.sessionCount };
     return {
-      next: { ...next, alertedAt: at, threadTs: null, lastError: null, failingSince: null, lastChangeAt: at },
+      next: {
+        ...next,
+        alertedAt: at,
+        threadTs: null,
+        lastError: null,
+        erroringSince: null,
+        lastChangeAt: at,
+      },
       posts: 0,
       error: null,
     };
@@ -283,12 +290,12 @@ async function withoutGrowth(
   if (decision === "none") {
     const reopened = sub.wasResolved && !collection.isResolved;
     const edited = await owedCardEdit(sub, collection, ctx);
-    if (!edited && !reopened && sub.lastError === null && !sub.failingSince) return unchanged();
+    if (!edited && !reopened && sub.lastError === null && !sub.erroringSince) return unchanged();
     const next = {
       ...(edited ?? sub),
       wasResolved: collection.isResolved,
       lastError: null,
-      failingSince: null,
+      erroringSince: null,
     };
     return { next: { ...next, lastChangeAt: now.toISOString() }, posts: 0, error: null };
   }

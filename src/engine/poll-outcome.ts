@@ -37,26 +37,27 @@ const MAX_NOTES = 5;
 
 /**
  * A failed poll (Decipher unreachable, or answering nonsense): the error is recorded when it
- * differs from the last one, and `failingSince` marks when polls started failing, so the
+ * differs from the last one, and `erroringSince` marks when polls started failing, so the
  * channel can be told after 15 minutes.
  */
 export function pollFailed(sub: Subscription, message: string, error: unknown, now: Date): PollOutcome {
   const at = now.toISOString();
-  const failingSince = sub.failingSince ?? at;
+  const erroringSince = sub.erroringSince ?? at;
   // The subscription's own item answered 404: deleted at Decipher. Polling it again would fail
   // the same way forever; paused, the channel is told once why and how to resume.
   if (isVendorApiError(error) && error.type === "not_found_error") {
     const reason = `${sub.kind} ${subscriptionId(sub)} no longer exists in Decipher (it answered 404).`;
     const lastError = { message, at, source: "vendor" as const };
     return {
-      next: { ...sub, paused: { reason, at }, lastError, failingSince, lastChangeAt: at },
+      next: { ...sub, paused: { reason, at }, lastError, erroringSince, lastChangeAt: at },
       posts: 0,
       error: message,
     };
   }
-  if (sub.lastError?.message === message && sub.failingSince) return { next: null, posts: 0, error: message };
+  if (sub.lastError?.message === message && sub.erroringSince)
+    return { next: null, posts: 0, error: message };
   return {
-    next: { ...sub, lastError: { message, at, source: "vendor" }, failingSince, lastChangeAt: at },
+    next: { ...sub, lastError: { message, at, source: "vendor" }, erroringSince, lastChangeAt: at },
     posts: 0,
     error: message,
   };
@@ -96,12 +97,12 @@ export function afterSlackFailure<S extends Subscription>(
   // Not knowing whether a post landed is no failure yet: the lookup or the settle bound
   // (src/engine/settle-outcome.ts) decides within 30 minutes, and a "not working" notice in
   // the meantime would be untrue whenever the post did land.
-  const failingSince = subscription.failingSince ?? (failure.kind === "unknown" ? null : at);
+  const erroringSince = subscription.erroringSince ?? (failure.kind === "unknown" ? null : at);
   if (failure.kind === "permanent") {
     const paused = slackPause(subscription.paused, message, now);
-    return { ...subscription, paused, lastError, failingSince, lastChangeAt: at };
+    return { ...subscription, paused, lastError, erroringSince, lastChangeAt: at };
   }
-  return { ...subscription, lastError, failingSince, lastChangeAt: at };
+  return { ...subscription, lastError, erroringSince, lastChangeAt: at };
 }
 
 /**

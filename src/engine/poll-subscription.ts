@@ -8,16 +8,16 @@ import type { PollContext } from "./poll-context.ts";
 import { type PollOutcome, slackRetryDue, unchanged } from "./poll-outcome.ts";
 import type { RunLedger } from "./test-step-executor.ts";
 
-/** Failing polls this long tell the channel (once), so alerts never stop unnoticed. */
-export const FAILING_NOTICE_AFTER_MS = 15 * 60 * 1000;
+/** Polls erring this long tell the channel (once), so alerts never stop unnoticed. */
+export const ERRORING_NOTICE_AFTER_MS = 15 * 60 * 1000;
 
 /** Which notice the channel is owed now, if any. */
-function noticeDue(sub: Subscription, now: Date): "paused" | "failing" | "recovered" | null {
+function noticeDue(sub: Subscription, now: Date): "paused" | "erroring" | "recovered" | null {
   const told = sub.notice ?? "none";
   if (sub.paused) return told === "paused" ? null : "paused";
-  const since = sub.failingSince ? Date.parse(sub.failingSince) : Number.NaN;
+  const since = sub.erroringSince ? Date.parse(sub.erroringSince) : Number.NaN;
   if (Number.isFinite(since)) {
-    return told === "none" && now.getTime() - since >= FAILING_NOTICE_AFTER_MS ? "failing" : null;
+    return told === "none" && now.getTime() - since >= ERRORING_NOTICE_AFTER_MS ? "erroring" : null;
   }
   return told === "none" ? null : "recovered";
 }
@@ -41,8 +41,8 @@ async function sendNotice(
   const episode =
     due === "paused"
       ? sub.paused?.at
-      : due === "failing"
-        ? sub.failingSince
+      : due === "erroring"
+        ? sub.erroringSince
         : (sub.noticeSince ?? sub.lastChangeAt);
   const result = await ctx.outbox.send(`notice:${due}:${episode ?? ""}`, message);
   // A paused channel may refuse the notice too: it was tried once, status and /health show the rest.

@@ -279,8 +279,8 @@ export async function pollTest(
       outageRecoveries,
     };
   }
-  if (!failure && (next.lastError || next.failingSince))
-    next = { ...next, lastError: null, failingSince: null };
+  if (!failure && (next.lastError || next.erroringSince))
+    next = { ...next, lastError: null, erroringSince: null };
   return {
     next: changedOrNull(sub, next, now),
     posts,

@@ -93,7 +93,7 @@ export function subscriptionLine(
     : muted
       ? `${mutedStateLine(muted)} · ${said.mutedPolling}`
       : sub.lastError
-        ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":x: failing"} since ${dateToken(sub.failingSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
+        ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":x: failing"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
         : ":white_check_mark: polling OK";
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);

@@ -7,7 +7,7 @@ import { code, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
 
 export type NoticeInput = {
   sub: Subscription;
-  kind: "paused" | "failing" | "recovered" | "resumed";
+  kind: "paused" | "erroring" | "recovered" | "resumed";
   appUrl: string;
   /** Resumed: the failed runs counted, not posted, while Slack refused the channel. */
   held?: number;
@@ -27,7 +27,7 @@ export function noticeMessage(words: KindWords, { sub, kind, held = 0 }: NoticeI
   const text =
     kind === "paused"
       ? `:double_vertical_bar: Alerts for ${name} are paused: ${reason} ${retry}`
-      : kind === "failing"
+      : kind === "erroring"
         ? `:warning: Alerts for ${name} have not worked for 15 minutes: ${reason} The bot keeps retrying; \`/decipher status\` shows the latest.`
         : kind === "resumed"
           ? `:white_check_mark: Alerts for ${name} are working again: Slack takes the bot's posts here again.${heldLine(held)}`

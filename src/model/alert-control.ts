@@ -34,7 +34,8 @@ export type EngineHealth = {
   /** The last cycle in which a poll succeeded (or there was nothing to poll). */
   lastSuccessAt: string | null;
   subscriptions: number;
-  failing: number;
+  /** Subscriptions whose polls err (`erroringSince`): `/health` calls them failing subscriptions. */
+  erroring: number;
   paused: number;
   /** Failed runs seen more than 5 minutes ago that have no fate yet: should always be 0. */
   overdue: number;

@@ -21,7 +21,10 @@ export type IndexEntry = {
   /** `test:101`: one row per subscription of the channel. */
   key: string;
   state: IndexState;
-  /** Since when it is failing (its polls, or the test's current failure streak); null otherwise. */
+  /**
+   * Since when it is failing as list, status and Home say it: its polls erring
+   * (`erroringSince`), or what it watches failing (a test's streak); null otherwise.
+   */
   failingSince: string | null;
   /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): should be 0. */
   overdue: number;
@@ -50,7 +53,7 @@ export function indexCopy(sub: Subscription): Subscription {
 }
 
 function failingSinceOf(sub: Subscription): string | null {
-  if (sub.failingSince) return sub.failingSince;
+  if (sub.erroringSince) return sub.erroringSince;
   if (sub.lastError) return sub.lastError.at;
   return factsOf(sub).failingSince(sub);
 }

@@ -32,7 +32,7 @@ export function resumed<S extends Subscription>(sub: S, now: Date): S {
     ...sub,
     paused: null,
     lastError: null,
-    failingSince: null,
+    erroringSince: null,
     notice: "none",
     noticeSince: null,
     lastChangeAt: now.toISOString(),

@@ -8,12 +8,12 @@ import type { HeldFailure } from "./held-failure.ts";
  */
 
 /** How one poll went, as the registry keeps it for `/health` and `/decipher status`. */
-export type PollStatus = "ok" | "failing" | "paused" | "busy" | "gone" | "waiting";
+export type PollStatus = "ok" | "erroring" | "paused" | "busy" | "gone" | "waiting";
 export type PollSummary = {
   name: string;
   status: PollStatus;
   at: string;
-  failingSince: string | null;
+  erroringSince: string | null;
   /** Failed runs older than 5 minutes with no fate (src/model/run-ledger.ts): always 0 when the engine works. */
   overdue?: number;
 };

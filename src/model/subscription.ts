@@ -38,7 +38,7 @@ export type LastError = {
 export type Quarantined = { what: string; field: string; at: string };
 
 /** Which "alerts are not working" notice the channel was last told about. */
-export type NoticeState = "none" | "failing" | "paused";
+export type NoticeState = "none" | "erroring" | "paused";
 
 type SubscriptionBase = {
   /** Slack team; part of the object's name so several workspaces fit later. */
@@ -51,10 +51,13 @@ type SubscriptionBase = {
   lastError: LastError | null;
   /** Last time the stored state changed (an alert, a baseline move, an error). */
   lastChangeAt: string;
-  /** Start of the current run of failed polls; null while polls succeed. */
-  failingSince?: string | null;
+  /**
+   * Start of the current run of polls that erred (Decipher or Slack refused, or did not
+   * answer); null while polls succeed. "Failing" is kept for what is watched: a test's runs.
+   */
+  erroringSince?: string | null;
   notice?: NoticeState;
-  /** The episode (`failingSince` or `paused.at`) the told notice is about: it keys the "working again" notice. */
+  /** The episode (`erroringSince` or `paused.at`) the told notice is about: it keys the "working again" notice. */
   noticeSince?: string | null;
   /** The last few vendor items skipped as unreadable. */
   quarantined?: Quarantined[];
@@ -289,4 +292,14 @@ export type SubscriptionOf<K extends SubscriptionKind> = Extract<Subscription, {
  */
 export function teamOf(sub: { teamId?: string }): string {
   return sub.teamId || DEFAULT_TEAM;
+}
+
+/**
+ * A subscription as stored, in today's words: one stored before erring polls had their own
+ * name kept their start as `failingSince`, which now means only a watched test's failing.
+ */
+export function storedSubscription<S extends Subscription>(stored: S): S {
+  const { failingSince, ...rest } = stored as S & { failingSince?: string | null };
+  if (failingSince === undefined) return stored;
+  return { ...rest, erroringSince: stored.erroringSince ?? failingSince } as S;
 }

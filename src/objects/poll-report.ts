@@ -13,7 +13,7 @@ export function quietReport(
     name,
     status,
     at,
-    failingSince: null,
+    erroringSince: null,
     posts: 0,
     error,
     workspaceFailure: null,
@@ -31,12 +31,18 @@ export function pollReportOf(
   result: PollOutcome,
   writes: { storage: number; kv: number },
 ): PollReport {
-  const status = after.paused ? "paused" : result.skipped ? "waiting" : after.failingSince ? "failing" : "ok";
+  const status = after.paused
+    ? "paused"
+    : result.skipped
+      ? "waiting"
+      : after.erroringSince
+        ? "erroring"
+        : "ok";
   return {
     name,
     status,
     at,
-    failingSince: after.failingSince ?? null,
+    erroringSince: after.erroringSince ?? null,
     posts: result.posts,
     error: result.error,
     workspaceFailure: result.workspaceFailure ?? null,

@@ -16,7 +16,7 @@ export type ShardSummary = {
   /** The earliest of its leases and digest times (ms), or null: nothing for the cron to do there. */
   checkAt: number | null;
   subscriptions: number;
-  failing: number;
+  erroring: number;
   paused: number;
   overdue: number;
   /** The newest successful poll its objects reported. */
@@ -28,7 +28,7 @@ export type ShardSummary = {
 
 const sameFigures = (a: ShardSummary, b: ShardSummary) =>
   a.subscriptions === b.subscriptions &&
-  a.failing === b.failing &&
+  a.erroring === b.erroring &&
   a.paused === b.paused &&
   a.overdue === b.overdue &&
   a.workspace?.code === b.workspace?.code;
@@ -64,6 +64,7 @@ type ShardRow = {
   team: string;
   check_at: number | null;
   subscriptions: number;
+  /** Its erroring subscriptions (the column's name is from before the word). */
   failing: number;
   paused: number;
   overdue: number;
@@ -106,7 +107,7 @@ export class SqlRegistryDirectory {
       s.teamId,
       s.checkAt,
       s.subscriptions,
-      s.failing,
+      s.erroring,
       s.paused,
       s.overdue,
       s.lastSuccessAt,
@@ -136,7 +137,7 @@ export class SqlRegistryDirectory {
   /** Every shard's figures added up, the newest success, and the earliest Slack refusal. */
   totals(): Pick<
     EngineHealth,
-    "subscriptions" | "failing" | "paused" | "overdue" | "lastSuccessAt" | "slackWorkspace"
+    "subscriptions" | "erroring" | "paused" | "overdue" | "lastSuccessAt" | "slackWorkspace"
   > {
     const sum = this.#sql
       .exec<{ s: number | null; f: number | null; p: number | null; o: number | null; last: string | null }>(
@@ -151,7 +152,7 @@ export class SqlRegistryDirectory {
       .sort((a, b) => a.since.localeCompare(b.since));
     return {
       subscriptions: sum.s ?? 0,
-      failing: sum.f ?? 0,
+      erroring: sum.f ?? 0,
       paused: sum.p ?? 0,
       overdue: sum.o ?? 0,
       lastSuccessAt: sum.last,

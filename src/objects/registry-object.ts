@@ -109,7 +109,7 @@ export class RegistryObject extends DurableObject<Env> {
         o: number | null;
         last: string | null;
       }>(
-        `SELECT COUNT(*) AS n, MIN(until) AS first, SUM(status = 'failing') AS f, SUM(status = 'paused') AS p,
+        `SELECT COUNT(*) AS n, MIN(until) AS first, SUM(status IN ('erroring', 'failing')) AS f, SUM(status = 'paused') AS p,
          SUM(overdue) AS o, MAX(CASE WHEN status = 'ok' THEN at END) AS last FROM leases`,
       )
       .one();
@@ -121,7 +121,7 @@ export class RegistryObject extends DurableObject<Env> {
       teamId,
       checkAt: times.length > 0 ? Math.min(...times) : null,
       subscriptions: row.n,
-      failing: row.f ?? 0,
+      erroring: row.f ?? 0,
       paused: row.p ?? 0,
       overdue: row.o ?? 0,
       lastSuccessAt: row.last,
@@ -240,7 +240,7 @@ export class RegistryObject extends DurableObject<Env> {
       until,
       s.status,
       s.at,
-      s.failingSince,
+      s.erroringSince,
       s.overdue ?? 0,
       s.name,
     );
@@ -297,7 +297,7 @@ export class RegistryObject extends DurableObject<Env> {
     return {
       lastSuccessAt: s.lastSuccessAt,
       subscriptions: s.subscriptions,
-      failing: s.failing,
+      erroring: s.erroring,
       paused: s.paused,
       overdue: s.overdue,
       slackWorkspace: s.workspace,

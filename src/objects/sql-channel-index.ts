@@ -1,8 +1,14 @@
 import { type IndexEntry, indexEntry, sortEntries } from "../model/channel-index.ts";
-import type { Subscription } from "../model/subscription.ts";
+import { type Subscription, storedSubscription } from "../model/subscription.ts";
 
 /** Marks that a channel's index holds every subscription its KV copies had when it was first read. */
 const FILLED = "index-filled";
+
+/** An index row as stored, its subscription in today's words. */
+function storedEntry(json: string): IndexEntry {
+  const entry = JSON.parse(json) as IndexEntry;
+  return { ...entry, subscription: storedSubscription(entry.subscription) };
+}
 
 /**
  * A channel's index of its subscriptions (src/model/channel-index.ts) in its ChannelObject's
@@ -27,7 +33,7 @@ export class SqlChannelIndex {
     const row = this.#sql
       .exec<{ entry: string }>("SELECT entry FROM channel_index WHERE key = ?", key)
       .toArray()[0];
-    return row ? (JSON.parse(row.entry) as IndexEntry) : null;
+    return row ? storedEntry(row.entry) : null;
   }
 
   /** The subscription's row, keeping its last alert when the subscription no longer names one. */
@@ -50,7 +56,7 @@ export class SqlChannelIndex {
 
   entries(): IndexEntry[] {
     const rows = this.#sql.exec<{ entry: string }>("SELECT entry FROM channel_index").toArray();
-    return sortEntries(rows.map((r) => JSON.parse(r.entry) as IndexEntry));
+    return sortEntries(rows.map((r) => storedEntry(r.entry)));
   }
 
   get filled(): boolean {

@@ -17,7 +17,7 @@ import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { subscriptionOwner } from "../model/post-owner.ts";
 import { overdueCount } from "../model/run-ledger.ts";
-import { type Subscription, teamOf } from "../model/subscription.ts";
+import { type Subscription, storedSubscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
 import { SubscriptionStore } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
@@ -91,8 +91,9 @@ export class SubscriptionObject extends DurableObject<Env> {
     return this.#queue.run(work);
   }
 
-  #read(): Promise<Subscription | undefined> {
-    return this.ctx.storage.get<Subscription>("sub");
+  async #read(): Promise<Subscription | undefined> {
+    const stored = await this.ctx.storage.get<Subscription>("sub");
+    return stored && storedSubscription(stored);
   }
 
   /** Stores the state, and its row in the channel's index when what the index shows changed. */
@@ -272,7 +273,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       );
     }
     if (alarms && report.status !== "busy") {
-      const state = JSON.stringify([report.status, report.failingSince, report.overdue]);
+      const state = JSON.stringify([report.status, report.erroringSince, report.overdue]);
       if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since, pace.renewMs)) {
         await registry(this.env, refOf(sub).teamId)
           .report(report, Date.now() + leaseAt(pace))

@@ -1,10 +1,10 @@
 import { factsOfKind, subscriptionId } from "../model/kind-facts.ts";
-import type { Subscription } from "../model/subscription.ts";
+import { type Subscription, storedSubscription } from "../model/subscription.ts";
 import { isSubscriptionKind, type SubscriptionKind } from "../model/subscription-kind.ts";
 import { keys, parseSubscriptionKey } from "./keys.ts";
 import { isRecord, readJson, writeJson } from "./kv-json.ts";
 
-function isSubscription(value: unknown): value is Subscription {
+function isStoredSubscription(value: unknown): value is Subscription {
   if (!isRecord(value) || typeof value.channelId !== "string") return false;
   return isSubscriptionKind(value.kind) && factsOfKind(value.kind).isStored(value);
 }
@@ -35,12 +35,17 @@ export class SubscriptionStore {
   }
 
   get(channelId: string, kind: SubscriptionKind, id: number): Promise<Subscription | null> {
-    return readJson(this.#kv, keys.subscription(channelId, kind, id, this.#scope), isSubscription);
+    return this.#read(keys.subscription(channelId, kind, id, this.#scope));
   }
 
   getByKey(key: string): Promise<Subscription | null> {
     if (this.#scope && parseSubscriptionKey(key)?.scope !== this.#scope) return Promise.resolve(null);
-    return readJson(this.#kv, key, isSubscription);
+    return this.#read(key);
+  }
+
+  async #read(key: string): Promise<Subscription | null> {
+    const stored = await readJson(this.#kv, key, isStoredSubscription);
+    return stored && storedSubscription(stored);
   }
 
   /** The subscription's object writes its copy here when subscribed; nothing else writes it. */

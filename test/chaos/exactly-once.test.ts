@@ -637,7 +637,7 @@ async function chaos(seed: number, rounds: number) {
           report.errors === 0 &&
           report.busy === 0 &&
           report.polled === w.subs.length &&
-          report.failing === 0 &&
+          report.erroring === 0 &&
           report.held === 0;
         const owing = idle && (await owedLookups(w));
         quiet = idle && !owing;

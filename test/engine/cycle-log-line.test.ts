@@ -6,7 +6,7 @@ const report = (woken: number): CycleReport => ({
   subscriptions: woken,
   polled: woken,
   busy: 0,
-  failing: 0,
+  erroring: 0,
   paused: 0,
   posts: 0,
   digestsSent: 0,

@@ -108,8 +108,8 @@ describe("never silent", () => {
     expect(posted).toHaveLength(1);
     expect(visibleText(posted[0] ?? {})).toMatch(/have not worked for 15 minutes: Decipher failed \(500\)/);
     const state = await objectState<TestSubscription>(bot, "test", 101);
-    expect(state?.failingSince).toBe(new Date(now - 40 * MINUTE).toISOString());
-    expect(state?.notice).toBe("failing");
+    expect(state?.erroringSince).toBe(new Date(now - 40 * MINUTE).toISOString());
+    expect(state?.notice).toBe("erroring");
 
     h = await health(bot);
     expect(h.ok).toBe(false);

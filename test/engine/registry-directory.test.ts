@@ -14,7 +14,7 @@ const summary = (over: Partial<ShardSummary> = {}): ShardSummary => ({
   teamId: "T1",
   checkAt: TOLD_AT,
   subscriptions: 20,
-  failing: 0,
+  erroring: 0,
   paused: 0,
   overdue: 0,
   lastSuccessAt: new Date(T0).toISOString(),
@@ -53,7 +53,7 @@ describe("when a registry shard tells the directory", () => {
   it("a change of subscriptions, failing, paused, overdue or Slack refusal goes at once", () => {
     for (const changed of [
       { subscriptions: 21 },
-      { failing: 1 },
+      { erroring: 1 },
       { paused: 1 },
       { overdue: 1 },
       { workspace: { code: "invalid_auth", since: new Date(T0).toISOString() } },

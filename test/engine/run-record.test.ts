@@ -36,7 +36,7 @@ const sub: TestSubscription = {
   lastRunAt: null,
   streak: null,
   lastError: null,
-  failingSince: null,
+  erroringSince: null,
   paused: null,
 } as unknown as TestSubscription;
 

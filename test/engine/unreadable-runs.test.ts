@@ -86,7 +86,7 @@ describe("a run the bot cannot read among failures", () => {
     await bot.cron();
     const state = await objectState<TestSubscription>(bot, "test", 101);
     expect(state?.lastError).toBeNull();
-    expect(state?.failingSince ?? null).toBeNull();
+    expect(state?.erroringSince ?? null).toBeNull();
     expect(state?.quarantined).toHaveLength(3);
     expect(await bot.posted()).toEqual([]);
   });

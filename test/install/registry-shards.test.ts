@@ -101,7 +101,7 @@ describe("one registry shard per Slack team", () => {
     const at = new Date().toISOString();
     const report = async (bot: Bot, id: number, overdue: number) =>
       (await registryShard(bot)).report(
-        { name: await nameOf(bot, id), status: "ok", at, failingSince: null, overdue },
+        { name: await nameOf(bot, id), status: "ok", at, erroringSince: null, overdue },
         Date.now() + LEASE_MS,
       );
     await report(a.bot, 101, 2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { indexCopy, indexEntry, stateOf } from "../../src/model/channel-index.ts";
-import type { TestSubscription } from "../../src/model/subscription.ts";
+import { storedSubscription, type TestSubscription } from "../../src/model/subscription.ts";
 
 const AT = "2026-11-24T09:00:00.000Z";
 const NOW = new Date("2026-11-24T10:00:00.000Z");
@@ -111,5 +111,20 @@ describe("a channel index row", () => {
       const old = { ...indexEntry(failing, NOW), lastAlert: { ts: tsAt(POSTED), at: AT } };
       expect(indexEntry(aTest(), NOW, old).lastAlert).toEqual({ ts: tsAt(POSTED), at: POSTED });
     });
+  });
+});
+
+describe("a subscription stored before erring polls had their own name", () => {
+  it("keeps when its polls began to err, read as `erroringSince`", () => {
+    const lastTry = "2026-11-24T09:30:00.000Z";
+    const stored = {
+      ...aTest({ lastError: { message: "Decipher did not answer in time", at: lastTry, source: "vendor" } }),
+      failingSince: AT,
+    };
+    const read = storedSubscription(stored);
+    expect(read.erroringSince).toBe(AT);
+    expect("failingSince" in read).toBe(false);
+    expect(indexEntry(read, NOW).failingSince).toBe(AT);
+    expect(storedSubscription(aTest())).toEqual(aTest());
   });
 });

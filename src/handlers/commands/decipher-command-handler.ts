@@ -149,7 +149,7 @@ export async function channelPageMessage(
   return statusMessage(
     index.entries,
     health?.lastCycleAt
-      ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.failing }
+      ? { at: health.lastCycleAt, subscriptions: health.subscriptions, failed: health.erroring }
       : null,
     appUrl,
     now,

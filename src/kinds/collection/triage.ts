@@ -25,7 +25,7 @@ export const collectionTriage: KindTriage<CollectionSubscription> = {
       regressed: fresh.regressed,
       threadTs: fresh.wasResolved ? null : sub.threadTs,
       lastError: null,
-      failingSince: null,
+      erroringSince: null,
       lastChangeAt: now.toISOString(),
     };
   },
