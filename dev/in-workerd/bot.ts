@@ -9,6 +9,7 @@ import { emulatorControl } from "../emulator/control-client.ts";
 import { slackAdmin } from "../slack/admin-client.ts";
 import { clickFor, findButton, findElement, slashCommandFor } from "../slack/payloads.ts";
 import { signSlackRequest } from "../slack/sign.ts";
+import type { UserRole } from "../slack/standin-types.ts";
 
 /**
  * Drives the Worker the way Slack and the cron do, from inside workerd (vitest-pool-workers), against the real emulator and Slack
@@ -234,6 +235,9 @@ export function createBot(options: {
       standIn.restrict(botToken, channelId, restriction),
     /** The channel is shared with another organization (Slack Connect). */
     shareChannel: (channelId = "C0ALERTS") => standIn.shareChannel(botToken, channelId),
+    /** A person of the workspace with a role Slack reports (a guest, an admin), in `channels` only. */
+    person: (userId: string, role: UserRole, channels?: string[]) =>
+      standIn.user(botToken, userId, role, channels),
     /** A person deletes one of the channel's messages. */
     deleteMessage: (ts: string, channelId = "C0ALERTS") => standIn.deleteMessage(botToken, channelId, ts),
     /** Slack sends `message_metadata_posted` for the bot's posts (the manifest's `metadata_subscriptions`). */

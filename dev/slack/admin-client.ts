@@ -5,7 +5,7 @@
  * the route and the stand-in's own error body.
  */
 
-import type { FaultKind } from "./standin-types.ts";
+import type { FaultKind, UserRole } from "./standin-types.ts";
 
 export type SlackAdmin = ReturnType<typeof slackAdmin>;
 
@@ -78,6 +78,15 @@ export function slackAdmin(standInUrl: string) {
       call("POST", "/channels/share", { botToken, channelId, shared }),
     /** The bot scopes the token has from now on (the `x-oauth-scopes` header of every answer). */
     scopes: (botToken: string, scopes: string[]) => call("POST", "/scopes", { botToken, scopes }),
+    /** A person with a role users.info reports (a guest, an admin), in `channels` only (dev/slack/README.md). */
+    user: (botToken: string, userId: string, role: UserRole, channels?: string[], teamId?: string) =>
+      call("POST", "/users", {
+        botToken,
+        userId,
+        role,
+        ...(channels ? { channels } : {}),
+        ...(teamId ? { teamId } : {}),
+      }),
     /** The workspace's team id from now on (auth.test and every payload). */
     team: (botToken: string, teamId: string) => call("POST", "/team", { botToken, teamId }),
     distribution: (botToken: string, distribution: "internal" | "distributed") =>

@@ -1,6 +1,12 @@
 import { type Context, Hono } from "hono";
 import { deleteByPerson, findMessage, resolveChannel } from "./messages.ts";
-import type { Channel, Distribution, PostingRestriction } from "./standin-types.ts";
+import {
+  type Channel,
+  type Distribution,
+  type PostingRestriction,
+  USER_ROLES,
+  type UserRole,
+} from "./standin-types.ts";
 import { TIERS } from "./tiers.ts";
 import { isBotToken, type Workspace, type Workspaces } from "./workspaces.ts";
 
@@ -131,6 +137,42 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     const { channel } = found;
     channel.isExtShared = body.shared !== false;
     return c.json({ ok: true, shared: channel.isExtShared });
+  });
+
+  /**
+   * A person of the workspace with a role users.info reports (`admin`, `owner`, `guest`,
+   * `single-channel-guest`, or `member`), new or seeded. `channels`: the channels they are
+   * in, and no others (a guest is only in the channels they were invited to); left out, a new
+   * person is in #alerts only and a seeded one keeps theirs. `teamId`: they are of another
+   * organization (Slack Connect), and every event, command and click names that team for them.
+   */
+  app.post("/users", async (c) => {
+    const body = await jsonBody(c);
+    const ws = workspaceFor(c, body);
+    if (ws instanceof Response) return ws;
+    const id = str(body.userId);
+    const role = (body.role ?? "member") as UserRole;
+    const teamId = str(body.teamId);
+    const badTeam = teamId !== undefined && !/^T[A-Z0-9]{2,20}$/.test(teamId);
+    if (!id || !/^U[A-Z0-9]{2,20}$/.test(id) || !USER_ROLES.includes(role) || badTeam)
+      return c.json(
+        {
+          ok: false,
+          error: `userId must look like U0GUEST, role one of ${USER_ROLES.join("|")}, teamId like T0OTHER`,
+        },
+        400,
+      );
+    const name = str(body.name) ?? id.slice(1).toLowerCase();
+    const seeded = ws.users.get(id);
+    const person = seeded ?? { id, name, realName: name, displayName: name, isBot: false };
+    ws.users.set(id, { ...person, role, ...(teamId ? { teamId } : {}) });
+    const channels = Array.isArray(body.channels) ? body.channels.map(String) : seeded ? null : ["C0ALERTS"];
+    if (channels)
+      for (const channel of ws.channels.values()) {
+        const others = channel.members.filter((m) => m !== id);
+        channel.members = channels.includes(channel.id) ? [...others, id] : others;
+      }
+    return c.json({ ok: true, userId: id, role });
   });
 
   /** A person (or an admin) deletes a message, the bot's or anyone's. */

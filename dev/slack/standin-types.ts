@@ -24,7 +24,21 @@ export type User = {
   realName: string;
   displayName: string;
   isBot: boolean;
+  /**
+   * What users.info says of them beyond a member (Slack's user object): a workspace `admin`
+   * or `owner` (`is_admin`, `is_owner`), a `guest` (`is_restricted`, a multi-channel guest) or
+   * a `single-channel-guest` (also `is_ultra_restricted`). Set with `POST /__slack/users`.
+   */
+  role?: UserRole;
+  /**
+   * Someone of another organization, in a channel shared with it (Slack Connect): their own
+   * team, which Slack names for them in events, commands and clicks (docs/slack-platform.md).
+   */
+  teamId?: string;
 };
+
+export const USER_ROLES = ["member", "admin", "owner", "guest", "single-channel-guest"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 export type StoredMessage = {
   ts: string;

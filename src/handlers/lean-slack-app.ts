@@ -125,7 +125,11 @@ export class LeanSlackApp {
     view: [],
   };
   /** Listeners that take a request before any other, when they apply to it (src/handlers/outsiders.ts). */
-  readonly #first: { applies: (req: AnyRequest) => boolean; ack: Ack; lazy?: Lazy | undefined }[] = [];
+  readonly #first: {
+    applies: (req: AnyRequest) => boolean | Promise<boolean>;
+    ack: Ack;
+    lazy?: Lazy | undefined;
+  }[] = [];
 
   constructor(options: LeanSlackAppOptions) {
     this.env = options.env;
@@ -215,9 +219,10 @@ export class LeanSlackApp {
    * A listener for every kind of request (command, event, click, view) that `applies` picks,
    * ahead of the listeners registered for it: a rule that holds for all of them (who may use
    * the app at all) is written once. Its `req.payload` is what the kind's listeners would get.
+   * They are asked in the order they were added; the first that applies answers.
    */
   first(
-    applies: (req: AnyRequest) => boolean,
+    applies: (req: AnyRequest) => boolean | Promise<boolean>,
     ack: (req: AnyRequest) => Promise<unknown>,
     lazy?: (req: AnyRequest) => Promise<void> | undefined,
   ) {
@@ -266,8 +271,8 @@ export class LeanSlackApp {
   async #run(body: Body, base: PreAuthorizeSlackMiddlewareRequest<Env>, ctx: ExecutionContext) {
     const kind = kindOf(body);
     const req = { ...base, payload: kind === "event" ? body.event : body } as Request;
-    const first = this.#first.find((l) => l.applies(req as unknown as AnyRequest));
-    if (first) return this.#answer(first, req, ctx);
+    for (const first of this.#first)
+      if (await first.applies(req as unknown as AnyRequest)) return this.#answer(first, req, ctx);
     if (kind === "event") {
       const listeners = this.#listeners.event.filter((l) => l.matches(body));
       for (const l of listeners) await l.ack(req as never);

@@ -1,4 +1,4 @@
-import { outsiderHome, outsiderMessage } from "../messages/outsiders.ts";
+import { OUTSIDER, type Refusal } from "../messages/outsiders.ts";
 import { reply } from "../slack-api/respond.ts";
 import { classifySlackFailure } from "../slack-api/slack-errors.ts";
 import { isRecord } from "../util/checks.ts";
@@ -38,7 +38,7 @@ export function personTeam(body: Record<string, unknown>): string | null {
  * (`auth.test`), else for an event the installation Slack delivered it to. Null only while
  * Slack is too slow to say whose token this is, for a command or click (src/handlers/authorize.ts).
  */
-function installedTeam(req: AnyRequest, deps: Deps): string | null {
+export function installedTeam(req: AnyRequest, deps: Deps): string | null {
   return (
     deps.tenant?.teamId ??
     named(req.context.authorizeResult.teamId) ??
@@ -52,21 +52,22 @@ export function isOutsider(body: Record<string, unknown>, installed: string | nu
 }
 
 /** The ack: the sentence for a command (only they see it); for a menu's options, none. */
-async function ack(req: AnyRequest): Promise<unknown> {
-  if (typeof req.body.command === "string")
-    return { response_type: "ephemeral", text: outsiderMessage().text };
-  if (req.body.type === "block_suggestion") return { options: [] };
-  return "";
+function ack(refusal: Refusal) {
+  return async (req: AnyRequest): Promise<unknown> => {
+    if (typeof req.body.command === "string") return { response_type: "ephemeral", text: refusal.text };
+    if (req.body.type === "block_suggestion") return { options: [] };
+    return "";
+  };
 }
 
 /** After the ack: a mention is answered in its thread, a click to them alone, a Home tab with the sentence. */
-function lazy(deps: Deps) {
+function lazy(deps: Deps, refusal: Refusal, who: string) {
   return (req: AnyRequest): Promise<void> | undefined => {
     const failed = (what: string) => (error: unknown) =>
-      console.warn(`${what} for another organization's person failed (${classifySlackFailure(error).code})`);
+      console.warn(`${what} for ${who} failed (${classifySlackFailure(error).code})`);
     const event = req.body.type === "event_callback" && isRecord(req.body.event) ? req.body.event : null;
     if (event?.type === "app_mention") {
-      const { text, blocks } = outsiderMessage();
+      const { text, blocks } = refusal.message();
       const thread = named(event.thread_ts) ?? named(event.ts);
       return deps.slack.chat
         .postMessage({
@@ -79,16 +80,23 @@ function lazy(deps: Deps) {
     }
     if (event?.type === "app_home_opened" && named(event.user))
       return deps.slack.views
-        .publish({ user_id: String(event.user), view: outsiderHome() })
+        .publish({ user_id: String(event.user), view: refusal.home() })
         .then(() => {}, failed("Home tab"));
     if (req.body.type === "block_actions" && req.context.respond)
-      return reply(req.context.respond, outsiderMessage()).then(() => {});
+      return reply(req.context.respond, refusal.message()).then(() => {});
     return undefined;
   };
 }
 
+/** What the bot does for a person it does not answer, whatever they asked: `refusal`, and nothing else. */
+export const refusing = (deps: Deps, refusal: Refusal, who: string) => ({
+  ack: ack(refusal),
+  lazy: lazy(deps, refusal, who),
+});
+
 /** Registered before every other listener (src/handlers/slack-app.ts): the one check, for all of them. */
 export function refuseOutsiders(app: LeanSlackApp, deps: Deps): void {
+  const { ack, lazy } = refusing(deps, OUTSIDER, "another organization's person");
   app.first(
     (req) => {
       const outsider = isOutsider(req.body, installedTeam(req, deps));
@@ -98,6 +106,6 @@ export function refuseOutsiders(app: LeanSlackApp, deps: Deps): void {
       return outsider;
     },
     ack,
-    lazy(deps),
+    lazy,
   );
 }

@@ -15,6 +15,7 @@ import { decipherCommand } from "./commands/decipher-command-handler.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
 import { registerFallbacks } from "./fallbacks.ts";
+import { refuseGuests } from "./guests.ts";
 import { registerConnectDecipher } from "./install/connect-decipher.ts";
 import { LeanSlackApp } from "./lean-slack-app.ts";
 import { refuseOutsiders } from "./outsiders.ts";
@@ -58,6 +59,8 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
 
   // Before any listener: a person of another organization (a shared channel) gets no data.
   refuseOutsiders(app, deps);
+  // Then a guest of the workspace gets only the alerts of their channels (src/handlers/guests.ts).
+  refuseGuests(app, deps);
   const sessions = sessionsCommand(deps);
   app.command("/sessions", sessions.ack, sessions.lazy);
   const decipher = decipherCommand(deps);

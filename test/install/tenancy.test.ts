@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { visibleText } from "../../dev/in-workerd/bot.ts";
-import { OUTSIDER_REFUSAL } from "../../src/messages/outsiders.ts";
+import { GUEST_REFUSAL, OUTSIDER_REFUSAL } from "../../src/messages/outsiders.ts";
 import { SUBSCRIPTION_CHANGE_REFUSAL } from "../../src/model/admins.ts";
 import { envelope, fromAnotherOrg } from "../helpers/events.ts";
 import {
@@ -129,6 +129,64 @@ describe("someone of another organization in the shared channel", () => {
     const forged = await initech.events.post("C0ALERTS", `https://app.decipher.test/tests/${initech.testId}`);
     for (const e of forged.events) await initech.events.send(fromAnotherOrg(e, initech.team, acme.team));
     expect((await initech.bot.slackCalls()).filter((c) => c.method === "chat.unfurl")).toEqual([]);
+  });
+});
+
+describe("a guest of each workspace (Slack's multi-channel and single-channel guests)", () => {
+  it("sees the alerts of their channel, and is answered nothing else on any surface", async () => {
+    const { all } = await threeWorkspaces();
+    for (const [t, guest, role] of [
+      [all[0], "U0GUEST", "guest"],
+      [all[1], "U0SOLO", "single-channel-guest"],
+      [all[2], "U0GUEST", "guest"],
+    ] as const) {
+      await t.bot.person(guest, role, ["C0ALERTS"]);
+      await t.org.clearRequests();
+      const before = visibleText(await alertOf(t));
+      const acks = [
+        await t.bot.command("/decipher", "list", { userId: guest }),
+        await t.bot.command("/sessions", t.email, { userId: guest }),
+        await t.bot.command("/decipher", `unsubscribe test ${t.testId}`, { userId: guest }),
+      ];
+      for (const ack of acks)
+        expect(JSON.parse(ack.body), t.label).toEqual({ response_type: "ephemeral", text: GUEST_REFUSAL });
+      const mention = await t.events.say("C0ALERTS", `@Decipher sessions ${t.email}`, { userId: guest });
+      await t.events.say("C0ALERTS", `https://app.decipher.test/tests/${t.testId}`, { userId: guest });
+      await t.events.openHome(guest);
+      await t.bot.click(await alertOf(t), "triage_acknowledge", { userId: guest });
+      await t.bot.click(await alertOf(t), "triage_mute", { userId: guest });
+
+      const replies = (await t.bot.messages("C0ALERTS")).filter(
+        (m) => m.bot_id && m.thread_ts === mention.message.ts,
+      );
+      expect(
+        replies.map((m) => m.text),
+        t.label,
+      ).toEqual([GUEST_REFUSAL]);
+      expect(
+        (await t.bot.slackCalls()).filter((c) => c.method === "chat.unfurl"),
+        t.label,
+      ).toEqual([]);
+      const home = JSON.stringify(await t.events.views(guest));
+      expect(home, t.label).toContain(GUEST_REFUSAL);
+      expect(home, t.label).not.toContain(t.testName);
+      const told = await seenBy(t.bot, guest);
+      expect(told, t.label).toHaveLength(2);
+      for (const text of told) expect(text, t.label).toContain(GUEST_REFUSAL);
+      expect(visibleText(await alertOf(t)), t.label).toBe(before);
+      expect(await t.org.requestTotal(), t.label).toBe(0);
+      // The alert is the channel's: the guest sees it there, as everyone in #alerts does.
+      expect(before, t.label).toContain(t.testName);
+    }
+  });
+
+  it("a workspace admin Slack reports is not a guest: Bob, made one, is answered as before", async () => {
+    const { acme } = await threeWorkspaces();
+    await acme.bot.person("U0BOB", "admin");
+    const list = visibleText(
+      JSON.parse((await acme.bot.command("/decipher", "list", { userId: "U0BOB" })).body),
+    );
+    expect(list).toContain(acme.testName);
   });
 });
 

@@ -233,6 +233,28 @@ describe("conversations.info and users.info", () => {
   });
 });
 
+describe("a person's role (POST /__slack/users)", () => {
+  it("users.info reports guests and admins as Slack's user object does, and a guest is only in their channels", async () => {
+    const ws = workspace();
+    const roles = async (user: string) => {
+      const u = (await ws.call("users.info", { user })).body.user as Record<string, unknown>;
+      return [u.is_admin, u.is_owner, u.is_restricted, u.is_ultra_restricted];
+    };
+    expect(await roles("U0ALICE")).toEqual([false, false, false, false]);
+    await ws.admin("users", { userId: "U0GUEST", role: "guest", channels: ["C0ALERTS", "C0DEMO"] });
+    await ws.admin("users", { userId: "U0SOLO", role: "single-channel-guest" });
+    await ws.admin("users", { userId: "U0BOB", role: "owner" });
+    expect(await roles("U0GUEST")).toEqual([false, false, true, false]);
+    expect(await roles("U0SOLO")).toEqual([false, false, true, true]);
+    expect(await roles("U0BOB")).toEqual([true, true, false, false]);
+    const channels = async (user: string) =>
+      ((await ws.call("users.conversations", { user })).body.channels as { id: string }[]).map((c) => c.id);
+    expect(await channels("U0GUEST")).toEqual(["C0ALERTS", "C0DEMO"]);
+    expect(await channels("U0SOLO")).toEqual(["C0ALERTS"]);
+    expect(await channels("U0BOB")).toContain("C0GENERAL");
+  });
+});
+
 describe("users.conversations", () => {
   it("answers the channels a person is in, private ones only where the bot is too", async () => {
     const ws = workspace();
