@@ -76,6 +76,38 @@ export async function subscribe(stack: Stack, ws: SandboxWorkspace, channelId: s
   }
 }
 
+/** The team id Slack gives the workspace (auth.test's). */
+async function teamIdOf(stack: Stack, ws: SandboxWorkspace): Promise<string> {
+  const res = await fetch(`${stack.slackUrl}/__slack/workspace?botToken=${encodeURIComponent(ws.botToken)}`);
+  return (await json<{ team_id: string }>(res, "/__slack/workspace")).team_id;
+}
+
+/** Someone of the other organization in a channel shared with it, and what to try as them. */
+export const SHARED_PERSON = { userId: "U0HANK", name: "hank" };
+
+/**
+ * Slack Connect: `host`'s #alerts is shared with `guest`'s organization, Hank of it is in the
+ * channel (the page's "Viewing as" offers him), and the host's admin subscribes it to `testId`,
+ * whose reply says the channel is shared. Whatever Hank asks the host's app there gets one
+ * sentence: the data is for the host's own members (src/handlers/outsiders.ts).
+ */
+export async function shareAlerts(
+  stack: Stack,
+  host: SandboxWorkspace,
+  guest: SandboxWorkspace,
+  testId: number,
+) {
+  const channelId = "C0ALERTS";
+  await standIn(stack, "/channels/share", { botToken: host.botToken, channelId, shared: true });
+  await standIn(stack, "/users", {
+    botToken: host.botToken,
+    ...SHARED_PERSON,
+    teamId: await teamIdOf(stack, guest),
+    channels: [channelId],
+  });
+  await subscribe(stack, { ...host, commands: [`subscribe test ${testId}`] }, channelId);
+}
+
 /** The second workspace on the consent page. */
 export const offer = (stack: Stack, ws: SandboxWorkspace) =>
   standIn(stack, "/oauth/offer", { botToken: ws.botToken, label: ws.label });

@@ -14,6 +14,8 @@ import {
   offer,
   registerOnPage,
   type SandboxWorkspace,
+  SHARED_PERSON,
+  shareAlerts,
   subscribe,
   workspacePageUrl,
 } from "./sandbox-installs.ts";
@@ -192,6 +194,7 @@ async function installBoth(stack: Stack): Promise<SandboxWorkspace> {
     await connectDecipher(stack, ws);
   }
   await subscribe(stack, globex, DEMO_CHANNEL);
+  await shareAlerts(stack, acme, globex, 102);
   return globex;
 }
 
@@ -217,6 +220,9 @@ try {
         `  Second workspace (Globex Sandbox, its own Decipher organization, test 201 and collection 601):`,
         `    ${workspacePageUrl(stack, second, DEMO_CHANNEL)}`,
         `  Both were installed through ${stack.botUrl}/slack/install; neither sees the other's alerts.`,
+        `  Slack Connect: Acme's #alerts is shared with Globex (${stack.pageUrl}#C0ALERTS). View it as`,
+        `  ${SHARED_PERSON.name} (another organization) and try @Decipher sessions jane@acme.com, a /tests/102 link`,
+        "  or the alert's buttons: Acme's app tells him its data is for Acme's members only.",
       ].join("\n"),
     );
   }

@@ -8,6 +8,7 @@ import {
   linkSharedEvent,
   linksIn,
   mentionsBot,
+  teamOf,
   viewBlockActionsPayload,
   viewSubmissionPayload,
   withMentionTokens,
@@ -120,9 +121,14 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
       via: "user",
       ...(links.length > 0 ? { links } : {}),
     });
+    const from = { teamId: user.teamId, shared: channel.isExtShared };
     const envelopes = [
-      ...(mentionsBot(text) ? [eventEnvelope(ws, appMentionEvent(ws, message, message.ts))] : []),
-      ...(links.length > 0 ? [eventEnvelope(ws, linkSharedEvent(message, links, message.ts))] : []),
+      ...(mentionsBot(text)
+        ? [eventEnvelope(ws, appMentionEvent(ws, message, message.ts, teamOf(ws, user)), undefined, from)]
+        : []),
+      ...(links.length > 0
+        ? [eventEnvelope(ws, linkSharedEvent(message, links, message.ts), undefined, from)]
+        : []),
     ];
     const deliveries = await deliverAll(body, envelopes);
     return c.json({ ok: true, message: toInspected(message), events: envelopes, deliveries });
@@ -138,6 +144,8 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
     const envelope = eventEnvelope(
       ws,
       appHomeOpenedEvent(user, home ? viewObject(ws, home) : null, workspaces.clock.next()),
+      undefined,
+      { teamId: user.teamId },
     );
     const deliveries = await deliverAll(body, [envelope]);
     return c.json({ ok: true, events: [envelope], deliveries });

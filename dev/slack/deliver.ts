@@ -1,4 +1,5 @@
 import { readContent } from "./content.ts";
+import { teamOf } from "./event-payloads.ts";
 import { addMessage, botMessage, findMessage, resolveChannel, toSlackMessage } from "./messages.ts";
 import {
   buildBlockActionsBody,
@@ -133,7 +134,7 @@ export async function deliverCommand(
   const id = deps.responseUrls.create({ workspace: deps.ws, channel: channel.id, user: user.id });
   const responseUrl = `${deps.origin}/response/${id}`;
   const body = buildSlashCommandBody({
-    team: deps.ws,
+    team: { ...deps.ws, teamId: teamOf(deps.ws, user) },
     channel,
     user,
     command: req.command,
@@ -205,7 +206,7 @@ export async function deliverAction(
       sourceTs: message.ts,
     })}`;
   const built = buildBlockActionsPayload({
-    team: deps.ws,
+    team: { ...deps.ws, teamId: teamOf(deps.ws, user) },
     channel,
     user,
     message,

@@ -39,10 +39,22 @@ export function newEventId(): string {
   return `Ev${Array.from(bytes, (b) => chars[b % chars.length]).join("")}`;
 }
 
-export function eventEnvelope(ws: Workspace, event: Record<string, unknown>, eventId = newEventId()) {
+/** The team Slack names for a person: their own organization's, for someone from another (Slack Connect). */
+export const teamOf = (ws: Workspace, user: Pick<User, "teamId">) => user.teamId ?? ws.teamId;
+
+/**
+ * `from`: the person's team when they are of another organization, and whether the channel is
+ * shared; the event is still delivered to this workspace's installation (`authorizations`).
+ */
+export function eventEnvelope(
+  ws: Workspace,
+  event: Record<string, unknown>,
+  eventId = newEventId(),
+  from: { teamId?: string | undefined; shared?: boolean | undefined } = {},
+) {
   return {
     token: ws.verificationToken,
-    team_id: ws.teamId,
+    team_id: from.teamId ?? ws.teamId,
     context_team_id: ws.teamId,
     api_app_id: APP_ID,
     event,
@@ -58,7 +70,7 @@ export function eventEnvelope(ws: Workspace, event: Record<string, unknown>, eve
         is_enterprise_install: false,
       },
     ],
-    is_ext_shared_channel: false,
+    is_ext_shared_channel: from.shared === true,
     event_context: `4-${eventId}`,
   };
 }
@@ -93,13 +105,19 @@ export function linkSharedEvent(message: StoredMessage, links: string[], eventTs
   };
 }
 
-export function appMentionEvent(ws: Workspace, message: StoredMessage, eventTs: string) {
+export function appMentionEvent(
+  ws: Workspace,
+  message: StoredMessage,
+  eventTs: string,
+  userTeam = ws.teamId,
+) {
   return {
     type: "app_mention",
     user: message.user,
     text: message.text,
     ts: message.ts,
-    team: ws.teamId,
+    team: userTeam,
+    ...(userTeam === ws.teamId ? {} : { user_team: userTeam, source_team: userTeam }),
     channel: message.channel,
     ...(message.threadTs && message.threadTs !== message.ts ? { thread_ts: message.threadTs } : {}),
     event_ts: eventTs,

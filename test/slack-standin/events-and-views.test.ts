@@ -232,3 +232,37 @@ describe("views.open", () => {
     });
   });
 });
+
+describe("someone of another organization in a shared channel (POST /__slack/users with teamId)", () => {
+  it("their mention and link name their team, delivered to this workspace's installation; their command names their team", async () => {
+    const ws = workspace();
+    const own = (await ws.call("auth.test")).body.team_id;
+    await ws.admin("channels/share", { channelId: "C0ALERTS" });
+    await ws.admin("users", { userId: "U0HANK", teamId: "T0GLOBEX", channels: ["C0ALERTS"] });
+    const res = await ws.admin("user-messages", {
+      channelId: "C0ALERTS",
+      userId: "U0HANK",
+      text: `@Decipher sessions jane@acme.com ${LINK}`,
+      deliver: false,
+    });
+    const events = res.body.events as Array<Record<string, unknown> & { event: Record<string, unknown> }>;
+    expect(events.map((e) => e.event.type)).toEqual(["app_mention", "link_shared"]);
+    for (const envelope of events) {
+      expect(envelope.team_id).toBe("T0GLOBEX");
+      expect(envelope.is_ext_shared_channel).toBe(true);
+      expect((envelope.authorizations as Array<{ team_id: string }>)[0]?.team_id).toBe(own);
+    }
+    expect(events[0]?.event).toMatchObject({ user: "U0HANK", user_team: "T0GLOBEX" });
+
+    const echo = `${standInUrl}/__slack/echo?secret=s`;
+    const command = await ws.admin("commands", {
+      botUrl: echo,
+      signingSecret: "s",
+      command: "/decipher",
+      text: "list",
+      channelId: "C0ALERTS",
+      userId: "U0HANK",
+    });
+    expect((command.body.body as { form: Record<string, string> }).form.team_id).toBe("T0GLOBEX");
+  });
+});

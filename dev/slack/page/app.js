@@ -22,7 +22,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const state = {
   /** @type {{ id: string, name: string, isArchived: boolean, isMember: boolean, topic: string }[]} */
   channels: [],
-  /** @type {Map<string, { id: string, name: string, realName: string, isBot: boolean }>} */
+  /** @type {Map<string, { id: string, name: string, realName: string, isBot: boolean, role?: string, teamId?: string }>} */
   users: new Map(),
   /** @type {any[]} */
   messages: [],
@@ -558,6 +558,30 @@ async function closeModal() {
 
 // ---- wiring -------------------------------------------------------------------------------
 
+/** How "Viewing as" names a person: a guest, or someone of another organization (Slack Connect), says so. */
+function personLabel(u) {
+  if (u.teamId) return `${u.name} (another organization)`;
+  if (u.role === "guest" || u.role === "single-channel-guest") return `${u.name} (guest)`;
+  return u.name;
+}
+
+/** "Viewing as" offers every person of the workspace (the stand-in's `POST /__slack/users` adds some). */
+function renderPeople() {
+  const select = /** @type {HTMLSelectElement} */ ($("me"));
+  const people = [...state.users.values()].filter((u) => !u.isBot);
+  const sig = people.map((u) => `${u.id}:${personLabel(u)}`).join(",");
+  if (select.dataset.sig === sig) return;
+  select.dataset.sig = sig;
+  select.replaceChildren(
+    ...people.map((u) => {
+      const option = el("option", "", personLabel(u));
+      option.value = u.id;
+      return option;
+    }),
+  );
+  select.value = state.me;
+}
+
 async function refresh() {
   try {
     const [ws, msgs, views] = await Promise.all([
@@ -569,6 +593,7 @@ async function refresh() {
     $("team-name").textContent = ws.team;
     state.channels = ws.channels;
     state.users = new Map(ws.users.map((u) => [u.id, u]));
+    renderPeople();
     state.messages = msgs.messages;
     $("live").textContent = "● live";
     $("live").classList.remove("down");
