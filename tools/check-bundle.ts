@@ -21,7 +21,7 @@ import { bundleFiles, sizeOf } from "../bench/build.ts";
  * shared-channel check (#36), and to 118,680 for the deploy checks of #37, and to 120,730 for its doctor. BENCHMARKS.md ("Where the bytes
  * came from") says what each change added.
  */
-export const BUDGET_GZIP_BYTES = 120_730;
+export const BUDGET_GZIP_BYTES = 121_370;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
 const files = bundleFiles(dir);
