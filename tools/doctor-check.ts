@@ -1,7 +1,7 @@
 // The doctor's half that talks to the Worker (`npm run doctor`, tools/doctor.ts): fetch only,
 // so tests run it inside workerd against the Worker itself (test/handlers/doctor-cli.test.ts).
 import { slackSignature } from "../dev/slack/sign.ts";
-import type { DoctorLine } from "../src/model/doctor-line.ts";
+import { type DoctorLine, doctorVerdict } from "../src/model/doctor-line.ts";
 
 export type DoctorReport = { ok: boolean; lines: DoctorLine[] };
 
@@ -65,8 +65,5 @@ export function formatReport(report: DoctorReport): string {
     `${l.ok ? "✓" : "✗"} ${l.check}: ${l.text}`,
     ...(l.fix && !l.ok ? [`    → ${l.fix}`] : []),
   ]);
-  const verdict = report.ok
-    ? "All checks passed."
-    : `${report.lines.filter((l) => !l.ok).length} check(s) failed.`;
-  return [...lines, verdict].join("\n");
+  return [...lines, doctorVerdict(report.lines)].join("\n");
 }

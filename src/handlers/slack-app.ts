@@ -12,6 +12,7 @@ import { sessionsPageAction } from "./actions/sessions-more.ts";
 import { triageButtonAction, triageSnoozeAction } from "./actions/triage-buttons.ts";
 import { cachedAuthorize } from "./authorize.ts";
 import { decipherCommand } from "./commands/decipher-command-handler.ts";
+import { withDoctor } from "./commands/doctor-command.ts";
 import { sessionsCommand } from "./commands/sessions-command.ts";
 import { registerEvents } from "./events/register.ts";
 import { registerFallbacks } from "./fallbacks.ts";
@@ -63,7 +64,7 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
   refuseGuests(app, deps);
   const sessions = sessionsCommand(deps);
   app.command("/sessions", sessions.ack, sessions.lazy);
-  const decipher = decipherCommand(deps);
+  const decipher = withDoctor(deps, decipherCommand(deps));
   app.command("/decipher", decipher.ack, decipher.lazy);
 
   const button = (actionId: string) => ({ type: "button" as const, action_id: actionId });

@@ -17,7 +17,7 @@ export type DoctorFacts = {
   neededScopes: readonly string[];
   decipher: DecipherCheck | null;
   channels: { checked: ChannelCheck[]; total: number } | null;
-  distribution: { setting: string; tier: "internal" | "distributed" };
+  distribution: { tier: "internal" | "distributed" };
   clocks: {
     lastCycleAt: string | null;
     lastSuccessAt: string | null;
@@ -37,7 +37,7 @@ const SET_TOKEN =
 export const signingLine: DoctorLine = {
   check: "signing secret",
   ok: true,
-  text: "the Worker accepts requests signed with this signing secret",
+  text: "this request's signature holds: the Worker has the app's signing secret",
 };
 
 function tokenLines(facts: DoctorFacts): DoctorLine[] {
@@ -139,14 +139,14 @@ function channelLines(channels: DoctorFacts["channels"]): DoctorLine[] {
   }));
 }
 
-function distributionLine({ setting, tier }: DoctorFacts["distribution"]): DoctorLine {
+function distributionLine({ tier }: DoctorFacts["distribution"]): DoctorLine {
   return {
     check: "distribution",
     ok: true,
     text:
       tier === "distributed"
-        ? `SLACK_DISTRIBUTION is ${setting}: history is read once a minute, 15 messages a page (an app installed outside the Marketplace)`
-        : `SLACK_DISTRIBUTION is ${setting}: history is read at Tier 3 (an internal or Marketplace app); set it to distributed if the app is installed in other workspaces without Marketplace approval`,
+        ? "history is read once a minute, 15 messages a page, as Slack allows an app installed outside the Marketplace (SLACK_DISTRIBUTION)"
+        : "history is read at Tier 3, as Slack allows an internal or Marketplace app (SLACK_DISTRIBUTION); set SLACK_DISTRIBUTION=distributed if the app is installed in other workspaces without Marketplace approval",
   };
 }
 

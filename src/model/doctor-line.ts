@@ -4,6 +4,10 @@
  */
 export type DoctorLine = { check: string; ok: boolean; text: string; fix?: string };
 
+/** The doctor's last line, in the terminal and in Slack alike. */
+export const doctorVerdict = (lines: readonly DoctorLine[]) =>
+  lines.every((l) => l.ok) ? "All checks passed." : `${lines.filter((l) => !l.ok).length} check(s) failed.`;
+
 /** What `auth.test` says of the token: its workspace and the scopes Slack granted it. */
 export type TokenCheck =
   | { ok: true; teamId: string; team: string; botUserId: string; scopes: string[] | null }

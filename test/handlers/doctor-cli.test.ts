@@ -16,7 +16,7 @@ describe("npm run doctor (tools/doctor-check.ts)", () => {
     expect(report.ok).toBe(true);
     const printed = formatReport(report);
     expect(printed).toMatch(
-      /^✓ signing secret: the Worker accepts requests signed with this signing secret$/m,
+      /^✓ signing secret: this request's signature holds: the Worker has the app's signing secret$/m,
     );
     expect(printed).toMatch(/^✓ Decipher key: the key ending \w{4} reads its organization's sessions$/m);
     expect(printed.split("\n").at(-1)).toBe("All checks passed.");

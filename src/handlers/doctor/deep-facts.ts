@@ -1,4 +1,4 @@
-import type { Config, Env } from "../../config.ts";
+import type { Config } from "../../config.ts";
 import { VendorApiError } from "../../decipher/vendor-errors.ts";
 import type { DecipherCheck, DoctorFacts } from "../../messages/doctor-lines.ts";
 import { INSTALL_SCOPES } from "../../model/install-scopes.ts";
@@ -47,15 +47,10 @@ export async function workspaceFacts(
 /** The deployment's side: how history is paced, the clocks and the day's budget. */
 export function deploymentFacts(
   config: Config,
-  env: Pick<Env, "SLACK_DISTRIBUTION">,
   state: HealthState | null,
 ): Pick<DoctorFacts, "distribution" | "clocks" | "governed"> {
-  const fallback = config.install ? "distributed" : "internal";
   return {
-    distribution: {
-      setting: env.SLACK_DISTRIBUTION?.trim() || `${fallback} (the default)`,
-      tier: config.slackHistoryTier,
-    },
+    distribution: { tier: config.slackHistoryTier },
     clocks: state && {
       lastCycleAt: state.health.lastCycleAt,
       lastSuccessAt: state.health.lastSuccessAt,

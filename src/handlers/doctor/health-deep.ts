@@ -46,7 +46,7 @@ export async function healthDeep(req: Request, env: Env): Promise<Response> {
         decipher: null,
         channels: null,
         ...workspace,
-        ...deploymentFacts(config, env, state),
+        ...deploymentFacts(config, state),
       }),
     );
   });
