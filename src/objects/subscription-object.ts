@@ -64,6 +64,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   #reported: string | null = null;
   /** When the previous poll was, to tell whether this one renews the lease. */
   #lastPollAt: number | null = null;
+  /** The lease this object last gave its registry shard (unknown: none, a first report is due anyway). */
+  #leaseUntil = Number.POSITIVE_INFINITY;
   /** A channel's outage window asked this object to poll now, and waits for its answer. */
   #asked = false;
   /** Recoveries its channel could not show yet, kept in storage too. */
@@ -267,24 +269,33 @@ export class SubscriptionObject extends DurableObject<Env> {
     this.#lastPollAt = now;
     // Paused by Slack's refusal of the channel, the clock goes on: it counts and tries hourly.
     const pace = await this.#pace.current();
-    if (alarms && after && (!after.paused || pausedBySlack(after))) {
-      await this.ctx.storage.setAlarm(
-        nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace),
-      );
-    }
+    const next = nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace);
+    if (alarms && after && (!after.paused || pausedBySlack(after))) await this.ctx.storage.setAlarm(next);
     if (alarms && report.status !== "busy") {
-      const state = JSON.stringify([report.status, report.erroringSince, report.overdue]);
-      if (options.renew || state !== this.#reported || leaseRenewDue(name, now, since, pace.renewMs)) {
-        await registry(this.env, refOf(sub).teamId)
-          .report(report, Date.now() + leaseAt(pace))
-          .then(async (everywhere) => {
-            this.#reported = state;
-            await this.#pace.note(config.plan, everywhere);
-          })
-          .catch((error: unknown) => console.error(`report of ${name}: ${describeError(error)}`));
-      }
+      // A lease that would end before the next poll (the governor just slowed the clock) is
+      // renewed now: the watchdog cron would take the clock for stopped and wake it.
+      const due = leaseRenewDue(name, now, since, pace.renewMs) || this.#leaseUntil <= next;
+      await this.#report(sub, report, config, options.renew || due);
     }
     return report;
+  }
+
+  /**
+   * Tells the registry shard how the poll went when it changed or `renew`, with a lease at the
+   * current pace; its answer (the deployment's size) sets the pace of the polls after.
+   */
+  async #report(sub: Subscription, report: PollReport, config: Config, renew: boolean): Promise<void> {
+    const state = JSON.stringify([report.status, report.erroringSince, report.overdue]);
+    if (!renew && state === this.#reported) return;
+    const until = Date.now() + leaseAt(await this.#pace.current());
+    await registry(this.env, refOf(sub).teamId)
+      .report(report, until)
+      .then(async (everywhere) => {
+        this.#reported = state;
+        this.#leaseUntil = until;
+        await this.#pace.note(config.plan, everywhere);
+      })
+      .catch((error: unknown) => console.error(`report of ${report.name}: ${describeError(error)}`));
   }
 
   read(): Promise<Subscription | null> {

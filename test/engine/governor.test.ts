@@ -12,7 +12,7 @@ import {
   PAID_PLAN,
   type Plan,
 } from "../../src/model/plan-governor.ts";
-import { health, subscriptionStub } from "../helpers/cases.ts";
+import { health, registryShard, subscriptionStub } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
 
 // The governor (src/model/plan-governor.ts): on a plan with daily limits, the clock never runs a
@@ -92,18 +92,24 @@ describe("PLAN", () => {
   });
 });
 
+/** A bot on the alarms clock and `plan`, with `count` tests subscribed in #alerts; their ids. */
+async function subscribed(plan: string, count: number) {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: plan } });
+  const org = emulator.org(apiKey);
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const test = await org.addTest(`Governed step ${i + 1}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    ids.push(test.id);
+  }
+  return { bot, ids };
+}
+
 describe("a deployment whose subscriptions cannot fit its plan's day at full speed", () => {
   it("polls every 2 minutes, and says so in /decipher status, on Home and on /health", async () => {
-    const apiKey = await newOrg();
     // 6 subscriptions at full speed would use about 16,300 of 10,000 requests a day.
-    const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: "requests=10000" } });
-    const org = emulator.org(apiKey);
-    const ids: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const test = await org.addTest(`Governed step ${i + 1}`);
-      await bot.command("/decipher", `subscribe test ${test.id}`);
-      ids.push(test.id);
-    }
+    const { bot, ids } = await subscribed("requests=10000", 6);
     const stub = await subscriptionStub(bot, "test", ids[0] as number);
     // The first alarm reports to the registry, which answers how many subscriptions there are;
     // the next alarm is set at the governor's pace.
@@ -125,12 +131,27 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     expect(visibleText({ blocks: (await events.views()).home?.blocks ?? [] })).toContain(said);
   });
 
+  it("keeps each lease past the object's next poll when it slows down, so the watchdog does not wake it", async () => {
+    // 3 subscriptions on 3,000 requests a day: even hourly polls do not fit, so the clock polls hourly.
+    const { bot, ids } = await subscribed("requests=3000", 3);
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    const name = `${await bot.team()}:C0ALERTS:test:${ids[0]}`;
+    // The first alarm learns the deployment's size from its report, at full speed's lease; the
+    // ones after it poll hourly.
+    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(stub);
+    const next = (await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())) as number;
+    expect(next - Date.now()).toBeGreaterThan(30 * 60_000);
+    const lease = await runInDurableObject(await registryShard(bot), (_i, state) =>
+      state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one(),
+    );
+    // A lease that ends before the next poll is a clock the cron takes for stopped: it would
+    // wake every slowed object from one invocation, past the plan's subrequests.
+    expect(lease.until).toBeGreaterThan(next);
+  });
+
   it("says on /health when even the slowest pace would run a limit out, and what to do", async () => {
-    const apiKey = await newOrg();
-    const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: "requests=3000" } });
-    const org = emulator.org(apiKey);
-    for (let i = 0; i < 3; i++)
-      await bot.command("/decipher", `subscribe test ${(await org.addTest(`Over step ${i + 1}`)).id}`);
+    const { bot } = await subscribed("requests=3000", 3);
     const body = await health(bot);
     expect(body.ok).toBe(false);
     expect(body.problems?.join(" ")).toMatch(
