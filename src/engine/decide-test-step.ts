@@ -1,7 +1,7 @@
 import type { TestRun } from "../decipher/types.ts";
 import { FAILURES_PER_REPLY } from "../messages/streak-reply.ts";
 import { classifiedThrough, testAlertEvidence } from "../model/alert-evidence.ts";
-import { isOverdue, type LedgerRow, RERUN_PASSED, rowTime } from "../model/run-ledger.ts";
+import { isOverdue, type LedgerRow, rowTime } from "../model/run-ledger.ts";
 import { runRecord } from "../model/run-record.ts";
 import {
   type FailureStreak,
@@ -10,10 +10,10 @@ import {
   unacknowledged,
 } from "../model/subscription.ts";
 import { isSnoozed } from "../model/triage-state.ts";
+import { decidePass } from "./decide-pass.ts";
 import { firstEdit, parentEdit, parentGoneStep, snoozeEnd } from "./decide-test-edits.ts";
 import { routeFailure } from "./failure-route.ts";
 import { runsKey } from "./outbox.ts";
-import { endedByPass } from "./snooze.ts";
 import { HOLD_FOR_MS, type TestPollInput, type TestStep } from "./test-step.ts";
 import {
   type Acc,
@@ -27,7 +27,6 @@ import {
   grow,
   type Look,
   lookOf,
-  type Next,
   passedNext,
   passMark,
   record,
@@ -96,45 +95,6 @@ function decideRow(look: Look, acc: Acc, i: number): RowNext {
     };
   if (row.status === "passed") return decidePass(look, acc, row);
   return decideFailure(look, acc, i);
-}
-
-function decidePass(look: Look, acc: Acc, row: LedgerRow): Next {
-  const { now } = look.input;
-  const run = runOf(look.input, row);
-  const streak = acc.sub.streak;
-  let sub = acc.sub;
-  // A pass before the streak's last failure (or any pass, with none open) ends nothing.
-  if (!streak || !(rowTime(row) >= Date.parse(streak.lastFailedAt ?? ""))) {
-    // "Until it passes" ends on a flaky test's pass too (its failures open no streak).
-    const ended = endedByPass(sub.snooze, rowTime(row), now);
-    if (ended) sub = { ...sub, snooze: ended };
-    if ((sub.quietFailures ?? 0) > 0) sub = { ...sub, quietFailures: 0 };
-    return { acc: { sub, rows: [...acc.rows, fate(look, row, "quiet")] } };
-  }
-  if (isSnoozed(sub, now) || sub.muted || sub.paused) {
-    // "Until it passes" ends here; a timed snooze holds for its time. Snoozed, muted or paused,
-    // the thread stays quiet; the parent turns green (muted, it keeps its Unmute).
-    const reason = sub.paused ? "paused" : sub.muted ? "muted" : "snoozed";
-    // A pass that ran before the click recovers the streak but is not the pass the snooze waits for.
-    // It ends as of the pass, so the snooze's summary (what it held) is told after, as promised.
-    const ended = endedByPass(sub.snooze, rowTime(row), now);
-    if (ended) sub = { ...sub, snooze: ended };
-    const told = fate(look, row, "recovered", { ts: streak.grouped ? null : streak.threadTs, reason });
-    return { acc: { sub: endedStreak(sub, streak, run), rows: [...acc.rows, told] } };
-  }
-  return {
-    step: {
-      kind: "post",
-      change: change(acc),
-      key: `recovery:${run.id}`,
-      message: { kind: "recovery", run, failedRuns: streak.failedRuns, rerun: row.reason === RERUN_PASSED },
-      threadTs: streak.threadTs,
-      delivered: (ts) => ({
-        sub: endedStreak(sub, streak, run),
-        rows: [...acc.rows, fate(look, row, "recovered", { ts, parentTs: streak.threadTs })],
-      }),
-    },
-  };
 }
 
 function decideFailure(look: Look, acc: Acc, i: number): RowNext {

@@ -5,6 +5,7 @@ import { withDeletedNote, withLateNote } from "../messages/late-note.ts";
 import type { SlackMessage } from "../messages/limits.ts";
 import { testUrl } from "../messages/links.ts";
 import { link } from "../messages/mrkdwn.ts";
+import { passedSinceSubscribeMessage } from "../messages/passed-since-subscribe.ts";
 import { streakReply } from "../messages/streak-reply.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import { flakyParent, testParent } from "./alert-parents.ts";
@@ -55,6 +56,8 @@ export function renderTestMessage(message: TestMessage, ctx: RenderContext): Sla
       });
     case "flaky-reply":
       return flakyThreadReply(test, message.run, ctx.meaning, appUrl, message.through);
+    case "passed-since-subscribe":
+      return passedSinceSubscribeMessage(test, message.run, message.was, appUrl);
     case "snooze-ended":
       return snoozeEnded(message, test, appUrl);
   }

@@ -153,6 +153,8 @@ export function endedStreak(sub: TestSubscription, streak: FailureStreak, by: Te
     ...unacknowledged(sub),
     streak: null,
     quietFailures: 0,
+    // A streak opened since subscribing told its own recovery: the failing found then is over.
+    failingAtSubscribe: null,
     parentEdit: streak.grouped ? null : { ts: streak.threadTs, streak, recoveredBy: passMark(by) },
   };
 }

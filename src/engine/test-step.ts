@@ -1,4 +1,5 @@
 import type { TestInfo, TestRun } from "../decipher/types.ts";
+import type { FailingAtSubscribe } from "../model/failing-at-subscribe.ts";
 import type { FailureContext } from "../model/failure-context.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import type { LedgerRow } from "../model/run-ledger.ts";
@@ -77,6 +78,8 @@ export type TestMessage =
   | { kind: "recovery"; run: TestRun; failedRuns: number; rerun: boolean }
   /** A reply in the day's flaky thread: one more failure, and its class as of that run. */
   | { kind: "flaky-reply"; run: TestRun; through: TestClassification | undefined }
+  /** The first pass after the failing the channel subscribed to (src/model/failing-at-subscribe.ts). */
+  | { kind: "passed-since-subscribe"; run: TestRun; was: FailingAtSubscribe }
   /** A snooze ran out: how many failures it held, and whether the test's last run failed. */
   | { kind: "snooze-ended"; by: string; missedFailures: number; lastFailed: boolean };
 

@@ -14,12 +14,15 @@ import { type TestOptionsGiven, testOptions } from "./test/options.ts";
  */
 export type SubscribeOptions = { test: TestOptionsGiven; collection: CollectionOptions };
 
-/** `optionsGiven` is false for a bare `subscribe test 101`: subscribing again keeps the options set. */
+/**
+ * `given`: the options the command names (none for a bare `subscribe test 101`). Subscribing
+ * again changes those and keeps the others.
+ */
 export type SubscribeCommandOf<K extends SubscriptionKind> = {
   action: "subscribe";
   kind: K;
   id: number;
-  optionsGiven: boolean;
+  given: readonly string[];
 } & SubscribeOptions[K];
 
 /** `/decipher subscribe …` of any kind. */
@@ -30,6 +33,12 @@ export type KindOptions<K extends SubscriptionKind> = {
   parseOptions(tokens: readonly string[]): SubscribeOptions[K];
   /** The options a subscription has: a bare `subscribe` keeps them. */
   optionsOf(sub: SubscriptionOf<K>): SubscribeOptions[K];
+  /** Its options with those `names` (typed again) taken from `given`: subscribing again. */
+  changedOptions(
+    sub: SubscriptionOf<K>,
+    given: SubscribeOptions[K],
+    names: readonly string[],
+  ): SubscribeOptions[K];
   /** The options given are the ones it has: subscribing again changes nothing. */
   sameOptions(sub: SubscriptionOf<K>, given: SubscribeOptions[K]): boolean;
 };

@@ -20,6 +20,11 @@ export interface KindSpec<K extends SubscriptionKind> extends KindOptions<K> {
   readonly kind: K;
   /** The subscription as subscribing starts it, from Decipher's state now (nothing before is replayed). */
   baseline(vendor: VendorClient, command: SubscribeCommandOf<K>, who: Who): Promise<SubscriptionOf<K>>;
+  /**
+   * Notes under the subscribe reply on options that match nothing `baseline` read (a
+   * `trigger:` no recent run had): such a typo would stop alerts without a word.
+   */
+  optionNotes(fresh: SubscriptionOf<K>): string[];
   /** Subscribed again while live with `fresh`'s options: what it becomes, or null when nothing changed. */
   resubscribed(existing: SubscriptionOf<K>, fresh: SubscriptionOf<K>): SubscriptionOf<K> | null;
   /** The ledger a new subscription starts with, from what `baseline` read, and its state from it; null for none. */

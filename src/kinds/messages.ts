@@ -11,6 +11,7 @@ import { KIND_WORDS } from "./kinds.ts";
 export const listMessage = withWords(replies.listMessage, KIND_WORDS);
 export const statusMessage = withWords(replies.statusMessage, KIND_WORDS);
 export const subscribedMessage = withWords(replies.subscribedMessage, KIND_WORDS);
+export const unsubscribedMessage = withWords(replies.unsubscribedMessage, KIND_WORDS);
 export const homeView = withWords(home.homeView, KIND_WORDS);
 export const subscriptionLine = withWords(home.subscriptionLine, KIND_WORDS);
 export const noticeMessage = withWords(notices.noticeMessage, KIND_WORDS);

@@ -28,6 +28,10 @@ export function bad(token: string, what: string, usage: string): CommandInputErr
   return new CommandInputError(`${quote(token)} is not a value I can use: ${what}. ${usage}`);
 }
 
+/** The options a command names (each checked by `parseOptions`), lower case: what it changes. */
+export const optionNames = (tokens: readonly string[]): string[] =>
+  tokens.map((token) => token.split(":", 1)[0]?.toLowerCase() ?? "");
+
 /**
  * Reads `name:value` tokens with `parsers`, starting from `defaults`. An option given twice,
  * one without a value, or one the kind does not have is refused, naming it.
@@ -51,7 +55,8 @@ export function parseOptions<T extends object>(
     seen.add(name);
     if (value === "") throw new CommandInputError(`\`${name}:\` needs a value. ${usage}`);
     const key = name as keyof T;
-    out[key] = parsers[key](value, token);
+    // `after:default`: the option as a new subscription has it (resubscribing keeps the rest).
+    out[key] = value.toLowerCase() === "default" ? defaults[key] : parsers[key](value, token);
   }
   return out;
 }

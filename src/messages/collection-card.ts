@@ -314,6 +314,7 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
         growthStep: input.growthStep ?? null,
         snoozed: Boolean(input.snooze),
         muted: Boolean(input.muted),
+        name: rootCause(input.collection),
       }),
     ),
   ];

@@ -1,6 +1,5 @@
 import { type EngineHealth, refOf } from "../model/alert-control.ts";
 import { type IndexEntry, stateCounts } from "../model/channel-index.ts";
-import { subscriptionId } from "../model/kind-facts.ts";
 import type { Governed } from "../model/plan-governor.ts";
 import type { Paused, Subscription } from "../model/subscription.ts";
 import { WEEKDAY_NAMES, type WeeklySchedule } from "../model/weekly-schedule.ts";
@@ -10,7 +9,7 @@ import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.t
 import { clockNote } from "./clock-pace.ts";
 import { actions, context, header, section } from "./elements.ts";
 import { type KindWords, wordsOf } from "./kind-words.ts";
-import { fitMessage, type MessageBlock, type SlackMessage } from "./limits.ts";
+import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
 import { engineNotes, pausedLine, pollingLine, triageStateLines } from "./subscription-state-lines.ts";
@@ -32,13 +31,38 @@ export function optionsLine(words: KindWords, subscription: Subscription): strin
  * with one action_id in a block, so the second is `triage_unmute:2`, and so on (all are
  * answered by the Unmute listener, src/handlers/slack-app.ts).
  */
-export function unmuteButtons(subscriptions: readonly Subscription[]): MessageBlock[] {
+/** A name on an Unmute button: Slack's button text holds 75 characters. */
+const BUTTON_NAME_CHARS = 60;
+
+export function unmuteButtons(words: KindWords, subscriptions: readonly Subscription[]): MessageBlock[] {
   const buttons = subscriptions
     .filter((s) => s.muted)
-    .map((s) => unmuteButton(refOf(s), `Unmute ${s.kind} ${subscriptionId(s)}`))
+    .map((s) =>
+      unmuteButton(refOf(s), `Unmute ${truncatePlain(wordsOf(words, s).shortName(s), BUTTON_NAME_CHARS)}`),
+    )
     .filter((b) => b !== null)
     .map((b, i) => (i === 0 ? b : { ...b, action_id: `${ACTION_IDS.triageUnmute}:${i + 1}` }));
   return actions(...buttons.slice(0, 25));
+}
+
+/**
+ * `/decipher unsubscribe test 101`'s answer, naming what it watched ("test Checkout flow
+ * (#101)") when the channel's index still held it, its kind and id otherwise.
+ */
+export function unsubscribedMessage(
+  words: KindWords,
+  removed: boolean,
+  ref: { kind: string; id: number },
+  subscription: Subscription | null,
+  appUrl: string,
+): SlackMessage {
+  const what = subscription
+    ? wordsOf(words, subscription).label(subscription, appUrl)
+    : `${ref.kind} ${ref.id}`;
+  const text = removed
+    ? `Unsubscribed this channel from ${what}.`
+    : `This channel was not subscribed to ${what}; nothing changed.`;
+  return fitMessage({ text: text.replace(/<[^|>]*\|([^>]*)>/g, "$1"), blocks: [section(text)] });
 }
 
 export function plain(text: string): SlackMessage {
@@ -54,10 +78,13 @@ export function subscribedMessage(
   ended: "muted" | Paused | null = null,
   /** The subscription before this command changed its options. */
   before?: Subscription,
+  /** When the reply is read: it says the state the subscription found, as of now. */
+  now?: Date,
 ): SlackMessage {
   const said = wordsOf(words, subscription);
   const what = said.label(subscription, appUrl);
-  const rule = said.rule(subscription);
+  const state = now ? `Now: ${said.itemLine(subscription, now)}\n` : "";
+  const rule = `${state}${said.rule(subscription)}`;
   const lead =
     ended === "muted"
       ? `Unmuted ${what}: this channel gets its alerts again, from now on.`
@@ -76,7 +103,7 @@ export function subscribedMessage(
 }
 
 function changeHint(example: string): string {
-  return `To change them, subscribe again with the options you want, like ${code(example)}: options you leave out go back to their defaults.`;
+  return `To change them, subscribe again with the options you want, like ${code(example)}: options you leave out stay as they are, and \`<option>:default\` puts one back.`;
 }
 
 /** Subscriptions a page of list or status shows at most: their Unmute buttons fit one row. */
@@ -107,6 +134,7 @@ export function stateSummary(entries: readonly IndexEntry[], now: Date): string 
  * First page buttons.
  */
 function channelPage(p: {
+  words: KindWords;
   view: ChannelPageValue["view"];
   title: string;
   /** The notification text. */
@@ -135,7 +163,7 @@ function channelPage(p: {
       header(p.title),
       context(stateSummary(p.entries, p.now)),
       ...(p.entries.length > 0 ? sections : [section(p.empty)]),
-      ...unmuteButtons(onPage),
+      ...unmuteButtons(p.words, onPage),
       ...p.extra,
       context(
         ...p.notes,
@@ -176,6 +204,7 @@ export function listMessage(
     ? `Weekly report on ${WEEKDAY_NAMES[weekly.day] ?? weekly.day}s at ${code(weekly.time)} ${escapeMrkdwn(weekly.zone)}; next ${dateToken(weekly.nextDueAt, DATE_FORMAT_AHEAD)}.`
     : "No weekly report (set one with `/decipher weekly mon 09:00 Europe/Berlin`).";
   return channelPage({
+    words,
     view: "list",
     title: "What this channel watches",
     fallback: `This channel watches ${plural(entries.length, "item")}.`,
@@ -234,6 +263,7 @@ export function statusMessage(
     ? `:rotating_light: Slack refuses the bot's token or scopes (${health.slackWorkspace.code}) since ${dateToken(health.slackWorkspace.since)}: alerts are held back and retried.`
     : null;
   return channelPage({
+    words,
     view: "status",
     title: "Decipher alerts status",
     fallback: `Status of ${plural(entries.length, "subscription")}.`,

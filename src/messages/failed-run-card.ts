@@ -168,7 +168,12 @@ function parentControls(
 ): MessageBlock extends never ? never : ReturnType<typeof triageControls> {
   const { ref, recoveredBy } = input;
   if (!recoveredBy)
-    return triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) });
+    return triageControls({
+      ref,
+      snoozed: Boolean(input.snooze),
+      muted: Boolean(input.muted),
+      name: rawName(input.test),
+    });
   if (ref && input.muted) return [unmuteButton(ref)];
   return ref && snoozeLine(input.snooze, input.now) ? [unsnoozeButton(ref)] : [];
 }

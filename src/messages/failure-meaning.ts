@@ -98,7 +98,14 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
         `This thread holds its failures until ${dateToken(flakyThreadEnd(input.day))}; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
       ),
       ...(status.length > 0 ? [context(status.join("\n"))] : []),
-      ...actions(...triageControls({ ref, snoozed: Boolean(input.snooze), muted: Boolean(input.muted) })),
+      ...actions(
+        ...triageControls({
+          ref,
+          snoozed: Boolean(input.snooze),
+          muted: Boolean(input.muted),
+          name: rawName(test),
+        }),
+      ),
     ],
   });
 }

@@ -186,7 +186,10 @@ export function homeView(words: KindWords, input: HomeInput): HomeTabView {
         share,
         (n) => `_…and ${plural(n, "more subscription")}: \`/decipher list\` in <#${channelId}>_`,
       ),
-      ...unmuteButtons(subs.filter((s) => mutedOf(s) !== null)),
+      ...unmuteButtons(
+        words,
+        subs.filter((s) => mutedOf(s) !== null),
+      ),
     ];
     if (body.length + sections.length > room) break;
     body.push(...sections);

@@ -20,6 +20,8 @@ export type SubscriptionWords<S extends Subscription> = {
   rule(sub: S): string;
   /** What the channel's notices call it. */
   noticeName(sub: S): string;
+  /** Its name alone, plain, for a button ("Unmute Checkout flow"). */
+  shortName(sub: S): string;
   /** What the watched item itself is doing (status). */
   itemLine(sub: S, now: Date): string;
   /** What the App Home calls it, linked. */

@@ -31,9 +31,11 @@ export function oneLine(raw: string | null | undefined): string {
   return escapeMrkdwn(raw).replace(/\s+/g, " ").trim();
 }
 
-/** Text on one line, not escaped: for what Slack shows literally (table cells, chart labels). */
+/** Text on one line, not escaped: for what Slack shows literally (table cells, chart labels, buttons). */
 export function plainLine(raw: string | null | undefined): string {
-  return (raw ?? "").replace(/\s+/g, " ").trim();
+  return wellFormed(raw ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 const MAX_LABEL = 300;

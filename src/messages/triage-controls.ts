@@ -4,7 +4,8 @@ import { factsOfKind } from "../model/kind-facts.ts";
 import type { SnoozeChoice } from "../model/triage-state.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { button, confirmDialog, staticSelect } from "./elements.ts";
-import { plural } from "./mrkdwn.ts";
+import { truncatePlain } from "./limits.ts";
+import { plainLine, plural } from "./mrkdwn.ts";
 import { encodeSnoozeValue, encodeTriageRef, SNOOZE_HOURS } from "./triage-values.ts";
 
 export type TriageControlsInput = {
@@ -16,10 +17,19 @@ export type TriageControlsInput = {
   snoozed?: boolean;
   /** A muted alert offers only Unmute. */
   muted?: boolean;
+  /** The test's or collection's name, as the alert shows it: the Mute dialog names it. */
+  name?: string;
 };
 
-/** What the subscription is called in a confirm dialog: "test 101". */
-const refName = (ref: SubscriptionRef) => `${ref.kind} ${ref.id}`;
+/** Names in a confirm dialog: its title holds 100 characters, its text 300 (Slack's confirm object). */
+const DIALOG_NAME_CHARS = 60;
+
+/** What the subscription is called in a confirm dialog: "“Checkout flow” (test 101)", or "test 101". */
+function refName(ref: SubscriptionRef, name: string | undefined): string {
+  const shown = plainLine(name);
+  if (!shown) return `${ref.kind} ${ref.id}`;
+  return `“${truncatePlain(shown, DIALOG_NAME_CHARS)}” (${ref.kind} ${ref.id})`;
+}
 
 /** `/decipher subscribe test 101`: the command that undoes a mute. */
 export const resubscribeCommand = (ref: { kind: string; id: number }) =>
@@ -66,8 +76,8 @@ export function triageControls(input: TriageControlsInput): (Button | StaticSele
       actionId: ACTION_IDS.triageMute,
       value,
       confirm: confirmDialog({
-        title: `Mute ${refName(ref)}?`,
-        text: `This channel gets no more alerts for ${refName(ref)} until someone clicks Unmute (on this alert, in /decipher status or the app's Home) or types ${resubscribeCommand(ref)}.`,
+        title: `Mute ${refName(ref, input.name)}?`,
+        text: `This channel gets no more alerts for ${refName(ref, input.name)} until someone clicks Unmute (on this alert, in /decipher status or the app's Home) or types ${resubscribeCommand(ref)}.`,
         confirm: "Mute",
       }),
     }),

@@ -1,5 +1,6 @@
 import type { IssueCollection } from "../decipher/types.ts";
 import type { CollectionAlertEvidence, TestAlertEvidence } from "./alert-evidence.ts";
+import type { FailingAtSubscribe } from "./failing-at-subscribe.ts";
 import type { Mention } from "./mention.ts";
 import type { RunRecord } from "./run-record.ts";
 import { DEFAULT_TEAM, type SubscriptionKind } from "./subscription-kind.ts";
@@ -211,6 +212,8 @@ export type TestSubscription = SubscriptionBase & {
    * stored before it was kept, until their next poll.
    */
   stateFacts?: TestStateFacts;
+  /** Failing when the channel subscribed: its next pass is told (src/model/failing-at-subscribe.ts). */
+  failingAtSubscribe?: FailingAtSubscribe | null;
 };
 
 /**

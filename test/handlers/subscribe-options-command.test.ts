@@ -29,6 +29,20 @@ describe("/decipher subscribe with options, end to end", () => {
   });
 });
 
+describe("an option that matches none of the test's runs", () => {
+  it("a trigger no recent run had is said under the reply, with the triggers its runs have", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101 trigger:scheduled");
+    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(reply).toMatch(
+      /No run of test 101 in the last \d+ runs had trigger `scheduled`; its triggers are .*`schedule`/,
+    );
+    expect(reply).toContain("trigger:default");
+    await bot.command("/decipher", "subscribe test 101 trigger:schedule", { channelId: "C0DEMO" });
+    expect(visibleText((await bot.messages("C0DEMO")).at(-1) ?? {})).not.toMatch(/No run of test/);
+  });
+});
+
 describe("subscribing again to a watched test or collection", () => {
   it("keeps the options when subscribing again without options, and says it already watches", async () => {
     const bot = createBot({ apiKey: await newOrg() });
@@ -42,16 +56,27 @@ describe("subscribing again to a watched test or collection", () => {
     expect(await store().get("C0DEMO", "test", 101)).toEqual(first);
   });
 
-  it("names the old and the new options when subscribing again with other options", async () => {
+  it("changes only the options named, keeps the others, and names the old and the new", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 101 page:/checkout", { channelId: "C0DEMO" });
     await bot.command("/decipher", "subscribe test 101 after:2", { channelId: "C0DEMO" });
     const reply = visibleText((await bot.messages("C0DEMO")).at(-1) ?? {});
     expect(reply).toMatch(
-      /Changed the options of test .*`after:1` `page:\/checkout` → `flaky:thread` `after:2`/,
+      /Changed the options of test .*`after:1` `page:\/checkout` → `flaky:thread` `after:2` `page:\/checkout`/,
     );
     const saved = await store().get("C0DEMO", "test", 101);
-    expect(saved?.kind === "test" && saved.options).toMatchObject({ after: 2 });
+    expect(saved?.kind === "test" && saved.options).toMatchObject({ after: 2, page: "/checkout" });
+  });
+
+  it("puts one option back with `<option>:default`, keeping the rest", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101 after:3 page:/checkout", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe test 101 page:default", { channelId: "C0DEMO" });
+    const saved = await store().get("C0DEMO", "test", 101);
+    expect(saved?.kind === "test" && saved.options).toMatchObject({ after: 3, page: null });
+    await bot.command("/decipher", "subscribe collection 501 growth:12", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe collection 501 growth:default", { channelId: "C0DEMO" });
+    expect(await store().get("C0DEMO", "collection", 501)).toMatchObject({ growth: null });
   });
 
   it("keeps a collection's growth when subscribing again without options", async () => {

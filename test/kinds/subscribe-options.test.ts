@@ -204,13 +204,13 @@ describe("subscribe collection options", () => {
 });
 
 describe("/decipher subscribe test carries its options", () => {
-  it("with defaults when none are given, marked as not given (so a watched test keeps its own)", () => {
+  it("with defaults when none are given, naming none (so a watched test keeps its own)", () => {
     expect(parseDecipherCommand("subscribe test 101")).toEqual({
       action: "subscribe",
       kind: "test",
       id: 101,
       options: DEFAULT_TEST_OPTIONS,
-      optionsGiven: false,
+      given: [],
     });
   });
 
@@ -219,7 +219,7 @@ describe("/decipher subscribe test carries its options", () => {
       kind: "test",
       id: 101,
       options: { flaky: "alert", after: 2, trigger: null, page: "/checkout" },
-      optionsGiven: true,
+      given: ["flaky", "after", "page"],
     });
   });
 

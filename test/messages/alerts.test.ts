@@ -356,7 +356,9 @@ describe("collection parent", () => {
     expect(text).toContain(
       "18 → 25 sessions (+7 since <!date^1771232400^{date_short_pretty} at {time}|2026-02-16 09:00 UTC>) · 31 errors · 14 users · `/checkout`",
     );
-    expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(2); // the block and the fallback
+    // The block and the fallback; the Mute button's dialog names it twice more, shown only on a click.
+    expect(text.match(/Stripe iframe fails to load/g)?.length).toBe(4);
+    expect(text.match(/Mute “Stripe iframe fails to load” \(collection \d+\)\?/g)?.length).toBe(1);
   });
 
   it("folds the AI summary to its most useful line", () => {

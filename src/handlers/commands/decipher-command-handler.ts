@@ -1,6 +1,6 @@
 import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "slack-edge";
 import { kindSpec, specOf } from "../../kinds/kinds.ts";
-import { listMessage, statusMessage, subscribedMessage } from "../../kinds/messages.ts";
+import { listMessage, statusMessage, subscribedMessage, unsubscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
 import { capSentence, INDEX_UNREADABLE, plain } from "../../messages/decipher-replies.ts";
 import { section } from "../../messages/elements.ts";
@@ -72,7 +72,8 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const existing = index.entries.find((e) => e.key === indexKey(given.kind, given.id))?.subscription ?? null;
   const command = keepOptions(given, existing);
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
-  if (existing && unchanged) return subscribedMessage(existing, deps.config.decipherAppUrl, true);
+  if (existing && unchanged)
+    return subscribedMessage(existing, deps.config.decipherAppUrl, true, null, undefined, deps.now());
   if (!existing) {
     const full = await capReached(deps, channel, index.entries.length);
     if (full) return errorMessage(full);
@@ -89,8 +90,13 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
     !created && subscription === existing,
     existing?.muted && created ? "muted" : (existing?.paused ?? null),
     existing && !sameOptions(existing, command) ? existing : undefined,
+    deps.now(),
   );
-  return withNotes(reply, [postable.warning, postable.shared ? SHARED_CHANNEL_NOTE : null]);
+  return withNotes(reply, [
+    postable.warning,
+    postable.shared ? SHARED_CHANNEL_NOTE : null,
+    ...specOf(fresh).optionNotes(fresh),
+  ]);
 }
 
 /** Notes under a reply, shown (a block each) and in its notification text. */
@@ -115,10 +121,15 @@ async function capReached(deps: Deps, { teamId }: Where, inChannel: number): Pro
   return null;
 }
 
-/** A bare `subscribe test 101` on a watched test keeps its options; options given replace them. */
+/** Subscribing again to a watched test changes the options the command names and keeps the rest. */
 function keepOptions(command: SubscribeCommand, existing: Subscription | null): SubscribeCommand {
-  if (command.optionsGiven || !existing || existing.kind !== command.kind) return command;
-  return { ...command, ...specOf(existing).optionsOf(existing) } as SubscribeCommand;
+  if (!existing || existing.kind !== command.kind) return command;
+  // `command` is of `existing`'s kind (checked above), which the union's types cannot say.
+  const given = command as never;
+  return {
+    ...command,
+    ...specOf(existing).changedOptions(existing, given, command.given),
+  } as SubscribeCommand;
 }
 
 function sameOptions(existing: Subscription, command: SubscribeCommand): boolean {
@@ -172,17 +183,16 @@ async function answer(
     case "status":
       return channelPageMessage(deps, command.action, { teamId, channelId }, FIRST_PAGE);
     case "unsubscribe": {
+      // Read first for its name: the reply says what stopped, not only its id.
+      const index = await deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null);
+      const entry = index?.entries.find((e) => e.key === indexKey(command.kind, command.id));
       const removed = await deps.control.unsubscribe({
         teamId,
         channelId,
         kind: command.kind,
         id: command.id,
       });
-      return plain(
-        removed
-          ? `Unsubscribed this channel from ${command.kind} ${command.id}.`
-          : `This channel was not subscribed to ${command.kind} ${command.id}; nothing changed.`,
-      );
+      return unsubscribedMessage(removed, command, entry?.subscription ?? null, deps.config.decipherAppUrl);
     }
     case "digest": {
       await deps.control.setDigest(teamId, channelId, { time: command.time, zone: command.zone }, deps.now());

@@ -1,4 +1,5 @@
 import { kindOptions, type SubscribeCommand } from "../../kinds/kind-options.ts";
+import { optionNames } from "../../kinds/option-reader.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
 import { isSubscriptionKind, type SubscriptionKind } from "../../model/subscription-kind.ts";
 import { parseWeekday, type Weekday } from "../../model/weekly-schedule.ts";
@@ -78,10 +79,9 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       const kind = parseKind(rest[0]);
       const id = parseId(kind, rest[1]);
       const options = rest.slice(2);
-      const optionsGiven = options.length > 0;
       // The options are the ones `kind`'s own spec read, which the union's types cannot say.
       const parsed = kindOptions(kind).parseOptions(options);
-      return { action: "subscribe", kind, id, ...parsed, optionsGiven } as SubscribeCommand;
+      return { action: "subscribe", kind, id, ...parsed, given: optionNames(options) } as SubscribeCommand;
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);

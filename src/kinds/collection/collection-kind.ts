@@ -13,6 +13,7 @@ export const collectionKind: KindSpec<"collection"> = {
     ...(await baselineCollection(vendor, command.id, command.growth, who)),
     mention: command.mention,
   }),
+  optionNotes: () => [],
   resubscribed: (existing, fresh) =>
     existing.growth === fresh.growth && (existing.mention ?? null) === (fresh.mention ?? null)
       ? null

@@ -39,6 +39,10 @@ export const collectionOptions = {
     growth: sub.growth,
     mention: sub.mention ?? null,
   }),
+  changedOptions: (sub: CollectionSubscription, given: CollectionOptions, names: readonly string[]) => ({
+    growth: names.includes("growth") ? given.growth : sub.growth,
+    mention: names.includes("mention") ? given.mention : (sub.mention ?? null),
+  }),
   sameOptions: (sub: CollectionSubscription, given: CollectionOptions) =>
     sub.growth === given.growth && (sub.mention ?? null) === given.mention,
 };

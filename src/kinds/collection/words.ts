@@ -2,7 +2,7 @@ import { permalink } from "../../messages/home-view.ts";
 import type { SubscriptionWords } from "../../messages/kind-words.ts";
 import { truncatePlain } from "../../messages/limits.ts";
 import { collectionUrl } from "../../messages/links.ts";
-import { code, dateToken, escapeMrkdwn, link, oneLine, plural } from "../../messages/mrkdwn.ts";
+import { code, dateToken, escapeMrkdwn, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
 import { collectionCountLine } from "../../messages/subscription-state-lines.ts";
 import { posted } from "../../model/channel-index.ts";
 import { mentionToken } from "../../model/mention.ts";
@@ -40,8 +40,11 @@ export const collectionWords: SubscriptionWords<CollectionSubscription> = {
   },
   changeExample: (sub) => `/decipher subscribe collection ${sub.collectionId} growth:10`,
   rule: (sub) =>
-    `I'll post here when its unresolved sessions grow ${growthRule(sub.growth)} or when it comes back after being resolved.`,
+    sub.wasResolved && !sub.regressed
+      ? "It is resolved: I'll post here if it gets new sessions."
+      : `I'll post here when its unresolved sessions grow ${growthRule(sub.growth)} or when it comes back after being resolved.`,
   noticeName: (sub) => `collection ${sub.collectionId}`,
+  shortName: (sub) => plainLine(sub.rootCause) || `collection ${sub.collectionId}`,
   itemLine(sub) {
     const counted = collectionCountLine(sub);
     if (sub.regressed) return `:rotating_light: regressed: was resolved, has new sessions (${counted})`;

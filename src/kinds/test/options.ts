@@ -68,6 +68,14 @@ export type TestOptionsGiven = { options: ResolvedTestOptions };
 export const testOptions = {
   parseOptions: (tokens: readonly string[]): TestOptionsGiven => ({ options: parseTestOptions(tokens) }),
   optionsOf: (sub: TestSubscription): TestOptionsGiven => ({ options: resolveTestOptions(sub.options) }),
+  changedOptions: (
+    sub: TestSubscription,
+    given: TestOptionsGiven,
+    names: readonly string[],
+  ): TestOptionsGiven => {
+    const named = Object.entries(given.options).filter(([name]) => names.includes(name));
+    return { options: { ...resolveTestOptions(sub.options), ...Object.fromEntries(named) } };
+  },
   sameOptions: (sub: TestSubscription, given: TestOptionsGiven) =>
     JSON.stringify(resolveTestOptions(sub.options)) === JSON.stringify(given.options),
 };

@@ -1,10 +1,12 @@
 import { baselineRows, baselineTest } from "../../engine/baseline.ts";
 import { ledgerTestStateFacts } from "../../engine/ledger-digest.ts";
 import { pollTest } from "../../engine/poll-test.ts";
+import { failingAtSubscribe } from "../../model/failing-at-subscribe.ts";
 import { resolveTestOptions } from "../../model/subscription.ts";
 import type { KindSpec } from "../kind-spec.ts";
 import { testOptions } from "./options.ts";
 import { testTriage } from "./triage.ts";
+import { triggerNotes } from "./trigger-notes.ts";
 import { testWords } from "./words.ts";
 
 /** A test subscription: every failed run of one Decipher test, told in its failure thread. */
@@ -15,6 +17,7 @@ export const testKind: KindSpec<"test"> = {
     ...(await baselineTest(vendor, command.id, who)),
     options: command.options,
   }),
+  optionNotes: triggerNotes,
   resubscribed: (existing, fresh) =>
     JSON.stringify(resolveTestOptions(existing.options)) === JSON.stringify(resolveTestOptions(fresh.options))
       ? null
@@ -23,7 +26,9 @@ export const testKind: KindSpec<"test"> = {
     if (!fresh.baselineRuns) return null;
     const rows = baselineRows(fresh.baselineRuns, new Date(fresh.createdAt));
     // Status and Home say what the test is doing from the start, not only after a poll.
-    return { rows, sub: { ...sub, stateFacts: ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt)) } };
+    const stateFacts = ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt));
+    const failing = failingAtSubscribe(rows, stateFacts);
+    return { rows, sub: { ...sub, stateFacts, ...(failing ? { failingAtSubscribe: failing } : {}) } };
   },
   joinsOutages: true,
   heldCycle: (sub) => sub.heldFor?.cycle ?? null,

@@ -2,7 +2,7 @@ import { permalink } from "../../messages/home-view.ts";
 import type { SubscriptionWords } from "../../messages/kind-words.ts";
 import { truncatePlain } from "../../messages/limits.ts";
 import { testUrl } from "../../messages/links.ts";
-import { code, dateToken, link, oneLine, plural } from "../../messages/mrkdwn.ts";
+import { code, dateToken, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
 import { testStateLine } from "../../messages/test-state-line.ts";
 import { mentionToken } from "../../model/mention.ts";
 import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
@@ -50,7 +50,11 @@ export const testWords: SubscriptionWords<TestSubscription> = {
     return [...optionTokens(o).map((p) => code(p)), ...mentionOption(o.mention)].join(" ");
   },
   changeExample: (sub) => `/decipher subscribe test ${sub.testId} after:2`,
-  rule: () => "I'll post here when a new run fails, and thread follow-ups until it passes again.",
+  rule: (sub) =>
+    sub.failingAtSubscribe
+      ? `It has failed ${plural(sub.failingAtSubscribe.failedRuns, "run")} in a row since ${dateToken(sub.failingAtSubscribe.since)}: I'll tell this channel when it passes, and post each new failure.`
+      : "I'll post here when a new run fails, and thread follow-ups until it passes again.",
+  shortName: (sub) => plainLine(sub.testName) || `test ${sub.testId}`,
   noticeName: (sub) => `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`,
   itemLine: (sub, now) => testStateLine(factsOfSubscription(sub, now)),
   homeName: (sub, appUrl) => `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`,

@@ -17,7 +17,7 @@ describe("/decipher text", () => {
       id: 501,
       growth: 10,
       mention: null,
-      optionsGiven: true,
+      given: ["growth"],
     });
     expect(parseDecipherCommand("SUBSCRIBE Collection 501")).toMatchObject({ growth: null });
     expect(parseDecipherCommand("unsubscribe collection 501")).toEqual({

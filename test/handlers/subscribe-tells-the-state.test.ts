@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { objectState } from "../helpers/cases.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
+
+// Test 102 of the demo organization ("Login with SSO") failed its last 5 runs; 101 passes;
+// collection 502 is resolved (dev/emulator/README.md).
+describe("subscribing tells the state it found", () => {
+  it("a test failing when subscribed: the reply says since when, and its first pass is told in the channel, once", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 102");
+    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(reply).toMatch(/Now: .*failed 5 runs in a row/);
+    expect(reply).toMatch(/It has failed 5 runs in a row since .*: I'll tell this channel when it passes/);
+
+    const pass = await org.addRun(102, "passed");
+    await bot.cron();
+    const told = (await bot.posted()).map(visibleText);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /Login with SSO>\* passed again \(<[^|]+\|Run #\d+> .*\): it had failed 5 runs in a row, since .*, when this channel subscribed/,
+    );
+    expect(told[0]).toContain(`#${pass.id}`);
+    expect((await objectState(bot, "test", 102))?.kind === "test").toBe(true);
+
+    await org.addRun(102, "passed");
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+  });
+
+  it("a failure after subscribing opens its alert as always, and its recovery is told there, not twice", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 102");
+    await org.addRun(102, "failed");
+    await bot.cron();
+    await org.addRun(102, "passed");
+    await bot.cron();
+    const texts = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id).map(visibleText);
+    expect(texts.filter((t) => /when this channel subscribed/.test(t))).toHaveLength(0);
+    expect(texts.some((t) => /passed again after \d+ failed runs/.test(t))).toBe(true);
+  });
+
+  it("a passing test and a resolved collection say so", async () => {
+    const { bot } = await subscribedBot("subscribe test 101");
+    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toMatch(
+      /Now: .*\n.*I'll post here when a new run fails/,
+    );
+    await bot.command("/decipher", "subscribe collection 502");
+    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toMatch(
+      /Now: .*resolved.*\n.*It is resolved: I'll post here if it gets new sessions/,
+    );
+  });
+});
