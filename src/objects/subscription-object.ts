@@ -19,11 +19,10 @@ import { subscriptionOwner } from "../model/post-owner.ts";
 import { overdueCount } from "../model/run-ledger.ts";
 import { type Subscription, storedSubscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
-import { SubscriptionStore } from "../store/subscription-store.ts";
 import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
-import { channelObject, copyKey, kvScopeOf, objectNames, registry, subscriptionObject } from "./addresses.ts";
+import { channelObject, copyKey, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { historyPace } from "./history-pace.ts";
 import { digestLineOf, lastRunOf, runningSince } from "./ledger-reads.ts";
 import { ObjectPace } from "./object-pace.ts";
@@ -32,6 +31,7 @@ import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
 import { outboxSettings, SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
+import { SubscriptionCopy } from "./subscription-copy.ts";
 import { teamConfig } from "./tenancy.ts";
 
 /** A poll asks the spec of the subscription's own kind (src/kinds/). */
@@ -70,7 +70,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   #asked = false;
   /** Recoveries its channel could not show yet, kept in storage too. */
   readonly #recoveries: OwedRecoveries;
-  readonly #copyWrite: OwedWrite;
+  readonly #copy: SubscriptionCopy;
   /** The clock's pace (src/objects/object-pace.ts). */
   #pace: ObjectPace;
 
@@ -78,14 +78,14 @@ export class SubscriptionObject extends DurableObject<Env> {
     super(ctx, env);
     this.#recoveries = new OwedRecoveries(ctx.storage);
     this.#indexWrite = new OwedWrite(ctx.storage, "index-owed", "channel index row");
-    this.#copyWrite = new OwedWrite(ctx.storage, "copy-owed", "KV copy");
+    this.#copy = new SubscriptionCopy(ctx.storage, env);
     this.#pace = new ObjectPace(ctx.storage);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       await this.#indexWrite.load();
       await this.#recoveries.load();
-      await this.#copyWrite.load();
+      await this.#copy.load();
     });
   }
 
@@ -106,22 +106,10 @@ export class SubscriptionObject extends DurableObject<Env> {
       await this.#index(after);
   }
 
-  /**
-   * The copy in KV, as subscribed (src/store/subscription-store.ts): written when a person
-   * subscribes or changes the options, never by a poll, so KV's 1,000 writes a day on the Free
-   * plan count subscribes, not runs; the live state is read from the channel's index. It and
-   * this subscription's index row are each owed when refused (src/objects/owed-write.ts).
-   */
-  #copy(sub: Subscription): Promise<void> {
-    return this.#copyWrite.attempt(async () => {
-      await new SubscriptionStore(this.env.STATE, kvScopeOf(this.env, sub.teamId)).update(sub);
-      this.#writes.kv++;
-    });
-  }
-
+  /** A person subscribed or changed the options: the KV copy too (src/objects/subscription-copy.ts). */
   async #subscribed(before: Subscription | undefined, after: Subscription): Promise<void> {
     await this.#store(before, after);
-    await this.#copy(after);
+    await this.#copy.write(after, this.#writes);
   }
 
   #channel = (sub: { teamId?: string; channelId: string }) =>
@@ -422,7 +410,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const next = withOverdue(sub, result.next, overdueCount(ledger.recent(now, 0), now), at);
     // Stored before the calls below, which may hang: the state must not wait on them.
     if (next) await this.#store(sub, next);
-    if (this.#copyWrite.owed) await this.#copy(next ?? sub);
+    if (this.#copy.owed) await this.#copy.write(next ?? sub, this.#writes);
     // An outage message this test recovered from is re-rendered by its channel.
     if (specOf(sub).joinsOutages) {
       const channel = this.#channel(sub);
