@@ -118,3 +118,16 @@ export function nextOccurrence(time: string, zone: string, after: Date): Date {
   }
   throw new RangeError(`no occurrence of ${time} in ${zone} after ${after.toISOString()}`);
 }
+
+/** The instant a local day began in `zone`, `daysBack` days before the day of `instant`. */
+export function localDayStart(instant: Date, zone: string, daysBack = 0): Date {
+  const today = localParts(instant, zone);
+  const day = new Date(Date.UTC(today.year, today.month - 1, today.day - daysBack));
+  return fromLocal(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), 0, 0, zone);
+}
+
+/** The local weekday of `instant` in `zone`: 0 Sunday … 6 Saturday. */
+export function localWeekday(instant: Date, zone: string): number {
+  const p = localParts(instant, zone);
+  return new Date(Date.UTC(p.year, p.month - 1, p.day)).getUTCDay();
+}
