@@ -23,7 +23,7 @@ export type BrokenNowInput = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const testName = (s: TestSubscription) => s.testName.trim() || `Test ${s.testId}`;
+export const testName = (s: TestSubscription) => s.testName.trim() || `Test ${s.testId}`;
 
 /**
  * The test's state when it is not passing, in the digest's and status's words: failing (or
@@ -37,7 +37,7 @@ export function notPassingFacts(s: TestSubscription, now: Date): TestStateFacts 
   return state === "failing" || (state === "flaky" && facts.trailingFailures > 0) ? facts : null;
 }
 
-function failingLine(
+export function failingLine(
   s: TestSubscription,
   facts: TestStateFacts,
   teamUrl: string | null,
@@ -62,7 +62,7 @@ function failingLine(
   ].join("");
 }
 
-function collectionLine(s: CollectionSubscription, appUrl: string): string {
+export function collectionLine(s: CollectionSubscription, appUrl: string): string {
   return `• :rotating_light: ${link(collectionUrl(appUrl, s.collectionId), s.rootCause.trim() || `Collection ${s.collectionId}`)} came back after being resolved (${collectionCountLine(s)})`;
 }
 
@@ -89,7 +89,7 @@ export function recentGrowth(
   return grew > 0 ? { grew, since: before.at, until: latest.at } : null;
 }
 
-function growingLine(
+export function growingLine(
   s: CollectionSubscription,
   growth: { grew: number; since: string; until: string },
   appUrl: string,

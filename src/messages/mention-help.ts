@@ -1,23 +1,37 @@
 import { context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
-import { escapeMrkdwn } from "./mrkdwn.ts";
+import { escapeMrkdwn, oneLine } from "./mrkdwn.ts";
 
-const MENTION_HELP = escapeMrkdwn(
-  [
-    "*Mention me with:*",
-    "• `@Decipher sessions jane@acme.com` — her recorded sessions, here in the thread (also `user:<id>`, `url:<text>`, `since:7d`, `until:24h`)",
-    "• `@Decipher what is broken right now?` — this channel's failing tests, from the last poll",
-    "• `@Decipher help` — this message",
-  ].join("\n"),
-);
+/** What the channel watches, for examples in its own words. */
+export type HelpExamples = { tests: readonly string[]; collections: readonly number[] };
 
-/** What a mention answers to `help` — and, led by a short note, to anything it does not know. */
-export function mentionHelpMessage(unknown?: string): SlackMessage {
-  const lead = unknown ? `I don't know \`${escapeMrkdwn(unknown.slice(0, 40))}\`. ` : "";
+/** The questions a mention answers, each an example built from what this channel watches. */
+function questions({ tests, collections }: HelpExamples): string[] {
+  const [first, second] = tests.map((name) => escapeMrkdwn(oneLine(name).slice(0, 60)));
+  const test = first ?? "checkout";
+  const collection = collections[0];
+  return [
+    "• `@Decipher what failed today?` (or `anything broken?`, `what failed since Monday?`) — each test here that failed, from its runs",
+    `• \`@Decipher is ${test} broken?\` — that test only`,
+    `• \`@Decipher why did ${test} fail?\` — its last failed run: summary, failed step, duration, trigger, link`,
+    `• \`@Decipher is ${second ?? test} flaky?\` — its state, with the runs behind it`,
+    "• `@Decipher what did jane@acme.com do today?` (or `sessions of user:<id> this week`) — her recorded sessions, as `/sessions` shows them",
+    `• \`@Decipher what's happening with collection ${collection ?? "<id>"}?\` (or \`what's growing?\`) — the channel's collections`,
+    "• `@Decipher sessions jane@acme.com since:7d` — the `/sessions` form (`user:<id>`, `url:<text>`, `since:`, `until:`)",
+  ];
+}
+
+/**
+ * What a mention answers to `help`, and to anything it cannot place: the questions it answers,
+ * as examples from this channel's own tests and collections. It never repeats what was typed.
+ */
+export function mentionHelpMessage(examples: HelpExamples = { tests: [], collections: [] }): SlackMessage {
   return fitMessage({
-    text: `${lead}Try @Decipher sessions jane@acme.com`,
+    text: "Ask me in plain words, for example: @Decipher what failed today?",
     blocks: [
-      section(`${lead}${MENTION_HELP}`),
+      section(
+        `*Ask me in plain words, in this thread or any channel I'm in:*\n${questions(examples).join("\n")}`,
+      ),
       context("Paste a Decipher session or test link and I explain it. `/decipher help` manages alerts."),
     ],
   });

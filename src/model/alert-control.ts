@@ -1,6 +1,7 @@
 import type { ChannelIndex } from "./channel-index.ts";
 import type { DigestSchedule } from "./digest-schedule.ts";
 import { subscriptionId } from "./kind-facts.ts";
+import type { PeriodRuns } from "./period-runs.ts";
 import type { PostOwner } from "./post-owner.ts";
 import { type Subscription, teamOf } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
@@ -79,6 +80,8 @@ export interface AlertControl {
   ): Promise<WeeklySchedule | null>;
   /** One team's (its registry shard's), or with no team every team's added up. */
   health(teamId?: string): Promise<EngineHealth>;
+  /** A test's runs between two times, from its ledger; null for a collection or a subscription that is gone. */
+  periodRuns(ref: SubscriptionRef, since: Date, until: Date): Promise<PeriodRuns | null>;
   /** One channel's subscriptions and schedules, from its index: one call however many it watches. */
   channelIndex(teamId: string, channelId: string, now: Date): Promise<ChannelIndex>;
   /**

@@ -53,6 +53,8 @@ export function objectControl(env: Env, config: Config): AlertControl {
             now.toISOString(),
             config,
           ),
+    periodRuns: (ref, since, until) =>
+      subscriptionObject(env, ref).periodRuns(since.toISOString(), until.toISOString()),
     channelIndex: (teamId, channelId, now) =>
       channelObject(env, objectNames.channel(teamId, channelId)).channelIndex(channelId, now.toISOString()),
   };

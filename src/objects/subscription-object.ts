@@ -12,6 +12,7 @@ import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { pausedBySlack, resumed } from "../model/pause.ts";
+import type { PeriodRuns } from "../model/period-runs.ts";
 import { leaseAt } from "../model/plan-governor.ts";
 import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
@@ -24,7 +25,7 @@ import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, objectNames, registry, subscriptionObject } from "./addresses.ts";
 import { historyPace } from "./history-pace.ts";
-import { digestLineOf, lastRunOf, runningSince } from "./ledger-reads.ts";
+import { digestLineOf, lastRunOf, periodRunsOf, runningSince } from "./ledger-reads.ts";
 import { ObjectPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
@@ -430,6 +431,11 @@ export class SubscriptionObject extends DurableObject<Env> {
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
   async digestLine(at: string): Promise<LedgerDigestLine | null> {
     return digestLineOf(this.ctx.storage.sql, await this.#read(), new Date(at));
+  }
+
+  /** This test's runs between two times, for "what failed today?" (null for a collection, or one that is gone). */
+  async periodRuns(since: string, until: string): Promise<PeriodRuns | null> {
+    return periodRunsOf(this.ctx.storage.sql, await this.#read(), new Date(since), new Date(until));
   }
 
   /**

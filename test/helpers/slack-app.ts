@@ -57,6 +57,7 @@ export class FakeAlertControl implements AlertControl {
   setWeekly: AlertControl["setWeekly"] = (...args) => this.real().setWeekly(...args);
   health: AlertControl["health"] = (teamId) => this.real().health(teamId);
   channelIndex: AlertControl["channelIndex"] = (...args) => this.real().channelIndex(...args);
+  periodRuns: AlertControl["periodRuns"] = (...args) => this.real().periodRuns(...args);
   postLanded: AlertControl["postLanded"] = (...args) => this.real().postLanded(...args);
 }
 

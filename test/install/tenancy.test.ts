@@ -95,6 +95,9 @@ describe("someone of another organization in the shared channel", () => {
       const before = visibleText(await alertOf(t));
       const { message, events } = await t.events.post("C0ALERTS", `@Decipher sessions ${t.email}`);
       for (const e of events) await t.events.send(fromAnotherOrg(e, t.team, other.team));
+      // A question in words reads the channel's tests and their runs: none of it for them either.
+      const asked = await t.events.post("C0ALERTS", "@Decipher what failed today?");
+      for (const e of asked.events) await t.events.send(fromAnotherOrg(e, t.team, other.team));
       const link = await t.events.post("C0ALERTS", `https://app.decipher.test/tests/${t.testId}`);
       for (const e of link.events) await t.events.send(fromAnotherOrg(e, t.team, other.team));
       await t.events.send(fromAnotherOrg(await t.events.homeOpened("U0BOB"), t.team, other.team));
@@ -102,12 +105,12 @@ describe("someone of another organization in the shared channel", () => {
         await t.bot.click(await alertOf(t), action, { userId: "U0BOB", teamId: other.team });
 
       const replies = (await t.bot.messages("C0ALERTS")).filter(
-        (m) => m.bot_id && m.thread_ts === message.ts,
+        (m) => m.bot_id && (m.thread_ts === message.ts || m.thread_ts === asked.message.ts),
       );
       expect(
         replies.map((m) => m.text),
         t.label,
-      ).toEqual([OUTSIDER_REFUSAL]);
+      ).toEqual([OUTSIDER_REFUSAL, OUTSIDER_REFUSAL]);
       expect(
         (await t.bot.slackCalls()).filter((c) => c.method === "chat.unfurl"),
         t.label,

@@ -1,16 +1,17 @@
 import type { AppMentionEvent } from "slack-edge";
-import { brokenNowMessage } from "../../messages/broken-now.ts";
 import { INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
-import { mentionHelpMessage } from "../../messages/mention-help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
+import { understand } from "../../model/ask/question.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
+import { byKind } from "../../model/kind-facts.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { parseSessionSearch } from "../commands/sessions-query.ts";
+import { answerQuestion } from "./ask-answers.ts";
 
 /** The words after the mention(s): `<@U0DECIPHER> sessions jane@acme.com` → `sessions jane@acme.com`. */
 export function mentionCommand(text: string): { verb: string; rest: string } {
@@ -22,53 +23,51 @@ export function mentionCommand(text: string): { verb: string; rest: string } {
   return { verb: (words[0] ?? "").toLowerCase(), rest: words.slice(1).join(" ") };
 }
 
-/** "what is broken right now?", "anything failing?", "status": a question about the channel's state. */
-const ASKS_WHAT_IS_BROKEN =
-  /\b(broken|break(ing|s)?|fail(ing|ed|s|ures?)?|red|down|wrong|status|health|outage)\b/i;
-
 /** The team a mention is asked in, and its Slack URL for links to alerts. */
 export type MentionTeam = { teamId: string; teamUrl: string | null };
 
-/** The channel's failing tests, from the state the engine stored in its index (no vendor request). */
-async function brokenNow(
-  channelId: string,
-  deps: Deps,
-  { teamId, teamUrl }: MentionTeam,
-): Promise<SlackMessage> {
-  const [index, health] = await Promise.all([
-    deps.control.channelIndex(teamId, channelId, deps.now()).catch(() => null),
-    deps.control.health().catch(() => null),
-  ]);
-  if (!index) return errorMessage(INDEX_UNREADABLE);
-  return brokenNowMessage({
-    subscriptions: index.entries.map((e) => e.subscription),
-    appUrl: deps.config.decipherAppUrl,
-    teamUrl,
-    lastPollAt: health?.lastCycleAt ?? null,
-    now: deps.now(),
-  });
+/** `@Decipher sessions jane@acme.com since:7d`: the `/sessions` form; a usage note when it does not read as one. */
+async function sessionsForm(rest: string, deps: Deps): Promise<SlackMessage> {
+  try {
+    return await renderSessionsPage(deps, parseSessionSearch(rest, deps.now()));
+  } catch (error) {
+    if (error instanceof CommandInputError) return usageMessage(error.message);
+    return errorMessage(vendorErrorSentence(error));
+  }
 }
 
 async function answerFor(event: AppMentionEvent, deps: Deps, team: MentionTeam): Promise<SlackMessage> {
   const text = event.text ?? "";
   const { verb, rest } = mentionCommand(text);
-  if (verb === "sessions" || verb === "session") {
-    try {
-      const query = parseSessionSearch(rest, deps.now());
-      return await renderSessionsPage(deps, query);
-    } catch (error) {
-      if (error instanceof CommandInputError) return usageMessage(error.message);
-      return errorMessage(vendorErrorSentence(error));
-    }
+  const form = verb === "sessions" || verb === "session";
+  if (form && parsesAsForm(rest, deps.now())) return sessionsForm(rest, deps);
+  const now = deps.now();
+  const index = await deps.control.channelIndex(team.teamId, event.channel, now).catch(() => null);
+  if (!index) return errorMessage(INDEX_UNREADABLE);
+  const tests = byKind(index.entries.map((e) => e.subscription)).test.map((s) => ({
+    id: s.testId,
+    name: s.testName,
+  }));
+  // Days are counted in the zone of the channel's digest, when it has one.
+  const question = understand(text, { tests, now, zone: index.digest?.zone ?? "UTC" });
+  // "sessions of user:42 this week" is a question; "sessions not-an-email" gets the form's usage.
+  if (form && question.intent !== "sessions") return sessionsForm(rest, deps);
+  return answerQuestion(question, { deps, index, teamUrl: team.teamUrl });
+}
+
+function parsesAsForm(rest: string, now: Date): boolean {
+  try {
+    parseSessionSearch(rest, now);
+    return true;
+  } catch {
+    return false;
   }
-  if (verb === "help" || verb === "") return mentionHelpMessage();
-  if (ASKS_WHAT_IS_BROKEN.test(`${verb} ${rest}`)) return brokenNow(event.channel, deps, team);
-  return mentionHelpMessage(verb);
 }
 
 /**
- * `@Decipher sessions …`, `@Decipher what is broken right now?` and `@Decipher help`, answered in the thread of the mention (a
- * mention at the top level starts one), with the same parser and cards as `/sessions`.
+ * `@Decipher sessions …` (the `/sessions` form) and questions in plain words ("what failed
+ * today?", "why did checkout fail?", src/model/ask/question.ts), answered in the thread of the
+ * mention (a mention at the top level starts one).
  */
 export async function handleAppMention(
   event: AppMentionEvent,

@@ -44,7 +44,7 @@ function userOf(words: readonly AskWord[]): SessionsUser | null {
 
 /** `collection 501`, `collection #501`, `#501 collection`: the id; undefined when no collection is named. */
 function collectionOf(words: readonly AskWord[]): number | null | undefined {
-  const at = words.findIndex((w) => w.key === "collection");
+  const at = words.findIndex((w) => w.key === "collections");
   if (at < 0) return undefined;
   for (const w of [words[at + 1], words[at - 1]]) {
     const id = /^#?(\d{1,9})$/.exec(w?.typed ?? "");

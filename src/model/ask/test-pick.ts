@@ -18,7 +18,7 @@ export function namedIds(words: readonly AskWord[], known: readonly KnownTest[])
   words.forEach((w, i) => {
     const joined = /^(?:test|#)#?(\d{1,9})$/.exec(w.typed);
     const bare = /^#?(\d{1,9})$/.exec(w.typed);
-    const afterTest = words[i - 1]?.key === "test";
+    const afterTest = words[i - 1]?.key === "tests";
     const id = joined ? Number(joined[1]) : bare ? Number(bare[1]) : null;
     if (id === null) return;
     if (joined || (bare && (afterTest || w.typed.startsWith("#"))) || known.some((t) => t.id === id))
