@@ -5,6 +5,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../src/index.ts";
+import { CHANNEL_INTRO_BLOCK_ID } from "../../src/messages/channel-intro.ts";
 import { emulatorControl } from "../emulator/control-client.ts";
 import { slackAdmin } from "../slack/admin-client.ts";
 import { clickFor, findButton, findElement, slashCommandFor } from "../slack/payloads.ts";
@@ -32,6 +33,10 @@ export type StoredMessage = {
   channel?: string;
   [key: string]: unknown;
 };
+
+/** The message a channel's first subscription posts (src/messages/channel-intro.ts). */
+export const isChannelIntro = (m: StoredMessage) =>
+  !m.ephemeral && m.blocks?.[0]?.block_id === CHANNEL_INTRO_BLOCK_ID;
 
 export type SentRequest = { status: number; body: string; headers: Headers };
 
@@ -207,12 +212,31 @@ export function createBot(options: {
       return clickOn(message, findElement(message, actionId), { ...opts, selectedValue: value });
     },
     messages: (channelId = "C0ALERTS") => standIn.messages<StoredMessage>(botToken, channelId),
-    /** What the channel shows from the bot: its posts, without ephemeral replies or seeded chatter. */
+    /**
+     * What the channel shows from the bot: its posts, without ephemeral replies, seeded chatter
+     * or the channel's one introduction (posted at its first subscription; test/handlers/channel-intro.test.ts).
+     */
     async posted(channelId = "C0ALERTS"): Promise<StoredMessage[]> {
       const messages = await standIn.messages<StoredMessage>(botToken, channelId);
-      return messages.filter((m) => m.bot_id && !m.ephemeral);
+      return messages.filter((m) => m.bot_id && !m.ephemeral && !isChannelIntro(m));
+    },
+    /** The channel's introduction, if it was posted. */
+    async intro(channelId = "C0ALERTS"): Promise<StoredMessage | undefined> {
+      return (await standIn.messages<StoredMessage>(botToken, channelId)).find(isChannelIntro);
     },
     slackCalls: () => standIn.calls<{ method: string; error?: string; [k: string]: unknown }>(botToken),
+    /** The bot's chat.postMessage calls, apart from each channel's one introduction (posted at its first subscription). */
+    async alertPosts() {
+      const calls = await standIn.calls<{
+        method: string;
+        error?: string;
+        params?: { blocks?: unknown };
+        [k: string]: unknown;
+      }>(botToken, "chat.postMessage");
+      return calls.filter(
+        (c) => !isChannelIntro({ ts: "", blocks: c.params?.blocks as StoredMessage["blocks"] }),
+      );
+    },
     async slackFault(
       method: string,
       kind: "429" | "500" | "error" | "hang" | "lost",
@@ -224,8 +248,18 @@ export function createBot(options: {
     clearSlackFaults: () => standIn.clearFaults(botToken),
     /** Block types Slack has not rolled out to this workspace yet (e.g. charts and tables). */
     blockRollout: (refuse: string[]) => standIn.blockRollout(botToken, refuse),
-    /** Who Slack notified of a mention, oldest first (new messages only, never edits). */
-    pings: () => standIn.pings(botToken),
+    /**
+     * Who Slack notified of a mention, oldest first (new messages only, never edits), apart from
+     * each channel's introduction, which names who set it up (test/handlers/channel-intro.test.ts).
+     */
+    async pings() {
+      const pings = await standIn.pings(botToken);
+      const intros = new Set<string>();
+      for (const channel of new Set(pings.map((p) => p.channel)))
+        for (const m of await standIn.messages<StoredMessage>(botToken, channel))
+          if (isChannelIntro(m)) intros.add(`${channel}:${m.ts}`);
+      return pings.filter((p) => !intros.has(`${p.channel}:${p.ts}`));
+    },
     /** The app's history tier in this workspace (docs/slack-platform.md). */
     distribution: (distribution: "internal" | "distributed") => standIn.distribution(botToken, distribution),
     /** Slack's rate windows follow the test's clock from `at` on. */

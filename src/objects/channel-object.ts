@@ -3,6 +3,7 @@ import { type Config, type Env, readConfig } from "../config.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import { specOf } from "../kinds/kinds.ts";
+import { channelIntroMessage } from "../kinds/messages.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
@@ -18,6 +19,7 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, subscriptionObjectByName } from "./addresses.ts";
+import { introduceOnce } from "./channel-intro.ts";
 import { editParent, mayNameUnsettled, postOutage, storedOutage } from "./channel-outage.ts";
 import {
   DIGEST,
@@ -28,35 +30,11 @@ import {
   storedDigest,
 } from "./channel-reports.ts";
 import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly.ts";
+import { DECIDED_KEEP_MS, type Decided, type Hold, modeOf, type Window } from "./channel-window.ts";
 import { historyPace } from "./history-pace.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { channelOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
-
-/** A new failure a test handed to this channel's outage window, waiting for the decision. */
-type Hold = { name: string; item: HeldFailure; at: string };
-/** The window: which channel, and the held failures by run id (in this object's storage, one writer). */
-type Window = {
-  channelId: string;
-  teamId: string;
-  holds: Record<string, Hold>;
-  /** The channel's other tests asked to poll now that have not answered yet. */
-  waitingFor?: string[];
-};
-/**
- * What was decided for a held run (by run id): the outage message that names it, or null for
- * alone. A run is decided once: a test that holds it again (its telling failed, or another
- * cycle saw it too) is told the same, so no run is ever both named and told alone.
- */
-type Decided = Record<string, { ts: string | null; at: string; passedNext?: boolean }>;
-/** Decisions are kept this long: a run unfated for longer is overdue, and its object asks again (`claim`). */
-const DECIDED_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
-
-/** How a decided run is told: in the message `ts` (its pass there too, when it named one), or alone. */
-const modeOf = (runId: number, ts: string | null, passedNext = false): PollMode =>
-  ts
-    ? { told: true, group: { ts, runIds: [runId], ...(passedNext ? { passedNext: [runId] } : {}) } }
-    : { told: true };
 
 /**
  * One channel, and the only writer of its digest schedule: a `/decipher digest` change and
@@ -430,6 +408,21 @@ export class ChannelObject extends DurableObject<Env> {
     if (!config.install) return config;
     const stored = await storedDigest(this.ctx.storage);
     return teamConfig(this.env, config, stored?.teamId ?? this.ctx.id.name?.split(":")[0]);
+  }
+
+  /** A new subscription here: the channel's one introduction, if it never had one (src/objects/channel-intro.ts). */
+  introduce(channelId: string, subscription: Subscription, config: Config, at: string): Promise<void> {
+    return this.#serial(async () => {
+      const team = await this.#teamConfig(config);
+      if (!team) return;
+      const { outbox } = this.#outbox(team, channelId, new Date(at), 2);
+      await introduceOnce(
+        this.ctx.storage,
+        outbox,
+        channelIntroMessage(subscription, team.decipherAppUrl),
+        at,
+      );
+    });
   }
 
   /** Uninstall (src/objects/tenancy.ts): the digest and weekly report off, then nothing kept. */

@@ -2,10 +2,22 @@ import type { Config, Env } from "../config.ts";
 import type { AlertControl } from "../model/alert-control.ts";
 import { channelObject, objectNames, registry, registryDirectory, subscriptionObject } from "./addresses.ts";
 
+/** A subscription's object takes it; a new one may be the channel's first, and the channel says who set it up, once. */
+const subscribeIn =
+  (env: Env, config: Config): AlertControl["subscribe"] =>
+  async (ref, fresh) => {
+    const done = await subscriptionObject(env, ref).install(ref, fresh, config);
+    if (done.created)
+      await channelObject(env, objectNames.channel(ref.teamId, ref.channelId))
+        .introduce(ref.channelId, done.subscription, config, new Date().toISOString())
+        .catch(() => console.warn("channel introduction failed"));
+    return done;
+  };
+
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */
 export function objectControl(env: Env, config: Config): AlertControl {
   return {
-    subscribe: (ref, fresh) => subscriptionObject(env, ref).install(ref, fresh, config),
+    subscribe: subscribeIn(env, config),
     unsubscribe: (ref) => subscriptionObject(env, ref).remove(ref),
     triage: (ref, action, now) => subscriptionObject(env, ref).triage(ref, action, now.toISOString(), config),
     setDigest: (teamId, channelId, when, now) =>

@@ -61,7 +61,7 @@ describe("subrequest budget per invocation", () => {
     expect(costs.reduce((n, c) => n + c.posts, 0)).toBe(postsFor(BURST));
     await expectEachOnceInOneThread(bot, failed);
     // None was tried beyond the budget: each post sent once.
-    const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    const posts = await bot.alertPosts();
     expect(posts).toHaveLength(postsFor(BURST));
   }, 60_000);
 

@@ -50,8 +50,7 @@ async function channelWithDigest() {
 const digests = async (bot: ReturnType<typeof createBot>) =>
   (await bot.posted()).filter((m) => /Daily Decipher digest/.test(m.text ?? ""));
 
-const postCalls = async (bot: ReturnType<typeof createBot>) =>
-  (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+const postCalls = async (bot: ReturnType<typeof createBot>) => await bot.alertPosts();
 
 describe("charts and tables in the daily digest", () => {
   it("show the tests as a table from the first digest, and the charts once two local days have figures", async () => {

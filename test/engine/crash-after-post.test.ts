@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 
 const topLevel = async (bot: Bot) => (await bot.posted()).filter((m) => !m.thread_ts || m.thread_ts === m.ts);
 
-const postCalls = async (bot: Bot) => (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+const postCalls = async (bot: Bot) => await bot.alertPosts();
 
 describe("Slack stores the post but the answer is lost (5xx)", () => {
   it("one lost answer: the alert is in the channel once, found by its key, and its fate has the ts", async () => {

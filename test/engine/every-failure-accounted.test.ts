@@ -149,7 +149,7 @@ describe("every failed run accounted for", () => {
     await bot.cron(new Date(due + 2 * MINUTE));
     const digests = (await bot.posted()).filter((m) => /digest/i.test(visibleText(m)));
     expect(digests).toHaveLength(1);
-    expect((await bot.slackCalls()).filter((c) => c.method === "chat.postMessage")).toHaveLength(1);
+    expect(await bot.alertPosts()).toHaveLength(1);
   });
 
   it("a channel of 200 tests gets its digest, from the tests' own ledgers: no vendor read per test", async () => {

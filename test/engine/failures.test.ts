@@ -57,7 +57,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     await bot.cron();
     await bot.cron();
     expect(await bot.posted()).toHaveLength(1);
-    const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    const posts = await bot.alertPosts();
     expect(posts.map((c) => c.status)).toEqual([429, 200]);
   });
 
@@ -88,7 +88,7 @@ describe("nothing lost, nothing doubled when Slack fails", () => {
     expect(await bot.posted()).toHaveLength(1);
     const calls = await bot.slackCalls();
     // Never resent blindly: each resend follows a history lookup that did not find it.
-    expect(calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(3);
+    expect(await bot.alertPosts()).toHaveLength(3);
     expect(calls.filter((c) => c.method === "conversations.history").length).toBeGreaterThanOrEqual(2);
   });
 
@@ -209,7 +209,7 @@ describe("a message Slack refuses", () => {
     const posts = await bot.posted();
     expect(posts).toHaveLength(1);
     expect(posts[0]?.blocks ?? []).toEqual([]);
-    const calls = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    const calls = await bot.alertPosts();
     expect(calls.map((c) => c.error ?? "ok")).toEqual(["invalid_blocks", "invalid_blocks", "ok"]);
     expect(posts[0]?.text).toContain("Cart total off by one cent");
   });

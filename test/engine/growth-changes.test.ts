@@ -9,8 +9,7 @@ import { subscribedBot } from "../helpers/emulator.ts";
 // twice, and the growth being posted is not lost.
 
 const MINUTE = 60_000;
-const postsTried = async (bot: Bot) =>
-  (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage").length;
+const postsTried = async (bot: Bot) => (await bot.alertPosts()).length;
 
 async function changeGrowthDuringPost(bot: Bot, growth: number, cron: Promise<void>) {
   await until(async () => (await postsTried(bot)) === 1, 5_000, "the collection alert's post");

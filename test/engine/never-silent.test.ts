@@ -64,7 +64,7 @@ describe("never silent", () => {
       await bot.slackFault("chat.postMessage", "error", 1_000, { error });
       const t0 = Date.now();
       for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
-      const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+      const tries = await bot.alertPosts();
       // The alert, then the pause's notice, each once: no retry every minute.
       expect(tries).toHaveLength(2);
       const state = await objectState<TestSubscription>(bot, "test", 101);
@@ -82,7 +82,7 @@ describe("never silent", () => {
     await bot.slackFault("chat.postMessage", "error", 2, { error: "channel_not_found" });
     const t0 = Date.now();
     for (let i = 0; i < 4; i++) await bot.cron(new Date(t0 + i * MINUTE));
-    const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+    const tries = await bot.alertPosts();
     expect(tries).toHaveLength(2);
     expect(await bot.posted()).toEqual([]);
     expect(await statusText(bot)).toMatch(/paused/);

@@ -96,8 +96,7 @@ describe("an outage while Slack says 'not now'", () => {
 });
 
 describe("Slack's Retry-After is honoured", () => {
-  const postCalls = async (bot: Bot) =>
-    (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage").length;
+  const postCalls = async (bot: Bot) => (await bot.alertPosts()).length;
 
   it("a test's alert Slack rate-limits for two minutes is not posted again before they pass, then once", async () => {
     const { bot, org, tests } = await channelWatching(1);

@@ -56,7 +56,7 @@ describe("Slack token errors", () => {
       expect(posted).toHaveLength(1);
       const state = await objectState<TestSubscription>(bot, "test", 101);
       expect(state?.paused).toBeNull();
-      const tries = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
+      const tries = await bot.alertPosts();
       expect(tries.filter((c) => c.error === error)).toHaveLength(3);
       expect(tries).toHaveLength(4);
       expect((await health(bot)).ok).toBe(true);

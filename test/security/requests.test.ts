@@ -183,8 +183,7 @@ describe("bodies and content types", () => {
     const res = await bot.send(post(body, headers));
     expect(res.status).toBeLessThan(500);
     expect(await store().get("C0GENERAL", "test", 101)).toEqual(saved);
-    const posts = (await bot.slackCalls()).filter((c) => c.method === "chat.postMessage");
-    expect(posts).toEqual([]);
+    expect(await bot.alertPosts()).toEqual([]);
   });
 
   it.each(["application/json", "text/plain", "multipart/form-data; boundary=x"])(
