@@ -34,6 +34,7 @@ const DECIPHER_HELP = escapeMrkdwn(
     "• `digest <HH:MM> [IANA zone]` — a daily digest here (default 09:00 UTC), e.g. `digest 08:30 Europe/Berlin`; `digest off` stops it",
     "• `weekly <day> <HH:MM> [IANA zone]` — a weekly report here: failures and recoveries per test, the flakiest tests, collections that grew or regressed, e.g. `weekly mon 09:00 Europe/Berlin`; `weekly off` stops it",
     "• `status` — per subscription: whether polling works, whether the test or collection is in trouble, who acknowledged, snoozed or muted it",
+    "• `ask <question>` — a question in plain words, answered to you alone: `ask what failed today?`, `ask why did checkout fail?`, `ask is checkout flaky?` (the same as `@Decipher …`)",
     "• `doctor` — (admins) this deployment checked as Slack and Decipher see it: the token and its scopes, the Decipher key, the bot in each channel, the clocks; a failing line says what to do",
     "• `help` — this message",
     "*Alerts* have :eyes: Acknowledge (anyone), a Snooze menu and :no_bell: Mute (admins, when ADMIN_USER_IDS is set).",

@@ -23,7 +23,9 @@ import type { Deps } from "../../wiring.ts";
 import { helpAck, helpMessage } from "../help.ts";
 import { perRequest } from "../per-request.ts";
 import { pausedElsewhere } from "../watched-channels.ts";
+import { answerInChannel } from "./ask-answers.ts";
 import {
+  type AskCommand,
   changesSubscriptions,
   type DecipherCommand,
   isSubscribe,
@@ -222,6 +224,13 @@ async function answer(
   }
 }
 
+/** `/decipher ask …`: the mention's answer (src/handlers/commands/ask-answers.ts), to the person alone. */
+async function askAndReply(deps: Deps, command: AskCommand, req: Request): Promise<void> {
+  const teamUrl = req.context.authorizeResult?.url ?? null;
+  const message = await answerInChannel(command.question, deps, { ...where(req), teamUrl });
+  await reply(req.context.respond, message, { replaceOriginal: true });
+}
+
 async function subscribeAndReply(deps: Deps, command: SubscribeCommand, req: Request): Promise<void> {
   const message = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
     errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
@@ -243,11 +252,13 @@ export function decipherCommand(deps: Deps) {
       if (isSubscribe(command))
         return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
       if (command.action === "help") return helpAck();
+      if (command.action === "ask") return ephemeral(plain("Looking that up…"));
       return ephemeral(await answer(deps, command, where(req)));
     },
     /** Only `subscribe` has work after the ack; the rest return nothing (no `waitUntil`). */
     lazy: (req: Request): Promise<void> | undefined => {
       const p = parsed(req);
+      if (p.ok && p.command.action === "ask") return askAndReply(deps, p.command, req);
       if (!p.ok || !isSubscribe(p.command)) return undefined;
       return subscribeAndReply(deps, p.command, req);
     },

@@ -19,7 +19,10 @@ export type QuickCommand =
   | { action: "weekly"; day: Weekday; time: string; zone: string }
   | { action: "weekly-off" };
 
-export type DecipherCommand = SubscribeCommand | QuickCommand;
+/** `/decipher ask <question>`: a question in words, answered after the ack (it may ask Decipher). */
+export type AskCommand = { action: "ask"; question: string };
+
+export type DecipherCommand = SubscribeCommand | QuickCommand | AskCommand;
 
 export const isSubscribe = (command: DecipherCommand): command is SubscribeCommand =>
   command.action === "subscribe";
@@ -71,6 +74,8 @@ export function parseDecipherCommand(text: string): DecipherCommand {
   switch (verb.toLowerCase()) {
     case "help":
       return { action: "help" };
+    case "ask":
+      return { action: "ask", question: rest.join(" ") };
     case "list":
       return { action: "list" };
     case "status":

@@ -1,17 +1,15 @@
 import type { AppMentionEvent } from "slack-edge";
-import { INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
 import { errorMessage, usageMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { understand } from "../../model/ask/question.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
-import { byKind } from "../../model/kind-facts.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
 import type { Deps } from "../../wiring.ts";
+import { answerInChannel } from "../commands/ask-answers.ts";
 import { renderSessionsPage } from "../commands/sessions-command.ts";
 import { parseSessionSearch } from "../commands/sessions-query.ts";
-import { answerQuestion } from "./ask-answers.ts";
 
 /** The words after the mention(s): `<@U0DECIPHER> sessions jane@acme.com` → `sessions jane@acme.com`. */
 export function mentionCommand(text: string): { verb: string; rest: string } {
@@ -41,18 +39,10 @@ async function answerFor(event: AppMentionEvent, deps: Deps, team: MentionTeam):
   const { verb, rest } = mentionCommand(text);
   const form = verb === "sessions" || verb === "session";
   if (form && parsesAsForm(rest, deps.now())) return sessionsForm(rest, deps);
-  const now = deps.now();
-  const index = await deps.control.channelIndex(team.teamId, event.channel, now).catch(() => null);
-  if (!index) return errorMessage(INDEX_UNREADABLE);
-  const tests = byKind(index.entries.map((e) => e.subscription)).test.map((s) => ({
-    id: s.testId,
-    name: s.testName,
-  }));
-  // Days are counted in the zone of the channel's digest, when it has one.
-  const question = understand(text, { tests, now, zone: index.digest?.zone ?? "UTC" });
   // "sessions of user:42 this week" is a question; "sessions not-an-email" gets the form's usage.
-  if (form && question.intent !== "sessions") return sessionsForm(rest, deps);
-  return answerQuestion(question, { deps, index, teamUrl: team.teamUrl });
+  if (form && understand(text, { tests: [], now: deps.now(), zone: "UTC" }).intent !== "sessions")
+    return sessionsForm(rest, deps);
+  return answerInChannel(text, deps, { ...team, channelId: event.channel });
 }
 
 function parsesAsForm(rest: string, now: Date): boolean {

@@ -5,13 +5,14 @@ import {
   notWatchedMessage,
   whichTestMessage,
 } from "../../messages/ask-replies.ts";
+import { INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
 import { failedInPeriodMessage } from "../../messages/failed-in-period.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
 import { mentionHelpMessage } from "../../messages/mention-help.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { refOf } from "../../model/alert-control.ts";
-import type { Question } from "../../model/ask/question.ts";
+import { type Question, understand } from "../../model/ask/question.ts";
 import type { TestPick } from "../../model/ask/test-pick.ts";
 import type { ChannelIndex } from "../../model/channel-index.ts";
 import { byKind } from "../../model/kind-facts.ts";
@@ -19,7 +20,7 @@ import { runRecord } from "../../model/run-record.ts";
 import type { TestSubscription } from "../../model/subscription.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
-import { renderSessionsPage } from "../commands/sessions-command.ts";
+import { renderSessionsPage } from "./sessions-command.ts";
 
 /** Test objects asked for their runs at once. */
 const READS_AT_ONCE = 8;
@@ -121,4 +122,23 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
       });
     }
   }
+}
+
+/** Where a question was asked: the workspace, the channel, and the workspace's Slack URL for links. */
+export type AskedIn = { teamId: string; channelId: string; teamUrl: string | null };
+
+/**
+ * A question in words (`@Decipher …`, `/decipher ask …`), understood against the channel's own
+ * tests and answered from what the channel watches; days counted in its digest's zone, else UTC.
+ */
+export async function answerInChannel(text: string, deps: Deps, where: AskedIn): Promise<SlackMessage> {
+  const now = deps.now();
+  const index = await deps.control.channelIndex(where.teamId, where.channelId, now).catch(() => null);
+  if (!index) return errorMessage(INDEX_UNREADABLE);
+  const tests = byKind(index.entries.map((e) => e.subscription)).test.map((s) => ({
+    id: s.testId,
+    name: s.testName,
+  }));
+  const question = understand(text, { tests, now, zone: index.digest?.zone ?? "UTC" });
+  return answerQuestion(question, { deps, index, teamUrl: where.teamUrl });
 }
