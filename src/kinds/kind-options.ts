@@ -22,6 +22,8 @@ export type SubscribeCommandOf<K extends SubscriptionKind> = {
   action: "subscribe";
   kind: K;
   id: number;
+  /** Every id the command names (`subscribe test 101 102`), `id` first; the same options for each. */
+  ids: readonly number[];
   given: readonly string[];
 } & SubscribeOptions[K];
 

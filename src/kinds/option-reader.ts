@@ -17,6 +17,11 @@ export type Parsed<T> = { [K in keyof T]: (value: string, token: string) => T[K]
 export function parseMentionOption(value: string, token: string, usage: string): Mention {
   const mention = parseMention(value);
   if (mention) return mention;
+  // "@oncall" typed out reaches the bot as text: Slack sends a mention only when it was picked.
+  if (/^@[\w.-]+$/.test(value) && !/^@(here|channel|everyone)$/i.test(value))
+    throw new CommandInputError(
+      `${quote(value)} reached me as plain text, not as a mention: Slack sends a person or a group only when you pick them from the list that opens as you type \`@\`. Type \`mention:@\`, pick ${quote(value)} from that list, then send. ${usage}`,
+    );
   throw bad(
     token,
     "`mention:` takes one person or one user group: type `mention:@` and pick them from Slack's list (Slack then sends it as `<@U…>` or `<!subteam^S…>`); `@here`, `@channel` and channels are not taken",

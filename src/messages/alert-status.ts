@@ -1,6 +1,6 @@
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
 import { isSnoozed } from "../model/triage-state.ts";
-import { code, dateToken, mention, plural } from "./mrkdwn.ts";
+import { code, DATE_FORMAT_AHEAD, dateToken, mention, plural } from "./mrkdwn.ts";
 
 /**
  * The triage part of an alert's status line, shared by test and collection alerts: who is
@@ -15,12 +15,16 @@ export type TriageState = {
   unmutedBy?: Muted | null | undefined;
 };
 
-/** "<@U1> is looking", "<@U1> and <@U2> are looking", "<@U1>, <@U2> and <@U3> are looking". */
+/**
+ * "<@U1> is looking since …", "<@U1> and <@U2> are looking since …": since the first click, so
+ * a day later it does not read as if someone were looking right now.
+ */
 export function lookingLine(acks: readonly Acknowledgement[] | undefined): string {
   const users = [...new Set((acks ?? []).map((a) => a.userId))].map(mention);
   if (users.length === 0) return "";
   const names = users.length === 1 ? users[0] : `${users.slice(0, -1).join(", ")} and ${users.at(-1)}`;
-  return `:eyes: ${names} ${users.length === 1 ? "is" : "are"} looking`;
+  const first = (acks ?? []).map((a) => a.at).sort()[0];
+  return `:eyes: ${names} ${users.length === 1 ? "is" : "are"} looking${first ? ` since ${dateToken(first)}` : ""}`;
 }
 
 /**
@@ -30,7 +34,8 @@ export function lookingLine(acks: readonly Acknowledgement[] | undefined): strin
 export function snoozeEnd(snooze: Snooze): string {
   switch (snooze.choice.kind) {
     case "for":
-      return `until ${dateToken(snooze.until)}`;
+      // A date, not "today": the line stays on the alert after the snooze ends.
+      return `until ${dateToken(snooze.until, DATE_FORMAT_AHEAD)}`;
     case "until-pass":
       return "until it passes";
     case "until-growth":

@@ -7,7 +7,7 @@ import type { DigestSchedule } from "../store/digest-store.ts";
 import * as ACTION_IDS from "./action-ids.ts";
 import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.ts";
 import { clockNote } from "./clock-pace.ts";
-import { actions, context, header, section } from "./elements.ts";
+import { actions, context, divider, header, section } from "./elements.ts";
 import { type KindWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
@@ -63,6 +63,22 @@ export function unsubscribedMessage(
     ? `Unsubscribed this channel from ${what}.`
     : `This channel was not subscribed to ${what}; nothing changed.`;
   return fitMessage({ text: text.replace(/<[^|>]*\|([^>]*)>/g, "$1"), blocks: [section(text)] });
+}
+
+/** Several replies as one message (`subscribe test 101 102`): each its own part, a divider between. */
+export function joinedReplies(parts: readonly SlackMessage[]): SlackMessage {
+  if (parts.length === 1 && parts[0]) return parts[0];
+  return fitMessage({
+    text: parts.map((p) => p.text).join("\n"),
+    blocks: parts.flatMap((p, i) => (i === 0 ? p.blocks : [divider(), ...p.blocks])),
+  });
+}
+
+/** The ids one command had no room left to check (its share of calls is spent), and how to ask again. */
+export function notCheckedMessage(kind: string, ids: readonly number[]): SlackMessage {
+  return plain(
+    `Not subscribed yet: ${kind} ${ids.join(", ")}: one command has room to check only so many with Decipher. Send ${code(`/decipher subscribe ${kind} ${ids.join(" ")}`)} for them, with the same options.`,
+  );
 }
 
 export function plain(text: string): SlackMessage {

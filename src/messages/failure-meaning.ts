@@ -9,7 +9,7 @@ import { type TriageState, triageLines } from "./alert-status.ts";
 import { actions, context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { runUrl, testUrl } from "./links.ts";
-import { dateToken, escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
+import { DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, link, oneLine } from "./mrkdwn.ts";
 import { productionImpactLine } from "./production-impact-blocks.ts";
 import { runStrip } from "./run-strip.ts";
 import { resubscribeCommand, triageControls } from "./triage-controls.ts";
@@ -95,7 +95,7 @@ export function flakyThreadParent(input: FlakyParentInput): SlackMessage {
       context(
         meaning,
         // "Holds", not "go": still true when read after the day ended.
-        `This thread holds its failures until ${dateToken(flakyThreadEnd(input.day))}; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
+        `This thread holds its failures until ${dateToken(flakyThreadEnd(input.day), DATE_FORMAT_AHEAD)}; \`flaky:alert\` alerts on each, \`flaky:digest\` only counts them.`,
       ),
       ...(status.length > 0 ? [context(status.join("\n"))] : []),
       ...actions(

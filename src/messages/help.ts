@@ -27,7 +27,7 @@ export function usageMessage(problem?: string): SlackMessage {
 const DECIPHER_HELP = escapeMrkdwn(
   [
     "*`/decipher` manages what this channel watches:*",
-    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>] [mention:@person|@group]` — alert here when a run of that test fails",
+    "• `subscribe test <testId> [flaky:thread|digest|alert] [after:<n>] [trigger:<value>] [page:</path>] [mention:@person|@group]` — alert here when a run of that test fails; several at once: `subscribe test 101 102` or `101-103`; again with one option changes only that one (`after:default` puts it back)",
     "• `subscribe collection <collectionId> [growth:<n>] [mention:@person|@group]` — alert here when an unresolved issue collection grows (default: +5 sessions or +50 %, whichever is smaller); `mention:` pings them in each new alert, never in its thread or its updates",
     "• `unsubscribe test <id>` / `unsubscribe collection <id>` — stop alerting here",
     "• `list` — this channel's subscriptions and digest time",

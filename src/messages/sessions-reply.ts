@@ -40,6 +40,12 @@ const WIDEN: Record<AskedIn, string> = {
   command: "Try a longer range, e.g. `since:30d`, or check the spelling.",
   form: "Try an earlier Since in Find sessions (e.g. 30d), or check the spelling.",
 };
+/** A search with no range already read every session Decipher keeps: a longer one finds nothing more. */
+const ALL_KEPT: Record<AskedIn, string> = {
+  command:
+    "That searched every session Decipher keeps. Check the spelling, or search by `user:<id>` or `url:<text>`.",
+  form: "That searched every session Decipher keeps. Check the spelling, or search by user id or URL.",
+};
 
 /** The ephemeral `/sessions` reply: one card per session, then the More button. */
 export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
@@ -76,7 +82,12 @@ export function sessionsMessage(input: SessionsMessageInput): SlackMessage {
 }
 
 /** The plain answer when a search finds nothing. */
-export function noSessionsMessage(subject: string, askedIn: AskedIn = "command"): SlackMessage {
+export function noSessionsMessage(
+  subject: string,
+  askedIn: AskedIn = "command",
+  /** The search had a `since:` or `until:`: a wider range may find more. */
+  ranged = true,
+): SlackMessage {
   const text = `No sessions for ${oneLine(subject)}.`;
-  return fitMessage({ text, blocks: [section(text), context(WIDEN[askedIn])] });
+  return fitMessage({ text, blocks: [section(text), context((ranged ? WIDEN : ALL_KEPT)[askedIn])] });
 }

@@ -7,6 +7,16 @@ async function lastEphemeral(bot: Awaited<ReturnType<typeof createBot>>) {
 }
 
 describe("/sessions", () => {
+  it("finding nothing without a range, does not offer a longer one", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/sessions", "nobody-here@example.com");
+    const text = visibleText(await lastEphemeral(bot));
+    expect(text).toContain("No sessions for nobody-here@example.com");
+    expect(text).toContain("That searched every session Decipher keeps");
+    await bot.command("/sessions", "nobody-here@example.com since:2d");
+    expect(visibleText(await lastEphemeral(bot))).toContain("Try a longer range");
+  });
+
   it("acks at once, then replaces the ack with one card per session", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     const ack = await bot.command("/sessions", "jane@acme.com");

@@ -51,7 +51,6 @@ describe("subscribe test options", () => {
   });
 
   it.each([
-    "@oncall",
     "alice",
     "<!here>",
     "<!channel>",
@@ -183,6 +182,12 @@ describe("subscribe collection options", () => {
     });
   });
 
+  it("says how to send mention:@oncall when it was typed out, not picked from Slack's list", () => {
+    expect(() => parseCollectionOptions(["mention:@oncall"])).toThrowError(
+      /`@oncall` reached me as plain text.*pick `@oncall` from that list.*growth:<sessions>/s,
+    );
+  });
+
   it.each(["@here", "<!channel>", "<#C0ALERTS|alerts>", "oncall"])(
     "refuses mention:%s with the collection's usage",
     (raw) => {
@@ -209,6 +214,7 @@ describe("/decipher subscribe test carries its options", () => {
       action: "subscribe",
       kind: "test",
       id: 101,
+      ids: [101],
       options: DEFAULT_TEST_OPTIONS,
       given: [],
     });

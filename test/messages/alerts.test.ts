@@ -158,10 +158,13 @@ describe("failed-run parent", () => {
         }),
       ),
     );
-    expect(triaged).toContain(":eyes: <@U0ALICE> and <@U0BOB> are looking");
-    // The snooze's end names its day, so it still reads true the next day.
+    // Since the first click, with the date: a day later it does not read as now.
     expect(triaged).toContain(
-      ":sleeping: snoozed by <@U0ALICE> until <!date^1771250400^{date_short_pretty} at {time}|",
+      ":eyes: <@U0ALICE> and <@U0BOB> are looking since <!date^1771242900^{date_short_pretty} at {time}|",
+    );
+    // The snooze's end names its date, not "today": the line stays on the alert once it ended.
+    expect(triaged).toContain(
+      ":sleeping: snoozed by <@U0ALICE> until <!date^1771250400^{date_short} at {time}|",
     );
     const muted = failedRunParent(parentInput({ muted: { by: "U0BOB", at: "2026-02-16T11:59:00.000Z" } }));
     expect(visibleText(muted)).toContain(":no_bell: muted by <@U0BOB> <!date^1771243140^");
@@ -253,8 +256,9 @@ describe("flaky alert", () => {
     const posted = visibleText(at(NOW));
     const dayLater = visibleText(at(new Date(NOW.getTime() + 86_400_000)));
     const endOfDay = Date.parse("2026-02-17T00:00:00Z") / 1000;
+    // A date ("Feb 17 at 12:00 AM"), not Slack's pretty day: "until today" read the next day is false.
     expect(posted).toContain(
-      `This thread holds its failures until <!date^${endOfDay}^{date_short_pretty} at {time}|`,
+      `This thread holds its failures until <!date^${endOfDay}^{date_short} at {time}|`,
     );
     expect(posted).not.toMatch(/\btoday\b/i);
     expect(dayLater).toBe(posted);

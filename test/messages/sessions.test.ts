@@ -169,6 +169,13 @@ describe("/sessions reply", () => {
     assertWithinSlackLimits(m);
   });
 
+  it("with no range, says the search read every session kept rather than offering a longer range", () => {
+    const all = visibleText(noSessionsMessage("jane@acme.com", "command", false));
+    expect(all).toContain("That searched every session Decipher keeps");
+    expect(all).not.toContain("longer range");
+    expect(visibleText(noSessionsMessage(subject))).toContain("Try a longer range");
+  });
+
   it("says plainly when there are no sessions", () => {
     const m = noSessionsMessage(subject);
     expect(m.text).toBe("No sessions for jane@acme.com, last 7 days.");

@@ -2,7 +2,13 @@ import type { SlackEdgeAppEnv, SlackRequestWithRespond, SlashCommand } from "sla
 import { kindSpec, specOf } from "../../kinds/kinds.ts";
 import { listMessage, statusMessage, subscribedMessage, unsubscribedMessage } from "../../kinds/messages.ts";
 import type { ChannelPageValue } from "../../messages/button-values.ts";
-import { capSentence, INDEX_UNREADABLE, plain } from "../../messages/decipher-replies.ts";
+import {
+  capSentence,
+  INDEX_UNREADABLE,
+  joinedReplies,
+  notCheckedMessage,
+  plain,
+} from "../../messages/decipher-replies.ts";
 import { section } from "../../messages/elements.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
@@ -231,11 +237,25 @@ async function askAndReply(deps: Deps, command: AskCommand, req: Request): Promi
   await reply(req.context.respond, message, { replaceOriginal: true });
 }
 
+/** Decipher and Slack calls one id's subscribe may make: its runs read (up to 4 pages), the channel checked. */
+const CALLS_PER_SUBSCRIBE = 6;
+
+/** Each id of the command in turn (one vendor check each), answered in one message, a part per id. */
 async function subscribeAndReply(deps: Deps, command: SubscribeCommand, req: Request): Promise<void> {
-  const message = await subscribe(deps, command, where(req), req.payload.user_id).catch((error: unknown) =>
-    errorMessage(vendorErrorSentence(error, `${command.kind} ${command.id}`)),
-  );
-  await reply(req.context.respond, message, { replaceOriginal: true });
+  const parts: SlackMessage[] = [];
+  for (const [i, id] of command.ids.entries()) {
+    if (!deps.budget.has(CALLS_PER_SUBSCRIBE)) {
+      parts.push(notCheckedMessage(command.kind, command.ids.slice(i)));
+      break;
+    }
+    const one = { ...command, id, ids: [id] };
+    parts.push(
+      await subscribe(deps, one, where(req), req.payload.user_id).catch((error: unknown) =>
+        errorMessage(vendorErrorSentence(error, `${command.kind} ${id}`)),
+      ),
+    );
+  }
+  await reply(req.context.respond, joinedReplies(parts), { replaceOriginal: true });
 }
 
 /**
@@ -250,7 +270,7 @@ export function decipherCommand(deps: Deps) {
       if (!p.ok) return ephemeral(p.reply);
       const { command } = p;
       if (isSubscribe(command))
-        return ephemeral(plain(`Checking ${command.kind} ${command.id} with Decipher…`));
+        return ephemeral(plain(`Checking ${command.kind} ${command.ids.join(", ")} with Decipher…`));
       if (command.action === "help") return helpAck();
       if (command.action === "ask") return ephemeral(plain("Looking that up…"));
       return ephemeral(await answer(deps, command, where(req)));

@@ -45,6 +45,35 @@ function parseId(kind: string, raw: string | undefined): number {
   return id;
 }
 
+/** Ids one `subscribe` takes: each is its own reply section, and the answer stays one message. */
+export const IDS_PER_SUBSCRIBE = 10;
+
+/**
+ * `101`, `101 102 103`, `101,102` or `101-103` (a list pasted from Decipher): the ids before the
+ * first option, in order, each once. A range counts every id in it.
+ */
+function parseIds(kind: string, tokens: readonly string[]): number[] {
+  const ids: number[] = [];
+  for (const token of tokens) {
+    for (const part of token.split(",").filter(Boolean)) {
+      const range = /^(\d{1,15})[-–](\d{1,15})$/.exec(part);
+      const from = range ? parseId(kind, range[1]) : parseId(kind, part);
+      const to = range ? parseId(kind, range[2]) : from;
+      if (to < from || to - from >= IDS_PER_SUBSCRIBE)
+        throw new CommandInputError(
+          `\`${part.slice(0, 40)}\` is not a range I take: like \`101-103\`, lowest first.`,
+        );
+      for (let id = from; id <= to; id++) if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  if (ids.length === 0) return [parseId(kind, undefined)];
+  if (ids.length > IDS_PER_SUBSCRIBE)
+    throw new CommandInputError(
+      `At most ${IDS_PER_SUBSCRIBE} ${kind}s at once: subscribe to the rest in a second command.`,
+    );
+  return ids;
+}
+
 function parseKind(raw: string | undefined): SubscriptionKind {
   const kind = raw?.toLowerCase();
   if (isSubscriptionKind(kind)) return kind;
@@ -82,11 +111,21 @@ export function parseDecipherCommand(text: string): DecipherCommand {
       return { action: "status" };
     case "subscribe": {
       const kind = parseKind(rest[0]);
-      const id = parseId(kind, rest[1]);
-      const options = rest.slice(2);
+      // The first word after the kind is its id (or says why not); more ids may follow it.
+      let end = 2;
+      while (end < rest.length && /^[\d,\-–]+$/.test(rest[end] ?? "")) end++;
+      const ids = parseIds(kind, rest.slice(1, end));
+      const options = rest.slice(end);
       // The options are the ones `kind`'s own spec read, which the union's types cannot say.
       const parsed = kindOptions(kind).parseOptions(options);
-      return { action: "subscribe", kind, id, ...parsed, given: optionNames(options) } as SubscribeCommand;
+      return {
+        action: "subscribe",
+        kind,
+        id: ids[0],
+        ids,
+        ...parsed,
+        given: optionNames(options),
+      } as SubscribeCommand;
     }
     case "unsubscribe": {
       const kind = parseKind(rest[0]);

@@ -43,7 +43,8 @@ export async function renderSessionsPage(
     ...(at.cursor ? { cursor: at.cursor } : {}),
   });
   const subject = describeSessionSearch(search);
-  if (page.data.length === 0) return noSessionsMessage(subject, askedIn);
+  if (page.data.length === 0)
+    return noSessionsMessage(subject, askedIn, search.since !== undefined || search.until !== undefined);
   const timelines = await fetchTimelines(deps, page.data);
   const query = toSearchValue(search);
   const more =

@@ -15,6 +15,7 @@ describe("/decipher text", () => {
       action: "subscribe",
       kind: "collection",
       id: 501,
+      ids: [501],
       growth: 10,
       mention: null,
       given: ["growth"],
