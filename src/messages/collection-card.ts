@@ -324,6 +324,15 @@ export function collectionParent(input: CollectionParentInput): SlackMessage {
   });
 }
 
+/** "• <jane@acme.com> · 3m 10s · Chrome · 2 min ago": a new session in one line, its card behind the button. */
+function compactSessionLines(input: CollectionReplyInput, sessions: readonly CollectionSession[]): string[] {
+  const durationUnit = inferDurationUnit(input.sessions.map((s) => s.duration));
+  return sessions.map(
+    (s) =>
+      `• ${link(sessionUrl(input.appUrl, s.id), sessionUser(s))} · ${sessionFacts(s, durationUnit)} · ${dateToken(s.createdAt, "{ago}")}`,
+  );
+}
+
 function threadSessions(input: CollectionReplyInput, sessions: readonly CollectionSession[]): MessageBlock[] {
   const durationUnit = inferDurationUnit(input.sessions.map((s) => s.duration));
   const shown = sessions.slice(0, MAX_THREAD_SESSIONS);
@@ -419,15 +428,18 @@ export function collectionGrowthThreadReply(input: CollectionReplyInput): SlackM
     text: `${oneLine(rootCause(collection))} grew again: ${growth(previousCount, collection.sessionCount)} sessions`,
     blocks: [
       section(
-        `:chart_with_upwards_trend: Grew again: ${countsLine(collection, previousCount, input.countedSince)}`,
+        [
+          `:chart_with_upwards_trend: Grew again: ${countsLine(collection, previousCount, input.countedSince)}`,
+          ...compactSessionLines(input, shown),
+        ].join("\n"),
       ),
-      ...threadSessions(input, shown),
+      // The cards, with their overviews and screenshots, are one click away: a thread of growth stays light.
       ...moreSessionsBlock({
         collection,
         appUrl: input.appUrl,
         since: input.countedSince ?? null,
-        more: counted - shown.length,
-        shown: shown.length,
+        more: counted,
+        shown: 0,
       }),
     ],
   });

@@ -112,7 +112,7 @@ describe("a collection alert's counts line up after it grows", () => {
     expect(answer).not.toMatch(/of more|…and more/);
   });
 
-  it("a growth reply in the thread says how many new sessions it does not show, and Show new sessions lists them", async () => {
+  it("a growth reply in the thread names its new sessions in a line each, and Show new sessions lists their cards", async () => {
     const { bot, org, alert, lastEphemeral } = await collectionAlert();
     await org.grow(501, 5);
     await bot.cron();
@@ -120,7 +120,7 @@ describe("a collection alert's counts line up after it grows", () => {
     const text = visibleText(reply as StoredMessage);
     expect(text).toMatch(/Grew again: \d+ → \d+ sessions \(\+5 since <!date\^/);
     expect(text.match(/\/sessions\/[0-9a-f-]{36}\|/g)).toHaveLength(3);
-    expect(text).toMatch(/…and 2 more new sessions since <!date\^/);
+    expect(text).toMatch(/5 new sessions since <!date\^/);
     await bot.click(reply as StoredMessage, "collection_sessions");
     const answer = visibleText(await lastEphemeral());
     expect(answer).toMatch(/sessions new to this collection since <!date\^/);

@@ -505,19 +505,23 @@ describe("collection thread replies", () => {
     );
   });
 
-  it("later growth replies with its own counts, counted from the last alert it names, and sessions", () => {
+  it("later growth replies with its own counts, counted from the last alert it names, and each new session in one line", () => {
     const g = collectionGrowthThreadReply({
       ...input,
       previousCount: 25,
       countedSince: "2026-02-16T10:00:00.000Z",
       collection: aCollection({ sessionCount: 31 }),
     });
-    expect(visibleText(g)).toContain("Grew again: 25 → 31 sessions (+6 since <!date^1771236000^");
-    expect(visibleText(g).match(/stuck on the payment step/g)).toHaveLength(2);
+    const text = visibleText(g);
+    expect(text).toContain("Grew again: 25 → 31 sessions (+6 since <!date^1771236000^");
+    // The overview and the screenshot are behind Show new sessions: a thread of growth stays light.
+    expect(text).not.toContain("stuck on the payment step");
+    expect(g.blocks.filter((b) => b.type === "image")).toEqual([]);
+    expect(text).toMatch(/\n• <[^|]+\/sessions\/[^|]+\|[^>]+> · .* · <!date\^\d+\^\{ago\}\|/);
     assertWithinSlackLimits(g);
   });
 
-  describe("a growth reply that shows some of its new sessions says how many more, and offers them as the parent does", () => {
+  describe("a growth reply names its new sessions one line each, and offers their cards as the parent does", () => {
     const since = "2026-02-16T13:16:00.000Z";
     const reply = (count: number) =>
       collectionGrowthThreadReply({
@@ -532,31 +536,32 @@ describe("collection thread replies", () => {
         .map((b) => (b as { accessory?: { action_id?: string; value?: string } }).accessory)
         .find((a) => a?.action_id === ACTION_IDS.collectionSessions);
     const sinceToken = `<!date^${Date.parse(since) / 1000}^`;
+    const lines = (m: ReturnType<typeof reply>) => visibleText(m).match(/^• /gm)?.length ?? 0;
 
-    it("+5 with 3 read: '…and 2 more new sessions since …' and Show new sessions counting all 5", () => {
+    it("+5 with 3 read: three lines, '5 new sessions since …' and Show new sessions counting all 5", () => {
       const g = reply(3);
       const text = visibleText(g);
       expect(text).toContain("Grew again: 23 → 28 sessions (+5 since");
-      expect(text).toContain(`…and 2 more new sessions since ${sinceToken}`);
+      expect(lines(g)).toBe(3);
+      expect(text).toContain(`5 new sessions since ${sinceToken}`);
       expect(decodeCollectionSessionsValue(showButton(g)?.value)).toEqual({
         collectionId: aCollection().id,
         since: new Date(since),
         count: 5,
         total: 28,
       });
-      expect(g.blocks.length).toBeLessThanOrEqual(50);
       assertWithinSlackLimits(g);
     });
 
-    it("the vendor returned fewer than the growth: counts from the sessions actually shown", () => {
-      expect(visibleText(reply(1))).toContain(`…and 4 more new sessions since ${sinceToken}`);
+    it("the vendor returned fewer than the growth: the growth is counted, the sessions read are named", () => {
+      expect(lines(reply(1))).toBe(1);
       const none = reply(0);
+      expect(lines(none)).toBe(0);
       expect(visibleText(none)).toContain(`5 new sessions since ${sinceToken}`);
-      expect(visibleText(none)).not.toContain("more new session");
       expect(decodeCollectionSessionsValue(showButton(none)?.value)?.count).toBe(5);
     });
 
-    it("all of the growth shown, or more read than it grew: no '…and more' line, no button", () => {
+    it("more read than it grew: the sessions read are counted", () => {
       const grewBy2 = collectionGrowthThreadReply({
         ...input,
         previousCount: 26,
@@ -564,15 +569,14 @@ describe("collection thread replies", () => {
         collection: aCollection({ sessionCount: 28 }),
         sessions: [aCollectionSession(), aCollectionSession(), aCollectionSession()],
       });
-      for (const g of [reply(5), grewBy2]) {
-        expect(visibleText(g)).not.toMatch(/new sessions? since/);
-        expect(showButton(g)).toBeUndefined();
-      }
+      expect(visibleText(grewBy2)).toContain(`3 new sessions since ${sinceToken}`);
+      expect(decodeCollectionSessionsValue(showButton(grewBy2)?.value)?.count).toBe(3);
     });
 
-    it("more read than one reply shows: the rest are counted too", () => {
+    it("more read than one reply names: five lines, all of them counted", () => {
       const g = reply(6);
-      expect(visibleText(g)).toContain(`…and 1 more new session since ${sinceToken}`);
+      expect(lines(g)).toBe(5);
+      expect(visibleText(g)).toContain(`6 new sessions since ${sinceToken}`);
       expect(decodeCollectionSessionsValue(showButton(g)?.value)?.count).toBe(6);
     });
 
@@ -584,9 +588,7 @@ describe("collection thread replies", () => {
         collection: aCollection({ sessionCount: 28 }),
         sessions: [aCollectionSession()],
       });
-      expect(visibleText(g)).toMatch(
-        /…and 4 more new sessions since the last alert: <[^|]+\/issue-collections\/55\|see them in Decipher>/,
-      );
+      expect(visibleText(g)).toMatch(/5 new sessions since the last alert/);
     });
   });
 });
