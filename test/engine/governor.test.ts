@@ -9,8 +9,10 @@ import {
   FREE_PLAN,
   FULL_SPEED,
   governPace,
+  PACES,
   PAID_PLAN,
   type Plan,
+  subscriptionDay,
 } from "../../src/model/plan-governor.ts";
 import { health, registryShard, subscriptionStub } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
@@ -31,7 +33,7 @@ describe("the governor's pace", () => {
   });
 
   it("keeps every size that can fit under 90 % of every Free limit, stretching only as much as needed", () => {
-    for (const size of [1, 20, 34, 35, 45, 60, 100, 150, 167]) {
+    for (const size of [1, 20, 33, 34, 45, 60, 100, 150, 200, 300, 432]) {
       const { pace, stretched } = governPace(FREE_PLAN, size);
       expect(within(FREE_PLAN, dayAt(pace, size)), `${size} subscriptions`).toBe(true);
       expect(stretched).toBe(!within(FREE_PLAN, dayAt(FULL_SPEED, size)));
@@ -56,8 +58,20 @@ describe("the governor's pace", () => {
     }
   });
 
+  it("models the day bench:day measured: at hourly polls the runs write far less than at full speed", () => {
+    // BENCHMARKS.md, "A simulated day (#35): after": per subscription a day, 2,613 rows written
+    // at full speed (20 subscriptions) and 204 at hourly polls (200 and 1,000).
+    const hourly = PACES.at(-1) as (typeof PACES)[number];
+    expect(subscriptionDay(FULL_SPEED).rowsWritten).toBeGreaterThan(2_613 * 0.95);
+    expect(subscriptionDay(FULL_SPEED).rowsWritten).toBeLessThan(2_613 * 1.05);
+    expect(subscriptionDay(hourly).rowsWritten).toBeGreaterThan(204 * 0.9);
+    expect(subscriptionDay(hourly).rowsWritten).toBeLessThan(204 * 1.1);
+    // So 200 fit Free faster than hourly, as the measured hourly day (41 % of rows written) says.
+    expect(governPace(FREE_PLAN, 200).pace.idleMs).toBeLessThan(hourly.idleMs);
+  });
+
   it("says which limit a size too big for any pace runs out, at the slowest pace", () => {
-    const governed = governPace(FREE_PLAN, 200);
+    const governed = governPace(FREE_PLAN, 1000);
     expect(governed.pace.idleMs).toBe(60 * 60_000);
     expect(governed.tightest?.name).toBe("rows written");
     expect(governed.tightest?.share).toBeGreaterThan(DAY_SHARE);
