@@ -17,14 +17,20 @@ export type FailingAtSubscribe = {
 
 /**
  * Whether the test was failing as its baseline ledger leaves it (src/model/test-state.ts says
- * what failing means: not flaky), and since when; null when it was not.
+ * what failing means: not flaky), and since when; null when it was not. With `trigger:` only
+ * that trigger's runs count, as in `facts`: another trigger's passes end nothing.
  */
 export function failingAtSubscribe(
   rows: readonly LedgerRow[],
   facts: TestStateFacts | undefined,
+  trigger: string | null,
 ): FailingAtSubscribe | null {
   if (!facts || testState(facts) !== "failing" || facts.trailingFailures === 0) return null;
-  const settled = rows.filter((r) => r.status === "passed" || r.status === "failed").sort(byRowTime);
+  const settled = rows
+    .filter(
+      (r) => (r.status === "passed" || r.status === "failed") && (trigger === null || r.trigger === trigger),
+    )
+    .sort(byRowTime);
   const trailing = settled.slice(-facts.trailingFailures).filter((r) => r.status === "failed");
   const first = trailing[0];
   const last = trailing.at(-1);

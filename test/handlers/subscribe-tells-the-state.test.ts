@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visibleText } from "../../dev/in-workerd/bot.ts";
+import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { objectState } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
@@ -25,6 +25,31 @@ describe("subscribing tells the state it found", () => {
     await org.addRun(102, "passed");
     await bot.cron();
     expect(await bot.posted()).toHaveLength(1);
+  });
+
+  it("with trigger:, failing on that trigger is promised and its pass told, though another trigger's runs passed since", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const nightly = await org.addTest("Nightly checkout");
+    for (const [status, triggeredBy] of [
+      ["failed", "schedule"],
+      ["failed", "schedule"],
+      ["passed", "manual"],
+      ["passed", "manual"],
+    ] as const)
+      await org.addRun(nightly.id, status, { triggeredBy });
+    await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
+    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(reply).toMatch(/It has failed 2 runs in a row since .*: I'll tell this channel when it passes/);
+
+    await org.addRun(nightly.id, "passed", { triggeredBy: "schedule" });
+    await bot.cron();
+    const told = (await bot.posted()).map(visibleText);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /passed again .*it had failed 2 runs in a row, since .*, when this channel subscribed/,
+    );
   });
 
   it("a failure after subscribing opens its alert as always, and its recovery is told there, not twice", async () => {

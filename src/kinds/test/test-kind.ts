@@ -27,7 +27,7 @@ export const testKind: KindSpec<"test"> = {
     const rows = baselineRows(fresh.baselineRuns, new Date(fresh.createdAt));
     // Status and Home say what the test is doing from the start, not only after a poll.
     const stateFacts = ledgerTestStateFacts(rows, sub, new Date(fresh.createdAt));
-    const failing = failingAtSubscribe(rows, stateFacts);
+    const failing = failingAtSubscribe(rows, stateFacts, resolveTestOptions(sub.options).trigger);
     return { rows, sub: { ...sub, stateFacts, ...(failing ? { failingAtSubscribe: failing } : {}) } };
   },
   joinsOutages: true,
