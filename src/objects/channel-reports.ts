@@ -100,7 +100,7 @@ export async function sendDueReport<Schedule extends { nextDueAt: string }, Read
       pace: historyPace(env, team, teamId, now),
       gate: richBlockGate(deps, teamId),
     }),
-    lines: () => ledgerLines(env, teamId, channelId, subscriptions, at),
+    lines: () => ledgerLines(env, teamId, channelId, subscriptions, at, team),
     reads: new SqlReportReads(storage.sql, spec.reads, schedule.nextDueAt),
   };
   const outcome = await spec.send(run);

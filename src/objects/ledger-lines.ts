@@ -1,4 +1,4 @@
-import type { Env } from "../config.ts";
+import type { Config, Env } from "../config.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import { byKind } from "../model/kind-facts.ts";
 import type { Subscription } from "../model/subscription.ts";
@@ -10,8 +10,9 @@ const LEDGER_READS_AT_ONCE = 8;
 
 /**
  * Each of a channel's tests' figures and state from its own object's ledger, by test id: one
- * internal call each, no vendor read, so the daily digest and the weekly report name a test's
- * state as its object knows it. A test whose object did not answer is missing from the map.
+ * internal call each, in which the object also reads the runs its last poll did not see (one
+ * vendor read: the digest says what is current as of now, src/objects/ledger-reads.ts). A test
+ * whose object did not answer is missing from the map.
  */
 export async function ledgerLines(
   env: Env,
@@ -19,12 +20,13 @@ export async function ledgerLines(
   channelId: string,
   subscriptions: readonly Subscription[],
   at: string,
+  config: Config,
 ): Promise<Map<number, LedgerDigestLine>> {
   const tests = byKind(subscriptions).test.filter((s) => s.channelId === channelId);
   const lines = new Map<number, LedgerDigestLine>();
   await mapLimit(tests, LEDGER_READS_AT_ONCE, async (t) => {
     const line = await subscriptionObject(env, { teamId, channelId, kind: "test", id: t.testId })
-      .digestLine(at)
+      .digestLine(at, config)
       .catch(() => null);
     if (line) lines.set(t.testId, line);
   });

@@ -1,10 +1,22 @@
+import type { VendorClient } from "../decipher/vendor-client.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import { type PeriodRuns, periodRuns } from "../model/period-runs.ts";
 import { RUNNING_FOR_AT_MOST_MS } from "../model/poll-clock.ts";
-import { byRowTime, LEDGER_KEEP_MS } from "../model/run-ledger.ts";
+import {
+  byRowTime,
+  LEDGER_KEEP_MS,
+  type LedgerRow,
+  plausibleTime,
+  rowTime,
+  undecidedRow,
+} from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestSubscription } from "../model/subscription.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
+
+/** How far before the newest run the ledger holds the digest looks for runs the last poll did not see. */
+const FRESH_WINDOW_MS = 10 * 60 * 1000;
+const FRESH_RUNS = 50;
 
 /**
  * What other objects ask of a test's run ledger (src/objects/subscription-object.ts): read
@@ -25,13 +37,43 @@ function testLedger(
  * The test's digest line: its last day of runs, and its state as the digest names it. Null for
  * a subscription that keeps no run ledger (a collection's), or none at all.
  */
-export function digestLineOf(
+export async function digestLineOf(
   sql: SqlStorage,
   sub: Subscription | undefined,
   now: Date,
-): LedgerDigestLine | null {
+  vendor: VendorClient | null,
+): Promise<LedgerDigestLine | null> {
   const read = testLedger(sql, sub);
-  return read && ledgerDigestLine(read.ledger.recent(now, 24 * 60 * 60 * 1000), now, read.test);
+  if (!read) return null;
+  const rows = read.ledger.recent(now, 24 * 60 * 60 * 1000);
+  const fresh = vendor ? await runsSinceLastPoll(vendor, read.test, rows, now) : [];
+  if (fresh.length === 0) return ledgerDigestLine(rows, now, read.test);
+  // Its state is read again with them: the stored one is as of the last poll.
+  return ledgerDigestLine([...rows, ...fresh], now, { ...read.test, stateFacts: undefined });
+}
+
+/**
+ * Runs Decipher lists that the ledger does not hold yet, or holds in another state (a run that
+ * ended since the last poll, up to a minute ago): what the digest says is current, it reads now.
+ * Only counted here, never recorded: the next poll decides them. None when Decipher fails.
+ */
+async function runsSinceLastPoll(
+  vendor: VendorClient,
+  test: TestSubscription,
+  rows: readonly LedgerRow[],
+  now: Date,
+): Promise<LedgerRow[]> {
+  const held = new Map(rows.map((r) => [r.id, r.status]));
+  // From a little before the newest run the last poll saw (a run still running then ends later).
+  const newest = rows.reduce((t, r) => Math.max(t, rowTime(r)), now.getTime() - 24 * 60 * 60 * 1000);
+  const since = new Date(newest - FRESH_WINDOW_MS);
+  const page = await vendor
+    .listTestRuns(test.testId, { status: "all", since, limit: FRESH_RUNS })
+    .catch(() => null);
+  const { trigger } = resolveTestOptions(test.options);
+  return (page?.data ?? [])
+    .filter((run) => held.get(run.id) !== run.status && (trigger === null || run.triggeredBy === trigger))
+    .map((run) => undecidedRow(run.id, run.status, plausibleTime(run.createdAt, now) ?? now.toISOString()));
 }
 
 /** The test's runs of a period (at most the ledger's 8 days); null as above. */

@@ -6,7 +6,6 @@ import type { LastRun } from "../engine/guarding-tests.ts";
 import type { LedgerDigestLine } from "../engine/ledger-digest.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import { pollSubscription } from "../engine/poll-subscription.ts";
-import { richBlockGate } from "../engine/rich-block-gate.ts";
 import { POLL_KIND, specOf } from "../kinds/kinds.ts";
 import { refOf, type SubscriptionRef } from "../model/alert-control.ts";
 import { indexCopy, indexKey } from "../model/channel-index.ts";
@@ -16,7 +15,6 @@ import type { PeriodRuns } from "../model/period-runs.ts";
 import { leaseAt } from "../model/plan-governor.ts";
 import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
-import { subscriptionOwner } from "../model/post-owner.ts";
 import { overdueCount } from "../model/run-ledger.ts";
 import { type Subscription, storedSubscription, teamOf } from "../model/subscription.ts";
 import type { TriageAction, TriageOutcome } from "../model/triage-state.ts";
@@ -24,15 +22,15 @@ import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, objectNames, registry, subscriptionObject } from "./addresses.ts";
-import { historyPace } from "./history-pace.ts";
 import { digestLineOf, lastRunOf, periodRunsOf, runningSince } from "./ledger-reads.ts";
 import { ObjectPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
-import { outboxSettings, SqlOutbox } from "./sql-outbox.ts";
+import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 import { SubscriptionCopy } from "./subscription-copy.ts";
+import { subscriptionOutbox } from "./subscription-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
 
 /** A poll asks the spec of the subscription's own kind (src/kinds/). */
@@ -320,15 +318,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   #outbox(sub: Subscription, deps: ReturnType<typeof createEngineDeps>, now: Date): SqlOutbox {
-    return new SqlOutbox(this.ctx.storage.sql, deps.slack, {
-      ...outboxSettings(deps.config),
-      channel: sub.channelId,
-      now,
-      writes: this.#writes,
-      gate: richBlockGate(deps, sub.teamId),
-      pace: historyPace(this.env, deps.config, teamOf(sub), now),
-      owner: subscriptionOwner(sub.kind, subscriptionId(sub)),
-    });
+    return subscriptionOutbox(this.ctx.storage.sql, this.env, sub, deps, now, this.#writes);
   }
 
   /** Slack says one of this subscription's posts landed at `ts` (src/handlers/events/post-landed.ts). */
@@ -429,8 +419,15 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
-  async digestLine(at: string): Promise<LedgerDigestLine | null> {
-    return digestLineOf(this.ctx.storage.sql, await this.#read(), new Date(at));
+  async digestLine(at: string, config?: Config): Promise<LedgerDigestLine | null> {
+    const sub = await this.#read();
+    const team = config && sub ? await teamConfig(this.env, config, sub.teamId) : null;
+    return digestLineOf(
+      this.ctx.storage.sql,
+      sub,
+      new Date(at),
+      team && this.#deps(team, new Date(at)).vendor,
+    );
   }
 
   /** This test's runs between two times, for "what failed today?" (null for a collection, or one that is gone). */

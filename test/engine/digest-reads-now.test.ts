@@ -1,0 +1,34 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, emulator, newOrg, type StoredMessage, visibleText } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { DigestStore } from "../../src/store/digest-store.ts";
+
+// The digest is sent by the cron, while each test's own alarm polled it up to a minute before:
+// what it says is current must be read now, not as of that poll.
+describe("a digest reads what is current now", () => {
+  it("a run that passed after the test's last poll is counted, and the test reads passing", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const test = await org.addTest("Checkout flow");
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    await bot.command("/decipher", "digest 09:00 UTC");
+    for (const status of ["passed", "passed", "passed", "passed", "passed", "failed"] as const)
+      await org.addRun(test.id, status);
+    await bot.cron();
+    // Ends after that poll, and no poll runs before the digest.
+    await org.addRun(test.id, "passed");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    const name = objectNames.channel(await bot.team(), "C0ALERTS");
+    await env.CHANNELS.get(env.CHANNELS.idFromName(name)).sendDueDigest(
+      new Date(Date.parse(due) + 5_000).toISOString(),
+      readConfig(bot.env),
+    );
+    const digest = (await bot.posted()).find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    const text = visibleText(digest as StoredMessage);
+    // The tests table: name, state, runs (24 h), failures, pass rate: seven runs, not the six polled.
+    expect(text).toMatch(/Checkout flow\n🟢 passing: its last run passed\n7\n1\n86 %/);
+  });
+});
