@@ -83,6 +83,11 @@ function endsStreak(sub: TestSubscription, runId: number, now: Date): boolean {
   );
 }
 
+/** The failed run a subscription found last, before any alert of its own: its pass is owed. */
+function endsFailingAtSubscribe(sub: TestSubscription, before: LedgerRow): boolean {
+  return before.fate === "baseline" && !sub.streak && sub.failingAtSubscribe?.lastRunId === before.id;
+}
+
 /**
  * The ledger rows this read changes: new runs, and runs whose status changed. A failure seen
  * for the first time gets no fate here; a run older than the subscription is `baseline`.
@@ -130,8 +135,11 @@ export function rowsFromRead(
     // streak it was part of ends with it), never left behind the failure's fate. Rerun again
     // and failed, it is not told twice: its fate is the reply that told the rerun, in the thread.
     // Only a pass that can end an open streak is told so; otherwise the failure's fate stays.
+    // So is the rerun pass of the last failure the subscription found (src/model/failing-at-subscribe.ts).
     const rerunPassed =
-      run.status === "passed" && before.status !== "passed" && toldAsFailure && endsStreak(sub, run.id, now);
+      run.status === "passed" &&
+      before.status !== "passed" &&
+      ((toldAsFailure && endsStreak(sub, run.id, now)) || endsFailingAtSubscribe(sub, before));
     if (run.status === "failed" && before.reason === RERUN_PASSED && before.ts) {
       // The reply that told the rerun, or (a pass that ended nothing) the failure's own message.
       const fate = before.fate === "recovered" || before.parentTs ? "threaded" : "announced";

@@ -52,6 +52,28 @@ describe("subscribing tells the state it found", () => {
     );
   });
 
+  it("a test failing when subscribed whose last failed run is rerun and passes: that pass is told, once", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const search = await org.addTest("Search results");
+    await org.addRun(search.id, "failed");
+    const last = await org.addRun(search.id, "failed");
+    await bot.command("/decipher", `subscribe test ${search.id}`);
+    await org.setRun(last.id, "passed");
+    await bot.cron();
+    const told = (await bot.posted()).map(visibleText);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /passed again .*it had failed 2 runs in a row, since .*, when this channel subscribed/,
+    );
+    expect(told[0]).toContain(`#${last.id}`);
+
+    await org.addRun(search.id, "passed");
+    await bot.cron();
+    expect(await bot.posted()).toHaveLength(1);
+  });
+
   it("a failure after subscribing opens its alert as always, and its recovery is told there, not twice", async () => {
     const { bot, org } = await subscribedBot("subscribe test 102");
     await org.addRun(102, "failed");
