@@ -227,7 +227,10 @@ test("the sandbox page: sessions, timeline, subscribe, alert, its thread and tri
     await alertParent().locator('.bk-button[data-action-id="triage_mute"]').click();
     const dialog = page.locator("dialog.bk-confirm");
     await dialog.waitFor();
-    assert.match((await dialog.locator(".bk-confirm-title").textContent()) ?? "", /^Mute “Login with SSO” \(test 102\)\?$/);
+    assert.match(
+      (await dialog.locator(".bk-confirm-title").textContent()) ?? "",
+      /^Mute “Login with SSO” \(test 102\)\?$/,
+    );
     assert.match((await dialog.textContent()) ?? "", /\/decipher subscribe test 102/);
     await dialog.locator(".bk-confirm-deny", { hasText: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
