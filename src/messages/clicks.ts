@@ -77,7 +77,8 @@ function clickLine(click: Click, sessionStart: ClicksMessageInput["sessionStart"
   ]
     .filter(Boolean)
     .join(" ");
-  const navigation = click.navigationTo ? `→ ${code(truncatePlain(click.navigationTo, 200))}` : "";
+  // Decipher's `navigationTo`: where the click led, said so, not the page it was made on.
+  const navigation = click.navigationTo ? `led to ${code(truncatePlain(click.navigationTo, 200))}` : "";
   return [`• ${formatOffset(click.timestamp, sessionStart)}: ${what}`, navigation, screenshotLinks(click)]
     .filter(Boolean)
     .join(" · ");

@@ -50,7 +50,8 @@ describe("clicks message", () => {
     );
     expect(t).toContain("• at 1:23: Click on button “Pay now” ×5");
     expect(t).toContain("<https://shots.test/1-before.png|before> / <https://shots.test/1-after.png|after>");
-    expect(t).toContain("→ `/help`");
+    // Where the click led, in words: not to be read as the page it was made on.
+    expect(t).toContain("led to `/help`");
   });
 
   it("says when the screenshot links expire", () => {

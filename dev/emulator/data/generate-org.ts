@@ -45,6 +45,7 @@ export function generateOrg(template: TemplateName, seed: number, now: number, i
       const session = makeSession(rng, {
         user,
         createdAt,
+        maxDuration: Math.max(45, Math.floor((now - createdAt) / 1000)),
         siteUrl: t.siteUrl,
         paths: t.paths,
         mustVisit: collection?.shortenedPath,

@@ -13,6 +13,8 @@ export type SessionPlan = {
   hasTimeline?: boolean;
   longOverview?: boolean;
   nextClickId: () => number;
+  /** The longest it may have lasted: a session that began 4 minutes ago has not lasted 28. */
+  maxDuration?: number;
 };
 
 const verbs = ["browsed", "compared", "scrolled through", "searched", "revisited", "filtered"];
@@ -28,7 +30,7 @@ const features = [
 
 /** One recorded session, with its AI timeline and clicks; numbers inside are seconds into it. */
 export function makeSession(rng: Rng, plan: SessionPlan): SessionRecord {
-  const duration = plan.inProgress ? null : rng.int(45, 1800);
+  const duration = plan.inProgress ? null : Math.min(rng.int(45, 1800), plan.maxDuration ?? 1800);
   const span = duration ?? 600;
   const visits = pickPaths(rng, plan.paths, plan.mustVisit);
   const visitedUrls = visits.map((p) => plan.siteUrl + p);
@@ -60,7 +62,13 @@ function pickPaths(rng: Rng, paths: readonly string[], mustVisit?: string): stri
   return out;
 }
 
+/**
+ * Clicks over the visit, each leading to the page the timeline has the user on a second later
+ * (the timeline splits the span evenly between its pages): a click never leads to a page the
+ * timeline says the user was not on then.
+ */
 function makeClicks(rng: Rng, urls: string[], span: number, nextId: () => number): ClickRecord[] {
+  const pageAt = (t: number) => urls[Math.min(urls.length - 1, Math.floor((t * urls.length) / span))] ?? "";
   const count = rng.int(0, 8);
   const times = Array.from({ length: count }, () => Math.round(rng.next() * span * 10) / 10).sort(
     (a, b) => a - b,
@@ -68,12 +76,15 @@ function makeClicks(rng: Rng, urls: string[], span: number, nextId: () => number
   return times.map((timestamp) => {
     const type = rng.pick(clickTypes);
     const label = rng.pick(["Pay now", "Add to cart", "Next", "Apply", "Sign in", "Search", "Close"]);
+    const clickCount = type === "rage_click" ? rng.int(3, 7) : 1;
+    // The draw the random target took, kept so the rest of the seeded demo (users, collections) stays as it was.
+    rng.pick(urls);
     return {
       id: nextId(),
       type,
       timestamp,
-      clickCount: type === "rage_click" ? rng.int(3, 7) : 1,
-      navigationTo: rng.pick(urls),
+      clickCount,
+      navigationTo: pageAt(Math.min(span - 0.1, timestamp + 1)),
       clickText: label,
       clickTag: rng.pick(["BUTTON", "A", "DIV", "INPUT"]),
       clickCssClass: `btn btn-${label.toLowerCase().replace(/\s+/g, "-")}`,
