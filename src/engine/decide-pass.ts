@@ -1,5 +1,6 @@
 import type { TestRun } from "../decipher/types.ts";
 import type { FailingAtSubscribe } from "../model/failing-at-subscribe.ts";
+import { pausedBySlack } from "../model/pause.ts";
 import { type LedgerRow, RERUN_PASSED, rowTime } from "../model/run-ledger.ts";
 import { isSnoozed } from "../model/triage-state.ts";
 import { endedByPass } from "./snooze.ts";
@@ -55,7 +56,7 @@ export function decidePass(look: Look, acc: Acc, row: LedgerRow): Next {
 /**
  * The first pass after the failures a subscription found when it was made: the subscribe reply
  * promised to tell it. Told in the channel (there was no alert to reply to), or only recorded
- * while snoozed, muted or paused, as a streak's recovery would be.
+ * while snoozed, muted or paused for a 404, as a streak's recovery would be.
  */
 function passedSinceSubscribe(
   look: Look,
@@ -64,6 +65,8 @@ function passedSinceSubscribe(
   run: TestRun,
   was: FailingAtSubscribe,
 ): Next {
+  // Slack refuses the channel: the pass waits, untold, until it takes the bot's posts again.
+  if (pausedBySlack(acc.sub)) return { acc };
   const sub = { ...acc.sub, failingAtSubscribe: null };
   if (isSnoozed(acc.sub, look.input.now) || acc.sub.muted || acc.sub.paused)
     return { acc: { sub, rows: [...acc.rows, fate(look, row, "quiet")] } };

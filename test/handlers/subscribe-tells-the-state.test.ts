@@ -74,6 +74,19 @@ describe("subscribing tells the state it found", () => {
     expect(await bot.posted()).toHaveLength(1);
   });
 
+  it("its pass refused by Slack (the bot was removed) is told once the channel takes posts again", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 102");
+    const pass = await org.addRun(102, "passed");
+    await bot.slackFault("chat.postMessage", "error", 1, { error: "not_in_channel" });
+    const t0 = Date.now();
+    await bot.cron(new Date(t0));
+    await bot.cron(new Date(t0 + 60_000));
+    await bot.cron(new Date(t0 + 2 * 3_600_000));
+    await bot.cron(new Date(t0 + 4 * 3_600_000));
+    const told = (await bot.posted()).map(visibleText);
+    expect(told.filter((t) => t.includes(`#${pass.id}`))).toHaveLength(1);
+  });
+
   it("a failure after subscribing opens its alert as always, and its recovery is told there, not twice", async () => {
     const { bot, org } = await subscribedBot("subscribe test 102");
     await org.addRun(102, "failed");
