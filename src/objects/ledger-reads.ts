@@ -14,7 +14,7 @@ import {
 import { resolveTestOptions, type Subscription, type TestSubscription } from "../model/subscription.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 
-/** How far before the newest run the ledger holds the digest looks for runs the last poll did not see. */
+/** How far before the oldest run the last poll saw running the digest looks again. */
 const FRESH_WINDOW_MS = 10 * 60 * 1000;
 const FRESH_RUNS = 50;
 
@@ -48,14 +48,17 @@ export async function digestLineOf(
   const rows = read.ledger.recent(now, 24 * 60 * 60 * 1000);
   const fresh = vendor ? await runsSinceLastPoll(vendor, read.test, rows, now) : [];
   if (fresh.length === 0) return ledgerDigestLine(rows, now, read.test);
-  // Its state is read again with them: the stored one is as of the last poll.
-  return ledgerDigestLine([...rows, ...fresh], now, { ...read.test, stateFacts: undefined });
+  // A run read again replaces its row; the state is read again with them (the stored one is as of the last poll).
+  const again = new Set(fresh.map((r) => r.id));
+  const current = [...rows.filter((r) => !again.has(r.id)), ...fresh];
+  return ledgerDigestLine(current, now, { ...read.test, stateFacts: undefined });
 }
 
 /**
- * Runs Decipher lists that the ledger does not hold yet, or holds in another state (a run that
- * ended since the last poll, up to a minute ago): what the digest says is current, it reads now.
- * Only counted here, never recorded: the next poll decides them. None when Decipher fails.
+ * Runs Decipher lists that the ledger does not hold yet, or holds in another state: read only
+ * when the last poll saw a run still running (one that ends between two polls, a minute apart,
+ * is what a digest would otherwise state wrongly), so a channel of idle tests costs no vendor
+ * read. Only counted here, never recorded: the next poll decides them. None when Decipher fails.
  */
 async function runsSinceLastPoll(
   vendor: VendorClient,
@@ -63,10 +66,11 @@ async function runsSinceLastPoll(
   rows: readonly LedgerRow[],
   now: Date,
 ): Promise<LedgerRow[]> {
+  const running = rows.filter((r) => r.status === "running");
+  if (running.length === 0) return [];
   const held = new Map(rows.map((r) => [r.id, r.status]));
-  // From a little before the newest run the last poll saw (a run still running then ends later).
-  const newest = rows.reduce((t, r) => Math.max(t, rowTime(r)), now.getTime() - 24 * 60 * 60 * 1000);
-  const since = new Date(newest - FRESH_WINDOW_MS);
+  // From a little before the oldest run the last poll saw running.
+  const since = new Date(Math.min(...running.map(rowTime)) - FRESH_WINDOW_MS);
   const page = await vendor
     .listTestRuns(test.testId, { status: "all", since, limit: FRESH_RUNS })
     .catch(() => null);
