@@ -63,6 +63,8 @@ export interface AlertControl {
   ): Promise<{ subscription: Subscription; created: boolean }>;
   /** Waits for a running poll of it, so nothing is written back after. */
   unsubscribe(ref: SubscriptionRef): Promise<boolean>;
+  /** Its object's state, or null when there is none (its index row may outlive it). */
+  subscription(ref: SubscriptionRef): Promise<Subscription | null>;
   triage(ref: SubscriptionRef, action: TriageAction, now: Date): Promise<TriageOutcome>;
   /** Returns the previous schedule. */
   setDigest(

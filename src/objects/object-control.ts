@@ -19,6 +19,7 @@ export function objectControl(env: Env, config: Config): AlertControl {
   return {
     subscribe: subscribeIn(env, config),
     unsubscribe: (ref) => subscriptionObject(env, ref).remove(ref),
+    subscription: (ref) => subscriptionObject(env, ref).read(),
     triage: (ref, action, now) => subscriptionObject(env, ref).triage(ref, action, now.toISOString(), config),
     setDigest: (teamId, channelId, when, now) =>
       channelObject(env, objectNames.channel(teamId, channelId)).setDigest(

@@ -1,7 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { channelObject, objectNames } from "../../src/objects/addresses.ts";
 import { SubscriptionStore } from "../../src/store/subscription-store.ts";
+import { objectState } from "../helpers/cases.ts";
+import { subscribedBot } from "../helpers/emulator.ts";
 
 const store = () => new SubscriptionStore(env.STATE);
 
@@ -85,5 +88,20 @@ describe("subscribing again to a watched test or collection", () => {
     await bot.command("/decipher", "subscribe collection 501", { channelId: "C0DEMO" });
     expect(visibleText((await bot.messages("C0DEMO")).at(-1) ?? {})).toMatch(/already watches.*growth:12/s);
     expect(await store().get("C0DEMO", "collection", 501)).toMatchObject({ growth: 12 });
+  });
+});
+
+describe("subscribing again after an unsubscribe that left its index row behind", () => {
+  it("subscribes: the row outlived its subscription (the channel's object did not answer the removal)", async () => {
+    const { bot } = await subscribedBot("subscribe test 101");
+    const channel = channelObject(env as never, objectNames.channel(await bot.team(), "C0ALERTS"));
+    const [row] = (await channel.channelIndex("C0ALERTS", new Date().toISOString())).entries;
+    await bot.command("/decipher", "unsubscribe test 101");
+    // What an unsubscribe leaves when its row's removal fails (src/objects/subscription-object.ts remove).
+    if (row) await channel.indexSubscription(row.subscription, new Date().toISOString());
+
+    await bot.command("/decipher", "subscribe test 101");
+    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).not.toMatch(/already watches/);
+    expect(await objectState(bot, "test", 101)).toMatchObject({ kind: "test", testId: 101 });
   });
 });

@@ -53,6 +53,7 @@ export class FakeAlertControl implements AlertControl {
   }
   subscribe: AlertControl["subscribe"] = (...args) => this.real().subscribe(...args);
   unsubscribe: AlertControl["unsubscribe"] = (...args) => this.real().unsubscribe(...args);
+  subscription: AlertControl["subscription"] = (ref) => this.real().subscription(ref);
   setDigest: AlertControl["setDigest"] = (...args) => this.real().setDigest(...args);
   setWeekly: AlertControl["setWeekly"] = (...args) => this.real().setWeekly(...args);
   health: AlertControl["health"] = (teamId) => this.real().health(teamId);

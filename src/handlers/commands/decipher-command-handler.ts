@@ -80,7 +80,8 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const existing = index.entries.find((e) => e.key === indexKey(given.kind, given.id))?.subscription ?? null;
   const command = keepOptions(given, existing);
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
-  if (existing && unchanged)
+  // A row whose removal failed outlives its subscription: the object says whether one is there.
+  if (existing && unchanged && (await deps.control.subscription(ref).catch(() => existing)))
     return subscribedMessage(existing, deps.config.decipherAppUrl, true, null, undefined, deps.now());
   if (!existing) {
     const full = await capReached(deps, channel, index.entries.length);
