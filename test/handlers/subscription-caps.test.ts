@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { CHANNEL_ID, slackApp, TEAM_ID } from "../helpers/slack-app.ts";
 
 // Issue #36, limits that protect the service: a channel or a workspace cannot grow its
 // subscriptions without end (each is an object polling Decipher every minute).
@@ -28,5 +29,22 @@ describe("subscription caps", () => {
     expect(await replyTo(bot, "subscribe test 103", "C0GENERAL")).toMatch(
       /This workspace already watches 2 items, the most it may/,
     );
+  });
+});
+
+describe("a subscribe while the channel's index cannot be read", () => {
+  it("subscribes, as an unknown count always left room, and reads what is there from the subscription's object", async () => {
+    const app = await slackApp();
+    const control = app.alertControl;
+    control.channelIndex = () => Promise.reject(new Error("channel object unreachable"));
+    await app.command("/decipher", "subscribe test 101");
+    expect(visibleText((await app.messages()).at(-1) ?? {})).toMatch(/Subscribed this channel to test/);
+    expect(
+      await control.subscription({ teamId: TEAM_ID, channelId: CHANNEL_ID, kind: "test", id: 101 }),
+    ).toMatchObject({
+      testId: 101,
+    });
+    await app.command("/decipher", "subscribe test 101");
+    expect(visibleText((await app.messages()).at(-1) ?? {})).toMatch(/already watches/);
   });
 });

@@ -75,16 +75,19 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const index = await deps.control
     .channelIndex(channel.teamId, channel.channelId, deps.now())
     .catch(() => null);
-  if (!index) return errorMessage(INDEX_UNREADABLE);
-  // The channel's index holds the subscription's live state (paused, muted, options).
-  const existing = index.entries.find((e) => e.key === indexKey(given.kind, given.id))?.subscription ?? null;
+  // The channel's index holds the subscription's live state (paused, muted, options); unread,
+  // its object does (and the channel's count is unknown, which leaves room).
+  const existing = index
+    ? (index.entries.find((e) => e.key === indexKey(given.kind, given.id))?.subscription ?? null)
+    : await deps.control.subscription(ref).catch(() => undefined);
+  if (existing === undefined) return errorMessage(INDEX_UNREADABLE);
   const command = keepOptions(given, existing);
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
   // A row whose removal failed outlives its subscription: the object says whether one is there.
-  if (existing && unchanged && (await deps.control.subscription(ref).catch(() => existing)))
+  if (existing && unchanged && (!index || (await deps.control.subscription(ref).catch(() => existing))))
     return subscribedMessage(existing, deps.config.decipherAppUrl, true, null, undefined, deps.now());
   if (!existing) {
-    const full = await capReached(deps, channel, index.entries.length);
+    const full = await capReached(deps, channel, index?.entries.length ?? 0);
     if (full) return errorMessage(full);
   }
   const postable = await channelPostable(deps.slack, channel.channelId);
