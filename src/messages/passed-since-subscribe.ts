@@ -17,7 +17,11 @@ export function passedSinceSubscribeMessage(
   appUrl: string,
 ): SlackMessage {
   const name = test.name.trim() || `Test ${test.id}`;
-  const failed = `it had failed ${plural(was.failedRuns, "run")} in a row, since ${dateToken(was.since)}, when this channel subscribed`;
+  // One run is no row: "its last run had failed, today at 6:16 AM, when …".
+  const failed =
+    was.failedRuns === 1
+      ? `its last run had failed, ${dateToken(was.since)}, when this channel subscribed`
+      : `it had failed ${plural(was.failedRuns, "run")} in a row, since ${dateToken(was.since)}, when this channel subscribed`;
   const runLink = link(runUrl(appUrl, test.id, run.id), `Run #${run.id}`);
   return fitMessage({
     text: `${oneLine(name)} passed again: ${failed}.`.replace(/<!date\^\d+\^[^|]*\|([^>]*)>/g, "$1"),

@@ -87,6 +87,24 @@ describe("subscribing tells the state it found", () => {
     expect(told.filter((t) => t.includes(`#${pass.id}`))).toHaveLength(1);
   });
 
+  it("a test whose last run alone failed says so in words, never '1 run in a row'", async () => {
+    const { bot, org } = await subscribedBot("subscribe test 101");
+    const test = await org.addTest("Onboarding wizard");
+    await org.addRun(test.id, "passed");
+    await org.addRun(test.id, "failed");
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(reply).toMatch(/Its last run failed .*: I'll tell this channel when it passes/);
+    expect(reply).not.toMatch(/1 run in a row/);
+
+    await org.addRun(test.id, "passed");
+    await bot.cron();
+    const told = (await bot.posted()).map(visibleText).filter((t) => t.includes("Onboarding wizard"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/passed again .*: its last run had failed, .*, when this channel subscribed/);
+    expect(told[0]).not.toMatch(/1 run in a row/);
+  });
+
   it("a failure after subscribing opens its alert as always, and its recovery is told there, not twice", async () => {
     const { bot, org } = await subscribedBot("subscribe test 102");
     await org.addRun(102, "failed");

@@ -4,6 +4,7 @@ import { truncatePlain } from "../../messages/limits.ts";
 import { testUrl } from "../../messages/links.ts";
 import { code, dateToken, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
 import { testStateLine } from "../../messages/test-state-line.ts";
+import type { FailingAtSubscribe } from "../../model/failing-at-subscribe.ts";
 import { mentionToken } from "../../model/mention.ts";
 import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
 import { factsOfSubscription } from "../../model/test-state.ts";
@@ -34,6 +35,12 @@ function homeLastAlert(sub: TestSubscription, teamUrl: string | null, now: Date)
   return `${state} · ${url ? link(url, thread.what) : thread.what}${since}`;
 }
 
+/** One run is no row: "Its last run failed today at 6:16 AM", else "It has failed 5 runs in a row since …". */
+const failingSince = (was: FailingAtSubscribe) =>
+  was.failedRuns === 1
+    ? `Its last run failed ${dateToken(was.since)}`
+    : `It has failed ${plural(was.failedRuns, "run")} in a row since ${dateToken(was.since)}`;
+
 export const testWords: SubscriptionWords<TestSubscription> = {
   label: (sub, appUrl) =>
     `test ${link(testUrl(appUrl, sub.testId), `${truncatePlain(sub.testName, NAME_CHARS)} (#${sub.testId})`)}`,
@@ -52,7 +59,7 @@ export const testWords: SubscriptionWords<TestSubscription> = {
   changeExample: (sub) => `/decipher subscribe test ${sub.testId} after:2`,
   rule: (sub) =>
     sub.failingAtSubscribe
-      ? `It has failed ${plural(sub.failingAtSubscribe.failedRuns, "run")} in a row since ${dateToken(sub.failingAtSubscribe.since)}: I'll tell this channel when it passes, and post each new failure.`
+      ? `${failingSince(sub.failingAtSubscribe)}: I'll tell this channel when it passes, and post each new failure.`
       : "I'll post here when a new run fails, and thread follow-ups until it passes again.",
   shortName: (sub) => plainLine(sub.testName) || `test ${sub.testId}`,
   noticeName: (sub) => `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`,
