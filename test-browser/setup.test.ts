@@ -35,6 +35,10 @@ const out = {
   deploy: "Uploaded decipher-slack (1.20 sec)\\nDeployed decipher-slack triggers (0.40 sec)\\n  ${WORKER}\\n  schedule: * * * * *\\nCurrent Version ID: 0b1c",
   secret: put ? "✨ Success! Uploaded secret " + argv[2] : process.env.FAKE_SECRETS ?? "[]",
 };
+if (argv[0] === "deploy") {
+  const entry = { type: "deploy", version: 1, worker_name: "decipher-slack", targets: ["${WORKER}", "schedule: * * * * *"] };
+  fs.appendFileSync(process.env.WRANGLER_OUTPUT_FILE_PATH, JSON.stringify(entry) + "\\n");
+}
 console.log(cmd === "wrangler" ? out[argv[0]] ?? "" : "fake npm " + argv.join(" "));
 `;
 

@@ -4,7 +4,8 @@
 // `npm run setup -- --dry-run` asks the same questions and prints every command it would run,
 // running none and writing nothing. Tested by test-browser/setup.test.ts with a fake wrangler.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dryRunner, type Runner, realRunner } from "./setup/commands.ts";
 import { filledManifest, varOf, withoutPlaceholderKvId, withVar } from "./setup/config-files.ts";
@@ -34,7 +35,7 @@ async function ensureDependencies(s: Setup): Promise<void> {
   if (existsSync(join(s.root, "node_modules/wrangler/package.json")))
     return s.log("✓ dependencies installed");
   // Without them `npx wrangler` would fetch the newest wrangler, not the pinned one.
-  const r = await s.run("npm", ["ci", "--no-audit", "--no-fund"]);
+  const r = await s.run("npm", ["ci", "--no-audit", "--no-fund"], { interactive: true });
   if (r.code !== 0) throw new Error("npm ci failed (above).");
 }
 
@@ -47,7 +48,7 @@ async function ensureLogin(s: Setup): Promise<void> {
   const yes = await s.prompt.ask("Not logged in to Cloudflare. Log in now (opens a browser)? [Y/n] ");
   if (/^n/i.test(yes))
     throw new Error("Setup needs a Cloudflare login: run `npx wrangler login`, then rerun.");
-  await s.run("wrangler", ["login"]);
+  await s.prompt.hold(() => s.run("wrangler", ["login"], { interactive: true }));
   if (!(await loggedIn())) throw new Error("Still not logged in to Cloudflare: run `npx wrangler login`.");
 }
 
@@ -75,12 +76,30 @@ function editToml(s: Setup, edit: (toml: string) => string, why: string): void {
   writeFile(s, "wrangler.toml", edit(toml), why);
 }
 
+/** The first https target of the deploy wrangler wrote to its output file (ND-JSON), if any. */
+function deployedUrl(outputFile: string): string | undefined {
+  if (!existsSync(outputFile)) return undefined;
+  for (const line of readFileSync(outputFile, "utf8").split("\n")) {
+    const entry = JSON.parse(line || "{}") as { type?: string; targets?: string[] };
+    if (entry.type === "deploy") return entry.targets?.find((t) => t.startsWith("https://"));
+  }
+  return undefined;
+}
+
 async function deploy(s: Setup): Promise<string> {
-  // The KV binding has no id: the pinned wrangler creates the namespace on the first deploy.
-  const r = await s.run("wrangler", ["deploy"]);
-  const url = s.dryRun ? DRY_RUN_URL : /^\s*(https?:\/\/\S+)\s*$/m.exec(r.out)?.[1];
-  if (r.code !== 0 || !url) throw new Error("wrangler deploy failed or printed no URL (above).");
-  return url.replace(/\/$/, "");
+  // In the terminal: wrangler asks a new account to pick its workers.dev subdomain. The KV
+  // binding has no id: the pinned wrangler creates the namespace on the first deploy.
+  const dir = mkdtempSync(join(tmpdir(), "decipher-setup-"));
+  const outputFile = join(dir, "wrangler-output.ndjson");
+  try {
+    const env = { ...process.env, WRANGLER_OUTPUT_FILE_PATH: outputFile };
+    const r = await s.prompt.hold(() => s.run("wrangler", ["deploy"], { interactive: true, env }));
+    const url = s.dryRun ? DRY_RUN_URL : deployedUrl(outputFile);
+    if (r.code !== 0 || !url) throw new Error("wrangler deploy failed or named no workers.dev URL (above).");
+    return url.replace(/\/$/, "");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function existingSecrets(s: Setup): Promise<Set<string>> {

@@ -7,6 +7,8 @@ import { Writable } from "node:stream";
 export type Prompt = {
   ask(question: string): Promise<string>;
   askSecret(question: string): Promise<string>;
+  /** Lends the terminal to a command that may ask its own questions (wrangler's prompts). */
+  hold<T>(command: () => Promise<T>): Promise<T>;
   close(): void;
 };
 
@@ -41,6 +43,16 @@ export function terminalPrompt(input: NodeJS.ReadStream, output: NodeJS.WriteStr
       } finally {
         muted = false;
         if (input.isTTY) output.write("\n");
+      }
+    },
+    async hold(command) {
+      rl.pause();
+      if (input.isTTY) input.setRawMode(false);
+      try {
+        return await command();
+      } finally {
+        if (input.isTTY) input.setRawMode(true);
+        rl.resume();
       }
     },
     close: () => rl.close(),
