@@ -40,11 +40,13 @@ const WIDEN: Record<AskedIn, string> = {
   command: "Try a longer range, e.g. `since:30d`, or check the spelling.",
   form: "Try an earlier Since in Find sessions (e.g. 30d), or check the spelling.",
 };
-/** A search with no range already read every session Decipher keeps: a longer one finds nothing more. */
+/**
+ * A search with no range set none: offering a longer one would say it had one. (Decipher does
+ * not document a default window for the sessions list, docs/decipher-api.md.)
+ */
 const ALL_KEPT: Record<AskedIn, string> = {
-  command:
-    "That searched every session Decipher keeps. Check the spelling, or search by `user:<id>` or `url:<text>`.",
-  form: "That searched every session Decipher keeps. Check the spelling, or search by user id or URL.",
+  command: "That searched with no date range. Check the spelling, or search by `user:<id>` or `url:<text>`.",
+  form: "That searched with no date range. Check the spelling, or search by user id or URL.",
 };
 
 /** The ephemeral `/sessions` reply: one card per session, then the More button. */

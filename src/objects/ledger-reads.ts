@@ -42,11 +42,12 @@ export async function digestLineOf(
   sub: Subscription | undefined,
   now: Date,
   vendor: VendorClient | null,
+  everyTest = false,
 ): Promise<LedgerDigestLine | null> {
   const read = testLedger(sql, sub);
   if (!read) return null;
   const rows = read.ledger.recent(now, 24 * 60 * 60 * 1000);
-  const fresh = vendor ? await runsSinceLastPoll(vendor, read.test, rows, now) : [];
+  const fresh = vendor ? await runsSinceLastPoll(vendor, read.test, rows, now, everyTest) : [];
   if (fresh.length === 0) return ledgerDigestLine(rows, now, read.test);
   // A run read again replaces its row; the state is read again with them (the stored one is as of the last poll).
   const again = new Set(fresh.map((r) => r.id));
@@ -55,22 +56,28 @@ export async function digestLineOf(
 }
 
 /**
- * Runs Decipher lists that the ledger does not hold yet, or holds in another state: read only
- * when the last poll saw a run still running (one that ends between two polls, a minute apart,
- * is what a digest would otherwise state wrongly), so a channel of idle tests costs no vendor
- * read. Only counted here, never recorded: the next poll decides them. None when Decipher fails.
+ * Runs Decipher lists that the ledger does not hold yet, or holds in another state (a run that
+ * appeared or ended since the last poll, up to a minute ago). Read for every test of a small
+ * channel (`everyTest`), and in a big one only for a test whose last poll saw a run still
+ * running, so a channel of 200 idle tests costs no vendor read (src/objects/ledger-lines.ts).
+ * Only counted here, never recorded: the next poll decides them. None when Decipher fails.
  */
 async function runsSinceLastPoll(
   vendor: VendorClient,
   test: TestSubscription,
   rows: readonly LedgerRow[],
   now: Date,
+  everyTest: boolean,
 ): Promise<LedgerRow[]> {
   const running = rows.filter((r) => r.status === "running");
-  if (running.length === 0) return [];
+  if (running.length === 0 && !everyTest) return [];
   const held = new Map(rows.map((r) => [r.id, r.status]));
-  // From a little before the oldest run the last poll saw running.
-  const since = new Date(Math.min(...running.map(rowTime)) - FRESH_WINDOW_MS);
+  // From a little before the oldest run the last poll saw running, or else its newest run.
+  const anchor =
+    running.length > 0
+      ? Math.min(...running.map(rowTime))
+      : Math.max(now.getTime() - 24 * 60 * 60 * 1000, ...rows.map(rowTime));
+  const since = new Date(anchor - FRESH_WINDOW_MS);
   const page = await vendor
     .listTestRuns(test.testId, { status: "all", since, limit: FRESH_RUNS })
     .catch(() => null);

@@ -419,15 +419,11 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /** This test's digest line from its ledger (null for a collection, or a subscription that is gone). */
-  async digestLine(at: string, config?: Config): Promise<LedgerDigestLine | null> {
+  async digestLine(at: string, config?: Config, everyTest = false): Promise<LedgerDigestLine | null> {
     const sub = await this.#read();
     const team = config && sub ? await teamConfig(this.env, config, sub.teamId) : null;
-    return digestLineOf(
-      this.ctx.storage.sql,
-      sub,
-      new Date(at),
-      team && this.#deps(team, new Date(at)).vendor,
-    );
+    const vendor = team && this.#deps(team, new Date(at)).vendor;
+    return digestLineOf(this.ctx.storage.sql, sub, new Date(at), vendor, everyTest);
   }
 
   /** This test's runs between two times, for "what failed today?" (null for a collection, or one that is gone). */

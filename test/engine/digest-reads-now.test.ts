@@ -32,4 +32,26 @@ describe("a digest reads what is current now", () => {
     // The tests table: name, state, runs (24 h), failures, pass rate: seven runs, not the six polled.
     expect(text).toMatch(/Checkout flow\n🟢 passing: its last run passed\n7\n1\n86 %/);
   });
+  it("in a small channel, a run that appeared and passed since the last poll is counted too", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const test = await org.addTest("Login with SSO");
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    await bot.command("/decipher", "digest 09:00 UTC");
+    for (const status of ["passed", "passed", "passed", "passed", "passed", "failed"] as const)
+      await org.addRun(test.id, status);
+    await bot.cron();
+    await org.addRun(test.id, "passed");
+    const due = ((await new DigestStore(env.STATE).get("C0ALERTS")) as { nextDueAt: string }).nextDueAt;
+    const name = objectNames.channel(await bot.team(), "C0ALERTS");
+    await env.CHANNELS.get(env.CHANNELS.idFromName(name)).sendDueDigest(
+      new Date(Date.parse(due) + 5_000).toISOString(),
+      readConfig(bot.env),
+    );
+    const digest = (await bot.posted()).find((m) => /Daily Decipher digest/.test(m.text ?? ""));
+    expect(visibleText(digest as StoredMessage)).toMatch(
+      /Login with SSO\n🟢 passing: its last run passed\n7\n1\n86 %/,
+    );
+  });
 });

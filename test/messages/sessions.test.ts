@@ -171,7 +171,7 @@ describe("/sessions reply", () => {
 
   it("with no range, says the search read every session kept rather than offering a longer range", () => {
     const all = visibleText(noSessionsMessage("jane@acme.com", "command", false));
-    expect(all).toContain("That searched every session Decipher keeps");
+    expect(all).toContain("That searched with no date range");
     expect(all).not.toContain("longer range");
     expect(visibleText(noSessionsMessage(subject))).toContain("Try a longer range");
   });
