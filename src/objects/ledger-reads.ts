@@ -1,4 +1,5 @@
 import type { VendorClient } from "../decipher/vendor-client.ts";
+import { runsForOptions } from "../engine/failure-route.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
 import { type PeriodRuns, periodRuns } from "../model/period-runs.ts";
@@ -81,9 +82,9 @@ async function runsSinceLastPoll(
   const page = await vendor
     .listTestRuns(test.testId, { status: "all", since, limit: FRESH_RUNS })
     .catch(() => null);
-  const { trigger } = resolveTestOptions(test.options);
-  return (page?.data ?? [])
-    .filter((run) => held.get(run.id) !== run.status && (trigger === null || run.triggeredBy === trigger))
+  // Only the runs the subscription counts (its `trigger:`), as its polls read them.
+  return runsForOptions(page?.data ?? [], test.options)
+    .filter((run) => held.get(run.id) !== run.status)
     .map((run) => undecidedRow(run.id, run.status, plausibleTime(run.createdAt, now) ?? now.toISOString()));
 }
 
