@@ -45,6 +45,9 @@ export function unmuteButtons(words: KindWords, subscriptions: readonly Subscrip
   return actions(...buttons.slice(0, 25));
 }
 
+/** A reply's notification text: each link read as its label. */
+const linkLabels = (mrkdwn: string) => mrkdwn.replace(/<[^|>]*\|([^>]*)>/g, "$1");
+
 /**
  * `/decipher unsubscribe test 101`'s answer, naming what it watched ("test Checkout flow
  * (#101)") when the channel's index still held it, its kind and id otherwise.
@@ -62,7 +65,7 @@ export function unsubscribedMessage(
   const text = removed
     ? `Unsubscribed this channel from ${what}.`
     : `This channel was not subscribed to ${what}; nothing changed.`;
-  return fitMessage({ text: text.replace(/<[^|>]*\|([^>]*)>/g, "$1"), blocks: [section(text)] });
+  return fitMessage({ text: linkLabels(text), blocks: [section(text)] });
 }
 
 /** Several replies as one message (`subscribe test 101 102`): each its own part, a divider between. */
@@ -113,7 +116,7 @@ export function subscribedMessage(
             : `Subscribed this channel to ${what}.`;
   const howToChange = already && !before ? [context(changeHint(said.changeExample(subscription)))] : [];
   return fitMessage({
-    text: lead.replace(/<[^|>]*\|([^>]*)>/g, "$1"),
+    text: linkLabels(lead),
     blocks: [section(`${lead}\n${rule}`), context(said.optionsLine(subscription)), ...howToChange],
   });
 }
