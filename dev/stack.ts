@@ -199,7 +199,24 @@ function killGroup(pgid: number, signal: NodeJS.Signals) {
   }
 }
 
+/**
+ * A port chosen free is released before wrangler (or a server here) binds it, so another
+ * process can take it in between. When any port was left to chance, a start that lost that
+ * race is tried again with new ports; a fixed port that is taken is the user's to resolve.
+ */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const anyPort = Object.values({ ...DEFAULT_PORTS, ...options.ports }).some((port) => port === 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(options);
+    } catch (error) {
+      const lostRace = /EADDRINUSE|Address already in use/i.test(String(error));
+      if (!anyPort || !lostRace || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startStackOnce(options: StackOptions): Promise<Stack> {
   const ports = { ...DEFAULT_PORTS, ...options.ports };
   for (const [name, port] of Object.entries(ports)) {
     if (port !== 0 && !(await portIsFree(port))) {
