@@ -1,5 +1,5 @@
 /**
- * `npm run bench:clock`: what the clock costs (README "The clock"). Runs bench/clock.bench.ts in
+ * `npm run bench:clock`: what the clock costs (docs/operations.md, "The clock"). Runs bench/clock.bench.ts in
  * workerd (bench/clock.config.ts) and writes its part of bench/sections/35-clock.md (from the
  * cron's table on): the watchdog cron's internal and external subrequests at 10, 1,000 and
  * 10,000 subscriptions over 1, 10 and 1,000 teams, the registry shards' and directory's sizes,

@@ -32,7 +32,7 @@ export type Env = Cloudflare.Env & {
   /** Base64 of 32 random bytes: encrypts stored bot tokens and Decipher keys (AES-GCM). */
   ENCRYPTION_KEY?: string;
   /**
-   * Who keeps the poll clock (README "The clock"): `alarms` (default), each subscription object
+   * Who keeps the poll clock (docs/operations.md, "The clock"): `alarms` (default), each subscription object
    * its own, with the cron as watchdog; `cron`, the cron polls every subscription each minute
    * and no object sets an alarm, for tests that set the time of each cycle themselves.
    */

@@ -36,7 +36,7 @@ const script: Record<Org["template"], Step[]> = {
       grow: [501],
     },
     // 102 stays passed once it recovered: a third test failing would be an outage whenever one
-    // poll reads several ticks (README "Local sandbox" promises test-by-test alerts here).
+    // poll reads several ticks (docs/try-it-locally.md promises test-by-test alerts here).
     {
       runs: [
         [101, "passed"],

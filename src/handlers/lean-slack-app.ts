@@ -33,7 +33,7 @@ import type {
 } from "slack-edge";
 // slack-edge's modules one by one, not its index: the index (CommonJS, so nothing is
 // tree-shaken) brings its SlackApp, OAuth, OpenID Connect, Socket Mode and assistant code
-// into the bundle, none of which runs here (README, "Dependencies"). The same for its Web API
+// into the bundle, none of which runs here (docs/architecture.md, "Each dependency, and why"). The same for its Web API
 // client's package, slack-web-api-client.
 import { builtBaseContext } from "slack-edge/dist/context/context.js";
 import { ignoringSelfEvents, urlVerification } from "slack-edge/dist/middleware/built-in-middleware.js";

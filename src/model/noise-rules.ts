@@ -2,7 +2,7 @@
  * The rules that keep alerts quiet: what makes a test flaky, broken or newly failing
  * (src/model/test-classification.ts, its thresholds in src/model/classify-thresholds.ts), and
  * what makes several failures one outage (src/cron.ts; its thresholds in
- * src/model/outage-thresholds.ts). `/decipher help` and the README name them.
+ * src/model/outage-thresholds.ts). `/decipher help` and docs/alerts.md name them.
  */
 import * as OUTAGE from "./outage-thresholds.ts";
 

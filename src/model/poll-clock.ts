@@ -1,5 +1,5 @@
 /**
- * The clock of each subscription object (README "The clock"): when it polls next, when it
+ * The clock of each subscription object (docs/operations.md, "The clock"): when it polls next, when it
  * tells the registry it is alive, and how long a channel waits for its other tests before it
  * decides whether failures are one outage. Every number of the clock is here.
  */

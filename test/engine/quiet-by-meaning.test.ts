@@ -83,7 +83,7 @@ describe("flaky tests stay quiet", () => {
       await org.addRun(101, status);
     await bot.cron(minutes(t0, 0));
     const flakyThread = topLevel(await bot.posted())[0] as StoredMessage;
-    // Read in one look (the README's new-failure recipe run while it flaps): two failures, then
+    // Read in one look (docs/try-it-locally.md's new-failure recipe run while it flaps): two failures, then
     // 20 passes recorded after them, then one more failure.
     const early = [await org.addRun(101, "failed"), await org.addRun(101, "passed")];
     early.push(await org.addRun(101, "failed"));
@@ -205,7 +205,7 @@ describe("after:<n> and trigger:<value>", () => {
 });
 
 describe("the production impact of a failing test", () => {
-  it("the README's SIMULATE=off recipe (new-failure on demo test 101) is a new-failure alert with its Production line", async () => {
+  it("docs/try-it-locally.md's SIMULATE=off recipe (new-failure on demo test 101) is a new-failure alert with its Production line", async () => {
     const { bot, org } = await subscribedBot("subscribe test 101 page:/checkout");
     await bot.cron();
     expect(await bot.posted()).toHaveLength(0);

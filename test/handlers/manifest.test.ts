@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import slackPage from "../../docs/using-it-in-slack.md?raw";
 import manifest from "../../slack/manifest.yml?raw";
 import { EVENT_TYPES, LIFECYCLE_EVENT_TYPES } from "../../src/handlers/events/event-types.ts";
 import { SLACK_EVENTS_PATH } from "../../src/handlers/slack-app.ts";
@@ -27,8 +27,8 @@ describe("slack/manifest.yml", () => {
     expect(listUnder("bot_events").sort()).toEqual([...EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES].sort());
   });
 
-  it("is what the README says the bot subscribes to", () => {
-    const sentence = /the bot subscribes to\s+([^.]*)/.exec(readme)?.[1] ?? "";
+  it("is what docs/using-it-in-slack.md says the bot subscribes to", () => {
+    const sentence = /the bot subscribes to\s+([^.]*)/.exec(slackPage)?.[1] ?? "";
     const named = [...sentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
     expect(named.sort()).toEqual(listUnder("bot_events").sort());
   });

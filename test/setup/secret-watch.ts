@@ -8,7 +8,7 @@ import worker from "../../src/index.ts";
  * Every test file is watched for leaks: everything written to the console, and every Web API
  * call and message its bots left in the Slack stand-in, checked against the signing secret and
  * every API key and bot token the file's bots used. The console is also checked for what no
- * log line may hold (README, "Never log"): a `response_url` (a bearer credential for the
+ * log line may hold (docs/architecture.md, "Every request Slack sends"): a `response_url` (a bearer credential for the
  * conversation) and what a person typed (command text, modal and dialog values, message text),
  * taken from every signed request the file's tests sent, so a dependency that logs request
  * bodies fails the suite.

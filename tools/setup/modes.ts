@@ -1,5 +1,5 @@
 // What each deployment mode needs from the person running `npm run setup`, and where they find
-// it (README "Two modes"): the secrets asked for, in order, after the Slack app exists.
+// it (docs/deploying-by-hand.md, "Two modes"): the secrets asked for, in order, after the Slack app exists.
 
 export type Mode = "single" | "multi";
 
@@ -44,7 +44,7 @@ export function nextSteps(mode: Mode, url: string): string[] {
   ];
   if (mode === "single") return common;
   return [
-    "Manage Distribution → Activate Public Distribution (README: Marketplace and Slack's terms).",
+    "Manage Distribution → Activate Public Distribution (docs/deploying-by-hand.md: The Slack Marketplace and Slack's terms).",
     `Each workspace installs at ${origin}/slack/install and connects its Decipher key on the app's Home tab.`,
     ...common,
   ];

@@ -143,7 +143,7 @@ function cookieValue(header: string, name: string): string | undefined {
  * the answers of slack-edge's SlackOAuthApp (1.3), whose start page, failure pages and code
  * exchange the bot replaced with its own, so only its state check was left to it. Not that
  * class itself: its module brings SlackApp, OpenID Connect, Socket Mode and the assistant
- * into the bundle (README, "Dependencies").
+ * into the bundle (docs/architecture.md, "Each dependency, and why").
  */
 export function installRoutes(config: Config, env: Env): { handle(request: Request): Promise<Response> } {
   const install = config.install;
