@@ -160,7 +160,8 @@ try {
   await control("/collections/501/sessions", { count: 12 });
   await page.click("#poll-now");
 
-  const testAlert = await alertWith(page, "Login with SSO");
+  // "Test failed:", not the name alone: the channel's first subscription posts a welcome naming the test.
+  const testAlert = await alertWith(page, "Test failed: Login with SSO");
   const box = await testAlert.boundingBox();
   await testAlert.screenshot({ path: `${outDir}/test-alert-${label}.png` });
   const collectionAlert = await alertWith(page, "PaymentForm");
