@@ -4,6 +4,7 @@ import { outcomeOf, post } from "./deliver.ts";
 import {
   appHomeOpenedEvent,
   appMentionEvent,
+  directMessageEvent,
   eventEnvelope,
   linkSharedEvent,
   linksIn,
@@ -123,7 +124,11 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
     });
     const from = { teamId: user.teamId, shared: channel.isExtShared };
     const envelopes = [
-      ...(mentionsBot(text)
+      // In a DM, Slack sends the message itself (message.im), and no app_mention even when it names the app.
+      ...(channel.isIm
+        ? [eventEnvelope(ws, directMessageEvent(ws, message, teamOf(ws, user)), undefined, from)]
+        : []),
+      ...(mentionsBot(text) && !channel.isIm
         ? [eventEnvelope(ws, appMentionEvent(ws, message, message.ts, teamOf(ws, user)), undefined, from)]
         : []),
       ...(links.length > 0

@@ -124,6 +124,26 @@ export function appMentionEvent(
   };
 }
 
+/**
+ * A person's message in their DM with the app, as `message.im` delivers it
+ * (https://docs.slack.dev/reference/events/message.im): `channel_type: "im"`, and in a thread
+ * (the assistant pane's, or one the person started) its `thread_ts`.
+ */
+export function directMessageEvent(ws: Workspace, message: StoredMessage, userTeam = ws.teamId) {
+  return {
+    type: "message",
+    channel: message.channel,
+    user: message.user,
+    text: message.text,
+    ts: message.ts,
+    team: userTeam,
+    ...(userTeam === ws.teamId ? {} : { user_team: userTeam, source_team: userTeam }),
+    ...(message.threadTs && message.threadTs !== message.ts ? { thread_ts: message.threadTs } : {}),
+    event_ts: message.ts,
+    channel_type: "im",
+  };
+}
+
 export function appHomeOpenedEvent(user: User, home: Record<string, unknown> | null, eventTs: string) {
   return {
     type: "app_home_opened",

@@ -147,7 +147,8 @@ export function resolveChannel(ws: Workspace, ref: string | undefined): Channel 
   if (byId) return byId;
   const name = ref.replace(/^#/, "");
   for (const c of ws.channels.values()) if (c.name === name) return c;
-  const user = ws.users.get(ref);
+  // A person's DM with the app: named by the person's id (as chat.postMessage takes it) or its own.
+  const user = ws.users.get(ref) ?? (ref.startsWith("D") ? ws.users.get(`U${ref.slice(1)}`) : undefined);
   if (user && !user.isBot) {
     const dm: Channel = {
       id: `D${user.id.slice(1)}`,
@@ -158,6 +159,7 @@ export function resolveChannel(ws: Workspace, ref: string | undefined): Channel 
       created: Math.floor(Date.now() / 1000),
       topic: "",
       members: [user.id],
+      isIm: true,
     };
     ws.channels.set(dm.id, dm);
     return dm;

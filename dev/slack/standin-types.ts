@@ -14,6 +14,8 @@ export type Channel = {
   members: string[];
   /** Set by an admin: how this channel refuses the bot's posts. */
   restriction?: PostingRestriction;
+  /** A person's DM with the app (`D…`): its messages come as `message.im` events, never `app_mention`. */
+  isIm?: boolean;
   /** Shared with another organization (Slack Connect): conversations.info's `is_ext_shared`. */
   isExtShared?: boolean;
 };

@@ -17,7 +17,7 @@ import { refusing } from "./outsiders.ts";
  */
 
 /** The events a person makes the bot answer; their `user` is who asked. */
-const PERSON_EVENTS = new Set(["app_mention", "link_shared", "app_home_opened"]);
+const PERSON_EVENTS = new Set(["app_mention", "link_shared", "app_home_opened", "message"]);
 
 /** Who asked, for the requests that answer a person: a command, an interaction, those events. */
 export function askingPerson(body: Record<string, unknown>): string | null {

@@ -5,6 +5,7 @@ import { isRecord } from "../util/checks.ts";
 import type { Deps } from "../wiring.ts";
 import { eventAuthorization } from "./events/event-envelope.ts";
 import type { AnyRequest, LeanSlackApp } from "./lean-slack-app.ts";
+import { directMessageOf } from "./mentions/direct-message.ts";
 
 /**
  * Shared channels (Slack Connect), closed by default: someone whose workspace is not the one
@@ -60,19 +61,32 @@ function ack(refusal: Refusal) {
   };
 }
 
-/** After the ack: a mention is answered in its thread, a click to them alone, a Home tab with the sentence. */
+/**
+ * Where the bot answers words said to it: a mention in its thread (a mention at the top level
+ * starts one), a DM where it was written (src/handlers/mentions/direct-message.ts); null for
+ * every other event.
+ */
+function wordsToBot(event: Record<string, unknown>): { channel: string; thread: string | null } | null {
+  const channel = named(event.channel);
+  if (!channel) return null;
+  if (event.type === "app_mention") return { channel, thread: named(event.thread_ts) ?? named(event.ts) };
+  if (directMessageOf(event)) return { channel, thread: named(event.thread_ts) };
+  return null;
+}
+
+/** After the ack: a mention is answered in its thread, a DM where it was written, a click to them alone, a Home tab with the sentence. */
 function lazy(deps: Deps, refusal: Refusal, who: string) {
   return (req: AnyRequest): Promise<void> | undefined => {
     const failed = (what: string) => (error: unknown) =>
       console.warn(`${what} for ${who} failed (${classifySlackFailure(error).code})`);
     const event = req.body.type === "event_callback" && isRecord(req.body.event) ? req.body.event : null;
-    if (event?.type === "app_mention") {
+    const said = event ? wordsToBot(event) : null;
+    if (said) {
       const { text, blocks } = refusal.message();
-      const thread = named(event.thread_ts) ?? named(event.ts);
       return deps.slack.chat
         .postMessage({
-          channel: String(event.channel),
-          ...(thread ? { thread_ts: thread } : {}),
+          channel: said.channel,
+          ...(said.thread ? { thread_ts: said.thread } : {}),
           text,
           blocks,
         })

@@ -2,6 +2,7 @@ import type { TestPick } from "../model/ask/test-pick.ts";
 import type { PeriodRuns } from "../model/period-runs.ts";
 import type { RunRecord } from "../model/run-record.ts";
 import type { CollectionSubscription, TestSubscription } from "../model/subscription.ts";
+import { type AskScope, SCOPE_WORDS } from "./ask-scope.ts";
 import { recentGrowth, testName } from "./broken-now.ts";
 import { context, packLines, section } from "./elements.ts";
 import { runFacts } from "./failed-run-card.ts";
@@ -68,9 +69,9 @@ export function flakyMessage(
   });
 }
 
-/** A question about a test or collection this channel does not watch. */
-export function notWatchedMessage(kind: "test" | "collection", id: number): SlackMessage {
-  const text = `This channel does not watch ${kind} ${id}.`;
+/** A question about a test or collection this channel (or none of the person's) watches. */
+export function notWatchedMessage(kind: "test" | "collection", id: number, scope: AskScope): SlackMessage {
+  const text = `${SCOPE_WORDS[scope].doesNotWatch} ${kind} ${id}.`;
   return fitMessage({
     text,
     blocks: [section(`${text} \`/decipher subscribe ${kind} ${id}\` watches it here.`)],
@@ -78,14 +79,16 @@ export function notWatchedMessage(kind: "test" | "collection", id: number): Slac
 }
 
 /** A question about one test that names none this channel watches. */
-export function whichTestMessage(tests: readonly TestSubscription[]): SlackMessage {
+export function whichTestMessage(tests: readonly TestSubscription[], scope: AskScope): SlackMessage {
   const text = "Which test? Name it, or give its id.";
   const names = tests.slice(0, 10).map((s) => `• ${oneLine(testName(s))} (\`test ${s.testId}\`)`);
   return fitMessage({
     text,
     blocks: [
       section(
-        tests.length > 0 ? `${text} This channel watches:` : `${text} This channel watches no test yet.`,
+        tests.length > 0
+          ? `${text} ${SCOPE_WORDS[scope].watches}:`
+          : `${text} ${SCOPE_WORDS[scope].watchesNo} test yet.`,
       ),
       ...packLines(names, 3, (n) => `_…and ${n} more: \`/decipher list\`_`),
     ],
@@ -108,9 +111,10 @@ export function collectionsMessage(
   collections: readonly CollectionSubscription[],
   appUrl: string,
   now: Date,
+  scope: AskScope,
 ): SlackMessage {
   if (collections.length === 0) {
-    const text = "This channel watches no collection.";
+    const text = `${SCOPE_WORDS[scope].watchesNo} collection.`;
     return fitMessage({
       text,
       blocks: [section(`${text} \`/decipher subscribe collection <id>\` watches one.`)],

@@ -318,3 +318,7 @@ export function capSentence(where: "channel" | "team", cap: number): string {
 /** A channel's index did not answer: list, status and `@Decipher what's broken` say so. */
 export const INDEX_UNREADABLE =
   "This channel's subscriptions could not be read just now. Nothing changed; try again in a minute.";
+
+/** A question in a DM or the assistant pane while Slack cannot say which channels the person is in. */
+export const CHANNELS_UNCHECKED =
+  "Slack could not tell me which channels you are in just now, so I cannot say what they watch. Try again in a minute, or ask in a channel with @Decipher.";

@@ -1,6 +1,7 @@
 import type { TestPick } from "../model/ask/test-pick.ts";
 import type { PeriodRuns } from "../model/period-runs.ts";
 import type { CollectionSubscription, TestSubscription } from "../model/subscription.ts";
+import { type AskScope, SCOPE_WORDS } from "./ask-scope.ts";
 import {
   collectionLine,
   failingLine,
@@ -29,6 +30,7 @@ export type FailedInPeriodInput = {
   appUrl: string;
   teamUrl: string | null;
   now: Date;
+  scope: AskScope;
 };
 
 /** The period in date tokens, so the answer stays true when read tomorrow. */
@@ -82,7 +84,7 @@ function noneFailed(input: FailedInPeriodInput, read: number, unread: number): s
       : `:large_green_circle: *${oneLine(testName(one.sub))}* has not failed ${period}: ${runs > 0 ? `${plural(runs, "run")}, all passed` : "no run finished"}.`;
   }
   const notRead = unread > 0 ? ` (${plural(unread, "test")} could not be read just now)` : "";
-  return `:large_green_circle: No test of this channel failed ${period}: ${plural(read, "test")} watched${notRead}.`;
+  return `:large_green_circle: ${SCOPE_WORDS[input.scope].testsOf} failed ${period}: ${plural(read, "test")} watched${notRead}.`;
 }
 
 /**

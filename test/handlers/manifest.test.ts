@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import slackPage from "../../docs/using-it-in-slack.md?raw";
 import manifest from "../../slack/manifest.yml?raw";
-import { EVENT_TYPES, LIFECYCLE_EVENT_TYPES } from "../../src/handlers/events/event-types.ts";
+import { EVENT_TYPES, LIFECYCLE_EVENT_TYPES, MANIFEST_NAMES } from "../../src/handlers/events/event-types.ts";
 import { SLACK_EVENTS_PATH } from "../../src/handlers/slack-app.ts";
 import wranglerToml from "../../wrangler.toml?raw";
 
@@ -24,12 +24,14 @@ describe("slack/manifest.yml", () => {
   });
 
   it("subscribes to exactly the event types the bot registers", () => {
-    expect(listUnder("bot_events").sort()).toEqual([...EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES].sort());
+    const subscribed = EVENT_TYPES.map((t) => MANIFEST_NAMES[t] ?? t);
+    expect(listUnder("bot_events").sort()).toEqual([...subscribed, ...LIFECYCLE_EVENT_TYPES].sort());
   });
 
   it("is what docs/using-it-in-slack.md says the bot subscribes to", () => {
-    const sentence = /the bot subscribes to\s+([^.]*)/.exec(slackPage)?.[1] ?? "";
-    const named = [...sentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    // Up to the sentence's end: a period followed by a space or a line end (`message.im` has one inside).
+    const sentence = /the bot subscribes to\s+([\s\S]*?)\.(?:\s|$)/.exec(slackPage)?.[1] ?? "";
+    const named = [...sentence.matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]);
     expect(named.sort()).toEqual(listUnder("bot_events").sort());
   });
 
@@ -49,6 +51,7 @@ describe("slack/manifest.yml", () => {
       "groups:history",
       "channels:join",
       "users:read",
+      "im:history",
     ]);
     for (const scope of scopes) expect(manifest).toMatch(new RegExp(`#[^\\n]*\\n\\s*- ${scope}\\s*\\n`));
   });

@@ -5,7 +5,8 @@ import {
   notWatchedMessage,
   whichTestMessage,
 } from "../../messages/ask-replies.ts";
-import { INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
+import type { AskScope } from "../../messages/ask-scope.ts";
+import { CHANNELS_UNCHECKED, INDEX_UNREADABLE } from "../../messages/decipher-replies.ts";
 import { failedInPeriodMessage } from "../../messages/failed-in-period.ts";
 import { errorMessage } from "../../messages/help.ts";
 import type { SlackMessage } from "../../messages/limits.ts";
@@ -14,22 +15,32 @@ import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { refOf } from "../../model/alert-control.ts";
 import { type Question, understand } from "../../model/ask/question.ts";
 import type { TestPick } from "../../model/ask/test-pick.ts";
-import type { ChannelIndex } from "../../model/channel-index.ts";
+import { indexKeyOf } from "../../model/channel-index.ts";
 import { byKind } from "../../model/kind-facts.ts";
 import { runRecord } from "../../model/run-record.ts";
-import type { TestSubscription } from "../../model/subscription.ts";
+import type { Subscription, TestSubscription } from "../../model/subscription.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
+import { subscriptionsOfPerson } from "../person-subscriptions.ts";
 import { renderSessionsPage } from "./sessions-command.ts";
 
 /** Test objects asked for their runs at once. */
 const READS_AT_ONCE = 8;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What an answer reads from: the channel asked in, as its index holds it. */
-export type AskPlace = { deps: Deps; index: ChannelIndex; teamUrl: string | null };
+/**
+ * What an answer reads from: the subscriptions of the channel asked in (its index), or of the
+ * person's channels (a DM, the assistant pane), and which of the two it is.
+ */
+export type AskPlace = {
+  deps: Deps;
+  subscriptions: readonly Subscription[];
+  scope: AskScope;
+  teamUrl: string | null;
+};
 
-const watchedTests = (place: AskPlace) => byKind(place.index.entries.map((e) => e.subscription)).test;
+const watched = (place: AskPlace) => byKind(place.subscriptions);
+const watchedTests = (place: AskPlace) => watched(place).test;
 
 /** Each test asked about with its runs of the period, from its own object; null where it did not answer. */
 async function runsOf(place: AskPlace, tests: readonly TestSubscription[], since: Date, until: Date) {
@@ -43,17 +54,18 @@ async function failed(place: AskPlace, q: Extract<Question, { intent: "failed" }
   const { deps } = place;
   const all = watchedTests(place);
   const tests = q.test ? all.filter((s) => s.testId === q.test?.id) : all;
-  if (q.test && tests.length === 0) return notWatchedMessage("test", q.test.id);
+  if (q.test && tests.length === 0) return notWatchedMessage("test", q.test.id, place.scope);
   const now = deps.now();
   return failedInPeriodMessage({
     tests: await runsOf(place, tests, q.period.since, q.period.until ?? now),
-    collections: byKind(place.index.entries.map((e) => e.subscription)).collection,
+    collections: watched(place).collection,
     since: q.period.since,
     until: q.period.until,
     asked: q.test,
     appUrl: deps.config.decipherAppUrl,
     teamUrl: place.teamUrl,
     now,
+    scope: place.scope,
   });
 }
 
@@ -71,7 +83,7 @@ async function whyFailed(place: AskPlace, asked: TestPick): Promise<SlackMessage
 
 async function flaky(place: AskPlace, asked: TestPick): Promise<SlackMessage> {
   const sub = watchedTests(place).find((s) => s.testId === asked.id);
-  if (!sub) return notWatchedMessage("test", asked.id);
+  if (!sub) return notWatchedMessage("test", asked.id, place.scope);
   const now = place.deps.now();
   const since = new Date(now.getTime() - DAY_MS);
   const [day] = await runsOf(place, [sub], since, now);
@@ -79,10 +91,10 @@ async function flaky(place: AskPlace, asked: TestPick): Promise<SlackMessage> {
 }
 
 function collections(place: AskPlace, id: number | null): SlackMessage {
-  const watched = byKind(place.index.entries.map((e) => e.subscription)).collection;
-  const asked = id === null ? watched : watched.filter((s) => s.collectionId === id);
-  if (id !== null && asked.length === 0) return notWatchedMessage("collection", id);
-  return collectionsMessage(asked, place.deps.config.decipherAppUrl, place.deps.now());
+  const all = watched(place).collection;
+  const asked = id === null ? all : all.filter((s) => s.collectionId === id);
+  if (id !== null && asked.length === 0) return notWatchedMessage("collection", id, place.scope);
+  return collectionsMessage(asked, place.deps.config.decipherAppUrl, place.deps.now(), place.scope);
 }
 
 async function sessions(
@@ -107,18 +119,18 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
     case "failed":
       return failed(place, q);
     case "why-failed":
-      return q.test ? whyFailed(place, q.test) : whichTestMessage(watchedTests(place));
+      return q.test ? whyFailed(place, q.test) : whichTestMessage(watchedTests(place), place.scope);
     case "flaky":
-      return q.test ? flaky(place, q.test) : whichTestMessage(watchedTests(place));
+      return q.test ? flaky(place, q.test) : whichTestMessage(watchedTests(place), place.scope);
     case "sessions":
       return sessions(place, q);
     case "collections":
       return collections(place, q.collectionId);
     case "help": {
-      const watched = byKind(place.index.entries.map((e) => e.subscription));
+      const { test, collection } = watched(place);
       return mentionHelpMessage({
-        tests: watched.test.map((s) => s.testName),
-        collections: watched.collection.map((s) => s.collectionId),
+        tests: test.map((s) => s.testName),
+        collections: collection.map((s) => s.collectionId),
       });
     }
   }
@@ -127,18 +139,51 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
 /** Where a question was asked: the workspace, the channel, and the workspace's Slack URL for links. */
 export type AskedIn = { teamId: string; channelId: string; teamUrl: string | null };
 
+/** The question in `text`, understood against the tests `place` watches, and its answer. */
+function understood(text: string, place: AskPlace, zone: string): Promise<SlackMessage> {
+  const tests = watchedTests(place).map((s) => ({ id: s.testId, name: s.testName }));
+  return answerQuestion(understand(text, { tests, now: place.deps.now(), zone }), place);
+}
+
 /**
  * A question in words (`@Decipher …`, `/decipher ask …`), understood against the channel's own
  * tests and answered from what the channel watches; days counted in its digest's zone, else UTC.
  */
 export async function answerInChannel(text: string, deps: Deps, where: AskedIn): Promise<SlackMessage> {
-  const now = deps.now();
-  const index = await deps.control.channelIndex(where.teamId, where.channelId, now).catch(() => null);
+  const index = await deps.control.channelIndex(where.teamId, where.channelId, deps.now()).catch(() => null);
   if (!index) return errorMessage(INDEX_UNREADABLE);
-  const tests = byKind(index.entries.map((e) => e.subscription)).test.map((s) => ({
-    id: s.testId,
-    name: s.testName,
-  }));
-  const question = understand(text, { tests, now, zone: index.digest?.zone ?? "UTC" });
-  return answerQuestion(question, { deps, index, teamUrl: where.teamUrl });
+  const subscriptions = index.entries.map((e) => e.subscription);
+  const place = { deps, subscriptions, scope: "channel" as const, teamUrl: where.teamUrl };
+  return understood(text, place, index.digest?.zone ?? "UTC");
+}
+
+/** Who asked in a DM or the assistant pane: the workspace, the person, the workspace's Slack URL. */
+export type AskedBy = { teamId: string; userId: string; teamUrl: string | null };
+
+/** The same test or collection watched in two of the person's channels is one answer line. */
+function onceEach(subscriptions: readonly Subscription[]): Subscription[] {
+  const seen = new Set<string>();
+  return subscriptions.filter((s) => {
+    const key = indexKeyOf(s);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * A question asked in a DM or the assistant pane: answered from the channels the bot watches that
+ * the person is in (what their App Home shows, src/handlers/person-subscriptions.ts), never the
+ * workspace's other channels; days counted in the first of those channels' digest zones, else UTC.
+ */
+export async function answerForPerson(text: string, deps: Deps, by: AskedBy): Promise<SlackMessage> {
+  const theirs = await subscriptionsOfPerson(deps, by.teamId, by.userId);
+  if (theirs.unchecked) return errorMessage(CHANNELS_UNCHECKED);
+  const place = {
+    deps,
+    subscriptions: onceEach(theirs.subscriptions),
+    scope: "person" as const,
+    teamUrl: by.teamUrl,
+  };
+  return understood(text, place, theirs.digests[0]?.zone ?? "UTC");
 }

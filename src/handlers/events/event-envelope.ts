@@ -1,4 +1,5 @@
 import { isRecord } from "../../util/checks.ts";
+import { directMessageOf } from "../mentions/direct-message.ts";
 import { isEventType } from "./event-types.ts";
 
 const ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -42,7 +43,9 @@ export function eventTeam(body: Record<string, unknown>): string | null {
  * retries anything but a 2xx, and an event nobody listens to would find no listener, so here:
  * - `url_verification` gets its challenge back;
  * - an event type the bot does not handle (whatever else the envelope lacks, a team_id
- *   included), and any other envelope (`app_rate_limited`), gets an empty 200 and no work;
+ *   included), a `message` that is no person's words in a DM (an edit, a bot's post: the bot's
+ *   own answers would loop), and any other envelope (`app_rate_limited`), gets an empty 200 and
+ *   no work;
  * - so does an event it handles without an event_id to deduplicate it by or a workspace to
  *   act in: run, its retries could run it twice; refused, Slack would retry it in vain;
  * - a JSON object that is no Events API envelope (no type, an event without a type) gets an
@@ -59,6 +62,7 @@ export function routeEnvelope(body: unknown): EnvelopeRoute {
   if (body.type === "event_callback") {
     const event = body.event;
     if (!isRecord(event) || typeof event.type !== "string" || !isEventType(event.type)) return empty();
+    if (event.type === "message" && !directMessageOf(event)) return empty();
     const eventId = id(body.event_id);
     const teamId = eventTeam(body);
     if (!eventId || !teamId) return empty();

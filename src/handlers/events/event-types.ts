@@ -8,9 +8,17 @@ export const EVENT_TYPES = [
   "app_home_opened",
   "app_mention",
   "message_metadata_posted",
+  "message",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * How the manifest's `bot_events` names an event type where it differs from the envelope's
+ * `event.type`: a DM to the app arrives as `message` (with `channel_type: "im"`), subscribed to
+ * as `message.im` (messages in channels are not subscribed to at all).
+ */
+export const MANIFEST_NAMES: Partial<Record<EventType, string>> = { message: "message.im" };
 
 export const isEventType = (value: unknown): value is EventType =>
   typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);

@@ -10,6 +10,7 @@ import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import { handleAppMention } from "../mentions/app-mention.ts";
+import { handleDirectMessage } from "../mentions/direct-message.ts";
 import { handleLinkShared } from "../unfurl/link-shared.ts";
 import { eventTeam } from "./event-envelope.ts";
 import type { EventType } from "./event-types.ts";
@@ -34,6 +35,11 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
     ),
   app_mention: (req, deps) =>
     handleAppMention(req.payload, deps, {
+      teamId: req.context.teamId || DEFAULT_TEAM,
+      teamUrl: req.context.authorizeResult.url ?? null,
+    }),
+  message: (req, deps) =>
+    handleDirectMessage(req.payload, deps, {
       teamId: req.context.teamId || DEFAULT_TEAM,
       teamUrl: req.context.authorizeResult.url ?? null,
     }),

@@ -3,55 +3,15 @@ import { homeView } from "../../kinds/messages.ts";
 import { homeClockLine } from "../../messages/clock-pace.ts";
 import { connectDecipherBlocks } from "../../messages/connect-decipher.ts";
 import { governPace } from "../../model/plan-governor.ts";
-import type { Subscription } from "../../model/subscription.ts";
 import { DEFAULT_TEAM } from "../../model/subscription-kind.ts";
 import { type EventGate, eventGate } from "../../objects/event-gate-client.ts";
 import { classifySlackFailure } from "../../slack-api/slack-errors.ts";
-import { channelsOfUser } from "../../slack-api/user-channels.ts";
-import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
-import { watchedChannels } from "../watched-channels.ts";
-
-/** Channels a Home view reads at most (one call each); a view shows far fewer anyway (100 blocks). */
-const MAX_CHANNELS = 40;
+import { subscriptionsOfPerson } from "../person-subscriptions.ts";
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * Every subscription of the channels the bot watches that this person is in, one index call per
- * channel (never one read per subscription): the KV index names the bot's channels, Slack says
- * which of them the person is in, and each ChannelObject answers for its own. When Slack cannot
- * say, no channel is shown (`unchecked`).
- */
-async function readSubscriptions(
-  deps: Deps,
-  teamId: string,
-  userId: string,
-): Promise<{ subscriptions: Subscription[]; unreadable: number; unchecked: boolean }> {
-  const watched = await watchedChannels(deps);
-  if (watched.size === 0) return { subscriptions: [], unreadable: 0, unchecked: false };
-  const visible = await channelsOfUser(deps.slack, userId);
-  if (!visible.ok) {
-    console.warn(`users.conversations failed (${visible.code}): Home shows no channel`);
-    return { subscriptions: [], unreadable: 0, unchecked: true };
-  }
-  const channels = [...watched].filter((c) => visible.channels.has(c)).slice(0, MAX_CHANNELS);
-  let unreadable = 0;
-  const now = deps.now();
-  const found = await mapLimit(channels, 6, (channelId) =>
-    deps.control.channelIndex(teamId, channelId, now).catch(() => {
-      unreadable++;
-      return null;
-    }),
-  );
-  return {
-    subscriptions: found.flatMap((index) => index?.entries.map((e) => e.subscription) ?? []),
-    unreadable,
-    unchecked: false,
-  };
 }
 
 /**
@@ -90,7 +50,7 @@ async function publishHome(
   always: boolean,
 ): Promise<void> {
   const [{ subscriptions, unreadable, unchecked }, health] = await Promise.all([
-    readSubscriptions(deps, teamId, userId),
+    subscriptionsOfPerson(deps, teamId, userId),
     deps.control.health(teamId).catch(() => null),
   ]);
   const home = homeView({

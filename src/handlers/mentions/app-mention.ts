@@ -34,15 +34,22 @@ async function sessionsForm(rest: string, deps: Deps): Promise<SlackMessage> {
   }
 }
 
-async function answerFor(event: AppMentionEvent, deps: Deps, team: MentionTeam): Promise<SlackMessage> {
-  const text = event.text ?? "";
+/**
+ * What the bot answers to words said to it, in a mention, a DM or the assistant pane: the
+ * `/sessions` form when they read as one, else `question`'s answer to them.
+ */
+export async function answerWords(
+  text: string,
+  deps: Deps,
+  question: (text: string) => Promise<SlackMessage>,
+): Promise<SlackMessage> {
   const { verb, rest } = mentionCommand(text);
   const form = verb === "sessions" || verb === "session";
   if (form && parsesAsForm(rest, deps.now())) return sessionsForm(rest, deps);
   // "sessions of user:42 this week" is a question; "sessions not-an-email" gets the form's usage.
   if (form && understand(text, { tests: [], now: deps.now(), zone: "UTC" }).intent !== "sessions")
     return sessionsForm(rest, deps);
-  return answerInChannel(text, deps, { ...team, channelId: event.channel });
+  return question(text);
 }
 
 function parsesAsForm(rest: string, now: Date): boolean {
@@ -64,7 +71,9 @@ export async function handleAppMention(
   deps: Deps,
   team: MentionTeam = { teamId: DEFAULT_TEAM, teamUrl: null },
 ): Promise<void> {
-  const message = await answerFor(event, deps, team);
+  const message = await answerWords(event.text ?? "", deps, (text) =>
+    answerInChannel(text, deps, { ...team, channelId: event.channel }),
+  );
   try {
     await deps.slack.chat.postMessage({
       channel: event.channel,
