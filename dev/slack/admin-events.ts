@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { assistantRoutes } from "./admin-assistant.ts";
 import type { DeliveryTarget } from "./deliver.ts";
 import { outcomeOf, post } from "./deliver.ts";
 import {
@@ -137,6 +138,18 @@ export function adminEventRoutes(workspaces: Workspaces, config: EventsAdminConf
     ];
     const deliveries = await deliverAll(body, envelopes);
     return c.json({ ok: true, message: toInspected(message), events: envelopes, deliveries });
+  });
+
+  assistantRoutes(app, {
+    workspaces,
+    personOf: (body, query) => {
+      const token = str(body.botToken) ?? str(query("botToken")) ?? config.botToken;
+      if (!token || !isBotToken(token)) return { error: "botToken must look like xoxb-…" };
+      const ws = workspaces.get(token);
+      const user = ws.users.get(str(body.userId) ?? str(query("userId")) ?? "U0ALICE");
+      return user && !user.isBot ? { ws, user } : { error: "user_not_found" };
+    },
+    deliverAll,
   });
 
   // The person opens the app's Home tab.

@@ -9,7 +9,7 @@ export type Params = Record<string, unknown>;
 export type ApiRequest = { token: string | undefined; params: Params };
 
 /** Fields whose form value is JSON text; decoded for the call log and validation. */
-const JSON_FIELDS = ["blocks", "attachments", "metadata", "unfurls", "view"] as const;
+const JSON_FIELDS = ["blocks", "attachments", "metadata", "unfurls", "view", "prompts"] as const;
 
 export async function readApiRequest(req: Request): Promise<ApiRequest> {
   const bearer = req.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];

@@ -1,5 +1,5 @@
 import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
-import type { Block, StoredMessage, StoredView, User } from "./standin-types.ts";
+import type { AssistantThread, Block, StoredMessage, StoredView, User } from "./standin-types.ts";
 import { unfurlIdOf } from "./web-api-unfurl.ts";
 import type { Workspace } from "./workspaces.ts";
 
@@ -141,6 +141,31 @@ export function directMessageEvent(ws: Workspace, message: StoredMessage, userTe
     ...(message.threadTs && message.threadTs !== message.ts ? { thread_ts: message.threadTs } : {}),
     event_ts: message.ts,
     channel_type: "im",
+  };
+}
+
+/**
+ * `assistant_thread_started` and `assistant_thread_context_changed`, as their event pages show
+ * them (https://docs.slack.dev/reference/events/assistant_thread_started): the person, the DM
+ * and the thread, and the channel they are looking at (`context`).
+ */
+export function assistantThreadEvent(
+  type: "assistant_thread_started" | "assistant_thread_context_changed",
+  ws: Workspace,
+  thread: AssistantThread,
+  eventTs: string,
+) {
+  return {
+    type,
+    assistant_thread: {
+      user_id: thread.userId,
+      context: thread.contextChannelId
+        ? { channel_id: thread.contextChannelId, team_id: ws.teamId, enterprise_id: null }
+        : {},
+      channel_id: thread.channel,
+      thread_ts: thread.threadTs,
+    },
+    event_ts: eventTs,
   };
 }
 

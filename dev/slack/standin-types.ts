@@ -77,7 +77,9 @@ export type StoredMessage = {
     | "command_ack"
     | "seed"
     | "slackbot"
-    | "user";
+    | "user"
+    /** The parent Slack keeps for a thread of the assistant pane; the page does not show it in the DM. */
+    | "assistant";
 };
 
 export type CallRecord = {
@@ -131,6 +133,25 @@ export type RateLimitConfig = {
   perSecond: number;
   /** Extra messages allowed at once before throttling starts. */
   burst: number;
+};
+
+/**
+ * A thread of Slack's assistant pane: in the person's DM with the app, opened by the person
+ * (`POST /__slack/assistant/threads`), its prompts, title and status set by the app
+ * (dev/slack/web-api-assistant.ts).
+ */
+export type AssistantThread = {
+  userId: string;
+  /** The DM (`D…`) the thread is in. */
+  channel: string;
+  threadTs: string;
+  /** The channel the person was looking at when they opened it, or moved to since. */
+  contextChannelId: string | null;
+  prompts: { title: string; message: string }[] | null;
+  promptsTitle: string | null;
+  title: string | null;
+  /** `sinceTs`: a message of the app after it clears the status. */
+  status: { text: string; at: number; sinceTs: string } | null;
 };
 
 /** A view the app published (Home) or opened (modal), as Slack keeps it. */

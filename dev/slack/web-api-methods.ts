@@ -17,6 +17,7 @@ import { APP_ID, BOT_ID, BOT_USER_ID } from "./seed.ts";
 import type { Channel, StoredMessage, User } from "./standin-types.ts";
 import { TIERS } from "./tiers.ts";
 import { TS_PATTERN } from "./ts-clock.ts";
+import { ASSISTANT_METHODS } from "./web-api-assistant.ts";
 import { chatUnfurl } from "./web-api-unfurl.ts";
 import { viewsOpen, viewsPublish } from "./web-api-views.ts";
 import type { Workspace } from "./workspaces.ts";
@@ -350,6 +351,7 @@ const authTest: Method = ({ ws }) => ({
 });
 
 export const METHODS: Record<string, Method> = {
+  ...ASSISTANT_METHODS,
   "chat.unfurl": (ctx) => chatUnfurl(ctx),
   "views.publish": (ctx) => viewsPublish(ctx),
   "views.open": (ctx) => viewsOpen(ctx),

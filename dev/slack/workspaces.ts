@@ -2,6 +2,7 @@ import { INSTALL_SCOPES } from "../../src/model/install-scopes.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
 import type {
+  AssistantThread,
   CallRecord,
   Channel,
   Distribution,
@@ -64,6 +65,8 @@ export type Workspace = {
   refusedBlocks: Set<string>;
   /** Who Slack notified: each mention in a new message, once; edits and ephemerals notify nobody. */
   pings: Ping[];
+  /** The assistant pane's threads, by `<channel>:<thread_ts>` (dev/slack/web-api-assistant.ts). */
+  assistantThreads: Map<string, AssistantThread>;
 };
 
 /** One notification of a mention: a person (`<@U…>`) or a user group (`<!subteam^S…>`). */
@@ -158,6 +161,7 @@ export class Workspaces {
       nextViewId: 1,
       refusedBlocks: new Set(),
       pings: [],
+      assistantThreads: new Map(),
     };
     this.setRateLimit(ws, this.#defaultRateLimit);
     // A human message and a Slackbot one, so "not the bot's message" paths are reachable.

@@ -23,8 +23,13 @@ const PERSON_EVENTS = new Set(["app_mention", "link_shared", "app_home_opened", 
 export function askingPerson(body: Record<string, unknown>): string | null {
   const id = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
   if (typeof body.command === "string") return id(body.user_id);
-  if (body.type === "event_callback")
-    return isRecord(body.event) && PERSON_EVENTS.has(String(body.event.type)) ? id(body.event.user) : null;
+  if (body.type === "event_callback") {
+    const event = isRecord(body.event) ? body.event : {};
+    // The assistant pane's new thread names its person inside `assistant_thread`.
+    if (event.type === "assistant_thread_started")
+      return isRecord(event.assistant_thread) ? id(event.assistant_thread.user_id) : null;
+    return PERSON_EVENTS.has(String(event.type)) ? id(event.user) : null;
+  }
   return isRecord(body.user) ? id(body.user.id) : null;
 }
 

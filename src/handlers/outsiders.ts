@@ -74,13 +74,22 @@ function wordsToBot(event: Record<string, unknown>): { channel: string; thread: 
   return null;
 }
 
+/** Where the bot speaks to the person of an event: words said to it, or the assistant pane's new thread. */
+function answerPlace(event: Record<string, unknown>): { channel: string; thread: string | null } | null {
+  const pane = event.type === "assistant_thread_started" && isRecord(event.assistant_thread);
+  if (!pane) return wordsToBot(event);
+  const thread = event.assistant_thread as Record<string, unknown>;
+  const channel = named(thread.channel_id);
+  return channel ? { channel, thread: named(thread.thread_ts) } : null;
+}
+
 /** After the ack: a mention is answered in its thread, a DM where it was written, a click to them alone, a Home tab with the sentence. */
 function lazy(deps: Deps, refusal: Refusal, who: string) {
   return (req: AnyRequest): Promise<void> | undefined => {
     const failed = (what: string) => (error: unknown) =>
       console.warn(`${what} for ${who} failed (${classifySlackFailure(error).code})`);
     const event = req.body.type === "event_callback" && isRecord(req.body.event) ? req.body.event : null;
-    const said = event ? wordsToBot(event) : null;
+    const said = event ? answerPlace(event) : null;
     if (said) {
       const { text, blocks } = refusal.message();
       return deps.slack.chat

@@ -52,6 +52,7 @@ describe("slack/manifest.yml", () => {
       "channels:join",
       "users:read",
       "im:history",
+      "assistant:write",
     ]);
     for (const scope of scopes) expect(manifest).toMatch(new RegExp(`#[^\\n]*\\n\\s*- ${scope}\\s*\\n`));
   });

@@ -18,6 +18,17 @@ async function undelivered<T>(path: string, body: Record<string, unknown>): Prom
   return data;
 }
 
+/** A thread of the assistant pane, as the stand-in shows it (dev/slack/admin-assistant.ts). */
+export type PaneThread = {
+  channel: string;
+  threadTs: string;
+  title: string | null;
+  promptsTitle: string | null;
+  prompts: { title: string; message: string }[];
+  status: string | null;
+  messages: { ts: string; text?: string; blocks?: unknown[]; bot_id?: string }[];
+};
+
 export type Envelope = {
   type: string;
   event_id: string;
@@ -75,6 +86,27 @@ export function eventsOf(bot: Bot) {
       return this.send(await this.homeOpened(userId));
     },
     views: (userId = "U0ALICE") => standIn.views(bot.botToken, userId),
+    /** The person opens Slack's assistant pane: a new thread in their DM, `assistant_thread_started` sent. */
+    async openPane(
+      userId = "U0ALICE",
+      opts: { contextChannelId?: string; teamOf?: (e: Envelope) => Envelope } = {},
+    ) {
+      const { thread, events } = await undelivered<{ thread: PaneThread; events: Envelope[] }>(
+        "/assistant/threads",
+        {
+          botToken: bot.botToken,
+          userId,
+          ...(opts.contextChannelId ? { contextChannelId: opts.contextChannelId } : {}),
+        },
+      );
+      for (const e of events) await this.send(opts.teamOf ? opts.teamOf(e) : e);
+      return thread;
+    },
+    /** What the person's assistant pane shows now: each thread's prompts, status line and messages. */
+    async pane(userId = "U0ALICE"): Promise<PaneThread[]> {
+      const query = new URLSearchParams({ botToken: bot.botToken, userId });
+      return (await standIn.call<{ threads: PaneThread[] }>("GET", `/assistant/threads?${query}`)).threads;
+    },
     /**
      * Clicks a button in the person's Home tab. `clicker`: someone else sends that very click
      * (a control copied out of another person's Home, its value tampered with or not).

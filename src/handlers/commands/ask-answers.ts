@@ -139,10 +139,20 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
 /** Where a question was asked: the workspace, the channel, and the workspace's Slack URL for links. */
 export type AskedIn = { teamId: string; channelId: string; teamUrl: string | null };
 
+/** Told the question once it is understood, before its answer is read (the assistant pane's status). */
+export type OnQuestion = (q: Question) => Promise<void>;
+
 /** The question in `text`, understood against the tests `place` watches, and its answer. */
-function understood(text: string, place: AskPlace, zone: string): Promise<SlackMessage> {
+async function understood(
+  text: string,
+  place: AskPlace,
+  zone: string,
+  onQuestion?: OnQuestion,
+): Promise<SlackMessage> {
   const tests = watchedTests(place).map((s) => ({ id: s.testId, name: s.testName }));
-  return answerQuestion(understand(text, { tests, now: place.deps.now(), zone }), place);
+  const question = understand(text, { tests, now: place.deps.now(), zone });
+  await onQuestion?.(question);
+  return answerQuestion(question, place);
 }
 
 /**
@@ -161,7 +171,7 @@ export async function answerInChannel(text: string, deps: Deps, where: AskedIn):
 export type AskedBy = { teamId: string; userId: string; teamUrl: string | null };
 
 /** The same test or collection watched in two of the person's channels is one answer line. */
-function onceEach(subscriptions: readonly Subscription[]): Subscription[] {
+export function onceEach(subscriptions: readonly Subscription[]): Subscription[] {
   const seen = new Set<string>();
   return subscriptions.filter((s) => {
     const key = indexKeyOf(s);
@@ -176,7 +186,12 @@ function onceEach(subscriptions: readonly Subscription[]): Subscription[] {
  * the person is in (what their App Home shows, src/handlers/person-subscriptions.ts), never the
  * workspace's other channels; days counted in the first of those channels' digest zones, else UTC.
  */
-export async function answerForPerson(text: string, deps: Deps, by: AskedBy): Promise<SlackMessage> {
+export async function answerForPerson(
+  text: string,
+  deps: Deps,
+  by: AskedBy,
+  onQuestion?: OnQuestion,
+): Promise<SlackMessage> {
   const theirs = await subscriptionsOfPerson(deps, by.teamId, by.userId);
   if (theirs.unchecked) return errorMessage(CHANNELS_UNCHECKED);
   const place = {
@@ -185,5 +200,5 @@ export async function answerForPerson(text: string, deps: Deps, by: AskedBy): Pr
     scope: "person" as const,
     teamUrl: by.teamUrl,
   };
-  return understood(text, place, theirs.digests[0]?.zone ?? "UTC");
+  return understood(text, place, theirs.digests[0]?.zone ?? "UTC", onQuestion);
 }

@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   "app_mention",
   "message_metadata_posted",
   "message",
+  "assistant_thread_started",
+  "assistant_thread_context_changed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

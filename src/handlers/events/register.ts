@@ -10,6 +10,7 @@ import { handleAppHomeOpened } from "../home/app-home.ts";
 import { findSessions } from "../home/find-sessions.ts";
 import type { LeanSlackApp } from "../lean-slack-app.ts";
 import { handleAppMention } from "../mentions/app-mention.ts";
+import { handleAssistantThreadStarted } from "../mentions/assistant-pane.ts";
 import { handleDirectMessage } from "../mentions/direct-message.ts";
 import { handleLinkShared } from "../unfurl/link-shared.ts";
 import { eventTeam } from "./event-envelope.ts";
@@ -43,6 +44,13 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
       teamId: req.context.teamId || DEFAULT_TEAM,
       teamUrl: req.context.authorizeResult.url ?? null,
     }),
+  assistant_thread_started: (req, deps) =>
+    handleAssistantThreadStarted(req.payload, deps, {
+      teamId: req.context.teamId || DEFAULT_TEAM,
+      teamUrl: req.context.authorizeResult.url ?? null,
+    }),
+  // Answers come from the person's channels, never the one they look at: nothing to change.
+  assistant_thread_context_changed: async () => {},
   message_metadata_posted: (req, deps) =>
     handlePostLanded(req.payload, req.body as Record<string, unknown>, eventTeam(req.body) ?? "", deps),
 };
@@ -51,7 +59,10 @@ const HANDLERS: { [T in EventType]: EventHandler<T> } = {
  * Handled again at no harm when Slack retries: a post landing settles its key once, and the
  * second time finds it settled. These skip the event gate (one Durable Object request each).
  */
-const REPEATABLE: ReadonlySet<EventType> = new Set(["message_metadata_posted"]);
+const REPEATABLE: ReadonlySet<EventType> = new Set([
+  "message_metadata_posted",
+  "assistant_thread_context_changed",
+]);
 
 /** Without the Durable Object binding: dedup per isolate only (see objects/event-gate-client.ts). */
 const fallbackGate = isolateGate();

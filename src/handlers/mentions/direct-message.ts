@@ -5,6 +5,7 @@ import { isRecord } from "../../util/checks.ts";
 import type { Deps } from "../../wiring.ts";
 import { answerForPerson } from "../commands/ask-answers.ts";
 import { answerWords, type MentionTeam } from "./app-mention.ts";
+import { statusWhileAnswering } from "./assistant-pane.ts";
 
 /** A person's message in their DM with the app (`message.im`), as the bot reads it. */
 export type DirectMessage = {
@@ -38,13 +39,10 @@ export function directMessageOf(event: unknown): DirectMessage | null {
 
 /** The answer to a DM, for the person who wrote it, from their channels (src/handlers/commands/ask-answers.ts). */
 export function answerDirect(dm: DirectMessage, deps: Deps, team: MentionTeam): Promise<SlackMessage> {
-  return answerWords(dm.text, deps, (text) =>
-    answerForPerson(text, deps, {
-      teamId: team.teamId || DEFAULT_TEAM,
-      userId: dm.user,
-      teamUrl: team.teamUrl,
-    }),
-  );
+  const by = { teamId: team.teamId || DEFAULT_TEAM, userId: dm.user, teamUrl: team.teamUrl };
+  // In a thread (the assistant pane's): what it looks up, on the pane's status line.
+  const status = dm.threadTs ? statusWhileAnswering(deps, dm.channel, dm.threadTs) : undefined;
+  return answerWords(dm.text, deps, (text) => answerForPerson(text, deps, by, status));
 }
 
 /** A question sent to the app in a DM: answered there, in its thread when it was asked in one. */
