@@ -67,8 +67,10 @@ export function ledgerTestStateFacts(
     readable.filter((r) => rowTime(r) < since),
     sub,
   );
-  return testStateFacts(classifyTest(withEarlierStreak(classifiedRuns(known, sub), earlier), now), {
-    anyRun: known.length > 0,
+  const watched = classifiedRuns(known, sub);
+  return testStateFacts(classifyTest(withEarlierStreak(watched, earlier), now), {
+    // Runs its `trigger:` leaves out are not its runs: none of them is "under way".
+    anyRun: watched.length > 0,
     failingStreak: sub.streak !== null,
     calledFlakyAt: calledFlakyAt(known, sub, since),
   });

@@ -34,7 +34,7 @@ import { calledFlakyToday } from "./test-step-state.ts";
  * "failed 5 runs in a row" as the alert did, not the 4 of them within the day. Only as many as
  * make the test broken are needed, and a few more to count.
  */
-function withOlderStreak(rows: readonly LedgerRow[], ledger: RunLedger, now: Date): LedgerRow[] {
+export function withOlderStreak(rows: readonly LedgerRow[], ledger: RunLedger, now: Date): LedgerRow[] {
   const older = ledger.failingBefore?.(now.getTime() - HISTORY_MS, OLDER_STREAK_ROWS) ?? [];
   const seen = new Set(rows.map((r) => r.id));
   return [...older.filter((r) => !seen.has(r.id)), ...rows];

@@ -8,7 +8,7 @@ import * as ACTION_IDS from "./action-ids.ts";
 import { type ChannelPageValue, encodeChannelPageValue } from "./button-values.ts";
 import { clockNote } from "./clock-pace.ts";
 import { actions, context, divider, header, section } from "./elements.ts";
-import { type KindWords, wordsOf } from "./kind-words.ts";
+import { type KindWords, type SubscriptionWords, wordsOf } from "./kind-words.ts";
 import { fitMessage, type MessageBlock, type SlackMessage, truncatePlain } from "./limits.ts";
 import { bold, code, DATE_FORMAT_AHEAD, dateToken, escapeMrkdwn, plural } from "./mrkdwn.ts";
 import { FIRST_PAGE, linesPage, MORE_NOTE, type PageAt, pageButtons, pageLabel } from "./paging.ts";
@@ -239,8 +239,8 @@ export function listMessage(
 }
 
 /** When the subscription last alerted in the channel (its thread), from the channel's index. */
-function lastAlertLine(entry: IndexEntry): string {
-  return entry.lastAlert ? `last alert ${dateToken(entry.lastAlert.at)}` : "no alert yet";
+function lastAlertLine(said: SubscriptionWords<Subscription>, entry: IndexEntry): string {
+  return entry.lastAlert ? `last alert ${dateToken(entry.lastAlert.at)}` : said.noAlertYet;
 }
 
 /**
@@ -264,18 +264,21 @@ export function statusMessage(
     ? // The count of the whole deployment is not this channel's (nor, with Add to Slack, this workspace's).
       `Last poll ${dateToken(lastPoll.at)}. ${clock.note}`
     : `No poll has run yet since the bot started; each subscription polls within a minute of subscribing.${clock.stretched ? ` ${clock.note}` : ""}`;
+  // At a glance: what it is and how it is doing on one line, then its options and last alert,
+  // then only what needs someone (polling trouble, triage, failures not posted).
   const lines = entries.map((entry) => {
     const s = entry.subscription;
+    const said = wordsOf(words, s);
     return [
-      `• ${subscriptionLabel(words, s, appUrl)}`,
-      `   ${optionsLine(words, s)}`,
+      `• ${subscriptionLabel(words, s, appUrl)} — ${said.itemLine(s, now)}`,
       ...[
-        wordsOf(words, s).itemLine(s, now),
-        pollingLine(wordsOf(words, s), s),
+        `${lastAlertLine(said, entry)} · ${said.optionTokens(s)}`,
+        pollingLine(said, s),
         ...triageStateLines(s, now),
-        ...engineNotes(wordsOf(words, s), s, now),
-        `${lastAlertLine(entry)} · last change ${dateToken(s.lastChangeAt)}`,
-      ].map((line) => `   ${line}`),
+        ...engineNotes(said, s, now),
+      ]
+        .filter(Boolean)
+        .map((line) => `   ${line}`),
     ].join("\n");
   });
   const workspace = health?.slackWorkspace

@@ -1,9 +1,9 @@
 import type { HomeTabView, SectionBlock } from "slack-edge";
-import { subscriptionId } from "../model/kind-facts.ts";
+import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
 import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
-import { snoozeEnd } from "./alert-status.ts";
+import { lookingLine, snoozeEnd } from "./alert-status.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
 import { type KindWords, wordsOf } from "./kind-words.ts";
@@ -74,10 +74,10 @@ function snoozeText(s: Snooze): string {
 }
 
 /**
- * A test's state in the words the digest and status use, then the thread its failures go to:
- * the open streak's alert, else the day's flaky thread.
+ * One line per subscription, read at a glance: what it is, how it is doing and its thread,
+ * then only what needs someone (a pause, polling trouble, a mute, overdue, a snooze, who is
+ * looking). Polling that works says nothing.
  */
-/** One line per subscription: what it is, its health, triage, and its last alert. */
 export function subscriptionLine(
   words: KindWords,
   sub: Subscription,
@@ -86,31 +86,27 @@ export function subscriptionLine(
   now: Date = new Date(),
 ): string {
   const said = wordsOf(words, sub);
-  const name = said.homeName(sub, appUrl);
   const muted = mutedOf(sub);
   const health = sub.paused
     ? pausedLine(sub, { ...sub.paused, reason: sub.paused.reason.slice(0, 200) })
     : muted
-      ? `${mutedStateLine(muted)} · ${said.mutedPolling}`
+      ? // A kind polled while muted (a test) keeps its state current: only the others say so.
+        `${mutedStateLine(muted)}${factsOf(sub).pollsWhileMuted ? "" : ` · ${said.mutedPolling}`}`
       : sub.lastError
-        ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":x: failing"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
-        : ":white_check_mark: polling OK";
+        ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":warning: polling failed"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
+        : "";
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
-  const last = acks[acks.length - 1];
   const overdue = sub.overdue ?? 0;
   // A view never notifies anyone: the mention shows as the person's or group's name.
   const ping = mentionToken(said.mention(sub));
   return [
-    `• ${name}`,
-    ...(ping ? [`:bell: pings ${ping}`] : []),
+    `• ${said.homeName(sub, appUrl)} — ${said.homeLastAlert(sub, teamUrl, now)}`,
     health,
     overdue > 0 ? `:rotating_light: ${overdue} overdue (${said.overdueWhat} not told after 5 min)` : "",
     s ? snoozeText(s) : "",
-    last
-      ? `:eyes: acknowledged by ${[...new Set(acks.map((a) => mention(a.userId)))].join(", ")} ${dateToken(last.at)}`
-      : "",
-    said.homeLastAlert(sub, teamUrl, now),
+    lookingLine(acks),
+    ping ? `:bell: pings ${ping}` : "",
   ]
     .filter(Boolean)
     .join(" · ");

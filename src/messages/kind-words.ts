@@ -28,6 +28,8 @@ export type SubscriptionWords<S extends Subscription> = {
   homeName(sub: S, appUrl: string): string;
   /** The App Home's word of its last alert. */
   homeLastAlert(sub: S, teamUrl: string | null, now: Date): string;
+  /** Status's words for an entry whose channel never got an alert of it ("no failure alert yet"). */
+  noAlertYet: string;
   /** Who its new alerts ping. */
   mention(sub: S): Mention | null | undefined;
   /** What its overdue rows are ("failed runs", "growth"). */

@@ -20,9 +20,9 @@ type StoredTriage = {
 const triageOf = (s: Subscription): StoredTriage =>
   s as Omit<Subscription, keyof StoredTriage> & StoredTriage;
 
-/** "🔕 muted by @ana on Feb 16 at 9:00: nothing is posted for it": what `status`, `list` and Home say. */
+/** "🔕 muted by @ana on Feb 16 at 9:00: nothing is posted": what `status`, `list` and Home say, above their Unmute button. */
 export function mutedStateLine(muted: Muted): string {
-  return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted for it until someone unmutes it`;
+  return `:no_bell: ${bold("muted")} by ${mention(muted.by)} ${dateToken(muted.at)}: nothing is posted`;
 }
 
 /**
@@ -38,7 +38,10 @@ export function pausedLine(s: Pick<Subscription, "channelId">, paused: Paused): 
   return `:double_vertical_bar: Paused in ${where} since ${dateToken(paused.at)}: ${reason} I'll try again ${dateToken(paused.retryAt)}, or subscribe there again to resume now.`;
 }
 
-/** Is the bot able to watch it? Says nothing about whether the test is red. */
+/**
+ * Is the bot able to watch it? Says nothing about whether the test is red. Empty when it can:
+ * a glance shows only what needs someone.
+ */
 export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscription): string {
   if (s.paused) return pausedLine(s, s.paused);
   // A kind polled while muted (a test) is polled like any other: its polling health is what this line says.
@@ -47,23 +50,21 @@ export function pollingLine(said: SubscriptionWords<Subscription>, s: Subscripti
     return `:hourglass_flowing_sand: checking since ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
   if (s.lastError)
     return `:warning: polling failed ${dateToken(s.lastError.at)}: ${escapeMrkdwn(s.lastError.message)}`;
-  return ":white_check_mark: polling OK";
+  return "";
 }
 
 /**
- * What the channel was last told of a collection's count, by which post (the alert, or a growth
- * reply in its thread) and when; then, if growth is now counted from elsewhere (a count that
- * dropped, an unmute), that count and time, since neither was ever posted. With no alert open,
- * or on a copy from before the bot kept what it told, only the baseline, which is always true.
- * "Last alert" elsewhere is the alert's own time (its thread's parent).
+ * What the channel was last told of a collection's count, at a glance ("66 sessions · last
+ * told today at 6:45 PM"); then, if growth is now counted from elsewhere (a count that dropped,
+ * an unmute), that count and time, since neither was ever posted. With no alert open, or on a
+ * copy from before the bot kept what it told, only the baseline, which is always true.
  * Dated, like every count of growth: the weekly report and the alerts count from other moments.
  */
 export function collectionCountLine(s: CollectionSubscription): string {
   const baseline = `growth counted from ${plural(s.alertedCount, "session")} as of ${dateToken(s.alertedAt)}`;
   const told = s.threadTs ? s.told : null;
   if (!told) return baseline;
-  const where = told.ts === s.threadTs ? "in the alert" : "in a growth reply in the alert's thread";
-  const line = `${plural(told.count, "session")} when this channel was last told, ${where}, ${dateToken(told.at)}`;
+  const line = `${plural(told.count, "session")} · last told ${dateToken(told.at)}`;
   return told.count === s.alertedCount && told.at === s.alertedAt ? line : `${line}; ${baseline}`;
 }
 
@@ -76,7 +77,7 @@ export function triageStateLines(s: Subscription, now: Date): string[] {
   const snooze = isSnoozed(t, now) ? (t.snooze ?? null) : null;
   return [
     t.muted
-      ? `${mutedStateLine(t.muted)} (the *Unmute* button below, or ${code(resubscribeCommand({ kind: s.kind, id }))})`
+      ? `${mutedStateLine(t.muted)} (*Unmute* below, or ${code(resubscribeCommand({ kind: s.kind, id }))})`
       : "",
     acks.length > 0
       ? `:eyes: ${acks.map((a) => `${mention(a.userId)} since ${dateToken(a.at)}`).join(", ")}`

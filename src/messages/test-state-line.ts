@@ -34,6 +34,13 @@ export function testStateLine(facts: TestStateFacts | null): string {
   return `${STATE_ICON[state]} ${escapeMrkdwn(`${label}: ${reason}`)}${called}`;
 }
 
+/** Its state alone, for a line read at a glance (Home): ":large_yellow_circle: flaky". */
+export function testStateGlance(facts: TestStateFacts | null): string {
+  if (!facts) return `${STATE_ICON.unknown} not read yet`;
+  const { state, label } = testStateWords(facts);
+  return `${STATE_ICON[state]} ${escapeMrkdwn(label)}`;
+}
+
 /**
  * The same words as literal text, for a table cell: the date token's own fallback
  * ("2026-02-16 10:02 UTC") stands for the time.

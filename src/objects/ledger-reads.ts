@@ -1,7 +1,8 @@
 import type { VendorClient } from "../decipher/vendor-client.ts";
 import { runsForOptions } from "../engine/failure-route.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
-import { type LedgerDigestLine, ledgerDigestLine } from "../engine/ledger-digest.ts";
+import { type LedgerDigestLine, ledgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
+import { withOlderStreak } from "../engine/poll-test.ts";
 import { type PeriodRuns, periodRuns } from "../model/period-runs.ts";
 import { RUNNING_FOR_AT_MOST_MS } from "../model/poll-clock.ts";
 import {
@@ -32,6 +33,18 @@ function testLedger(
   if (sub?.kind !== "test") return null;
   SqlRunLedger.migrate(sql);
   return { test: sub, ledger: new SqlRunLedger(sql, { storage: 0 }) };
+}
+
+/**
+ * A test whose options changed, with its state read again from its ledger under them (its
+ * `trigger:` picks which runs are its own), as its next poll would: the subscribe reply's
+ * "Now:" is then true of the options it names.
+ */
+export function withStateUnderOptions(sql: SqlStorage, sub: Subscription, now: Date): Subscription {
+  const read = testLedger(sql, sub);
+  if (!read) return sub;
+  const rows = withOlderStreak(read.ledger.recent(now, 24 * 60 * 60 * 1000), read.ledger, now);
+  return { ...read.test, stateFacts: ledgerTestStateFacts(rows, read.test, now) };
 }
 
 /**

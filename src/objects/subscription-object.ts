@@ -22,7 +22,13 @@ import { describeError } from "../util/describe-error.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { channelObject, copyKey, objectNames, registry, subscriptionObject } from "./addresses.ts";
-import { digestLineOf, lastRunOf, periodRunsOf, runningSince } from "./ledger-reads.ts";
+import {
+  digestLineOf,
+  lastRunOf,
+  periodRunsOf,
+  runningSince,
+  withStateUnderOptions,
+} from "./ledger-reads.ts";
 import { ObjectPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
@@ -133,7 +139,8 @@ export class SubscriptionObject extends DurableObject<Env> {
       // Paused for a 404, or muted: it starts over from the fresh baseline.
       const live = existing && pausedBySlack(existing) ? resumed(existing, new Date()) : existing;
       if (existing && live && !live.paused && !live.muted) {
-        const kept = (live.kind === fresh.kind ? specOf(live).resubscribed(live, fresh) : null) ?? live;
+        const changed = live.kind === fresh.kind ? specOf(live).resubscribed(live, fresh) : null;
+        const kept = changed ? withStateUnderOptions(this.ctx.storage.sql, changed, new Date()) : live;
         if (kept !== existing) await this.#subscribed(existing, kept);
         return { subscription: kept, created: false };
       }

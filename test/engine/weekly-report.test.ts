@@ -164,7 +164,7 @@ describe("a collection's growth, counted from different moments", () => {
     // The alert counts from the subscription (no alert before it), and says so.
     expect(visibleText(alert)).toMatch(/ → \d+ sessions \(\+6 since <!date\^\d+\^/);
     const status = visibleText(JSON.parse((await bot.command("/decipher", "status")).body) as StoredMessage);
-    expect(status).toMatch(/\d+ sessions when this channel was last told, in the alert, <!date\^\d+\^/);
+    expect(status).toMatch(/\d+ sessions · last told <!date\^\d+\^/);
 
     const at = new Date(due.getTime() + 5_000);
     await bot.cron(at);

@@ -314,7 +314,7 @@ describe("a click on a Home tab the bot itself made big", () => {
     kind: "test",
     channelId,
     testId,
-    testName: `Checkout ${testId}: a guest pays with a saved card in euros (3-D Secure)`,
+    testName: `Checkout ${testId}: a guest pays with a saved card in euros (3-D Secure), then a coupon and a gift card`,
     createdAt: "2026-11-01T00:00:00Z",
     createdBy: "U0ALICE",
     paused: null,

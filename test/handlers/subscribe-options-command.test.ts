@@ -59,6 +59,15 @@ describe("subscribing again to a watched test or collection", () => {
     expect(await store().get("C0DEMO", "test", 101)).toEqual(first);
   });
 
+  it("suggests a change that changes something: never the value already set", async () => {
+    const bot = createBot({ apiKey: await newOrg() });
+    await bot.command("/decipher", "subscribe test 101 after:2", { channelId: "C0DEMO" });
+    await bot.command("/decipher", "subscribe test 101", { channelId: "C0DEMO" });
+    const reply = visibleText((await bot.messages("C0DEMO")).at(-1) ?? {});
+    expect(reply).toMatch(/already watches .*nothing changed/);
+    expect(reply).toContain("like `/decipher subscribe test 101 after:3`");
+  });
+
   it("changes only the options named, keeps the others, and names the old and the new", async () => {
     const bot = createBot({ apiKey: await newOrg() });
     await bot.command("/decipher", "subscribe test 101 page:/checkout", { channelId: "C0DEMO" });

@@ -27,6 +27,25 @@ describe("subscribing tells the state it found", () => {
     expect(await bot.posted()).toHaveLength(1);
   });
 
+  it("an option change says the state under the new options, never 'running' for a test with finished runs", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const nightly = await org.addTest("Nightly checkout");
+    for (const triggeredBy of ["schedule", "schedule", "manual"] as const)
+      await org.addRun(nightly.id, "passed", { triggeredBy });
+    const now = async () =>
+      visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {}).match(/Now: [^\n]*/)?.[0];
+
+    await bot.command("/decipher", `subscribe test ${nightly.id}`);
+    expect(await now()).toMatch(/passing/);
+    // No run of its has that trigger: none is under way either.
+    await bot.command("/decipher", `subscribe test ${nightly.id} trigger:scheduled`);
+    expect(await now()).not.toMatch(/running|passing/);
+    await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
+    expect(await now()).toMatch(/passing/);
+  });
+
   it("with trigger:, failing on that trigger is promised and its pass told, though another trigger's runs passed since", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });

@@ -129,10 +129,7 @@ describe("a collection's last alert", () => {
     const toldAt = `<!date^${Date.parse(sub.alertedAt) / 1000}^`;
     expect(status).toContain(`last alert ${alertAt}`);
     expect(home).toMatch(new RegExp(`\\|last alert> ${alertAt.replace(/[\^$]/g, "\\$&")}`));
-    for (const page of [status, home])
-      expect(page).toContain(
-        `38 sessions when this channel was last told, in a growth reply in the alert's thread, ${toldAt}`,
-      );
+    for (const page of [status, home]) expect(page).toContain(`38 sessions · last told ${toldAt}`);
     expect(home).not.toContain(`last alert> ${toldAt}`);
 
     // A copy from before the bot kept what it told: growth's baseline is all it can vouch for.
@@ -181,19 +178,50 @@ describe("a muted subscription's words", () => {
     JSON.stringify(statusMessage([indexEntry(s, NOW)], null, APP, NOW).blocks);
   const home = (s: Subscription) => subscriptionLine(s, APP, null, NOW);
 
-  it("say a muted test is still polled and nothing is posted until unmuted, in status and Home", () => {
+  it("say nothing is posted for a muted test, in status and Home, and no more than that", () => {
     for (const page of [status(test), home(test)]) {
       expect(page).not.toContain("not polled");
-      expect(page).toMatch(
-        /muted\* by <@U0BOB> <!date\^\d+\^[^>]+>: nothing is posted for it until someone unmutes it/,
-      );
+      expect(page).toMatch(/muted\* by <@U0BOB> <!date\^\d+\^[^>]+>: nothing is posted/);
     }
-    expect(status(test)).toContain("polling OK");
-    expect(home(test)).toContain("still polled while muted: its state stays current");
+    // Read at a glance: a test polled while muted is polled as usual, so nothing more is said.
+    expect(status(test)).not.toContain("polling OK");
+    expect(home(test)).not.toContain("polled while muted");
   });
 
   it("say a muted collection is not polled, and counts its growth again from the unmute", () => {
     for (const page of [status(collection), home(collection)])
       expect(page).toContain("not polled while muted: its growth is counted again from the unmute");
+  });
+
+  // What a person sees: date tokens and links as their labels, an emoji code as one sign.
+  const seen = (mrkdwn: string) =>
+    mrkdwn
+      .replace(/<!date\^\d+\^[^|]*\|([^>]*)>/g, "$1")
+      .replace(/<[^|>]*\|([^>]*)>/g, "$1")
+      .replace(/:[a-z_]+:/g, "●");
+
+  it("read at a glance: a quiet test is two lines in status, and a muted one a short line on Home", () => {
+    const quiet = { ...test, muted: null } as Subscription;
+    const entry = statusMessage([indexEntry(quiet, NOW)], null, APP, NOW)
+      .blocks.flatMap((b) => ("text" in b && b.text && "text" in b.text ? [b.text.text] : []))
+      .find((t) => t.includes("Checkout flow"));
+    expect(entry?.split("\n")).toHaveLength(2);
+    const flaky = {
+      ...test,
+      stateFacts: {
+        kind: "flaky",
+        trailingFailures: 1,
+        passesBefore: 3,
+        failingOnAndOff: false,
+        anyRun: true,
+        failingStreak: false,
+        calledFlakyAt: "2026-11-23T09:30:00.000Z",
+      },
+    } as Subscription;
+    const line = seen(home(flaky));
+    expect(line).toMatch(
+      /^• Test Checkout flow — ● flaky · .+ · ● \*muted\* by <@U0BOB> .+: nothing is posted$/,
+    );
+    expect(line.length, line).toBeLessThan(140);
   });
 });

@@ -38,7 +38,8 @@ export const collectionWords: SubscriptionWords<CollectionSubscription> = {
     const growth = sub.growth === null ? "the default growth" : code(`growth:${sub.growth}`);
     return [growth, ...mentionOption(sub.mention)].join(" ");
   },
-  changeExample: (sub) => `/decipher subscribe collection ${sub.collectionId} growth:10`,
+  changeExample: (sub) =>
+    `/decipher subscribe collection ${sub.collectionId} growth:${sub.growth === 10 ? 20 : 10}`,
   rule: (sub) =>
     sub.wasResolved && !sub.regressed
       ? "It is resolved: I'll post here if it gets new sessions."
@@ -54,6 +55,7 @@ export const collectionWords: SubscriptionWords<CollectionSubscription> = {
   homeName: (sub, appUrl) =>
     `Collection ${link(collectionUrl(appUrl, sub.collectionId), String(sub.collectionId))} · ${oneLine(sub.rootCause.slice(0, 120))}`,
   homeLastAlert,
+  noAlertYet: "no growth alert yet",
   mention: (sub) => sub.mention,
   overdueWhat: "growth",
   owedNote: () =>

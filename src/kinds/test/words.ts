@@ -3,7 +3,7 @@ import type { SubscriptionWords } from "../../messages/kind-words.ts";
 import { truncatePlain } from "../../messages/limits.ts";
 import { testUrl } from "../../messages/links.ts";
 import { code, dateToken, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
-import { testStateLine } from "../../messages/test-state-line.ts";
+import { testStateGlance, testStateLine } from "../../messages/test-state-line.ts";
 import type { FailingAtSubscribe } from "../../model/failing-at-subscribe.ts";
 import { mentionToken } from "../../model/mention.ts";
 import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
@@ -20,15 +20,17 @@ function optionTokens(o: ReturnType<typeof resolveTestOptions>): string[] {
   ];
 }
 
-/** Home: the test's state, and its open thread (failure or flaky) linked. */
+/** Home: the test's state in a word, and its open thread (failure or flaky) linked. */
 function homeLastAlert(sub: TestSubscription, teamUrl: string | null, now: Date): string {
-  const state = testStateLine(factsOfSubscription(sub, now));
+  const facts = factsOfSubscription(sub, now);
+  const state = testStateGlance(facts);
+  const called = facts?.calledFlakyAt ?? null;
   const thread = sub.streak
     ? { ts: sub.streak.threadTs, what: "failure thread", since: sub.streak.firstRun?.createdAt ?? null }
     : typeof sub.flakyThread?.ts === "string" && sub.flakyThread.ts
-      ? { ts: sub.flakyThread.ts, what: "flaky thread", since: null }
+      ? { ts: sub.flakyThread.ts, what: "flaky thread", since: called }
       : null;
-  if (!thread) return state;
+  if (!thread) return called ? `${state} · called flaky ${dateToken(called)}` : state;
   const url = permalink(teamUrl, sub.channelId, thread.ts);
   // The date token stays outside the link: a label is escaped text, and a token there shows raw.
   const since = thread.since ? ` since ${dateToken(thread.since)}` : "";
@@ -56,7 +58,9 @@ export const testWords: SubscriptionWords<TestSubscription> = {
     const o = resolveTestOptions(sub.options);
     return [...optionTokens(o).map((p) => code(p)), ...mentionOption(o.mention)].join(" ");
   },
-  changeExample: (sub) => `/decipher subscribe test ${sub.testId} after:2`,
+  // An example that would change something: never the value already set.
+  changeExample: (sub) =>
+    `/decipher subscribe test ${sub.testId} after:${resolveTestOptions(sub.options).after === 2 ? 3 : 2}`,
   rule: (sub) =>
     sub.failingAtSubscribe
       ? `${failingSince(sub.failingAtSubscribe)}: I'll tell this channel when it passes, and post each new failure.`
@@ -66,6 +70,8 @@ export const testWords: SubscriptionWords<TestSubscription> = {
   itemLine: (sub, now) => testStateLine(factsOfSubscription(sub, now)),
   homeName: (sub, appUrl) => `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`,
   homeLastAlert,
+  // A pass told to the channel (failing when subscribed) is not an alert of a failure.
+  noAlertYet: "no failure alert yet",
   mention: (sub) => sub.options?.mention,
   overdueWhat: "failed runs",
   owedNote: (overdue) =>

@@ -73,7 +73,7 @@ describe("the channel index behind list and status", () => {
 
   it("shows a failing test as failing, with its last alert, once the alert is posted", async () => {
     const { bot, org } = await subscribedBot();
-    expect(visibleText(await firstPage(bot, "status"))).toMatch(/no alert yet/);
+    expect(visibleText(await firstPage(bot, "status"))).toMatch(/no failure alert yet/);
     await org.addRun(101, "failed");
     await bot.cron();
     const status = visibleText(await firstPage(bot, "status"));
@@ -95,7 +95,7 @@ describe("the channel index behind list and status", () => {
   it("a collection that has not alerted yet says where its growth is counted from, not 'at the last alert'", async () => {
     const { bot } = await subscribedBot("subscribe collection 501");
     const status = visibleText(await firstPage(bot, "status"));
-    expect(status).toMatch(/no alert yet/);
+    expect(status).toMatch(/no growth alert yet/);
     expect(status).toMatch(/growth counted from \d+ sessions/);
     expect(status).not.toMatch(/at the last alert/);
   });
