@@ -609,3 +609,57 @@ test("the sandbox page switches workspaces, and each suggests its own organizati
     await shoot("globex-workspace");
   });
 });
+
+test("the sandbox page's assistant pane: prompts from the demo's tests, a status line, the answer", async () => {
+  await page.goto(`${stack.pageUrl}#C0DEMO`);
+  await page.locator(".live", { hasText: "live" }).waitFor();
+  await emulatorControl(stack.emulatorUrl)
+    .org(stack.apiKey)
+    .addRun(101, "failed", { oneLineSummary: "Sandbox browser test: the pay button did nothing" });
+  for (const id of [101, 102]) {
+    await command(`/decipher subscribe test ${id}`);
+    await messages()
+      .filter({ hasText: `(#${id})` })
+      .first()
+      .waitFor();
+  }
+  const pane = page.locator("#assistant");
+  let asked = "";
+  await step("the pane opens with prompts built from the demo's tests", async () => {
+    await page.click("#assistant-open");
+    await pane.waitFor();
+    const chips = pane.locator(".prompt-chip");
+    await chips.first().waitFor();
+    const titles = await chips.allTextContents();
+    assert.equal(titles[0], "What failed today?");
+    const why = titles.find((t) => /^Why did (Checkout flow|Login with SSO) fail\?$/.test(t));
+    assert.ok(why, `no 'Why did … fail?' of a demo test among ${titles.join(" | ")}`);
+    asked = why;
+    await shoot("assistant-pane-prompts");
+  });
+  await step("a prompt clicked is asked, and answered in the pane with the demo's test", async () => {
+    const test = /^Why did (.+) fail\?$/.exec(asked)?.[1] ?? "";
+    await pane.locator(".prompt-chip", { hasText: asked }).click();
+    const answer = pane.locator("#assistant-messages .msg").filter({ hasText: "last failed" });
+    await answer.waitFor();
+    const text = (await answer.textContent()) ?? "";
+    assert.ok(text.includes(test), `the answer does not name ${test}: ${text}`);
+    assert.ok(
+      await pane.locator("#assistant-messages .msg", { hasText: asked }).count(),
+      "the question is not shown",
+    );
+    assert.equal(
+      await pane.locator("#assistant-status").isVisible(),
+      false,
+      "the status line outlived the answer",
+    );
+    await shoot("assistant-pane-answer");
+  });
+  await step("a question typed in the pane is answered there too", async () => {
+    await page.fill("#assistant-composer", "what did jane@acme.com do today?");
+    await page.press("#assistant-composer", "Enter");
+    await pane.locator("#assistant-messages .msg", { hasText: "jane@acme.com" }).nth(1).waitFor();
+    await page.click("#assistant-close");
+    assert.equal(await pane.isVisible(), false);
+  });
+});

@@ -2,6 +2,8 @@
 // second, renders the viewer's channel (ephemerals only for the viewer, like Slack), sends
 // slash commands, button clicks and menu choices as real signed deliveries, and fires the
 // bot's cron.
+
+import { setupAssistant } from "./assistant.js";
 import { renderMessageBody } from "./blocks.js";
 import { controlStatus } from "./control-status.js";
 import {
@@ -120,7 +122,8 @@ function setStatus(event) {
     }, fadeMs);
 }
 
-const visible = (m) => !m.ephemeral || m.visible_to === state.me;
+// The assistant pane's thread parents are Slack's, not a message of the DM (page/assistant.js).
+const visible = (m) => m.via !== "assistant" && (!m.ephemeral || m.visible_to === state.me);
 const isTopLevel = (m) => !m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast;
 const timeOf = (ts) => new Date(Number(ts) * 1000);
 
@@ -760,6 +763,14 @@ async function init() {
   $("thread-close").addEventListener("click", () => {
     state.thread = null;
     renderThread();
+  });
+  setupAssistant({
+    api,
+    el,
+    toast,
+    renderMessage: (m) => renderMessage(m, true),
+    me: () => state.me,
+    channel: () => state.channel,
   });
   if (state.home) openHome();
   else refresh();

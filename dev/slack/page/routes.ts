@@ -11,6 +11,7 @@ import { POLL_EVERYTHING_CRON } from "../../../src/model/poll-clock.ts";
 const ASSETS: Record<string, string> = {
   "index.html": "text/html; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
+  "assistant.js": "text/javascript; charset=utf-8",
   "blocks.js": "text/javascript; charset=utf-8",
   "charts.js": "text/javascript; charset=utf-8",
   "control-status.js": "text/javascript; charset=utf-8",
