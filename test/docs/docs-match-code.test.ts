@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import configurationPage from "../../docs/configuration.md?raw";
+import deployingPage from "../../docs/deploying-by-hand.md?raw";
 import packageJson from "../../package.json";
 import readme from "../../README.md?raw";
 import config from "../../src/config.ts?raw";
@@ -52,10 +53,10 @@ function namesRead(): Set<string> {
   return names;
 }
 
-/** The names docs/configuration.md documents: each table row's first cell. */
-function namesDocumented(): Set<string> {
+/** The names a page's tables document: each row's first cell (docs/configuration.md, docs/deploying-by-hand.md). */
+function namesDocumented(page = configurationPage): Set<string> {
   const names = new Set<string>();
-  for (const row of configurationPage.split("\n").filter((line) => line.startsWith("| `")))
+  for (const row of page.split("\n").filter((line) => line.startsWith("| `")))
     for (const m of (row.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1] as string);
   return names;
 }
@@ -131,6 +132,11 @@ describe("the docs match the code", () => {
     expect(read.size).toBeGreaterThan(15);
     const documented = namesDocumented();
     expect([...read].filter((name) => !documented.has(name)).sort()).toEqual([]);
+  });
+
+  it("deploying by hand says, for each mode, what becomes of every variable in docs/configuration.md", () => {
+    const perMode = namesDocumented(deployingPage);
+    expect([...namesDocumented()].filter((name) => !perMode.has(name)).sort()).toEqual([]);
   });
 
   it("every `npm run` command in README and docs/ is a script of package.json", () => {
