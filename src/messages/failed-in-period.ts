@@ -48,7 +48,8 @@ function failedLine(s: TestSubscription, runs: PeriodRuns, input: FailedInPeriod
     last
       ? ` · last ${link(runUrl(input.appUrl, s.testId, last.runId), `#${last.runId}`)} ${dateToken(last.at)}`
       : "",
-    now ? ` · now ${testStateLine(now)}` : "",
+    // The answer stays in the thread: its state says when it was true, not "now".
+    now ? ` · ${testStateLine(now)} (as of ${dateToken(input.now)})` : "",
     summary ? ` — ${truncateMrkdwn(oneLine(summary), 200)}` : "",
     alert ? ` · ${link(alert, "the alert")}` : "",
   ].join("");

@@ -153,10 +153,15 @@ export function failedThenPassed(card: SlackMessage, test: TestInfo): SlackMessa
 /** The strip of the last runs and the failure's class, said as of its run once the card says more. */
 function evidenceLine({ evidence, recoveredBy, streak, firstRun }: FailedRunParentInput): string {
   const strip = evidence && evidence.recentRuns.length > 0 ? runStrip(evidence.recentRuns) : "";
-  const meaning = evidence?.classification ? classLine(evidence.classification) : "";
+  // A green card shows no red sign under its ✅: the class is what the failure was, in words.
+  const meaning = evidence?.classification ? classLine(evidence.classification, !recoveredBy) : "";
   if (!strip && !meaning) return "";
   // Once the card says more than its run (a streak, a recovery), the evidence says whose it is.
-  const whose = recoveredBy || streak.failedRuns > 1 ? `At run #${firstRun.id}:` : "";
+  const whose = recoveredBy
+    ? `Before it passed again, at run #${firstRun.id}:`
+    : streak.failedRuns > 1
+      ? `At run #${firstRun.id}:`
+      : "";
   return [whose, [strip && `Last runs ${strip}`, meaning].filter(Boolean).join(" · ")]
     .filter(Boolean)
     .join(" ");

@@ -22,9 +22,10 @@ const LABEL: Record<string, string> = {
 };
 
 /** "🆕 new failure — failed after 6 runs passed": the failure's class, in words. */
-export function classLine(classification: { kind: string; reason: string }): string {
+export function classLine(classification: { kind: string; reason: string }, icon = true): string {
   const label = LABEL[classification.kind] ?? "";
-  return label ? `${label} — ${escapeMrkdwn(classification.reason)}` : "";
+  const words = icon ? label : label.replace(/^:[a-z_]+: /, "");
+  return label ? `${words} — ${escapeMrkdwn(classification.reason)}` : "";
 }
 
 /**

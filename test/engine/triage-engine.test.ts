@@ -93,12 +93,20 @@ function evidenceOf(message: StoredMessage) {
 
 /**
  * The evidence under the title, as posted: a longer or green streak changes the title and says
- * "At run #N:" before the strip, and keeps the rest.
+ * "At run #N:" (green: "Before it passed again, at run #N:") before the strip, a green card says
+ * the class without its red sign, and the rest is kept.
  */
 const evidenceBody = (message: StoredMessage) =>
   evidenceOf(message)
     .slice(1)
-    .map((b) => JSON.stringify(b).replace(/At run #\d+: /, ""));
+    .map((b) =>
+      JSON.stringify(b)
+        .replace(/(?:At|Before it passed again, at) run #\d+: /, "")
+        .replace(
+          /:(?:new|red_circle|large_yellow_circle|x): (?=(?:new failure|broken|flaky|failing) — )/,
+          "",
+        ),
+    );
 
 describe("an alert keeps what it showed when it was posted", () => {
   it("Acknowledge, Snooze and Mute change only the status line and the controls: the strip, the class, the Production line and the example session stay", async () => {

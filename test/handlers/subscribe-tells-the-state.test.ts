@@ -46,6 +46,20 @@ describe("subscribing tells the state it found", () => {
     expect(await now()).toMatch(/passing/);
   });
 
+  it("a test already flaky is promised what its flaky: option does, not a follow-up thread per failure", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const flappy = await org.addTest("Flappy flow");
+    for (const status of ["failed", "passed", "failed", "passed", "failed", "passed"] as const)
+      await org.addRun(flappy.id, status);
+    await bot.command("/decipher", `subscribe test ${flappy.id}`);
+    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(reply).toMatch(/Now: .*flaky/);
+    expect(reply).toContain("It is flaky: its failures go into one thread a day");
+    expect(reply).not.toContain("thread follow-ups until it passes again");
+  });
+
   it("with trigger:, failing on that trigger is promised and its pass told, though another trigger's runs passed since", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });

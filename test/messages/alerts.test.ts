@@ -221,8 +221,29 @@ describe("failed-run parent", () => {
         recoveredBy: { id: 1241, at: NOW.toISOString() },
       }),
     );
-    expect(visibleText(recovered)).toMatch(/At run #\d+: Last runs 🟩🟥/);
+    expect(visibleText(recovered)).toMatch(/Before it passed again, at run #\d+: Last runs 🟩🟥/);
     expect(visibleText(failedRunParent(parentInput({ evidence })))).not.toMatch(/At run #/);
+  });
+
+  it("a recovered card shows no red sign under its ✅: the failure's class is said in words, as of its run", () => {
+    const evidence = {
+      recentRuns: [
+        { id: 1233, status: "passed" as const },
+        { id: 1234, status: "failed" as const },
+      ],
+      classification: { kind: "failing", reason: "its last run failed" },
+      impact: null,
+    } as never;
+    const red = visibleText(failedRunParent(parentInput({ evidence })));
+    expect(red).toContain(":x: failing — its last run failed");
+    const green = visibleText(
+      failedRunParent(parentInput({ evidence, recoveredBy: { id: 1241, at: NOW.toISOString() } })),
+    );
+    expect(green).toMatch(/:white_check_mark: Recovered/);
+    expect(green).toMatch(
+      /Before it passed again, at run #\d+: Last runs 🟩🟥 · failing — its last run failed/u,
+    );
+    expect(green).not.toMatch(/:x:|:red_circle:/);
   });
 
   it("still reads well when the vendor did not say which step failed, and without a ref has no triage", () => {

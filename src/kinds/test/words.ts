@@ -7,7 +7,7 @@ import { testStateGlance, testStateLine } from "../../messages/test-state-line.t
 import type { FailingAtSubscribe } from "../../model/failing-at-subscribe.ts";
 import { mentionToken } from "../../model/mention.ts";
 import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
-import { factsOfSubscription } from "../../model/test-state.ts";
+import { factsOfSubscription, testState } from "../../model/test-state.ts";
 import { mentionOption, NAME_CHARS } from "../words.ts";
 
 /** A test subscription's options as the tokens `/decipher subscribe` takes, mention aside. */
@@ -43,6 +43,13 @@ const failingSince = (was: FailingAtSubscribe) =>
     ? `Its last run failed ${dateToken(was.since)}`
     : `It has failed ${plural(was.failedRuns, "run")} in a row since ${dateToken(was.since)}`;
 
+/** A test already flaky when subscribed: what its `flaky:` option does with its failures. */
+const FLAKY_RULE: Record<ReturnType<typeof resolveTestOptions>["flaky"], string> = {
+  thread: "It is flaky: its failures go into one thread a day, not a post each (`flaky:alert` posts each).",
+  alert: "It is flaky: I'll post each of its failures here, as `flaky:alert` asks.",
+  digest: "It is flaky: its failures are counted for the digest, not posted, as `flaky:digest` asks.",
+};
+
 export const testWords: SubscriptionWords<TestSubscription> = {
   label: (sub, appUrl) =>
     `test ${link(testUrl(appUrl, sub.testId), `${truncatePlain(sub.testName, NAME_CHARS)} (#${sub.testId})`)}`,
@@ -64,7 +71,9 @@ export const testWords: SubscriptionWords<TestSubscription> = {
   rule: (sub) =>
     sub.failingAtSubscribe
       ? `${failingSince(sub.failingAtSubscribe)}: I'll tell this channel when it passes, and post each new failure.`
-      : "I'll post here when a new run fails, and thread follow-ups until it passes again.",
+      : sub.stateFacts && testState(sub.stateFacts) === "flaky"
+        ? FLAKY_RULE[resolveTestOptions(sub.options).flaky]
+        : "I'll post here when a new run fails, and thread follow-ups until it passes again.",
   shortName: (sub) => plainLine(sub.testName) || `test ${sub.testId}`,
   noticeName: (sub) => `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`,
   itemLine: (sub, now) => testStateLine(factsOfSubscription(sub, now)),

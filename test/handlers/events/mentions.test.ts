@@ -59,7 +59,7 @@ describe("app_mention", () => {
     const red = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts).at(-1);
     const text = visibleText(red ?? {});
     expect(text).toMatch(
-      /tests\/101\|[^>]+>\* failed \d+ of \d+ runs · last <[^>]+> <!date\^\d+\^[^>]+> · now :red_circle: [a-z ]+: /,
+      /tests\/101\|[^>]+>\* failed \d+ of \d+ runs · last <[^>]+> <!date\^\d+\^[^>]+> · :red_circle: [a-z ]+: [^(]+\(as of <!date\^\d+\^[^>]+>\)/,
     );
     expect(text).toContain("the alert>");
     expect(text).not.toContain("tests/103|");
