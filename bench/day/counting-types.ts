@@ -4,6 +4,8 @@ export type Tally = {
   rowsWritten: { sql: number; storageApi: number; alarms: number };
   /** The same rows written, by the binding of the objects that wrote them. */
   rowsWrittenBy: Record<string, number>;
+  /** The same rows written, by object and what wrote them (`subscriptions: INSERT INTO runs`, `channels: put window`, `registry: setAlarm`). */
+  rowsWrittenHow: Record<string, number>;
   rowsRead: { sql: number; storageApi: number };
   kv: { reads: number; writes: number; deletes: number; lists: number };
   vendor: number;
@@ -16,6 +18,7 @@ export const zeroTally = (): Tally => ({
   doRequests: {},
   rowsWritten: { sql: 0, storageApi: 0, alarms: 0 },
   rowsWrittenBy: {},
+  rowsWrittenHow: {},
   rowsRead: { sql: 0, storageApi: 0 },
   kv: { reads: 0, writes: 0, deletes: 0, lists: 0 },
   vendor: 0,
@@ -42,6 +45,7 @@ export function minus(a: Tally, b: Tally): Tally {
     ),
     rowsWritten: sub(a.rowsWritten, b.rowsWritten),
     rowsWrittenBy: sub(a.rowsWrittenBy, b.rowsWrittenBy),
+    rowsWrittenHow: sub(a.rowsWrittenHow ?? {}, b.rowsWrittenHow ?? {}),
     rowsRead: sub(a.rowsRead, b.rowsRead),
     kv: sub(a.kv, b.kv),
     vendor: a.vendor - b.vendor,
@@ -56,6 +60,7 @@ export function plus(a: Tally, b: Tally, f = 1): Tally {
     doRequests: add(a.doRequests, b.doRequests, f),
     rowsWritten: add(a.rowsWritten, b.rowsWritten, f),
     rowsWrittenBy: add(a.rowsWrittenBy, b.rowsWrittenBy, f),
+    rowsWrittenHow: add(a.rowsWrittenHow ?? {}, b.rowsWrittenHow ?? {}, f),
     rowsRead: add(a.rowsRead, b.rowsRead, f),
     kv: add(a.kv, b.kv, f),
     vendor: a.vendor + f * b.vendor,

@@ -55,19 +55,31 @@ async function settled(): Promise<void> {
 }
 
 /** SQL cursors not yet added up: their row counts are final once the statement was read. */
-let cursors: Array<{ kind: string; cursor: SqlStorageCursor<Record<string, SqlStorageValue>> }> = [];
+let cursors: Array<{
+  kind: string;
+  what: string;
+  cursor: SqlStorageCursor<Record<string, SqlStorageValue>>;
+}> = [];
 
-/** Rows written, also by the kind of object that wrote them. */
-function wrote(kind: string, rows: number, meter: keyof Tally["rowsWritten"]) {
+/** A statement by its first words, a key by its name up to its first separator: what wrote a row. */
+const statementOf = (query: unknown) =>
+  String(query).replace(/\s+/g, " ").trim().split(" (")[0]?.slice(0, 40) ?? "";
+const keyOf = (key: string) => key.split(/[:/]/)[0] ?? key;
+
+/** Rows written, also by the kind of object that wrote them and by what wrote them. */
+function wrote(kind: string, rows: number, meter: keyof Tally["rowsWritten"], what: string) {
+  if (rows === 0) return;
   tally.rowsWritten[meter] += rows;
   tally.rowsWrittenBy[kind] = (tally.rowsWrittenBy[kind] ?? 0) + rows;
+  const how = `${kind}: ${what}`;
+  tally.rowsWrittenHow[how] = (tally.rowsWrittenHow[how] ?? 0) + rows;
 }
 
 /** Adds up the SQL statements run so far (their rows read and written). */
 export function settleCursors(): void {
-  for (const { kind, cursor } of cursors) {
+  for (const { kind, what, cursor } of cursors) {
     tally.rowsRead.sql += cursor.rowsRead;
-    wrote(kind, cursor.rowsWritten, "sql");
+    wrote(kind, cursor.rowsWritten, "sql", what);
   }
   cursors = [];
 }
@@ -154,8 +166,9 @@ export function countedEnv<E extends Record<string, unknown>>(env: E, seen: Stub
   return out as E;
 }
 
-const keysOf = (arg: unknown) =>
-  typeof arg === "string" ? 1 : Array.isArray(arg) ? arg.length : Object.keys(arg as object).length;
+const keysOf = (arg: unknown) => keyNames(arg).length;
+const keyNames = (arg: unknown): string[] =>
+  typeof arg === "string" ? [arg] : Array.isArray(arg) ? (arg as string[]) : Object.keys(arg as object);
 
 /** Wraps one storage object in place: rows read and written, and the alarms it sets. */
 function countStorage(
@@ -178,15 +191,15 @@ function countStorage(
     return map;
   });
   wrap("put", (args, result) => {
-    wrote(kind, keysOf(args[0]), "storageApi");
+    for (const key of keyNames(args[0])) wrote(kind, 1, "storageApi", `put ${keyOf(key)}`);
     return result;
   });
   wrap("delete", (args, result) => {
-    wrote(kind, keysOf(args[0]), "storageApi");
+    for (const key of keyNames(args[0])) wrote(kind, 1, "storageApi", `delete ${keyOf(key)}`);
     return result;
   });
   wrap("setAlarm", (args, result) => {
-    wrote(kind, 1, "alarms");
+    wrote(kind, 1, "alarms", "setAlarm");
     const at = args[0];
     onAlarm(typeof at === "number" ? at : (at as Date).getTime());
     return result;
@@ -195,7 +208,7 @@ function countStorage(
   (storage as unknown as { __clearFiredAlarm: () => Promise<void> }).__clearFiredAlarm =
     storage.deleteAlarm.bind(storage);
   wrap("deleteAlarm", (_args, result) => {
-    wrote(kind, 1, "alarms");
+    wrote(kind, 1, "alarms", "deleteAlarm");
     onAlarm(null);
     return result;
   });
@@ -205,7 +218,7 @@ function countStorage(
   const exec = sql.exec.bind(sql);
   sql.exec = (...args: unknown[]) => {
     const cursor = exec(...args);
-    cursors.push({ kind, cursor });
+    cursors.push({ kind, what: statementOf(args[0]), cursor });
     return cursor;
   };
 }

@@ -92,6 +92,10 @@ function sizeTable(r: DayResult, day: DayEstimate): string[] {
       .filter(([, v]) => v > 0.5)
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(", ")}; by what wrote them, per subscription: ${Object.entries(day.tally.rowsWrittenHow ?? {})
+      .filter(([, v]) => v / r.n >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${fmt(v / r.n, 1)}`)
       .join(", ")}.`,
     "",
   );
