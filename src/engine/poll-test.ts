@@ -410,10 +410,12 @@ async function claimOverdue(
   return { waitingOnChannel, group };
 }
 
-/** The shown watermark is copied only now and then: a test running every minute must not cost a KV write a minute. */
-const WATERMARK_COPY_MS = 30 * 60 * 1000;
-
-/** The state to store, or null when nothing a reader would see changed: an idle poll writes nothing. */
+/**
+ * The state to store, or null when nothing a reader would see changed: an idle poll writes
+ * nothing, and neither does a pass with nothing to tell. The watermark (`lastRunId`) moves
+ * with the state, never on its own: on its own it would cost a row written and the channel's
+ * index row for every run (issue #35), and the ledger already holds the run.
+ */
 function changedOrNull(
   before: TestSubscription,
   after: TestSubscription,
@@ -421,10 +423,5 @@ function changedOrNull(
 ): TestSubscription | null {
   const strip = (s: TestSubscription) =>
     JSON.stringify({ ...s, lastChangeAt: null, lastRunId: null, lastRunAt: null });
-  const moved =
-    after.lastRunId !== before.lastRunId &&
-    (before.lastRunAt === null ||
-      after.lastRunAt === null ||
-      Date.parse(after.lastRunAt) - Date.parse(before.lastRunAt) > WATERMARK_COPY_MS);
-  return strip(before) === strip(after) && !moved ? null : { ...after, lastChangeAt: now.toISOString() };
+  return strip(before) === strip(after) ? null : { ...after, lastChangeAt: now.toISOString() };
 }

@@ -157,8 +157,9 @@ export type TestSubscription = SubscriptionBase & {
    */
   unmutedAt?: string | null;
   /**
-   * The newest settled run the ledger holds (src/model/run-ledger.ts), shown in status. Derived
-   * after each poll; the ledger, never this, decides what is new.
+   * The newest settled run the ledger held when the state was last stored for another reason
+   * (src/model/run-ledger.ts). A run alone does not store it: that would be a row written for
+   * each pass (issue #35). The ledger, never this, decides what is new.
    */
   lastRunId: number;
   /** Its plausible `createdAt`, or null. */

@@ -45,6 +45,12 @@ export class ChannelObject extends DurableObject<Env> {
   readonly #queue = new SerialQueue();
   /** The last caller's configuration, for the window's alarm (see SubscriptionObject's). */
   #config: Config | null = null;
+  /**
+   * The tests asked to poll that answered with nothing to hold, in memory only: writing the
+   * window for each answer cost a row written per test per failure (issue #35). An object
+   * evicted meanwhile forgets them, and its window closes at its full length instead.
+   */
+  #answered = new Set<string>();
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.run(work);
@@ -107,11 +113,12 @@ export class ChannelObject extends DurableObject<Env> {
       if (known) return { told: modeOf(item.runId, known.ts, known.passedNext) };
       const stored = await this.ctx.storage.get<Window>("window");
       const open = stored && Object.keys(stored.holds).length > 0;
+      if (!open) this.#answered = new Set();
       const window: Window = open
         ? stored
         : { channelId, teamId, holds: {}, waitingFor: tests.filter((n) => n !== name) };
       window.holds[String(item.runId)] = { name, item, at };
-      window.waitingFor = (window.waitingFor ?? []).filter((n) => n !== name);
+      window.waitingFor = (window.waitingFor ?? []).filter((n) => n !== name && !this.#answered.has(n));
       await this.ctx.storage.put("window", window);
       if (alarms) {
         // Everyone asked has answered: decided now, not at the end of the window.
@@ -176,10 +183,10 @@ export class ChannelObject extends DurableObject<Env> {
   polled(name: string): Promise<void> {
     return this.#serial(async () => {
       const window = await this.ctx.storage.get<Window>("window");
-      if (!window || Object.keys(window.holds).length === 0 || !window.waitingFor?.includes(name)) return;
-      window.waitingFor = window.waitingFor.filter((n) => n !== name);
-      await this.ctx.storage.put("window", window);
-      if (window.waitingFor.length === 0) await this.ctx.storage.setAlarm(Date.now());
+      const waiting = (window?.waitingFor ?? []).filter((n) => !this.#answered.has(n));
+      if (!window || Object.keys(window.holds).length === 0 || !waiting.includes(name)) return;
+      this.#answered.add(name);
+      if (waiting.length === 1) await this.ctx.storage.setAlarm(Date.now());
     });
   }
 

@@ -1,0 +1,99 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
+import { readConfig } from "../../src/config.ts";
+import { objectNames } from "../../src/objects/addresses.ts";
+import { ledgerOf, registryShard, subscriptionStub } from "../helpers/cases.ts";
+import { countRowsWritten, fireAlarm, noRows, type RowsWritten, settled } from "../helpers/rows-written.ts";
+
+// Cloudflare's Free plan allows 100,000 rows written a day, index rows and each setAlarm
+// included (docs/cloudflare-limits.md): 1,000 subscriptions whose tests run 24 times a day
+// leave each run a few rows (issue #35; BENCHMARKS.md "Rows written, by what writes them").
+// These count what the channel's objects write, polled at the hourly pace a large deployment
+// runs at; the registry shard's lease renewals are counted apart.
+
+const MINUTE = 60_000;
+
+/** `#alerts` watching `tests` tests on the objects' own alarms, and the objects whose rows count. */
+async function watched(tests: number) {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms" } });
+  const org = emulator.org(apiKey);
+  const ids: number[] = [];
+  for (let i = 0; i < tests; i++) {
+    const test = await org.addTest(`Rows step ${i + 1} ${crypto.randomUUID().slice(0, 6)}`);
+    await bot.command("/decipher", `subscribe test ${test.id}`);
+    ids.push(test.id);
+  }
+  const team = await bot.team();
+  const channel = env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(team, "C0ALERTS")));
+  const subscriptions = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+  const shard = await registryShard(bot);
+  const config = readConfig(bot.env);
+  const t0 = Date.now();
+  const id = ids[0] as number;
+  const stub = subscriptions[0] as (typeof subscriptions)[number];
+  /** The first test's poll `minutes` after the start, as its alarm runs it. */
+  const pollAt = (minutes: number) => stub.wake(new Date(t0 + minutes * MINUTE).toISOString(), config);
+  /** A run of the first test that ended a few minutes before `minutes`. */
+  const runBefore = (minutes: number, status: "passed" | "failed") =>
+    org.addRun(id, status, { createdAt: new Date(t0 + (minutes - 4) * MINUTE).toISOString() });
+  /** Rows the channel's objects (`channel`) and the team's shard (`leases`) write while `work` runs. */
+  const rowsOf = async (work: () => Promise<unknown>) => {
+    const channelRows = noRows();
+    const leases = noRows();
+    for (const s of [...subscriptions, channel]) await countRowsWritten(s, channelRows);
+    await countRowsWritten(shard, leases);
+    await work();
+    return { channel: settled(channelRows), leases: settled(leases) };
+  };
+  await pollAt(0);
+  const others = subscriptions.slice(1);
+  return { bot, id, pollAt, runBefore, rowsOf, channel, others };
+}
+
+const where = (rows: RowsWritten) => JSON.stringify(rows.by);
+
+describe("rows written per run (issue #35)", () => {
+  it("a passing run an hour after the last costs its ledger row and the alarm; the state and the channel's index stay unwritten", async () => {
+    const { bot, id, pollAt, runBefore, rowsOf } = await watched(2);
+    // The first pass changes what the test's state says (a run was seen): written once.
+    await runBefore(60, "passed");
+    await pollAt(60);
+    for (const hour of [2, 3, 4, 5]) {
+      await runBefore(hour * 60, "passed");
+      const { channel } = await rowsOf(() => pollAt(hour * 60));
+      expect(channel.total, where(channel)).toBeLessThanOrEqual(3);
+      expect(channel.by["put sub"] ?? 0, where(channel)).toBe(0);
+      expect(channel.by.setAlarm, where(channel)).toBe(1);
+      // An idle poll half an hour later writes only its next alarm.
+      const idle = await rowsOf(() => pollAt(hour * 60 + 30));
+      expect(idle.channel.by, where(idle.channel)).toEqual({ setAlarm: 1 });
+    }
+    // The ledger has every pass, settled: the digest, the classes and the next read see them.
+    const passes = (await ledgerOf(bot, "test", id)).filter((r) => r.status === "passed");
+    expect(passes).toHaveLength(5);
+    expect(passes.every((r) => r.fate === "quiet")).toBe(true);
+  });
+
+  it("a failure, its alert and the pass that ends it cost a bounded number of rows", async () => {
+    // Minutes apart, not hours: the channel's window closes on the real clock.
+    const { bot, pollAt, runBefore, rowsOf, channel, others } = await watched(2);
+    await runBefore(1, "passed");
+    await pollAt(1);
+    await runBefore(2, "failed");
+    // The failure opens the channel's outage window and asks the other test to poll now; its
+    // answer closes the window, which tells the failure alone.
+    const failure = await rowsOf(async () => {
+      await pollAt(2);
+      for (const other of others) await fireAlarm(other);
+      await fireAlarm(channel);
+    });
+    expect(await bot.alertPosts()).toHaveLength(1);
+    const recovery = await rowsOf(async () => {
+      await runBefore(3, "passed");
+      await pollAt(3);
+    });
+    expect(failure.channel.total + recovery.channel.total).toBeLessThanOrEqual(34);
+  });
+});
