@@ -148,6 +148,7 @@ export function createBot(options: {
         userId,
         responseUrl: await responseUrl(channelId, userId, message.ts),
         messageTs: message.ts,
+        threadTs: message.thread_ts,
         ephemeral: !!message.ephemeral,
         button: control,
         ...(opts.selectedValue === undefined ? {} : { selectedValue: opts.selectedValue }),

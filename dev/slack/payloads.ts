@@ -151,7 +151,7 @@ export type BlockActionInput = {
   team: Team;
   channel: Pick<Channel, "id" | "name">;
   user: Pick<User, "id" | "name">;
-  message: Pick<StoredMessage, "ts" | "ephemeral">;
+  message: Pick<StoredMessage, "ts" | "ephemeral" | "threadTs">;
   button: FoundButton;
   responseUrl: string;
   triggerId: string;
@@ -182,6 +182,8 @@ export function buildBlockActionsPayload(
       message_ts: message.ts,
       channel_id: channel.id,
       is_ephemeral: message.ephemeral,
+      // A reply's button names its thread, so an answer can go where the question was.
+      ...(message.threadTs && message.threadTs !== message.ts ? { thread_ts: message.threadTs } : {}),
     },
     trigger_id: input.triggerId,
     team: { id: team.teamId, domain: team.domain },
@@ -261,6 +263,8 @@ export function madeUpControl(
 export function clickFor(
   ids: RequestIds & {
     messageTs: string;
+    /** The thread the clicked message is a reply in. */
+    threadTs?: string | undefined;
     ephemeral?: boolean;
     button: FoundButton;
     selectedValue?: string;
@@ -272,7 +276,11 @@ export function clickFor(
     team: testTeam(ids.teamId),
     channel: { id: ids.channelId, name: "alerts" },
     user: { id: ids.userId, name: ids.userName ?? "alice" },
-    message: { ts: ids.messageTs, ephemeral: ids.ephemeral ?? false },
+    message: {
+      ts: ids.messageTs,
+      ephemeral: ids.ephemeral ?? false,
+      ...(ids.threadTs ? { threadTs: ids.threadTs } : {}),
+    },
     button: ids.button,
     responseUrl: ids.responseUrl,
     triggerId: "1.2.3",

@@ -3,6 +3,7 @@ import * as ACTION_IDS from "../messages/action-ids.ts";
 import { IMPACT_REPLAY_ACTION_ID } from "../messages/production-impact-blocks.ts";
 import type { Deps } from "../wiring.ts";
 import { noAck } from "./actions/action-requests.ts";
+import { askExampleAction } from "./actions/ask-example.ts";
 import { channelPageAction } from "./actions/channel-more.ts";
 import { collectionSessionsAction } from "./actions/collection-sessions.ts";
 import { sessionClicksAction, sessionScreenshotsAction } from "./actions/session-clicks.ts";
@@ -86,6 +87,9 @@ export function createSlackApp(deps: Deps): LeanSlackApp {
   // Several Unmute buttons in one row: `triage_unmute`, `triage_unmute:2`, … (src/messages/decipher-replies.ts).
   const unmute = triageButtonAction("unmute")(deps);
   app.action(new RegExp(`^${ACTION_IDS.triageUnmute}(:\\d+)?$`), unmute.ack, unmute.lazy);
+  // The help answer's examples: `ask_example:0`, `ask_example:1`, … (src/messages/mention-help.ts).
+  const example = askExampleAction(deps);
+  app.action(new RegExp(`^${ACTION_IDS.askExample}(:\\d+)?$`), example.ack, example.lazy);
   const snooze = triageSnoozeAction(deps);
   app.action({ type: "static_select", action_id: ACTION_IDS.triageSnooze }, snooze.ack, snooze.lazy);
   // Link buttons still send an interaction; it only needs an ack.

@@ -26,3 +26,5 @@ export const triageMute = "triage_mute";
 export const triageUnmute = "triage_unmute";
 /** A collection alert's "…and 2 more new sessions": lists them, just to the clicker. */
 export const collectionSessions = "collection_sessions";
+/** An example question of the help answer: asks it (`ask_example:0`, `:1`, … in one row). */
+export const askExample = "ask_example";

@@ -1,4 +1,5 @@
-import { context, section } from "./elements.ts";
+import { askExample } from "./action-ids.ts";
+import { actions, button, context, section } from "./elements.ts";
 import { fitMessage, type SlackMessage } from "./limits.ts";
 import { escapeMrkdwn, oneLine } from "./mrkdwn.ts";
 
@@ -21,6 +22,21 @@ function questions({ tests, collections }: HelpExamples): string[] {
   ];
 }
 
+/** Example questions as buttons that ask them (src/handlers/actions/ask-example.ts), from what is watched. */
+function exampleButtons({ tests, collections }: HelpExamples) {
+  const [first, second] = tests.map((name) => oneLine(name).slice(0, 40));
+  const asked = [
+    "What failed today?",
+    ...(first ? [`Is ${first} broken?`, `Why did ${first} fail?`, `Is ${second ?? first} flaky?`] : []),
+    ...(collections.length > 0 ? ["What's growing?"] : []),
+  ];
+  return actions(
+    ...asked.map((question, i) =>
+      button({ text: question, actionId: `${askExample}:${i}`, value: question }),
+    ),
+  );
+}
+
 /**
  * What a mention answers to `help`, and to anything it cannot place: the questions it answers,
  * as examples from this channel's own tests and collections. It never repeats what was typed.
@@ -32,6 +48,7 @@ export function mentionHelpMessage(examples: HelpExamples = { tests: [], collect
       section(
         `*Ask me in plain words, in this thread or any channel I'm in:*\n${questions(examples).join("\n")}`,
       ),
+      ...exampleButtons(examples),
       context("Paste a Decipher session or test link and I explain it. `/decipher help` manages alerts."),
     ],
   });

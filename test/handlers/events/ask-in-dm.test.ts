@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
-import { OUTSIDER_REFUSAL } from "../../../src/messages/outsiders.ts";
+import { GUEST_REFUSAL, OUTSIDER_REFUSAL } from "../../../src/messages/outsiders.ts";
 import { envelope, eventsOf, fromAnotherOrg } from "../../helpers/events.ts";
 
 /**
@@ -74,5 +74,12 @@ describe("a question in a DM with the app", () => {
     expect(answers.map((m) => m.text)).toEqual([OUTSIDER_REFUSAL]);
     expect(visibleText(answers[0] ?? {})).not.toContain("Checkout");
     expect(await org.requestTotal()).toBe(0);
+  });
+
+  it("a guest of the workspace gets the guest sentence, not the tests of their channel", async () => {
+    const { bot, dm } = await workspace();
+    await bot.person("U0GUEST", "guest", ["C0ALERTS"]);
+    const answers = await dm("what failed today?", "U0GUEST");
+    expect(answers.map((m) => m.text)).toEqual([GUEST_REFUSAL]);
   });
 });
