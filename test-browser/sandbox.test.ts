@@ -663,3 +663,24 @@ test("the sandbox page's assistant pane: prompts from the demo's tests, a status
     assert.equal(await pane.isVisible(), false);
   });
 });
+
+test("the sandbox page's @ list: a group picked as Slack offers it reaches mention: escaped, and the reply names it", async () => {
+  await page.goto(`${stack.pageUrl}#C0ALERTS`);
+  await page.locator(".live", { hasText: "live" }).waitFor();
+  await step("typing @ opens the workspace's people and groups", async () => {
+    await page.fill("#composer", "/decipher subscribe test 101 mention:@on");
+    const choice = page.locator("#mention-list .mention-choice", { hasText: "@oncall" });
+    await choice.waitFor();
+    assert.equal(await page.locator("#mention-list .mention-choice", { hasText: "@alice" }).count(), 0);
+    await shoot("mention-picker");
+    await choice.click();
+    assert.equal(await page.inputValue("#composer"), "/decipher subscribe test 101 mention:@oncall ");
+  });
+  await step("sent, it reaches the bot as a group, and the reply says who new failures ping", async () => {
+    await page.press("#composer", "Enter");
+    // Typed without picking, the bot would answer that @oncall reached it as plain text.
+    await messages().filter({ hasText: "new failures ping @oncall" }).first().waitFor();
+    assert.equal(await messages().filter({ hasText: "reached me as plain text" }).count(), 0);
+    await shoot("mention-picked");
+  });
+});

@@ -65,6 +65,7 @@ export function adminRoutes(workspaces: Workspaces, responseUrls: ResponseUrls, 
       domain: ws.domain,
       channels: [...ws.channels.values()],
       users: [...ws.users.values()],
+      user_groups: ws.userGroups,
       rate_limit: ws.rateLimit,
     });
   });

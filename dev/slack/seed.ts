@@ -1,4 +1,4 @@
-import type { Channel, User } from "./standin-types.ts";
+import type { Channel, User, UserGroup } from "./standin-types.ts";
 
 // Every workspace starts from the same fixture so tests can name channels without setup.
 // Ids are Slack-shaped (C…/U…) but readable.
@@ -32,6 +32,13 @@ export const BOT_USER_ID = "U0DECIPHER";
 export const BOT_ID = "B0DECIPHER";
 export const APP_ID = "A0DECIPHER";
 export const SLACKBOT_USER_ID = "USLACKBOT";
+
+export function seedUserGroups(): UserGroup[] {
+  return [
+    { id: "S0ONCALL", handle: "oncall", name: "On-call", users: ["U0BOB"] },
+    { id: "S0QA", handle: "qa-team", name: "QA team", users: ["U0ALICE", "U0BOB"] },
+  ];
+}
 
 export function seedUsers(): User[] {
   return [

@@ -20,6 +20,12 @@ export type Channel = {
   isExtShared?: boolean;
 };
 
+/**
+ * A user group (Slack's "@oncall"): the page's @ picker offers it, and a picked one reaches the
+ * app as `<!subteam^S…|@handle>` in a command (should_escape) or a message.
+ */
+export type UserGroup = { id: string; handle: string; name: string; users: string[] };
+
 export type User = {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import { INSTALL_SCOPES } from "../../src/model/install-scopes.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
-import { SLACKBOT_USER_ID, seedChannels, seedUsers } from "./seed.ts";
+import { SLACKBOT_USER_ID, seedChannels, seedUserGroups, seedUsers } from "./seed.ts";
 import type {
   AssistantThread,
   CallRecord,
@@ -11,6 +11,7 @@ import type {
   StoredMessage,
   StoredView,
   User,
+  UserGroup,
 } from "./standin-types.ts";
 import { createMinuteWindow, type MinuteWindow } from "./tiers.ts";
 import { createTsClock, type TsClock } from "./ts-clock.ts";
@@ -26,6 +27,7 @@ export type Workspace = {
   verificationToken: string;
   channels: Map<string, Channel>;
   users: Map<string, User>;
+  userGroups: UserGroup[];
   messages: StoredMessage[];
   calls: CallRecord[];
   faults: Fault[];
@@ -143,6 +145,7 @@ export class Workspaces {
       verificationToken: `vt${hash(`v:${token}`)}`,
       channels: new Map(seedChannels().map((c) => [c.id, c])),
       users: new Map(seedUsers().map((u) => [u.id, u])),
+      userGroups: seedUserGroups(),
       messages: [],
       calls: [],
       faults: [],

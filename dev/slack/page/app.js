@@ -6,6 +6,7 @@
 import { setupAssistant } from "./assistant.js";
 import { renderMessageBody } from "./blocks.js";
 import { controlStatus } from "./control-status.js";
+import { mentionPicker } from "./mention-picker.js";
 import {
   messageTime,
   parseReadingClock,
@@ -26,6 +27,7 @@ const state = {
   channels: [],
   /** @type {Map<string, { id: string, name: string, realName: string, isBot: boolean, role?: string, teamId?: string }>} */
   users: new Map(),
+  userGroups: [],
   /** @type {any[]} */
   messages: [],
   me: localStorage.getItem("sandbox.me") || "U0ALICE",
@@ -55,6 +57,7 @@ function retimePage() {
 
 const ctx = {
   userName: (id) => state.users.get(id)?.name,
+  groupHandle: (id) => state.userGroups.find((g) => g.id === id)?.handle,
   channelName: (id) => state.channels.find((c) => c.id === id)?.name,
   now: readingNow,
   onButton: clickButton,
@@ -596,6 +599,7 @@ async function refresh() {
     $("team-name").textContent = ws.team;
     state.channels = ws.channels;
     state.users = new Map(ws.users.map((u) => [u.id, u]));
+    state.userGroups = ws.user_groups ?? [];
     renderPeople();
     state.messages = msgs.messages;
     $("live").textContent = "● live";
@@ -729,6 +733,12 @@ async function init() {
     refresh();
   });
   const input = /** @type {HTMLInputElement} */ ($("composer"));
+  const picker = mentionPicker(
+    input,
+    $("mention-list"),
+    () => ({ people: [...state.users.values()].filter((u) => !u.isBot), groups: state.userGroups }),
+    el,
+  );
   $("composer-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const line = input.value;
@@ -736,7 +746,7 @@ async function init() {
     state.history.push(line);
     state.historyAt = state.history.length;
     input.value = "";
-    if (!(await sendCommand(line))) input.value = line;
+    if (!(await sendCommand(picker.escape(line)))) input.value = line;
   });
   input.addEventListener("keydown", (event) => {
     if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;

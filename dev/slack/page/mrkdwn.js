@@ -1,7 +1,7 @@
 // Slack mrkdwn → DOM nodes. Everything a message says is untrusted vendor/bot text: nodes are
 // built with textContent only, links are kept only when they are http(s).
 
-/** @typedef {{ userName?: (id: string) => string | undefined, channelName?: (id: string) => string | undefined, now?: () => number }} Ctx */
+/** @typedef {{ userName?: (id: string) => string | undefined, groupHandle?: (id: string) => string | undefined, channelName?: (id: string) => string | undefined, now?: () => number }} Ctx */
 
 /** Every shortcode the bot sends must be here (test/slack-standin/page-emoji.test.ts checks). */
 export const EMOJI = {
@@ -202,7 +202,11 @@ function special(inner, ctx) {
     node.classList.add("date");
     return node;
   }
-  if (target.startsWith("!subteam^")) return el("span", "mention", label ?? "@group");
+  // Slack shows a group by its handle, the label it came with or not.
+  if (target.startsWith("!subteam^")) {
+    const handle = ctx.groupHandle?.(target.slice(9));
+    return el("span", "mention", handle ? `@${handle}` : (label ?? "@group"));
+  }
   if (target.startsWith("!")) return el("span", "mention", `@${target.slice(1)}`);
   const url = decodeEntities(target);
   return link(url, label ?? url);

@@ -15,6 +15,7 @@ const ASSETS: Record<string, string> = {
   "blocks.js": "text/javascript; charset=utf-8",
   "charts.js": "text/javascript; charset=utf-8",
   "control-status.js": "text/javascript; charset=utf-8",
+  "mention-picker.js": "text/javascript; charset=utf-8",
   "mrkdwn.js": "text/javascript; charset=utf-8",
   "reading-clock.js": "text/javascript; charset=utf-8",
   "suggestions.js": "text/javascript; charset=utf-8",
