@@ -44,7 +44,11 @@ async function sendNotice(
       : due === "erroring"
         ? sub.erroringSince
         : (sub.noticeSince ?? sub.lastChangeAt);
-  const result = await ctx.outbox.send(`notice:${due}:${episode ?? ""}`, message);
+  // The outbox key of an erroring notice keeps the word it had before polls that err were
+  // called "erroring": a notice decided, and perhaps posted, by the code before that rename is
+  // then found under its own key, not posted a second time.
+  const keyWord = due === "erroring" ? "failing" : due;
+  const result = await ctx.outbox.send(`notice:${keyWord}:${episode ?? ""}`, message);
   // A paused channel may refuse the notice too: it was tried once, status and /health show the rest.
   if (!result.ok && due !== "paused") return null;
   return due === "recovered"
