@@ -1,5 +1,6 @@
 import type { TestPick } from "../model/ask/test-pick.ts";
 import type { PeriodRuns } from "../model/period-runs.ts";
+import type { ImpactResult } from "../model/production-impact.ts";
 import type { RunRecord } from "../model/run-record.ts";
 import type { CollectionSubscription, TestSubscription } from "../model/subscription.ts";
 import { type AskScope, SCOPE_WORDS } from "./ask-scope.ts";
@@ -9,6 +10,7 @@ import { runFacts } from "./failed-run-card.ts";
 import { fitMessage, type SlackMessage, truncateMrkdwn } from "./limits.ts";
 import { collectionUrl, testUrl } from "./links.ts";
 import { dateToken, link, oneLine, plural } from "./mrkdwn.ts";
+import { productionImpactBlocks } from "./production-impact-blocks.ts";
 import { collectionCountLine } from "./subscription-state-lines.ts";
 import { testStateLine } from "./test-state-line.ts";
 
@@ -27,7 +29,13 @@ function unsureLead(asked: TestPick | null): string {
 const named = (id: number, name: string | null) => oneLine(name?.trim() || `Test ${id}`);
 
 /** "why did checkout fail?": the test's last failed run, as its alert shows it. */
-export function lastFailureMessage(asked: TestPick, run: RunRecord | null, appUrl: string): SlackMessage {
+export function lastFailureMessage(
+  asked: TestPick,
+  run: RunRecord | null,
+  appUrl: string,
+  /** What the test's page (`page:`) sees in production, when a subscription names it. */
+  impact: ImpactResult | null = null,
+): SlackMessage {
   const name = named(asked.id, asked.name);
   if (!run) {
     const text = `${name} has no failed run in Decipher's history.`;
@@ -41,7 +49,11 @@ export function lastFailureMessage(asked: TestPick, run: RunRecord | null, appUr
   ].filter(Boolean);
   return fitMessage({
     text: `${name} last failed in run #${run.id}`,
-    blocks: [section(lines.join("\n")), context("The run's page has each step and its screenshots.")],
+    blocks: [
+      section(lines.join("\n")),
+      ...(impact ? productionImpactBlocks({ impact, appUrl }) : []),
+      context("The run's page has each step and its screenshots."),
+    ],
   });
 }
 

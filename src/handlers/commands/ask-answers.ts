@@ -1,3 +1,4 @@
+import { impactVendorClient, productionImpact } from "../../engine/read-production-impact.ts";
 import {
   collectionsMessage,
   flakyMessage,
@@ -69,13 +70,27 @@ async function failed(place: AskPlace, q: Extract<Question, { intent: "failed" }
   });
 }
 
-/** The test's last failed run, read from Decipher (one request). */
+/**
+ * The test's last failed run, read from Decipher (one request), and, when a subscription here
+ * names the test's page (`page:`), what that page sees in production, as its alerts show it
+ * (two requests more at most; a garnish that never fails the answer).
+ */
 async function whyFailed(place: AskPlace, asked: TestPick): Promise<SlackMessage> {
   const { deps } = place;
   try {
-    const page = await deps.vendor.listTestRuns(asked.id, { status: "failed", limit: 1 });
-    const run = page.data[0];
-    return lastFailureMessage(asked, run ? runRecord(run) : null, deps.config.decipherAppUrl);
+    const found = await deps.vendor.listTestRuns(asked.id, { status: "failed", limit: 1 });
+    const run = found.data[0];
+    const page = watchedTests(place).find((s) => s.testId === asked.id && s.options?.page)?.options?.page;
+    const impact =
+      run && page
+        ? await productionImpact(impactVendorClient(deps.config, deps.budget), {
+            page,
+            collections: watched(place).collection,
+            now: deps.now(),
+            budget: deps.budget,
+          })
+        : null;
+    return lastFailureMessage(asked, run ? runRecord(run) : null, deps.config.decipherAppUrl, impact);
   } catch (error) {
     return errorMessage(vendorErrorSentence(error));
   }
