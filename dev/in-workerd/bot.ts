@@ -271,8 +271,8 @@ export function createBot(options: {
     /** The channel is shared with another organization (Slack Connect). */
     shareChannel: (channelId = "C0ALERTS") => standIn.shareChannel(botToken, channelId),
     /** A person of the workspace with a role Slack reports (a guest, an admin), in `channels` only. */
-    person: (userId: string, role: UserRole, channels?: string[]) =>
-      standIn.user(botToken, userId, role, channels),
+    person: (userId: string, role: UserRole, channels?: string[], tz?: string) =>
+      standIn.user(botToken, userId, role, channels, undefined, tz),
     /** A person deletes one of the channel's messages. */
     deleteMessage: (ts: string, channelId = "C0ALERTS") => standIn.deleteMessage(botToken, channelId, ts),
     /** Slack sends `message_metadata_posted` for the bot's posts (the manifest's `metadata_subscriptions`). */

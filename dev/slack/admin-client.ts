@@ -79,13 +79,21 @@ export function slackAdmin(standInUrl: string) {
     /** The bot scopes the token has from now on (the `x-oauth-scopes` header of every answer). */
     scopes: (botToken: string, scopes: string[]) => call("POST", "/scopes", { botToken, scopes }),
     /** A person with a role users.info reports (a guest, an admin), in `channels` only (dev/slack/README.md). */
-    user: (botToken: string, userId: string, role: UserRole, channels?: string[], teamId?: string) =>
+    user: (
+      botToken: string,
+      userId: string,
+      role: UserRole,
+      channels?: string[],
+      teamId?: string,
+      tz?: string,
+    ) =>
       call("POST", "/users", {
         botToken,
         userId,
         role,
         ...(channels ? { channels } : {}),
         ...(teamId ? { teamId } : {}),
+        ...(tz ? { tz } : {}),
       }),
     /** The workspace's team id from now on (auth.test and every payload). */
     team: (botToken: string, teamId: string) => call("POST", "/team", { botToken, teamId }),

@@ -165,7 +165,8 @@ export function adminPlatformRoutes(workspaces: Workspaces, defaultToken?: strin
     const name = str(body.name) ?? id.slice(1).toLowerCase();
     const seeded = ws.users.get(id);
     const person = seeded ?? { id, name, realName: name, displayName: name, isBot: false };
-    ws.users.set(id, { ...person, role, ...(teamId ? { teamId } : {}) });
+    const tz = str(body.tz);
+    ws.users.set(id, { ...person, role, ...(teamId ? { teamId } : {}), ...(tz ? { tz } : {}) });
     const channels = Array.isArray(body.channels) ? body.channels.map(String) : seeded ? null : ["C0ALERTS"];
     if (channels)
       for (const channel of ws.channels.values()) {

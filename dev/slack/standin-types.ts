@@ -38,6 +38,8 @@ export type User = {
    * a `single-channel-guest` (also `is_ultra_restricted`). Set with `POST /__slack/users`.
    */
   role?: UserRole;
+  /** Their time zone as users.info names it (`tz`); Europe/London when not set. */
+  tz?: string;
   /**
    * Someone of another organization, in a channel shared with it (Slack Connect): their own
    * team, which Slack names for them in events, commands and clicks (docs/slack-platform.md).

@@ -281,6 +281,22 @@ const conversationsReplies: Method = ({ ws, params }) => {
   };
 };
 
+/** Slack's `tz`, `tz_label` and `tz_offset` (seconds east of UTC, now) of an IANA zone. */
+function zoneFields(tz: string) {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: tz,
+    timeZoneName: "longOffset",
+  }).formatToParts();
+  const offset = /GMT([+-])(\d{2}):(\d{2})/.exec(parts.find((p) => p.type === "timeZoneName")?.value ?? "");
+  const seconds = offset
+    ? (offset[1] === "-" ? -1 : 1) * (Number(offset[2]) * 3600 + Number(offset[3]) * 60)
+    : 0;
+  const label = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "long" })
+    .formatToParts()
+    .find((p) => p.type === "timeZoneName")?.value;
+  return { tz, tz_label: label ?? tz, tz_offset: seconds };
+}
+
 function userObject(ws: Workspace, u: User) {
   return {
     id: u.id,
@@ -288,9 +304,7 @@ function userObject(ws: Workspace, u: User) {
     name: u.name,
     deleted: false,
     real_name: u.realName,
-    tz: "Europe/London",
-    tz_label: "Greenwich Mean Time",
-    tz_offset: 0,
+    ...zoneFields(u.tz ?? "Europe/London"),
     is_admin: u.role === "admin" || u.role === "owner",
     is_owner: u.role === "owner",
     is_primary_owner: false,

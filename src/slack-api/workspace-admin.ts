@@ -1,3 +1,4 @@
+import { isValidZone } from "../util/local-time.ts";
 import type { SlackClient } from "./slack-client.ts";
 import { classifySlackFailure } from "./slack-errors.ts";
 
@@ -7,6 +8,7 @@ type SlackUser = {
   is_primary_owner?: boolean;
   is_restricted?: boolean;
   is_ultra_restricted?: boolean;
+  tz?: string;
 };
 
 /** The person as `users.info` describes them; null when Slack cannot say. */
@@ -38,4 +40,13 @@ export async function isWorkspaceAdmin(slack: SlackClient, userId: string): Prom
 export async function isGuest(slack: SlackClient, userId: string): Promise<boolean | null> {
   const user = await userInfo(slack, userId);
   return user ? Boolean(user.is_restricted || user.is_ultra_restricted) : null;
+}
+
+/**
+ * The person's time zone as Slack has it (`users.info`'s `tz`, an IANA name), so "today" in a
+ * question is their today. Null when Slack cannot say or names no zone this runtime knows.
+ */
+export async function personZone(slack: SlackClient, userId: string): Promise<string | null> {
+  const tz = (await userInfo(slack, userId))?.tz;
+  return typeof tz === "string" && isValidZone(tz) ? tz : null;
 }

@@ -43,7 +43,7 @@ export const askExampleAction = (deps: Deps): Listener<ButtonRequest> => ({
           deps,
           team,
         )
-      : await answerInChannel(question, deps, { ...team, channelId });
+      : await answerInChannel(question, deps, { ...team, channelId, userId: user });
     if (container.is_ephemeral === true) {
       await reply(req.context.respond, answer);
       return;

@@ -20,6 +20,8 @@ import { indexKeyOf } from "../../model/channel-index.ts";
 import { byKind } from "../../model/kind-facts.ts";
 import { runRecord } from "../../model/run-record.ts";
 import type { Subscription, TestSubscription } from "../../model/subscription.ts";
+import { personZone } from "../../slack-api/workspace-admin.ts";
+import { withDeadline } from "../../util/deadline.ts";
 import { mapLimit } from "../../util/map-limit.ts";
 import type { Deps } from "../../wiring.ts";
 import { subscriptionsOfPerson } from "../person-subscriptions.ts";
@@ -151,8 +153,20 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
   }
 }
 
-/** Where a question was asked: the workspace, the channel, and the workspace's Slack URL for links. */
-export type AskedIn = { teamId: string; channelId: string; teamUrl: string | null };
+/**
+ * Where a question was asked: the workspace, the channel, the workspace's Slack URL for links,
+ * and who asked (whose "today" it is), when known.
+ */
+export type AskedIn = { teamId: string; channelId: string; teamUrl: string | null; userId?: string };
+
+/** How long an answer waits for users.info's zone: the second the guest check gives it (src/handlers/guests.ts). */
+const ZONE_WAIT_MS = 1000;
+
+/** The asker's zone (users.info); null when Slack is slower than that or cannot say. */
+function zoneOf(deps: Deps, userId: string | undefined): Promise<string | null> {
+  if (!userId) return Promise.resolve(null);
+  return withDeadline(personZone(deps.slack, userId), ZONE_WAIT_MS, () => null);
+}
 
 /** Told the question once it is understood, before its answer is read (the assistant pane's status). */
 export type OnQuestion = (q: Question) => Promise<void>;
@@ -172,14 +186,18 @@ async function understood(
 
 /**
  * A question in words (`@Decipher …`, `/decipher ask …`), understood against the channel's own
- * tests and answered from what the channel watches; days counted in its digest's zone, else UTC.
+ * tests and answered from what the channel watches; days counted where the asker is (their Slack
+ * time zone), else in the channel's digest zone, else UTC.
  */
 export async function answerInChannel(text: string, deps: Deps, where: AskedIn): Promise<SlackMessage> {
-  const index = await deps.control.channelIndex(where.teamId, where.channelId, deps.now()).catch(() => null);
+  const [index, zone] = await Promise.all([
+    deps.control.channelIndex(where.teamId, where.channelId, deps.now()).catch(() => null),
+    zoneOf(deps, where.userId),
+  ]);
   if (!index) return errorMessage(INDEX_UNREADABLE);
   const subscriptions = index.entries.map((e) => e.subscription);
   const place = { deps, subscriptions, scope: "channel" as const, teamUrl: where.teamUrl };
-  return understood(text, place, index.digest?.zone ?? "UTC");
+  return understood(text, place, zone ?? index.digest?.zone ?? "UTC");
 }
 
 /** Who asked in a DM or the assistant pane: the workspace, the person, the workspace's Slack URL. */
@@ -199,7 +217,8 @@ export function onceEach(subscriptions: readonly Subscription[]): Subscription[]
 /**
  * A question asked in a DM or the assistant pane: answered from the channels the bot watches that
  * the person is in (what their App Home shows, src/handlers/person-subscriptions.ts), never the
- * workspace's other channels; days counted in the first of those channels' digest zones, else UTC.
+ * workspace's other channels; days counted where the person is, else in the first of those
+ * channels' digest zones, else UTC.
  */
 export async function answerForPerson(
   text: string,
@@ -207,7 +226,10 @@ export async function answerForPerson(
   by: AskedBy,
   onQuestion?: OnQuestion,
 ): Promise<SlackMessage> {
-  const theirs = await subscriptionsOfPerson(deps, by.teamId, by.userId);
+  const [theirs, zone] = await Promise.all([
+    subscriptionsOfPerson(deps, by.teamId, by.userId),
+    zoneOf(deps, by.userId),
+  ]);
   if (theirs.unchecked) return errorMessage(CHANNELS_UNCHECKED);
   const place = {
     deps,
@@ -215,5 +237,5 @@ export async function answerForPerson(
     scope: "person" as const,
     teamUrl: by.teamUrl,
   };
-  return understood(text, place, theirs.digests[0]?.zone ?? "UTC", onQuestion);
+  return understood(text, place, zone ?? theirs.digests[0]?.zone ?? "UTC", onQuestion);
 }

@@ -237,7 +237,8 @@ async function answer(
 /** `/decipher ask …`: the mention's answer (src/handlers/commands/ask-answers.ts), to the person alone. */
 async function askAndReply(deps: Deps, command: AskCommand, req: Request): Promise<void> {
   const teamUrl = req.context.authorizeResult?.url ?? null;
-  const message = await answerInChannel(command.question, deps, { ...where(req), teamUrl });
+  const asker = req.payload.user_id;
+  const message = await answerInChannel(command.question, deps, { ...where(req), teamUrl, userId: asker });
   await reply(req.context.respond, message, { replaceOriginal: true });
 }
 

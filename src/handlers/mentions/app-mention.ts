@@ -72,7 +72,7 @@ export async function handleAppMention(
   team: MentionTeam = { teamId: DEFAULT_TEAM, teamUrl: null },
 ): Promise<void> {
   const message = await answerWords(event.text ?? "", deps, (text) =>
-    answerInChannel(text, deps, { ...team, channelId: event.channel }),
+    answerInChannel(text, deps, { ...team, channelId: event.channel, userId: event.user }),
   );
   try {
     await deps.slack.chat.postMessage({

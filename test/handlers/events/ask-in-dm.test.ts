@@ -82,4 +82,16 @@ describe("a question in a DM with the app", () => {
     const answers = await dm("what failed today?", "U0GUEST");
     expect(answers.map((m) => m.text)).toEqual([GUEST_REFUSAL]);
   });
+
+  it("counts 'today' from midnight where the person is (users.info tz), in a DM as in a mention", async () => {
+    const { bot, events, dm } = await workspace();
+    await bot.person("U0ALICE", "member", ["C0ALERTS", "C0PRIVATE"], "Pacific/Kiritimati");
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date());
+    const midnight = Date.parse(`${day}T00:00:00+14:00`) / 1000;
+    const since = (text: string) => Number(/since <!date\^(\d+)\^/.exec(text)?.[1]);
+    expect(since(visibleText((await dm("what failed today?"))[0] ?? {}))).toBe(midnight);
+    const { message } = await events.say("C0ALERTS", "@Decipher what failed today?");
+    const [answer] = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts === message.ts);
+    expect(since(visibleText(answer ?? {}))).toBe(midnight);
+  });
 });
