@@ -87,14 +87,18 @@ export function subscriptionLine(
 ): string {
   const said = wordsOf(words, sub);
   const muted = mutedOf(sub);
+  const polling = sub.lastError
+    ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":warning: polling failed"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
+    : "";
+  // A kind polled while muted (a test) keeps its state current, and its polling can fail while
+  // muted: that still needs someone. A kind not polled while muted says so instead.
   const health = sub.paused
     ? pausedLine(sub, { ...sub.paused, reason: sub.paused.reason.slice(0, 200) })
     : muted
-      ? // A kind polled while muted (a test) keeps its state current: only the others say so.
-        `${mutedStateLine(muted)}${factsOf(sub).pollsWhileMuted ? "" : ` · ${said.mutedPolling}`}`
-      : sub.lastError
-        ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":warning: polling failed"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
-        : "";
+      ? [mutedStateLine(muted), factsOf(sub).pollsWhileMuted ? polling : said.mutedPolling]
+          .filter(Boolean)
+          .join(" · ")
+      : polling;
   const s = snooze(sub);
   const acks = acknowledgements(sub).slice(-3);
   const overdue = sub.overdue ?? 0;

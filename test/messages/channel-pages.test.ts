@@ -188,6 +188,22 @@ describe("a muted subscription's words", () => {
     expect(home(test)).not.toContain("polled while muted");
   });
 
+  it("say a muted test's polling failure on Home, as status does: muted is not fine", () => {
+    const failing = {
+      ...test,
+      lastError: {
+        at: "2026-11-24T08:50:00.000Z",
+        message: "Decipher answered 401: the API key was refused",
+      },
+      erroringSince: "2026-11-24T08:40:00.000Z",
+    } as Subscription;
+    for (const page of [status(failing), home(failing)]) {
+      expect(page).toMatch(/muted\* by <@U0BOB>/);
+      expect(page).toContain("polling failed");
+      expect(page).toContain("the API key was refused");
+    }
+  });
+
   it("say a muted collection is not polled, and counts its growth again from the unmute", () => {
     for (const page of [status(collection), home(collection)])
       expect(page).toContain("not polled while muted: its growth is counted again from the unmute");
