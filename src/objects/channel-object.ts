@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Config, type Env, readConfig } from "../config.ts";
+import type { Config, Env } from "../config.ts";
 import { createEngineDeps } from "../engine/engine-deps.ts";
 import type { PollMode } from "../engine/poll-context.ts";
 import { specOf } from "../kinds/kinds.ts";
@@ -32,6 +32,7 @@ import {
 import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly.ts";
 import { DECIDED_KEEP_MS, type Decided, type Hold, modeOf, type Window } from "./channel-window.ts";
 import { historyPace } from "./history-pace.ts";
+import { configOrNull } from "./object-clock.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { channelOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
@@ -192,13 +193,8 @@ export class ChannelObject extends DurableObject<Env> {
 
   /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
   override async alarm(): Promise<void> {
-    let config: Config;
-    try {
-      config = this.#config ?? readConfig(this.env);
-    } catch (error) {
-      console.error(`channel alarm: ${describeError(error)}`);
-      return;
-    }
+    const config = configOrNull(this.#config, this.env, "channel alarm");
+    if (!config) return;
     await this.closeWindow(config);
     await this.sweep(config);
   }

@@ -65,13 +65,19 @@ export async function countRowsWritten(stub: DurableObjectStub, into: RowsWritte
   });
 }
 
-/** Runs the object's alarm as the platform fires it (runDurableObjectAlarm's own clearing uncounted). */
-export function fireAlarm(stub: DurableObjectStub): Promise<boolean> {
-  return runInDurableObject(stub, async (instance: unknown, state) => {
+/** Clears the object's alarm as the platform does when it fires it (uncounted); false when it has none. */
+export function clearFiredAlarm(stub: DurableObjectStub): Promise<boolean> {
+  return runInDurableObject(stub, async (_instance, state) => {
     if ((await state.storage.getAlarm()) === null) return false;
     const clear = (state.storage as unknown as { __clearFiredAlarm?: () => Promise<void> }).__clearFiredAlarm;
     await (clear ? clear() : state.storage.deleteAlarm());
-    await (instance as { alarm: () => Promise<void> }).alarm();
     return true;
   });
+}
+
+/** Runs the object's alarm as the platform fires it (runDurableObjectAlarm's own clearing uncounted). */
+export async function fireAlarm(stub: DurableObjectStub): Promise<boolean> {
+  if (!(await clearFiredAlarm(stub))) return false;
+  await runInDurableObject(stub, (instance: unknown) => (instance as { alarm: () => Promise<void> }).alarm());
+  return true;
 }
