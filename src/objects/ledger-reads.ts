@@ -3,6 +3,7 @@ import { runsForOptions } from "../engine/failure-route.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
 import { withOlderStreak } from "../engine/poll-test.ts";
+import { failingAtSubscribe } from "../model/failing-at-subscribe.ts";
 import { type PeriodRuns, periodRuns } from "../model/period-runs.ts";
 import { RUNNING_FOR_AT_MOST_MS } from "../model/poll-clock.ts";
 import {
@@ -38,13 +39,18 @@ function testLedger(
 /**
  * A test whose options changed, with its state read again from its ledger under them (its
  * `trigger:` picks which runs are its own), as its next poll would: the subscribe reply's
- * "Now:" is then true of the options it names.
+ * "Now:" is then true of the options it names. A pass still owed from subscribing is owed
+ * under them too: the failing of the runs they keep, or nothing when those are not failing
+ * (a "passed again" for runs that never failed would be false).
  */
 export function withStateUnderOptions(sql: SqlStorage, sub: Subscription, now: Date): Subscription {
   const read = testLedger(sql, sub);
   if (!read) return sub;
   const rows = withOlderStreak(read.ledger.recent(now, 24 * 60 * 60 * 1000), read.ledger, now);
-  return { ...read.test, stateFacts: ledgerTestStateFacts(rows, read.test, now) };
+  const stateFacts = ledgerTestStateFacts(rows, read.test, now);
+  if (!read.test.failingAtSubscribe) return { ...read.test, stateFacts };
+  const { trigger } = resolveTestOptions(read.test.options);
+  return { ...read.test, stateFacts, failingAtSubscribe: failingAtSubscribe(rows, stateFacts, trigger) };
 }
 
 /**

@@ -5,6 +5,16 @@ import { subscribedBot } from "../helpers/emulator.ts";
 
 // Test 102 of the demo organization ("Login with SSO") failed its last 5 runs; 101 passes;
 // collection 502 is resolved (dev/emulator/README.md).
+/** A bot of a new organization whose test "Nightly checkout" has these runs, oldest first. */
+async function nightlyWith(runs: readonly (readonly ["passed" | "failed", string])[]) {
+  const apiKey = await newOrg();
+  const bot = createBot({ apiKey });
+  const org = emulator.org(apiKey);
+  const nightly = await org.addTest("Nightly checkout");
+  for (const [status, triggeredBy] of runs) await org.addRun(nightly.id, status, { triggeredBy });
+  return { bot, org, nightly };
+}
+
 describe("subscribing tells the state it found", () => {
   it("a test failing when subscribed: the reply says since when, and its first pass is told in the channel, once", async () => {
     const { bot, org } = await subscribedBot("subscribe test 102");
@@ -61,17 +71,12 @@ describe("subscribing tells the state it found", () => {
   });
 
   it("with trigger:, failing on that trigger is promised and its pass told, though another trigger's runs passed since", async () => {
-    const apiKey = await newOrg();
-    const bot = createBot({ apiKey });
-    const org = emulator.org(apiKey);
-    const nightly = await org.addTest("Nightly checkout");
-    for (const [status, triggeredBy] of [
+    const { bot, org, nightly } = await nightlyWith([
       ["failed", "schedule"],
       ["failed", "schedule"],
       ["passed", "manual"],
       ["passed", "manual"],
-    ] as const)
-      await org.addRun(nightly.id, status, { triggeredBy });
+    ]);
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
     const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
     expect(reply).toMatch(/It has failed 2 runs in a row since .*: I'll tell this channel when it passes/);
@@ -83,6 +88,28 @@ describe("subscribing tells the state it found", () => {
     expect(told[0]).toMatch(
       /passed again .*it had failed 2 runs in a row, since .*, when this channel subscribed/,
     );
+  });
+
+  it("an option change that leaves a failing test passing takes back the promise: no 'passed again' for runs that never failed", async () => {
+    const { bot, org, nightly } = await nightlyWith([
+      ["passed", "manual"],
+      ["passed", "manual"],
+      ["failed", "schedule"],
+      ["failed", "schedule"],
+    ]);
+    await bot.command("/decipher", `subscribe test ${nightly.id}`);
+    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toContain(
+      "I'll tell this channel when it passes",
+    );
+    // Its manual runs never failed: under trigger:manual it is passing, and nothing is owed.
+    await bot.command("/decipher", `subscribe test ${nightly.id} trigger:manual`);
+    const changed = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(changed).toMatch(/Now: .*passing/);
+    expect(changed).not.toMatch(/It has failed|I'll tell this channel when it passes/);
+
+    await org.addRun(nightly.id, "passed", { triggeredBy: "manual" });
+    await bot.cron();
+    expect((await bot.posted()).map(visibleText).filter((t) => t.includes("passed again"))).toEqual([]);
   });
 
   it("a test failing when subscribed whose last failed run is rerun and passes: that pass is told, once", async () => {
