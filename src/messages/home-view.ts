@@ -2,7 +2,7 @@ import type { HomeTabView, SectionBlock } from "slack-edge";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { mentionToken } from "../model/mention.ts";
 import type { Subscription } from "../model/subscription.ts";
-import type { Acknowledgement, Muted, Snooze } from "../model/triage-state.ts";
+import { type Acknowledgement, isSnoozed, type Muted, type Snooze } from "../model/triage-state.ts";
 import { lookingLine, snoozeEnd } from "./alert-status.ts";
 import { unmuteButtons } from "./decipher-replies.ts";
 import { button, context, divider, header, packLines, section } from "./elements.ts";
@@ -99,7 +99,9 @@ export function subscriptionLine(
           .filter(Boolean)
           .join(" · ")
       : polling;
+  // A timed snooze that ran out is over, though its next poll has not cleared it yet.
   const s = snooze(sub);
+  const snoozed = s && isSnoozed({ snooze: s }, now) ? s : null;
   const acks = acknowledgements(sub).slice(-3);
   const overdue = sub.overdue ?? 0;
   // A view never notifies anyone: the mention shows as the person's or group's name.
@@ -108,7 +110,7 @@ export function subscriptionLine(
     `• ${said.homeName(sub, appUrl)} — ${said.homeLastAlert(sub, teamUrl, now)}`,
     health,
     overdue > 0 ? `:rotating_light: ${overdue} overdue (${said.overdueWhat} not told after 5 min)` : "",
-    s ? snoozeText(s) : "",
+    snoozed ? snoozeText(snoozed) : "",
     lookingLine(acks),
     ping ? `:bell: pings ${ping}` : "",
   ]

@@ -204,6 +204,29 @@ describe("a muted subscription's words", () => {
     }
   });
 
+  it("say nothing of a snooze that ran out before its next poll, on Home as in status", () => {
+    const snoozed = (until: string) =>
+      ({
+        ...test,
+        muted: null,
+        snooze: {
+          by: "U0CAROL",
+          at: "2026-11-24T07:00:00.000Z",
+          until,
+          choice: { kind: "for", hours: 1 },
+          missedFailures: 0,
+          countAtStart: null,
+        },
+      }) as unknown as Subscription;
+    // NOW is 09:00: a snooze until 10:00 holds, one until 08:00 is over.
+    expect(home(snoozed("2026-11-24T10:00:00.000Z"))).toContain("snoozed by <@U0CAROL>");
+    for (const page of [
+      status(snoozed("2026-11-24T08:00:00.000Z")),
+      home(snoozed("2026-11-24T08:00:00.000Z")),
+    ])
+      expect(page).not.toContain("snoozed");
+  });
+
   it("say a muted collection is not polled, and counts its growth again from the unmute", () => {
     for (const page of [status(collection), home(collection)])
       expect(page).toContain("not polled while muted: its growth is counted again from the unmute");
