@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg } from "../../../dev/in-workerd/bot.ts";
-import { OUTSIDER_REFUSAL } from "../../../src/messages/outsiders.ts";
+import { GUEST_REFUSAL, OUTSIDER_REFUSAL } from "../../../src/messages/outsiders.ts";
 import { askers, SURFACES } from "../../helpers/ask.ts";
 import { eventsOf, fromAnotherOrg } from "../../helpers/events.ts";
 
@@ -93,6 +93,16 @@ describe("the assistant pane", () => {
     await events.openPane("U0BOB");
     const [opened] = await events.pane("U0BOB");
     expect(opened?.prompts.map((p) => p.message)).toEqual(["What failed today?", "What can you answer?"]);
+  });
+
+  it("a guest of the workspace who opens it gets the guest sentence, and no prompt names a test", async () => {
+    const { bot, events } = await alerts();
+    await bot.person("U0GUEST", "guest", ["C0ALERTS"]);
+    await events.openPane("U0GUEST");
+    const [opened] = await events.pane("U0GUEST");
+    expect(opened?.prompts).toEqual([]);
+    expect(opened?.messages.map((m) => m.text)).toEqual([GUEST_REFUSAL]);
+    expect((await bot.slackCalls()).filter((c) => c.method.startsWith("assistant."))).toEqual([]);
   });
 
   it("someone of another organization (Slack Connect) who opens it gets the sentence, and no prompt names a test", async () => {
