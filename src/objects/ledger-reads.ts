@@ -48,9 +48,15 @@ export function withStateUnderOptions(sql: SqlStorage, sub: Subscription, now: D
   if (!read) return sub;
   const rows = withOlderStreak(read.ledger.recent(now, 24 * 60 * 60 * 1000), read.ledger, now);
   const stateFacts = ledgerTestStateFacts(rows, read.test, now);
-  if (!read.test.failingAtSubscribe) return { ...read.test, stateFacts };
+  const was = read.test.failingAtSubscribe;
+  if (!was) return { ...read.test, stateFacts };
   const { trigger } = resolveTestOptions(read.test.options);
-  return { ...read.test, stateFacts, failingAtSubscribe: failingAtSubscribe(rows, stateFacts, trigger) };
+  const again = failingAtSubscribe(rows, stateFacts, trigger);
+  // Its own failures still counted (an option other than `trigger:` changed): the promise as made.
+  const stillCounted = rows.some(
+    (r) => r.id === was.lastRunId && (trigger === null || r.trigger === trigger),
+  );
+  return { ...read.test, stateFacts, failingAtSubscribe: again && stillCounted ? was : again };
 }
 
 /**
