@@ -82,6 +82,11 @@ export function addCollection(org: Org, rootCause: string, path: string, now: nu
   return collection;
 }
 
+/** A session recorded `createdAt` has lasted at most this long by `now`: one begun 9 minutes ago did not last 26. */
+function secondsSince(createdAt: number, now: number): number {
+  return Math.floor((now - createdAt) / 1000);
+}
+
 /** New sessions that hit the collection's issue now; the counts grow with them. */
 export function addCollectionSessions(org: Org, c: CollectionRecord, count: number, now: number): string[] {
   const t = templates[org.template];
@@ -99,6 +104,7 @@ export function addCollectionSessions(org: Org, c: CollectionRecord, count: numb
       const session = makeSession(rng, {
         user,
         createdAt,
+        maxDuration: secondsSince(createdAt, now),
         siteUrl: org.siteUrl,
         paths: t.paths,
         mustVisit: c.shortenedPath,
@@ -129,9 +135,13 @@ export function addPageSessions(
   const t = templates[org.template];
   return withOrgRng(org, (rng) =>
     Array.from({ length: count }, () => {
+      const user = rng.pick(org.users);
+      // At least the shortest session ago, so that it can have ended by now.
+      const createdAt = now - rng.int(45_000, withinMs);
       const session = makeSession(rng, {
-        user: rng.pick(org.users),
-        createdAt: now - rng.int(0, withinMs),
+        user,
+        createdAt,
+        maxDuration: secondsSince(createdAt, now),
         siteUrl: org.siteUrl,
         paths: t.paths,
         mustVisit: path,

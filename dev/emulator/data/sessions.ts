@@ -146,17 +146,22 @@ function overview(rng: Rng, name: string, urls: string[], long: boolean): string
   const first = `${name} started on ${paths[0]} and went on to ${paths.slice(1).join(", then ")}.`;
   const sentences = [first];
   const target = long ? 3200 + rng.int(0, 800) : rng.int(160, 600);
-  while (sentences.join(" ").length < target) {
+  let written = first.length;
+  while (written < target) {
     const p = rng.pick(paths);
-    sentences.push(
-      rng.pick([
-        `On ${p} they ${rng.pick(verbs)} the page for a while before using the ${rng.pick(features)}.`,
-        `They hesitated on ${p}, moving the pointer between options without clicking, which suggests the choice was unclear.`,
-        `A layout shift on ${p} moved the primary button just as they clicked, and they had to click again.`,
-        `While on ${p} they opened the ${rng.pick(features)} twice, apparently looking for information that was not shown.`,
-        `Nothing on ${p} failed visibly, but the time spent there is well above the median for this page.`,
-      ]),
-    );
+    const options = [
+      `On ${p} they ${rng.pick(verbs)} the page for a while before using the ${rng.pick(features)}.`,
+      `They hesitated on ${p}, moving the pointer between options without clicking, which suggests the choice was unclear.`,
+      `A layout shift on ${p} moved the primary button just as they clicked, and they had to click again.`,
+      `While on ${p} they opened the ${rng.pick(features)} twice, apparently looking for information that was not shown.`,
+      `Nothing on ${p} failed visibly, but the time spent there is well above the median for this page.`,
+    ];
+    const picked = rng.pick(options);
+    // A summary never says the same thing twice: another of the drawn sentences instead, or none.
+    // The draws stay as they were, so the rest of the seeded demo does not change.
+    const sentence = [picked, ...options].find((o) => !sentences.includes(o));
+    if (sentence) sentences.push(sentence);
+    written += 1 + (sentence ?? picked).length;
   }
   return sentences.join(" ");
 }
