@@ -42,7 +42,6 @@ function unknownTestLine(sub: TestSubscription, appUrl: string) {
     failures24h: 0,
     passRate: null,
     state: "unknown" as const,
-    settled: 0,
   };
 }
 
@@ -232,14 +231,14 @@ function testLineOf(s: TestSubscription, line: LedgerDigestLine | undefined, app
 /** The day the digest records in its history: runs settled and failed, and each collection's new sessions. */
 function dayOf(
   date: string,
-  tests: readonly { settled: number; failures24h: number }[],
+  tests: readonly { runs24h: number; failures24h: number }[],
   collections: readonly CollectionLine[],
 ) {
   return {
     date,
     tests: {
-      settled: tests.reduce((n, t) => n + t.settled, 0),
-      failures: tests.reduce((n, t) => n + (t.settled > 0 ? t.failures24h : 0), 0),
+      settled: tests.reduce((n, t) => n + t.runs24h, 0),
+      failures: tests.reduce((n, t) => n + t.failures24h, 0),
     },
     collections: Object.fromEntries(
       collections.map((c) => [String(c.collection.id), c.newSessions24h.count]),

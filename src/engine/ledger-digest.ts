@@ -13,8 +13,6 @@ export type LedgerDigestLine = {
   state: TestState;
   /** What status and Home say of the test too (src/model/test-state.ts). */
   facts: TestStateFacts;
-  /** Runs of the day that finished (passed or failed): the weight of the day in the digest's trend. */
-  settled: number;
   /** Failures of the day counted, not posted, by reason (`after`, `flaky-digest`, `snoozed`, …). */
   counted: Record<string, number>;
 };
@@ -92,12 +90,13 @@ export function ledgerDigestLine(
   const failures = finished.filter((r) => r.status === "failed").length;
   const facts = sub.stateFacts ?? ledgerTestStateFacts(rows, sub, now);
   return {
-    runs24h: day.length,
+    // The runs its failures and pass rate are of (the weight of the day in the digest's trend too):
+    // one still running is counted once it ends.
+    runs24h: finished.length,
     failures24h: failures,
     passRate: finished.length > 0 ? (finished.length - failures) / finished.length : null,
     state: testState(facts),
     facts,
-    settled: finished.length,
     counted: countedFailures(day, new Date(since)),
   };
 }

@@ -54,6 +54,16 @@ describe("the digest names a test's state as the alerts classify it", () => {
     expect(line).toMatchObject({ runs24h: 9, failures24h: 7, state: "failing" });
   });
 
+  it("counts the runs its failures and pass rate are of: a run still running is not one yet", () => {
+    // The sandbox's digest read "19 runs, 8 failures, 56 %": 18 had finished (10 of them passed)
+    // and the 19th was running, so the row's own numbers did not add up (11 of 19 is 58 %).
+    expect(ledgerDigestLine(rows("PPFPR"), NOW, sub())).toMatchObject({
+      runs24h: 4,
+      failures24h: 1,
+      passRate: 0.75,
+    });
+  });
+
   it("calls a test flaky when the classification does (2 of 10 failed, passes between)", () => {
     expect(ledgerDigestLine(rows("PPFPPPPFPP"), NOW, sub()).state).toBe("flaky");
   });
