@@ -145,10 +145,13 @@ export async function answerQuestion(q: Question, place: AskPlace): Promise<Slac
       return collections(place, q.collectionId);
     case "help": {
       const { test, collection } = watched(place);
-      return mentionHelpMessage({
-        tests: test.map((s) => s.testName),
-        collections: collection.map((s) => s.collectionId),
-      });
+      return mentionHelpMessage(
+        {
+          tests: test.map((s) => s.testName),
+          collections: collection.map((s) => s.collectionId),
+        },
+        place.scope,
+      );
     }
   }
 }

@@ -94,4 +94,12 @@ describe("a question in a DM with the app", () => {
     const [answer] = (await bot.messages("C0ALERTS")).filter((m) => m.bot_id && m.thread_ts === message.ts);
     expect(since(visibleText(answer ?? {}))).toBe(midnight);
   });
+
+  it("help in a DM shows questions to type as they are, without @Decipher, about the person's channels", async () => {
+    const { dm } = await workspace();
+    const help = visibleText((await dm("help"))[0] ?? {});
+    expect(help).toContain("`what failed today?`");
+    expect(help).not.toContain("@Decipher what failed");
+    expect(help).toContain("your channels' collections");
+  });
 });
