@@ -654,6 +654,8 @@ test("the sandbox page's assistant pane: prompts from the demo's tests, a status
       "the status line outlived the answer",
     );
     await shoot("assistant-pane-answer");
+    // The pane alone, as docs/try-it-locally.md shows it (copied to docs/screenshots/assistant-pane.png).
+    await pane.screenshot({ path: new URL("sandbox-assistant-pane.png", RESULTS).pathname });
   });
   await step("a question typed in the pane is answered there too", async () => {
     await page.fill("#assistant-composer", "what did jane@acme.com do today?");
