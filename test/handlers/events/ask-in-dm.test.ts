@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../../dev/in-workerd/bot.ts";
+import { CHANNELS_UNCHECKED } from "../../../src/messages/decipher-replies.ts";
 import { GUEST_REFUSAL, OUTSIDER_REFUSAL } from "../../../src/messages/outsiders.ts";
 import { envelope, eventsOf, fromAnotherOrg } from "../../helpers/events.ts";
 
@@ -101,5 +102,12 @@ describe("a question in a DM with the app", () => {
     expect(help).toContain("`what failed today?`");
     expect(help).not.toContain("@Decipher what failed");
     expect(help).toContain("your channels' collections");
+  });
+
+  it("when Slack cannot say which channels the person is in, says so rather than answer from none or all", async () => {
+    const { bot, dm } = await workspace();
+    await bot.slackFault("users.conversations", "error", 1, { error: "missing_scope" });
+    const [answer] = await dm("what failed today?");
+    expect(answer?.text).toBe(CHANNELS_UNCHECKED);
   });
 });
