@@ -90,15 +90,15 @@ export function subscriptionLine(
   const polling = sub.lastError
     ? `${sub.lastError.checking ? ":hourglass_flowing_sand: checking" : ":warning: polling failed"} since ${dateToken(sub.erroringSince ?? sub.lastError.at)}: ${oneLine(sub.lastError.message.slice(0, 200))}`
     : "";
-  // A kind polled while muted (a test) keeps its state current, and its polling can fail while
-  // muted: that still needs someone. A kind not polled while muted says so instead.
-  const health = sub.paused
-    ? pausedLine(sub, { ...sub.paused, reason: sub.paused.reason.slice(0, 200) })
-    : muted
-      ? [mutedStateLine(muted), factsOf(sub).pollsWhileMuted ? polling : said.mutedPolling]
-          .filter(Boolean)
-          .join(" · ")
-      : polling;
+  // A pause and a mute each need someone, whichever came first. A kind polled while muted (a
+  // test) keeps its state current, and its polling can fail while muted; a kind not polled
+  // while muted says so instead.
+  const polled = !muted || factsOf(sub).pollsWhileMuted;
+  const health = [
+    sub.paused ? pausedLine(sub, { ...sub.paused, reason: sub.paused.reason.slice(0, 200) }) : "",
+    muted ? mutedStateLine(muted) : "",
+    sub.paused ? "" : polled ? polling : said.mutedPolling,
+  ];
   // A timed snooze that ran out is over, though its next poll has not cleared it yet.
   const s = snooze(sub);
   const snoozed = s && isSnoozed({ snooze: s }, now) ? s : null;
@@ -108,7 +108,7 @@ export function subscriptionLine(
   const ping = mentionToken(said.mention(sub));
   return [
     `• ${said.homeName(sub, appUrl)} — ${said.homeLastAlert(sub, teamUrl, now)}`,
-    health,
+    ...health,
     overdue > 0 ? `:rotating_light: ${overdue} overdue (${said.overdueWhat} not told after 5 min)` : "",
     snoozed ? snoozeText(snoozed) : "",
     lookingLine(acks),

@@ -204,6 +204,21 @@ describe("a muted subscription's words", () => {
     }
   });
 
+  it("say a paused subscription that is also muted is both, on Home as in status", () => {
+    const paused = {
+      ...test,
+      paused: {
+        at: "2026-11-24T08:00:00.000Z",
+        reason: "Slack says the bot was removed from this channel (not_in_channel).",
+        retryAt: "2026-11-24T10:00:00.000Z",
+      },
+    } as Subscription;
+    for (const page of [status(paused), home(paused)]) {
+      expect(page).toContain("Paused in");
+      expect(page).toMatch(/muted\* by <@U0BOB>/);
+    }
+  });
+
   it("say nothing of a snooze that ran out before its next poll, on Home as in status", () => {
     const snoozed = (until: string) =>
       ({
