@@ -3,7 +3,7 @@ import { runsForOptions } from "../engine/failure-route.ts";
 import type { LastRun } from "../engine/guarding-tests.ts";
 import { type LedgerDigestLine, ledgerDigestLine, ledgerTestStateFacts } from "../engine/ledger-digest.ts";
 import { withOlderStreak } from "../engine/poll-test.ts";
-import { failingAtSubscribe } from "../model/failing-at-subscribe.ts";
+import { type FailingAtSubscribe, failingAtSubscribe } from "../model/failing-at-subscribe.ts";
 import { type PeriodRuns, periodRuns } from "../model/period-runs.ts";
 import { RUNNING_FOR_AT_MOST_MS } from "../model/poll-clock.ts";
 import {
@@ -15,6 +15,7 @@ import {
   undecidedRow,
 } from "../model/run-ledger.ts";
 import { resolveTestOptions, type Subscription, type TestSubscription } from "../model/subscription.ts";
+import type { TestStateFacts } from "../model/test-state.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
 
 /** How far before the oldest run the last poll saw running the digest looks again. */
@@ -37,26 +38,40 @@ function testLedger(
 }
 
 /**
- * A test whose options changed, with its state read again from its ledger under them (its
- * `trigger:` picks which runs are its own), as its next poll would: the subscribe reply's
- * "Now:" is then true of the options it names. A pass still owed from subscribing is owed
- * under them too: the failing of the runs they keep, or nothing when those are not failing
- * (a "passed again" for runs that never failed would be false).
+ * A test whose options changed (from `before`), with its state read again from its ledger under
+ * them (its `trigger:` picks which runs are its own), as its next poll would: the subscribe
+ * reply's "Now:" is then true of the options it names, and so is its promise.
  */
-export function withStateUnderOptions(sql: SqlStorage, sub: Subscription, now: Date): Subscription {
+export function withStateUnderOptions(
+  sql: SqlStorage,
+  sub: Subscription,
+  now: Date,
+  before?: Subscription,
+): Subscription {
   const read = testLedger(sql, sub);
   if (!read) return sub;
   const rows = withOlderStreak(read.ledger.recent(now, 24 * 60 * 60 * 1000), read.ledger, now);
   const stateFacts = ledgerTestStateFacts(rows, read.test, now);
-  const was = read.test.failingAtSubscribe;
-  if (!was) return { ...read.test, stateFacts };
-  const { trigger } = resolveTestOptions(read.test.options);
-  const again = failingAtSubscribe(rows, stateFacts, trigger);
-  // Its own failures still counted (an option other than `trigger:` changed): the promise as made.
-  const stillCounted = rows.some(
-    (r) => r.id === was.lastRunId && (trigger === null || r.trigger === trigger),
-  );
-  return { ...read.test, stateFacts, failingAtSubscribe: again && stillCounted ? was : again };
+  return { ...read.test, stateFacts, failingAtSubscribe: owedPass(rows, stateFacts, read.test, before) };
+}
+
+/**
+ * The pass owed since subscribing, under new options. The same runs counted (`after:`,
+ * `mention:`, `flaky:` changed): the promise as it was made. Other runs (`trigger:` changed):
+ * their failing is owed its pass, and none is owed when they are not failing ("passed again"
+ * for runs that never failed would be false), unless an open alert's thread tells it anyway.
+ */
+function owedPass(
+  rows: readonly LedgerRow[],
+  facts: TestStateFacts,
+  sub: TestSubscription,
+  before: Subscription | undefined,
+): FailingAtSubscribe | null {
+  const was = sub.failingAtSubscribe ?? null;
+  const { trigger } = resolveTestOptions(sub.options);
+  const counted = before?.kind === "test" ? resolveTestOptions(before.options).trigger : trigger;
+  if (trigger === counted || sub.streak) return was;
+  return failingAtSubscribe(rows, facts, trigger);
 }
 
 /**

@@ -141,7 +141,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       const live = existing && pausedBySlack(existing) ? resumed(existing, new Date()) : existing;
       if (existing && live && !live.paused && !live.muted) {
         const changed = live.kind === fresh.kind ? specOf(live).resubscribed(live, fresh) : null;
-        const kept = changed ? withStateUnderOptions(this.ctx.storage.sql, changed, new Date()) : live;
+        const kept = changed ? withStateUnderOptions(this.ctx.storage.sql, changed, new Date(), live) : live;
         if (kept !== existing) await this.#subscribed(existing, kept);
         return { subscription: kept, created: false };
       }

@@ -112,6 +112,27 @@ describe("subscribing tells the state it found", () => {
     expect((await bot.posted()).map(visibleText).filter((t) => t.includes("passed again"))).toEqual([]);
   });
 
+  it("an option change under which the test is failing promises its pass, and tells it", async () => {
+    const { bot, org, nightly } = await nightlyWith([
+      ["failed", "schedule"],
+      ["failed", "schedule"],
+      ["passed", "manual"],
+      ["passed", "manual"],
+    ]);
+    await bot.command("/decipher", `subscribe test ${nightly.id}`);
+    // Its schedule runs failed: under trigger:schedule it is failing, and its pass is owed.
+    await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
+    const changed = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    expect(changed).toMatch(/Now: .*failed 2 runs in a row/);
+    expect(changed).toMatch(/It has failed 2 runs in a row since .*: I'll tell this channel when it passes/);
+
+    await org.addRun(nightly.id, "passed", { triggeredBy: "schedule" });
+    await bot.cron();
+    const told = (await bot.posted()).map(visibleText);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/passed again .*it had failed 2 runs in a row/);
+  });
+
   it("a test failing when subscribed whose last failed run is rerun and passes: that pass is told, once", async () => {
     const apiKey = await newOrg();
     const bot = createBot({ apiKey });
