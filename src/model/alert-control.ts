@@ -5,6 +5,7 @@ import type { PeriodRuns } from "./period-runs.ts";
 import type { PostOwner } from "./post-owner.ts";
 import { type Subscription, teamOf } from "./subscription.ts";
 import type { SubscriptionKind } from "./subscription-kind.ts";
+import type { TestStateFacts } from "./test-state.ts";
 import type { TriageAction, TriageOutcome } from "./triage-state.ts";
 import type { Weekday, WeeklySchedule } from "./weekly-schedule.ts";
 
@@ -84,6 +85,11 @@ export interface AlertControl {
   health(teamId?: string): Promise<EngineHealth>;
   /** A test's runs between two times, from its ledger; null for a collection or a subscription that is gone. */
   periodRuns(ref: SubscriptionRef, since: Date, until: Date): Promise<PeriodRuns | null>;
+  /**
+   * A test's state as of now: its ledger and the runs Decipher lists that its last poll did not
+   * see (one vendor read, nothing stored); null for a collection or a subscription that is gone.
+   */
+  stateNow(ref: SubscriptionRef, now: Date): Promise<TestStateFacts | null>;
   /** One channel's subscriptions and schedules, from its index: one call however many it watches. */
   channelIndex(teamId: string, channelId: string, now: Date): Promise<ChannelIndex>;
   /**

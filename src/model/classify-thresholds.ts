@@ -33,3 +33,9 @@ export const flakyMaxFailureShare = 0.4;
  * streak wins over both: 3 failures in a row are broken.
  */
 export const flakyRelapsesAnyShare = 2;
+/**
+ * A test whose latest run passed but whose window holds too many failures reads "failing"
+ * (FFFFFF P F P), until this many passes in a row: its alert has said "Recovered" since the
+ * first, and a run of passes is what passing means, whatever the window still holds.
+ */
+export const passingAgainAfterPasses = 3;

@@ -17,7 +17,7 @@ export type TestStateFacts = {
   passesBefore: number;
   /**
    * Its latest run passed, but its recent runs hold more failures than flaky allows, with a
-   * pass between them (FFFFFFPFP): not "passing".
+   * pass between them (FFFFFFPFP), and fewer than 3 passes in a row since: not "passing".
    */
   failingOnAndOff: boolean;
   /** Some run was seen, settled or not. */
@@ -44,7 +44,11 @@ export function testStateFacts(
     trailingFailures: c.trailingFailures,
     passesBefore: c.kind === "new-failure" ? c.passesBefore : 0,
     failingOnAndOff:
-      c.kind === "passing" && c.window.flipping && c.window.failures >= CLASSIFY_THRESHOLDS.flakyMinFailures,
+      c.kind === "passing" &&
+      c.window.flipping &&
+      c.window.failures >= CLASSIFY_THRESHOLDS.flakyMinFailures &&
+      // When the latest run passed, passesBefore is its run of passes.
+      c.passesBefore < CLASSIFY_THRESHOLDS.passingAgainAfterPasses,
     anyRun: told.anyRun,
     failingStreak: told.failingStreak,
     calledFlakyAt: told.calledFlakyAt,

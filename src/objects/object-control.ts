@@ -14,6 +14,14 @@ const subscribeIn =
     return done;
   };
 
+/** A test's state as its digest would read it now: the ledger and the runs since its last poll. */
+const stateNowIn =
+  (env: Env, config: Config): AlertControl["stateNow"] =>
+  (ref, now) =>
+    subscriptionObject(env, ref)
+      .digestLine(now.toISOString(), config, true)
+      .then((line) => line?.facts ?? null);
+
 /** The engine as Slack handlers see it: every change goes to the object that owns it. */
 export function objectControl(env: Env, config: Config): AlertControl {
   return {
@@ -66,6 +74,7 @@ export function objectControl(env: Env, config: Config): AlertControl {
             now.toISOString(),
             config,
           ),
+    stateNow: stateNowIn(env, config),
     periodRuns: (ref, since, until) =>
       subscriptionObject(env, ref).periodRuns(since.toISOString(), until.toISOString()),
     channelIndex: (teamId, channelId, now) =>

@@ -112,6 +112,12 @@ describe("the digest names a test's state as the alerts classify it", () => {
     expect(ledgerDigestLine(rows("PFFFFFFFP"), NOW, sub()).state).toBe("passing");
   });
 
+  it("calls a test failing on and off failing until 3 passes in a row, then passing, as its Recovered alert said", () => {
+    expect(ledgerDigestLine(rows("FPFFFFFFPP"), NOW, sub()).state).toBe("failing");
+    expect(ledgerDigestLine(rows("FPFFFFFFPPP"), NOW, sub()).state).toBe("passing");
+    expect(ledgerDigestLine(rows("FPFFFFFFPPPPP"), NOW, sub()).state).toBe("passing");
+  });
+
   it("classifies only the runs of the subscription's trigger, as the alerts do", () => {
     const mixed = rows("FPFFFFFFP", (i) => ({ trigger: i === 8 || i === 1 ? "schedule" : "manual" }));
     expect(ledgerDigestLine(mixed, NOW, sub({ options: { trigger: "schedule" } })).state).toBe("passing");

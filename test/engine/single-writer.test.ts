@@ -30,7 +30,8 @@ describe("one writer per subscription", () => {
   it("a cycle whose Slack post hangs past the next cron is not repeated by it", async () => {
     const { bot, org } = await subscribedBot();
     const run = await org.addRun(101, "failed");
-    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 2_000 });
+    // Long enough that the next cron surely starts while it hangs, on a loaded machine too.
+    await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 8_000 });
     const t0 = new Date();
     const first = bot.cron(t0);
     await postReceived(bot);

@@ -51,7 +51,7 @@ describe("subscribing tells the state it found", () => {
     expect(await now()).toMatch(/passing/);
     // No run of its has that trigger: none is under way either.
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:scheduled`);
-    expect(await now()).not.toMatch(/running|passing/);
+    expect(await now()).toMatch(/no run with trigger `scheduled` seen yet/);
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
     expect(await now()).toMatch(/passing/);
   });
@@ -68,6 +68,24 @@ describe("subscribing tells the state it found", () => {
     expect(reply).toMatch(/Now: .*flaky/);
     expect(reply).toContain("It is flaky: its failures go into one thread a day");
     expect(reply).not.toContain("thread follow-ups until it passes again");
+  });
+
+  it("subscribing again says the state as of now, not as of the last poll", async () => {
+    const apiKey = await newOrg();
+    const bot = createBot({ apiKey });
+    const org = emulator.org(apiKey);
+    const nightly = await org.addTest("Nightly checkout");
+    await org.addRun(nightly.id, "passed");
+    await bot.command("/decipher", `subscribe test ${nightly.id}`);
+    await bot.cron();
+    // Two failures since the last poll: no poll has seen them yet.
+    await org.addRun(nightly.id, "failed");
+    await org.addRun(nightly.id, "failed");
+    for (const again of [`subscribe test ${nightly.id}`, `subscribe test ${nightly.id} after:2`]) {
+      await bot.command("/decipher", again);
+      const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+      expect(reply, again).toMatch(/Now: [^\n]*failed 2 runs in a row/);
+    }
   });
 
   it("with trigger:, failing on that trigger is promised and its pass told, though another trigger's runs passed since", async () => {

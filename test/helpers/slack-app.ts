@@ -59,6 +59,7 @@ export class FakeAlertControl implements AlertControl {
   health: AlertControl["health"] = (teamId) => this.real().health(teamId);
   channelIndex: AlertControl["channelIndex"] = (...args) => this.real().channelIndex(...args);
   periodRuns: AlertControl["periodRuns"] = (...args) => this.real().periodRuns(...args);
+  stateNow: AlertControl["stateNow"] = (...args) => this.real().stateNow(...args);
   postLanded: AlertControl["postLanded"] = (...args) => this.real().postLanded(...args);
 }
 

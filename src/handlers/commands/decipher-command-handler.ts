@@ -17,6 +17,7 @@ import { SHARED_CHANNEL_NOTE } from "../../messages/outsiders.ts";
 import { FIRST_PAGE, type PageAt } from "../../messages/paging.ts";
 import { vendorErrorSentence } from "../../messages/vendor-error-message.ts";
 import { isAdmin, SUBSCRIPTION_CHANGE_REFUSAL } from "../../model/admins.ts";
+import type { SubscriptionRef } from "../../model/alert-control.ts";
 import { indexKey } from "../../model/channel-index.ts";
 import { CommandInputError } from "../../model/command-input-error.ts";
 import { governPace } from "../../model/plan-governor.ts";
@@ -85,7 +86,14 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const unchanged = existing && !existing.paused && !existing.muted && sameOptions(existing, command);
   // A row whose removal failed outlives its subscription: the object says whether one is there.
   if (existing && unchanged && (!index || (await deps.control.subscription(ref).catch(() => existing))))
-    return subscribedMessage(existing, deps.config.decipherAppUrl, true, null, undefined, deps.now());
+    return subscribedMessage(
+      await withStateNow(deps, ref, existing),
+      deps.config.decipherAppUrl,
+      true,
+      null,
+      undefined,
+      deps.now(),
+    );
   if (!existing) {
     const full = await capReached(deps, channel, index?.entries.length ?? 0);
     if (full) return errorMessage(full);
@@ -97,7 +105,7 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
   const fresh: Subscription = await kindSpec(command.kind).baseline(deps.vendor, command, who);
   const { subscription, created } = await deps.control.subscribe(ref, fresh);
   const reply = subscribedMessage(
-    subscription,
+    created ? subscription : await withStateNow(deps, ref, subscription),
     deps.config.decipherAppUrl,
     !created && subscription === existing,
     existing?.muted && created ? "muted" : (existing?.paused ?? null),
@@ -109,6 +117,16 @@ async function subscribe(deps: Deps, given: SubscribeCommand, channel: Where, us
     postable.shared ? SHARED_CHANNEL_NOTE : null,
     ...specOf(fresh).optionNotes(fresh),
   ]);
+}
+
+/**
+ * A subscription already here, with its state as of now for the reply's "Now:": the index and
+ * the object hold the state of its last poll, which a run finished since may have changed.
+ * Unread (a collection, an object or Decipher not answering), the stored state stands.
+ */
+async function withStateNow(deps: Deps, ref: SubscriptionRef, sub: Subscription): Promise<Subscription> {
+  const facts = await deps.control.stateNow(ref, deps.now()).catch(() => null);
+  return facts ? ({ ...sub, stateFacts: facts } as Subscription) : sub;
 }
 
 /** Notes under a reply, shown (a block each) and in its notification text. */

@@ -3,7 +3,7 @@ import type { SubscriptionWords } from "../../messages/kind-words.ts";
 import { truncatePlain } from "../../messages/limits.ts";
 import { testUrl } from "../../messages/links.ts";
 import { code, dateToken, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
-import { testStateGlance, testStateLine } from "../../messages/test-state-line.ts";
+import { STATE_ICON, testStateGlance, testStateLine } from "../../messages/test-state-line.ts";
 import type { FailingAtSubscribe } from "../../model/failing-at-subscribe.ts";
 import { mentionToken } from "../../model/mention.ts";
 import { resolveTestOptions, type TestSubscription } from "../../model/subscription.ts";
@@ -76,7 +76,14 @@ export const testWords: SubscriptionWords<TestSubscription> = {
         : "I'll post here when a new run fails, and thread follow-ups until it passes again.",
   shortName: (sub) => plainLine(sub.testName) || `test ${sub.testId}`,
   noticeName: (sub) => `test ${sub.testName ? `“${oneLine(sub.testName)}” ` : ""}(${sub.testId})`,
-  itemLine: (sub, now) => testStateLine(factsOfSubscription(sub, now)),
+  itemLine(sub, now) {
+    const facts = factsOfSubscription(sub, now);
+    const { trigger } = resolveTestOptions(sub.options);
+    // Runs of other triggers exist: "no run seen yet" would read as if the test never ran.
+    if (trigger && facts && testState(facts) === "unknown")
+      return `${STATE_ICON.unknown} no run with trigger ${code(trigger)} seen yet`;
+    return testStateLine(facts);
+  },
   homeName: (sub, appUrl) => `Test ${link(testUrl(appUrl, sub.testId), sub.testName || `#${sub.testId}`)}`,
   homeLastAlert,
   // A pass told to the channel (failing when subscribed) is not an alert of a failure.
