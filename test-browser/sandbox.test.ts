@@ -678,6 +678,14 @@ test("the sandbox page's @ list: a group picked as Slack offers it reaches menti
     await choice.click();
     assert.equal(await page.inputValue("#composer"), "/decipher subscribe test 101 mention:@oncall ");
   });
+  await step("Enter picks the highlighted name, as in Slack, and the list closes", async () => {
+    await page.fill("#composer", "/decipher subscribe test 102 mention:@qa");
+    await page.locator("#mention-list .mention-choice.active", { hasText: "@qa-team" }).waitFor();
+    await page.press("#composer", "Enter");
+    assert.equal(await page.inputValue("#composer"), "/decipher subscribe test 102 mention:@qa-team ");
+    assert.equal(await page.locator("#mention-list").isVisible(), false);
+    await page.fill("#composer", "/decipher subscribe test 101 mention:@oncall ");
+  });
   await step("sent, it reaches the bot as a group, and the reply says who new failures ping", async () => {
     await page.press("#composer", "Enter");
     // Typed without picking, the bot would answer that @oncall reached it as plain text.

@@ -19,6 +19,8 @@ function typedMention(input) {
 export function mentionPicker(input, list, directory, el) {
   /** "@bob" → its escaped form, for each name picked since the last send. */
   const picked = new Map();
+  /** The choices shown, the highlighted one, and where the typed "@…" starts. */
+  let shown = { choices: [], at: null, highlighted: 0 };
 
   const choicesFor = (partial) => {
     const { people, groups } = directory();
@@ -40,6 +42,15 @@ export function mentionPicker(input, list, directory, el) {
   const close = () => {
     list.hidden = true;
     list.replaceChildren();
+    shown = { choices: [], at: null, highlighted: 0 };
+  };
+
+  const highlight = (i) => {
+    shown.highlighted = (i + shown.choices.length) % shown.choices.length;
+    list.querySelectorAll(".mention-choice").forEach((b, j) => {
+      b.classList.toggle("active", j === shown.highlighted);
+      b.setAttribute("aria-selected", String(j === shown.highlighted));
+    });
   };
 
   const pick = (choice, at) => {
@@ -68,6 +79,20 @@ export function mentionPicker(input, list, directory, el) {
       }),
     );
     list.hidden = false;
+    shown = { choices, at, highlighted: 0 };
+    highlight(0);
+  });
+  // As in Slack: with the list open, the arrows move, Enter or Tab picks, Escape closes; the
+  // composer's own keys (history, send) wait until it is closed.
+  input.addEventListener("keydown", (event) => {
+    if (list.hidden || shown.choices.length === 0) return;
+    const moves = { ArrowDown: 1, ArrowUp: -1 };
+    if (event.key in moves) highlight(shown.highlighted + moves[event.key]);
+    else if (event.key === "Enter" || event.key === "Tab") pick(shown.choices[shown.highlighted], shown.at);
+    else if (event.key === "Escape") close();
+    else return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
   });
   input.addEventListener("blur", () => setTimeout(close, 150));
 
@@ -80,6 +105,7 @@ export function mentionPicker(input, list, directory, el) {
         out = out.replace(re, token);
       }
       picked.clear();
+      close();
       return out;
     },
   };
