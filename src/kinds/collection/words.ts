@@ -2,9 +2,8 @@ import { permalink } from "../../messages/home-view.ts";
 import type { SubscriptionWords } from "../../messages/kind-words.ts";
 import { truncatePlain } from "../../messages/limits.ts";
 import { collectionUrl } from "../../messages/links.ts";
-import { code, dateToken, escapeMrkdwn, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
+import { code, escapeMrkdwn, link, oneLine, plainLine, plural } from "../../messages/mrkdwn.ts";
 import { collectionCountLine } from "../../messages/subscription-state-lines.ts";
-import { posted } from "../../model/channel-index.ts";
 import { mentionToken } from "../../model/mention.ts";
 import type { CollectionSubscription } from "../../model/subscription.ts";
 import { mentionOption, NAME_CHARS } from "../words.ts";
@@ -13,15 +12,15 @@ function growthRule(growth: number | null): string {
   return growth === null ? "by 5 or by 50 %, whichever is smaller," : `by ${plural(growth, "session")},`;
 }
 
-/** Home: its alert linked, with the alert's own time and the count last told. */
+/**
+ * Home: its state and the count last told, as status says them, then its alert thread linked
+ * (one time on the line: the last told, which a new user reads at a glance).
+ */
 function homeLastAlert(sub: CollectionSubscription, teamUrl: string | null): string {
-  if (!sub.threadTs) return "no alert yet";
+  const state = collectionWords.itemLine(sub, new Date());
+  if (!sub.threadTs) return `${state} · ${collectionWords.noAlertYet}`;
   const url = permalink(teamUrl, sub.channelId, sub.threadTs);
-  // The date token stays outside the link: a label is escaped text, and a token there shows raw.
-  // "Last alert" is the alert's own time, as `/decipher status` says it; the count is the last one told.
-  const what = "last alert";
-  const at = posted(sub.threadTs)?.at;
-  return `:chart_with_upwards_trend: ${url ? link(url, what) : what}${at ? ` ${dateToken(at)}` : ""} · ${collectionCountLine(sub)}`;
+  return url ? `${state} · ${link(url, "alert thread")}` : state;
 }
 
 export const collectionWords: SubscriptionWords<CollectionSubscription> = {

@@ -135,7 +135,7 @@ describe("App Home (app_home_opened → views.publish)", () => {
     expect(text).toMatch(
       /<https:\/\/acme-[a-z0-9]+\.slack\.com\/archives\/C0ALERTS\/p1732200000000100\|failure thread>/,
     );
-    expect(text).toMatch(/archives\/C0DEMO\/p1732200000000200\|last alert> <!date\^\d+\^/);
+    expect(text).toMatch(/<!date\^\d+\^[^>]*> · <[^|>]*archives\/C0DEMO\/p1732200000000200\|alert thread>/);
     // A date token inside a link label is escaped text: Slack would show it raw.
     expect(text).not.toMatch(/\|[^>]*(<|&lt;)!date/);
     expect(text).not.toContain("&lt;!date");
