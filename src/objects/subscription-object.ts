@@ -12,7 +12,7 @@ import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { pausedBySlack, resumed } from "../model/pause.ts";
 import type { PeriodRuns } from "../model/period-runs.ts";
-import { leaseAt } from "../model/plan-governor.ts";
+import { FULL_SPEED, leaseAt, samePace } from "../model/plan-governor.ts";
 import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { overdueCount } from "../model/run-ledger.ts";
@@ -205,15 +205,16 @@ export class SubscriptionObject extends DurableObject<Env> {
   }
 
   /**
-   * A channel's other test found a new failure: poll now, after answering, beside the alarm (moving
-   * it and setting it again cost 2 rows written a test asked, #35). Stopped meanwhile, the alarm
-   * still polls, and the channel's window closes at its full length.
+   * A channel's other test found a new failure: poll within a second, by the alarm at full speed;
+   * slowed, beside it after answering (moving it and setting it again cost 2 rows, #35).
    */
   async pollSoon(): Promise<void> {
     const what = "subscription poll asked by its channel";
     const config = configOrNull(this.#config, this.env, what);
     if (this.#clock() !== "alarms" || !config || !(await this.#read())) return;
     this.#asked = true;
+    if (samePace(await this.#pace.current(), FULL_SPEED))
+      return armBy(this.ctx.storage, Date.now() + POLL_SOON_MS);
     const poll = this.wake(new Date().toISOString(), config);
     this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`${what}: ${describeError(error)}`)));
   }

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
@@ -22,9 +22,9 @@ import {
 const MINUTE = 60_000;
 
 /** `#alerts` watching `tests` tests on the objects' own alarms, and the objects whose rows count. */
-async function watched(tests: number) {
+async function watched(tests: number, plan?: string) {
   const apiKey = await newOrg();
-  const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms" } });
+  const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", ...(plan ? { PLAN: plan } : {}) } });
   const org = emulator.org(apiKey);
   const ids: number[] = [];
   for (let i = 0; i < tests; i++) {
@@ -58,7 +58,7 @@ async function watched(tests: number) {
     return { channel: settled(channelRows), leases: settled(leases) };
   };
   await pollAt(0);
-  return { bot, id, pollAt, runBefore, rowsOf, channel };
+  return { subscriptions, config, t0, bot, id, pollAt, runBefore, rowsOf, channel };
 }
 
 const where = (rows: RowsWritten) => JSON.stringify(rows.by);
@@ -111,5 +111,28 @@ describe("rows written per run (issue #35)", () => {
       failure.channel.total + recovery.channel.total,
       `${where(failure.channel)} ${where(recovery.channel)}`,
     ).toBeLessThanOrEqual(32);
+  });
+
+  it("on a clock the governor slowed, each test the outage window asks polls beside its alarm, writing nothing for being asked", async () => {
+    // 6 tests on 10,000 requests a day: polled every 2 minutes (test/engine/governor.test.ts).
+    const { bot, subscriptions, config, runBefore, rowsOf } = await watched(6, "requests=10000");
+    // Each object learns its pace from its first report.
+    for (const stub of subscriptions.slice(1))
+      await stub.wake(new Date().toISOString(), config, { renew: true });
+    const others = subscriptions.slice(1);
+    const alarms = () =>
+      Promise.all(others.map((s) => runInDurableObject(s, (_i, st) => st.storage.getAlarm())));
+    const before = await alarms();
+    await runBefore(1, "failed");
+    const first = subscriptions[0] as (typeof subscriptions)[number];
+    const asked = await rowsOf(async () => {
+      await first.wake(new Date().toISOString(), config, { renew: true });
+      // Every asked test answers at once: the window closes early and tells the failure.
+      await until(async () => (await bot.alertPosts()).length > 0, 10_000, "the alert");
+    });
+    expect(await alarms()).toEqual(before);
+    // The failing test's and the window's rows only: none for the five tests asked.
+    expect(asked.channel.by.setAlarm ?? 0, where(asked.channel)).toBeLessThanOrEqual(3);
+    expect(asked.channel.by["put window"] ?? 0, where(asked.channel)).toBeLessThanOrEqual(2);
   });
 });
