@@ -239,6 +239,11 @@ export async function countObject(
     if (!marked.__dayCounted) {
       marked.__dayCounted = true;
       countStorage(state.storage, kind, onAlarm);
+      // Work an object hands to `ctx.waitUntil` (a poll its channel asked for) runs at once on
+      // the platform: the invocation that started it waits for it, so the simulated clock does.
+      const ctx = state as unknown as { waitUntil: (p: Promise<unknown>) => void };
+      const waitUntil = ctx.waitUntil.bind(state);
+      ctx.waitUntil = (p) => waitUntil(tracked(p));
       const self = instance as { env: Record<string, unknown> };
       self.env = countedEnv(self.env, seen);
     }

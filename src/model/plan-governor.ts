@@ -63,10 +63,14 @@ export const PACES: readonly Pace[] = [
 /**
  * What one subscription's day costs beyond its polls and renewals, and what each of those
  * costs, from the code paths as `npm run bench:day` counted them (BENCHMARKS.md, "A simulated
- * day"; a test runs 24 times a day, 3 minutes each, one run in ten failing): at full speed about
- * 2,100 requests, 2,500 rows written and 20,000–22,000 rows read a subscription a day.
+ * day (#35): rows"; a test runs 24 times a day, 3 minutes each, one run in ten failing). The
+ * measured days per subscription: 2,553 rows written and 2,174 requests at full speed (20
+ * subscriptions), 398 and 278 every 8 minutes (200), 134 and 74 hourly (1,000).
  */
 export const PROFILE = {
+  /** The test's runs a day, and how long each is running. */
+  runs: 24,
+  runMs: 3 * MINUTE,
   /** Share of the day a run of the test is running (24 runs × 3 minutes). */
   runningShare: (24 * 3) / (24 * 60),
   /**
@@ -74,8 +78,11 @@ export const PROFILE = {
    * unsettled rows, its subscription, the outbox's unknown keys.
    */
   rowsReadPerPoll: 30,
-  /** A renewal: the object's report to its registry shard, which writes its lease row. */
-  rowsWrittenPerRenewal: 1,
+  /**
+   * A renewal: the object's report to its registry shard, which writes its lease row and that
+   * row's entry in the index by lease time (9.6 rows a day for 4.8 hourly renewals, measured).
+   */
+  rowsWrittenPerRenewal: 2,
   /**
    * A renewal's shard adds up its team's leases to see whether the directory must hear of it
    * (src/objects/registry-object.ts `#summary`): a row read per subscription of the team, taken
@@ -83,18 +90,18 @@ export const PROFILE = {
    */
   rowsReadPerRenewalPerSubscription: 1,
   /**
-   * The runs themselves, whatever the pace: the channel index told of each state change, the
-   * outage window's calls, the ledger's and outbox's rows. Rows written measured at hourly
-   * polls (BENCHMARKS.md, "A simulated day (#35): after": 204 a subscription a day, less its
-   * 24 alarms and 5 renewals).
+   * The runs themselves, whatever the pace: the ledger's rows (a pass 2, its row and its time
+   * index; a failure 5), the outbox's, the outage window's calls and rows, the state and the
+   * channel's index row when a failure or a recovery changes them, the shard telling the
+   * directory. Measured hourly, less the alarms, the renewals and the cron's share.
    */
-  runsPerDay: { objectRequests: 80, rowsWritten: 175, rowsRead: 400 },
+  runsPerDay: { objectRequests: 47, rowsWritten: 93, rowsRead: 400 },
   /**
-   * A poll that finds a run running writes about this many rows more (its ledger row as the
-   * run goes on): at full speed, 432 such polls a day make the 350 rows the measured day has
-   * beyond the hourly one.
+   * A run a poll sees running writes about this many rows more (its ledger row written running,
+   * then again finished, and what follows from it): fitted to the 8-minute and hourly days. A
+   * run is seen running when a poll falls within its 3 minutes.
    */
-  rowsWrittenPerRunningPoll: 0.8,
+  rowsWrittenPerRunSeenRunning: 5,
   /** The watchdog cron's own calls: the directory twice a minute. */
   cron: { objectRequests: 2 * 1_440, rowsWritten: 1_440, rowsRead: 10 * 1_440 },
 } as const;
@@ -105,6 +112,7 @@ export function subscriptionDay(pace: Pace): DailyUse {
   const runningPolls = (DAY_MS * runningShare) / pace.runningMs;
   const polls = runningPolls + (DAY_MS * (1 - runningShare)) / pace.idleMs;
   const renewals = DAY_MS / pace.renewMs;
+  const seenRunning = PROFILE.runs * Math.min(1, PROFILE.runMs / pace.idleMs);
   return {
     objectRequests: polls + renewals + PROFILE.runsPerDay.objectRequests,
     // Each poll sets its next alarm: one row written.
@@ -112,7 +120,7 @@ export function subscriptionDay(pace: Pace): DailyUse {
       polls +
       renewals * PROFILE.rowsWrittenPerRenewal +
       PROFILE.runsPerDay.rowsWritten +
-      runningPolls * PROFILE.rowsWrittenPerRunningPoll,
+      seenRunning * PROFILE.rowsWrittenPerRunSeenRunning,
     rowsRead: polls * PROFILE.rowsReadPerPoll + PROFILE.runsPerDay.rowsRead,
   };
 }
