@@ -59,7 +59,8 @@ describe("signatures", () => {
     const again = await bot.command("/decipher", "subscribe test 101");
     expect(again.status).toBe(200);
     expect(await store().get("C0ALERTS", "test", 101)).toEqual(saved);
-    expect((await org.requests()).total - before).toBe(0);
+    // Nothing subscribed again: at most the one read of runs its reply's "Now:" says.
+    expect((await org.requests()).total - before).toBeLessThanOrEqual(1);
   });
 
   it.each([
