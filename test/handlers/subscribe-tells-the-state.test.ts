@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
+import { type Bot, createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { objectState } from "../helpers/cases.ts";
 import { subscribedBot } from "../helpers/emulator.ts";
 
@@ -15,10 +15,13 @@ async function nightlyWith(runs: readonly (readonly ["passed" | "failed", string
   return { bot, org, nightly };
 }
 
+/** The text of the last message in #alerts: the reply to the command just sent. */
+const lastReply = async (bot: Bot) => visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+
 describe("subscribing tells the state it found", () => {
   it("a test failing when subscribed: the reply says since when, and its first pass is told in the channel, once", async () => {
     const { bot, org } = await subscribedBot("subscribe test 102");
-    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const reply = await lastReply(bot);
     expect(reply).toMatch(/Now: .*failed 5 runs in a row/);
     expect(reply).toMatch(/It has failed 5 runs in a row since .*: I'll tell this channel when it passes/);
 
@@ -38,14 +41,12 @@ describe("subscribing tells the state it found", () => {
   });
 
   it("an option change says the state under the new options, never 'running' for a test with finished runs", async () => {
-    const apiKey = await newOrg();
-    const bot = createBot({ apiKey });
-    const org = emulator.org(apiKey);
-    const nightly = await org.addTest("Nightly checkout");
-    for (const triggeredBy of ["schedule", "schedule", "manual"] as const)
-      await org.addRun(nightly.id, "passed", { triggeredBy });
-    const now = async () =>
-      visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {}).match(/Now: [^\n]*/)?.[0];
+    const { bot, nightly } = await nightlyWith([
+      ["passed", "schedule"],
+      ["passed", "schedule"],
+      ["passed", "manual"],
+    ]);
+    const now = async () => (await lastReply(bot)).match(/Now: [^\n]*/)?.[0];
 
     await bot.command("/decipher", `subscribe test ${nightly.id}`);
     expect(await now()).toMatch(/passing/);
@@ -64,18 +65,14 @@ describe("subscribing tells the state it found", () => {
     for (const status of ["failed", "passed", "failed", "passed", "failed", "passed"] as const)
       await org.addRun(flappy.id, status);
     await bot.command("/decipher", `subscribe test ${flappy.id}`);
-    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const reply = await lastReply(bot);
     expect(reply).toMatch(/Now: .*flaky/);
     expect(reply).toContain("It is flaky: its failures go into one thread a day");
     expect(reply).not.toContain("thread follow-ups until it passes again");
   });
 
   it("subscribing again says the state as of now, not as of the last poll", async () => {
-    const apiKey = await newOrg();
-    const bot = createBot({ apiKey });
-    const org = emulator.org(apiKey);
-    const nightly = await org.addTest("Nightly checkout");
-    await org.addRun(nightly.id, "passed");
+    const { bot, org, nightly } = await nightlyWith([["passed", "schedule"]]);
     await bot.command("/decipher", `subscribe test ${nightly.id}`);
     await bot.cron();
     // Two failures since the last poll: no poll has seen them yet.
@@ -83,7 +80,7 @@ describe("subscribing tells the state it found", () => {
     await org.addRun(nightly.id, "failed");
     for (const again of [`subscribe test ${nightly.id}`, `subscribe test ${nightly.id} after:2`]) {
       await bot.command("/decipher", again);
-      const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+      const reply = await lastReply(bot);
       expect(reply, again).toMatch(/Now: [^\n]*failed 2 runs in a row/);
     }
   });
@@ -96,7 +93,7 @@ describe("subscribing tells the state it found", () => {
       ["passed", "manual"],
     ]);
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
-    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const reply = await lastReply(bot);
     expect(reply).toMatch(/It has failed 2 runs in a row since .*: I'll tell this channel when it passes/);
 
     await org.addRun(nightly.id, "passed", { triggeredBy: "schedule" });
@@ -116,12 +113,10 @@ describe("subscribing tells the state it found", () => {
       ["failed", "schedule"],
     ]);
     await bot.command("/decipher", `subscribe test ${nightly.id}`);
-    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toContain(
-      "I'll tell this channel when it passes",
-    );
+    expect(await lastReply(bot)).toContain("I'll tell this channel when it passes");
     // Its manual runs never failed: under trigger:manual it is passing, and nothing is owed.
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:manual`);
-    const changed = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const changed = await lastReply(bot);
     expect(changed).toMatch(/Now: .*passing/);
     expect(changed).not.toMatch(/It has failed|I'll tell this channel when it passes/);
 
@@ -140,7 +135,7 @@ describe("subscribing tells the state it found", () => {
     await bot.command("/decipher", `subscribe test ${nightly.id}`);
     // Its schedule runs failed: under trigger:schedule it is failing, and its pass is owed.
     await bot.command("/decipher", `subscribe test ${nightly.id} trigger:schedule`);
-    const changed = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const changed = await lastReply(bot);
     expect(changed).toMatch(/Now: .*failed 2 runs in a row/);
     expect(changed).toMatch(/It has failed 2 runs in a row since .*: I'll tell this channel when it passes/);
 
@@ -192,7 +187,7 @@ describe("subscribing tells the state it found", () => {
     await org.addRun(test.id, "passed");
     await org.addRun(test.id, "failed");
     await bot.command("/decipher", `subscribe test ${test.id}`);
-    const reply = visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {});
+    const reply = await lastReply(bot);
     expect(reply).toMatch(/Its last run failed .*: I'll tell this channel when it passes/);
     expect(reply).not.toMatch(/1 run in a row/);
 
@@ -217,11 +212,9 @@ describe("subscribing tells the state it found", () => {
 
   it("a passing test and a resolved collection say so", async () => {
     const { bot } = await subscribedBot("subscribe test 101");
-    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toMatch(
-      /Now: .*\n.*I'll post here when a new run fails/,
-    );
+    expect(await lastReply(bot)).toMatch(/Now: .*\n.*I'll post here when a new run fails/);
     await bot.command("/decipher", "subscribe collection 502");
-    expect(visibleText((await bot.messages("C0ALERTS")).at(-1) ?? {})).toMatch(
+    expect(await lastReply(bot)).toMatch(
       /Now: .*resolved.*\n.*It is resolved: I'll post here if it gets new sessions/,
     );
   });

@@ -16,8 +16,8 @@ function growthRule(growth: number | null): string {
  * Home: its state and the count last told, as status says them, then its alert thread linked
  * (one time on the line: the last told, which a new user reads at a glance).
  */
-function homeLastAlert(sub: CollectionSubscription, teamUrl: string | null): string {
-  const state = collectionWords.itemLine(sub, new Date());
+function homeLastAlert(sub: CollectionSubscription, teamUrl: string | null, now: Date): string {
+  const state = collectionWords.itemLine(sub, now);
   if (!sub.threadTs) return `${state} · ${collectionWords.noAlertYet}`;
   const url = permalink(teamUrl, sub.channelId, sub.threadTs);
   return url ? `${state} · ${link(url, "alert thread")}` : state;
