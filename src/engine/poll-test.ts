@@ -217,7 +217,15 @@ export async function pollTest(
   const runs = new Map<number, TestRun>();
   for (const run of [...(older?.runs ?? []), ...read.runs, ...late]) runs.set(run.id, run);
   const known = new Map(history.map((r) => [r.id, r]));
-  for (const r of ledger.byIds([...runs.keys()].filter((id) => !known.has(id)))) known.set(r.id, r);
+  const stamped = (id: number) => {
+    const at = plausibleTime(runs.get(id)?.createdAt, now);
+    return at === null ? null : Date.parse(at);
+  };
+  for (const r of ledger.byIds(
+    [...runs.keys()].filter((id) => !known.has(id)),
+    stamped,
+  ))
+    known.set(r.id, r);
   const fresh = rowsFromRead(
     known,
     [...runs.values()],

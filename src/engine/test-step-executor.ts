@@ -12,7 +12,8 @@ import type { Change, TestStep } from "./test-step.ts";
 /** The ledger as the engine sees it; the object keeps it in SQLite (src/objects/sql-run-ledger.ts). */
 export type RunLedger = {
   recent(now: Date, windowMs: number): LedgerRow[];
-  byIds(ids: readonly number[]): LedgerRow[];
+  /** `timeOf`: the time a run's row would be stamped with, where the ledger may look for it too. */
+  byIds(ids: readonly number[], timeOf?: (id: number) => number | null): LedgerRow[];
   save(rows: readonly LedgerRow[]): void;
   /**
    * Stores the subscription's state as of these rows, with them, before a post: an object that

@@ -1,6 +1,7 @@
-import { LEDGER_KEEP_MS, type LedgerRow } from "../model/run-ledger.ts";
+import { LEDGER_KEEP_MS, type LedgerRow, rowTime } from "../model/run-ledger.ts";
 import type { TestSubscription } from "../model/subscription.ts";
 import type { WriteCounter } from "./sql-outbox.ts";
+import { isQuietPass, SqlPassBuckets } from "./sql-pass-buckets.ts";
 
 type Stored = {
   id: number;
@@ -32,9 +33,15 @@ const fromStored = (r: Stored): LedgerRow => ({
 /** A row a poll must look at again, however old: no final fate yet, or still running. */
 const UNSETTLED = "(fate IS NULL OR fate = 'quarantined' OR status = 'running')";
 
-/** A test subscription's run ledger (src/model/run-ledger.ts) in its object's SQLite storage. */
+/**
+ * A test subscription's run ledger (src/model/run-ledger.ts) in its object's SQLite storage:
+ * quiet passes in a ring of buckets (src/objects/sql-pass-buckets.ts), one row written each and
+ * never deleted, every other row in `runs`. A run saved to `runs` once stays there, and a run in
+ * both (saved again by a poll that did not read its bucket) is read from `runs`.
+ */
 export class SqlRunLedger {
   readonly #sql: SqlStorage;
+  readonly #passes: SqlPassBuckets;
   readonly #writes: WriteCounter;
   readonly #storeState: ((state: TestSubscription) => Promise<void>) | undefined;
 
@@ -47,6 +54,13 @@ export class SqlRunLedger {
     // index holds only unsettled rows, so a settled run costs no write there.
     sql.exec("CREATE INDEX IF NOT EXISTS runs_by_time ON runs (time_ms)");
     sql.exec(`CREATE INDEX IF NOT EXISTS runs_unsettled ON runs (time_ms) WHERE ${UNSETTLED}`);
+    SqlPassBuckets.migrate(sql);
+  }
+
+  /** Forgets every run: a fresh subscription starts a fresh ledger. */
+  static clear(sql: SqlStorage): void {
+    sql.exec("DELETE FROM runs");
+    SqlPassBuckets.clear(sql);
   }
 
   /** `storeState`: where its object keeps the subscription's state, for `checkpoint`. */
@@ -58,6 +72,7 @@ export class SqlRunLedger {
     this.#sql = sql;
     this.#writes = writes;
     this.#storeState = storeState;
+    this.#passes = new SqlPassBuckets(sql);
   }
 
   /** The subscription's state as of the rows saved so far (src/engine/poll-test.ts `RunLedger`). */
@@ -72,7 +87,7 @@ export class SqlRunLedger {
    * `limit`: a failing streak older than the day the poll reads is still one streak.
    */
   failingBefore(beforeMs: number, limit: number): LedgerRow[] {
-    return this.#sql
+    const failures = this.#sql
       .exec<Stored>(
         `SELECT * FROM runs WHERE status = 'failed' AND time_ms < ?1 AND time_ms >
            COALESCE((SELECT MAX(time_ms) FROM runs WHERE status = 'passed' AND time_ms < ?1), -1)
@@ -82,6 +97,11 @@ export class SqlRunLedger {
       )
       .toArray()
       .map(fromStored);
+    if (failures.length === 0) return failures;
+    // A bucketed pass between them ends the streak there, as a pass in `runs` does.
+    const oldest = Math.min(...failures.map(rowTime));
+    const pass = this.#passes.newestBefore(beforeMs, oldest, (id) => this.#inRuns([id]).size > 0);
+    return pass === null ? failures : failures.filter((r) => rowTime(r) > pass);
   }
 
   /**
@@ -89,23 +109,42 @@ export class SqlRunLedger {
    * the strip and the digest), and every row still without a final fate, however old.
    */
   recent(now: Date, windowMs: number): LedgerRow[] {
-    return (
-      this.#sql
-        .exec<Stored>(
-          `SELECT * FROM runs WHERE time_ms >= ?1
+    const rows = this.#sql
+      .exec<Stored>(
+        `SELECT * FROM runs WHERE time_ms >= ?1
          UNION ALL SELECT * FROM runs WHERE ${UNSETTLED} AND time_ms < ?1`,
-          now.getTime() - windowMs,
-        )
-        .toArray()
-        .map(fromStored)
-        // In the order of a plain read of the table (by id), sorted here: SQLite would sort by
-        // reading the whole table in id order.
-        .sort((a, b) => a.id - b.id)
-    );
+        now.getTime() - windowMs,
+      )
+      .toArray()
+      .map(fromStored);
+    const out = new Map<number, LedgerRow>();
+    for (const r of this.#passes.since(now.getTime() - windowMs, now.getTime()))
+      if (!out.has(r.id) || rowTime(r) > rowTime(out.get(r.id) as LedgerRow)) out.set(r.id, r);
+    for (const r of rows) out.set(r.id, r);
+    // In the order of a plain read of the table (by id), sorted here: SQLite would sort by
+    // reading the whole table in id order.
+    return [...out.values()].sort((a, b) => a.id - b.id);
   }
 
-  byIds(ids: readonly number[]): LedgerRow[] {
+  /**
+   * The rows of `ids`. A quiet pass is found only by `timeOf`, the time its run would be stamped
+   * with (its plausible `createdAt`), which names its bucket.
+   */
+  byIds(ids: readonly number[], timeOf?: (id: number) => number | null): LedgerRow[] {
     if (ids.length === 0) return [];
+    const out = this.#runsByIds(ids);
+    if (!timeOf) return out;
+    const held = new Set(out.map((r) => r.id));
+    return [
+      ...out,
+      ...this.#passes.find(
+        ids.filter((id) => !held.has(id)),
+        timeOf,
+      ),
+    ];
+  }
+
+  #runsByIds(ids: readonly number[]): LedgerRow[] {
     const out: LedgerRow[] = [];
     // SQLite's bound-parameter limit is far above a poll's pages; chunks keep it so anyway.
     for (let i = 0; i < ids.length; i += 90) {
@@ -120,8 +159,21 @@ export class SqlRunLedger {
     return out;
   }
 
+  /** The ids of these that have a row in `runs`. */
+  #inRuns(ids: readonly number[]): Set<number> {
+    return new Set(this.#runsByIds(ids).map((r) => r.id));
+  }
+
   save(rows: readonly LedgerRow[]): void {
-    for (const r of rows) {
+    const quiet = rows.filter(isQuietPass);
+    const inRuns = this.#inRuns(quiet.map((r) => r.id));
+    const adding = quiet.filter((r) => !inRuns.has(r.id));
+    const refused = new Set(this.#passes.add(adding).map((r) => r.id));
+    const bucketed = new Set(adding.map((r) => r.id).filter((id) => !refused.has(id)));
+    const rest = rows.filter((r) => !bucketed.has(r.id));
+    this.#passes.leave(rest.map((r) => r.id));
+    this.#writes.storage += bucketed.size;
+    for (const r of rest) {
       this.#sql.exec(
         `INSERT OR REPLACE INTO runs (id, status, created_at, first_seen, trigger, fate, ts, parent_ts, reason, decided_at, time_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -151,7 +151,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       // unsubscribe's deleteAll drops the tables, so they are made again first.)
       SqlRunLedger.migrate(this.ctx.storage.sql);
       SqlOutbox.migrate(this.ctx.storage.sql);
-      this.ctx.storage.sql.exec("DELETE FROM runs");
+      SqlRunLedger.clear(this.ctx.storage.sql);
       this.ctx.storage.sql.exec("DELETE FROM outbox");
       const first = specOf(sub).firstLedger(fresh, sub);
       if (first) {

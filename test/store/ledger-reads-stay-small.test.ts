@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import { SqlRunLedger } from "../../src/objects/sql-run-ledger.ts";
+import { ledgerRow } from "../helpers/ledger-rows.ts";
 
 // Issue #35: each poll reads its test's run ledger. Read by a full scan, rows read grow with the
 // ledger (8 days of runs): `npm run bench:day` counted 96,000 rows read a subscription on a
@@ -27,19 +28,7 @@ function counting(sql: SqlStorage) {
   return { sql: wrapped, rowsRead: () => cursors.reduce((n, c) => n + c.rowsRead, 0) };
 }
 
-const row = (id: number, at: number, over: Partial<LedgerRow> = {}): LedgerRow => ({
-  id,
-  status: "passed",
-  createdAt: new Date(at).toISOString(),
-  firstSeen: new Date(at).toISOString(),
-  trigger: null,
-  fate: "quiet",
-  ts: null,
-  parentTs: null,
-  reason: null,
-  decidedAt: new Date(at).toISOString(),
-  ...over,
-});
+const row = ledgerRow;
 
 describe("a poll's read of the run ledger", () => {
   it("reads the day's rows and the unsettled ones, not a week of settled runs", async () => {
