@@ -14,6 +14,7 @@ import {
   type Tally,
 } from "./counting.ts";
 import type { DayResult, InvocationStats } from "./day-result.ts";
+import { keepWeek } from "./kept-week.ts";
 import { OUTAGE_MINUTES, type PlanEvent, planDay, SUBSCRIPTIONS_PER_CHANNEL, subjectsOf } from "./plan.ts";
 import { installSimClock, setSimTime, simTime, TimeQueue, wallNow } from "./sim-clock.ts";
 
@@ -140,7 +141,8 @@ type Subject = { team: Team; kind: "test" | "collection"; vendorId: number; key:
 
 /**
  * N subscriptions made with `/decipher subscribe`, 20 to a channel, 3 channels to a Slack team
- * (the stand-in's workspace has three channels the bot is in). The teams read one Decipher
+ * (the stand-in's workspace has three channels the bot is in), each test's ledger holding the
+ * week of passes earlier days left it (bench/day/kept-week.ts), so the day prunes as a deployed one does. The teams read one Decipher
  * organization, so no two subscriptions share a vendor id (single-workspace mode keeps its KV
  * copies under channel, kind and id).
  */
@@ -188,6 +190,8 @@ async function setUp(n: number, startMs: number) {
     const key = env.SUBSCRIPTIONS.idFromName(name).toString();
     if (!objects.has(key)) throw new Error(`subscription ${s.index} not made: ${ack.body.slice(0, 300)}`);
     subjects.push({ team, kind: s.kind, vendorId, key });
+    if (s.kind === "test")
+      await keepWeek(env.SUBSCRIPTIONS.get(env.SUBSCRIPTIONS.idFromName(name)), s.index, simTime());
     setSimTime(simTime() + 100);
   }
   for (const t of teams) await standIn.clock(t.botToken, startMs);
