@@ -46,8 +46,10 @@ const DAY_MS = 24 * 60 * MINUTE;
 
 /**
  * The paces the governor may choose, fastest first. Fast polling of running runs is rationed
- * first (it is most of an active day's requests); then every poll and renewal is stretched
- * alike, the lease staying three renewals long.
+ * first (it is most of an active day's requests); then every poll is stretched alike, the lease
+ * staying 15 polls long (`leaseAt`). A slowed clock renews it every 12 polls, not every 5: a
+ * renewal is a registry row written (#35), and the 3 polls left are enough to try a renewal
+ * that failed again (the object renews whenever its lease would end before its next poll).
  */
 export const PACES: readonly Pace[] = [
   FULL_SPEED,
@@ -56,7 +58,7 @@ export const PACES: readonly Pace[] = [
   ...[2, 4, 8, 15, 30, 60].map((m) => ({
     runningMs: m * MINUTE,
     idleMs: m * MINUTE,
-    renewMs: 5 * m * MINUTE,
+    renewMs: 12 * m * MINUTE,
   })),
 ];
 
@@ -65,7 +67,9 @@ export const PACES: readonly Pace[] = [
  * costs, from the code paths as `npm run bench:day` counted them (BENCHMARKS.md, "A simulated
  * day (#35): rows"; a test runs 24 times a day, 3 minutes each, one run in ten failing). The
  * measured days per subscription: 2,553 rows written and 2,174 requests at full speed (20
- * subscriptions), 398 and 278 every 8 minutes (200), 134 and 74 hourly (1,000).
+ * subscriptions), 398 and 278 every 8 minutes (200), 134 and 74 hourly (1,000); less what the
+ * registry's cuts of #35 saved in the same windows measured before and after (BENCHMARKS.md,
+ * "Rows written, by what writes them"): 2,216 and 2,176, 313 and 256, 123 and 71.
  */
 export const PROFILE = {
   /** The test's runs a day, and how long each is running. */
@@ -79,10 +83,10 @@ export const PROFILE = {
    */
   rowsReadPerPoll: 30,
   /**
-   * A renewal: the object's report to its registry shard, which writes its lease row and that
-   * row's entry in the index by lease time (9.6 rows a day for 4.8 hourly renewals, measured).
+   * A renewal: the object's report to its registry shard, which writes its lease row (the
+   * index by lease time, a second row, is gone: #35, docs/architecture.md "Rows written per run").
    */
-  rowsWrittenPerRenewal: 2,
+  rowsWrittenPerRenewal: 1,
   /**
    * A renewal's shard adds up its team's leases to see whether the directory must hear of it
    * (src/objects/registry-object.ts `#summary`): a row read per subscription of the team, taken
@@ -93,17 +97,21 @@ export const PROFILE = {
    * The runs themselves, whatever the pace: the ledger's rows (a pass 2, its row and its time
    * index; a failure 5), the outbox's, the outage window's calls and rows, the state and the
    * channel's index row when a failure or a recovery changes them, the shard telling the
-   * directory. Measured hourly, less the alarms, the renewals and the cron's share.
+   * directory. Measured hourly, less the alarms, the renewals and the cron's share (4 rows less
+   * since the shard tells the directory less often and stores it in one key, #35).
    */
-  runsPerDay: { objectRequests: 47, rowsWritten: 93, rowsRead: 400 },
+  runsPerDay: { objectRequests: 47, rowsWritten: 89, rowsRead: 400 },
   /**
    * A run a poll sees running writes about this many rows more (its ledger row written running,
    * then again finished, and what follows from it): fitted to the 8-minute and hourly days. A
    * run is seen running when a poll falls within its 3 minutes.
    */
   rowsWrittenPerRunSeenRunning: 5,
-  /** The watchdog cron's own calls: the directory twice a minute. */
-  cron: { objectRequests: 2 * 1_440, rowsWritten: 1_440, rowsRead: 10 * 1_440 },
+  /**
+   * The watchdog cron's own calls: the directory twice a minute; its times stored every other
+   * minute (src/objects/registry-directory.ts `cycleStoreDue`).
+   */
+  cron: { objectRequests: 2 * 1_440, rowsWritten: 720, rowsRead: 10 * 1_440 },
 } as const;
 
 /** One subscription's day at `pace`. */
@@ -169,8 +177,11 @@ export function governPace(plan: Plan, subscriptions: number): Governed {
   return { pace, stretched: pace !== FULL_SPEED, tightest: tightestAt(pace), plan: plan.name };
 }
 
-/** A lease at `pace`: three renewals long, as at full speed (src/model/poll-clock.ts LEASE_MS). */
-export const leaseAt = (pace: Pace) => pace.renewMs * (LEASE_MS / LEASE_RENEW_MS);
+/**
+ * A lease at `pace`: 15 polls long, as at full speed (src/model/poll-clock.ts LEASE_MS): a clock
+ * that stopped is restarted within 15 polls of its pace, whatever its renewals.
+ */
+export const leaseAt = (pace: Pace) => pace.idleMs * (LEASE_MS / IDLE_POLL_MS);
 
 export const samePace = (a: Pace, b: Pace) =>
   a.runningMs === b.runningMs && a.idleMs === b.idleMs && a.renewMs === b.renewMs;

@@ -4,7 +4,7 @@ import type { RegistryEntry } from "./registry-directory.ts";
 /**
  * One row per subscription in a shard's SQLite: how its last reported poll went, and its
  * watchdog lease (`until`, ms): the time by which it must have told the registry again. The
- * cron reads only the rows whose lease has passed (an index on `until`).
+ * cron asks for the rows whose lease has passed, reading the team's rows (no index on `until`: #35).
  */
 export type ClockRow = {
   name: string;

@@ -5,21 +5,25 @@ import { keys } from "../store/keys.ts";
 import { describeError } from "../util/describe-error.ts";
 import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
 import {
+  type CycleTimes,
+  heardStoreDue,
   publishDue,
   type RegistryEntry,
   type ShardSummary,
-  SqlRegistryDirectory,
+  summaryToTell,
   type WorkspaceCondition,
 } from "./registry-directory.ts";
-import { type ClockRow, type LegacyPart, splitByTeam, teamOfName } from "./registry-legacy.ts";
+import type { LegacyPart } from "./registry-legacy.ts";
+import { RegistryRoot } from "./registry-root.ts";
 
-export type { LegacyPart, RegistryEntry, WorkspaceCondition };
+export type { CycleTimes, LegacyPart, RegistryEntry, WorkspaceCondition };
 
 const CHANNELS_EVER = "channels-ever";
+/** What a shard last told the directory, and the deployment's size the directory answered. */
+const HEARD = "heard";
+type Heard = { told: ShardSummary | null; everywhere: number };
 
 import type { PollSummary } from "../model/poll-result.ts";
-
-export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "lastSuccessAt">;
 
 /**
  * The registry, one instance per Slack team (a **shard**, `registry:<teamId>`, see
@@ -36,36 +40,35 @@ export type CycleTimes = Pick<EngineHealth, "firstCycleAt" | "lastCycleAt" | "la
  * registry of before (`LegacyPart`), handed out to the shards by the cron.
  */
 export class RegistryObject extends DurableObject<Env> {
-  /** The summary the directory has of this shard (as far as this shard knows). */
-  #told: ShardSummary | null | undefined;
-  /** Subscriptions of every team, as the directory last said (src/model/plan-governor.ts). */
-  #everywhere: number | undefined;
+  /**
+   * The summary the directory has of this shard (as far as this shard knows), and the
+   * subscriptions of every team as the directory last said (src/model/plan-governor.ts); and
+   * what of it is stored (`heardStoreDue`).
+   */
+  #heard: Heard | undefined;
+  #heardStored: Heard | undefined;
+  /** The index by lease time is dropped once per instance (#35: it cost a row per renewal). */
+  #leasesReady = false;
+  /** The root's part, kept with what it holds in memory. */
+  readonly #root = new RegistryRoot(this.ctx.storage);
 
   async #get<T>(key: string, fallback: T): Promise<T> {
     return ((await this.ctx.storage.get<T>(key)) ?? fallback) as T;
   }
 
   /**
-   * The root's table of before: one row per subscription of every team, with its lease (the
-   * subscriptions themselves are its storage's `index`). Read only to hand each team its part.
-   */
-  #legacySql(): SqlStorage {
-    const sql = this.ctx.storage.sql;
-    sql.exec(`CREATE TABLE IF NOT EXISTS clock (name TEXT PRIMARY KEY, until INTEGER NOT NULL,
-      status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
-    return sql;
-  }
-
-  /**
    * A shard's table: one row per subscription of its team (its ref: the shard's index), with how
    * its last reported poll went and its lease. Made again when missing (a test's deleteAll drops
-   * it under a live instance).
+   * it under a live instance). No index by lease time: each renewal wrote a row in it too, and
+   * the only reader, the watchdog's `WHERE until <= ?`, runs only when the directory says the
+   * shard is due, reading the team's rows, as every report's `#summary` already does (#35).
    */
   #sql(): SqlStorage {
     const sql = this.ctx.storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, ref TEXT NOT NULL,
       until INTEGER NOT NULL, status TEXT, at TEXT, failing_since TEXT, overdue INTEGER NOT NULL DEFAULT 0)`);
-    sql.exec("CREATE INDEX IF NOT EXISTS leases_until ON leases (until)");
+    if (!this.#leasesReady) sql.exec("DROP INDEX IF EXISTS leases_until");
+    this.#leasesReady = true;
     return sql;
   }
 
@@ -138,17 +141,33 @@ export class RegistryObject extends DurableObject<Env> {
     const teamId = this.#team;
     if (!teamId) return null;
     const now = await this.#summary(teamId);
-    if (this.#told === undefined) this.#told = await this.#get<ShardSummary | null>("told", null);
-    if (!publishDue(this.#told, now, at)) return now;
+    const { told } = await this.#heardNow();
+    if (!publishDue(told, now, at)) return now;
     try {
-      const everywhere = await registryDirectory(this.env).noteShard(now);
-      this.#told = now;
-      this.#everywhere = everywhere;
-      await this.ctx.storage.put({ told: now, everywhere });
+      const tell = summaryToTell(told, now, at);
+      const everywhere = await registryDirectory(this.env).noteShard(tell);
+      const heard = { told: tell, everywhere };
+      this.#heard = heard;
+      if (heardStoreDue(this.#heardStored ?? { told: null, everywhere: 0 }, tell, everywhere)) {
+        await this.ctx.storage.put(HEARD, heard);
+        this.#heardStored = heard;
+      }
     } catch (error) {
       console.error(`registry shard ${teamId}: directory not told (${describeError(error)})`);
     }
     return now;
+  }
+
+  /** What this shard last told the directory: in memory, else as stored (before #35, in two keys). */
+  async #heardNow(): Promise<Heard> {
+    if (this.#heard) return this.#heard;
+    const stored = (await this.#get<Heard | null>(HEARD, null)) ?? {
+      told: await this.#get<ShardSummary | null>("told", null),
+      everywhere: await this.#get<number>("everywhere", 0),
+    };
+    this.#heardStored = stored;
+    this.#heard = stored;
+    return stored;
   }
 
   /** Adds a subscription; its lease starts now, so the watchdog wakes it if its clock never starts. */
@@ -278,8 +297,7 @@ export class RegistryObject extends DurableObject<Env> {
     if (!this.#has(summary.name)) return 0;
     this.#record(summary, until);
     const team = (await this.#publish())?.subscriptions ?? 0;
-    this.#everywhere ??= await this.#get<number>("everywhere", 0);
-    return Math.max(team, this.#everywhere);
+    return Math.max(team, (await this.#heardNow()).everywhere);
   }
 
   /** A token or scope refusal: remembered from its first sighting until a post succeeds. */
@@ -337,95 +355,42 @@ export class RegistryObject extends DurableObject<Env> {
   async purge(): Promise<void> {
     const teamId = this.#team;
     await this.ctx.storage.deleteAll();
-    this.#told = null;
+    const everywhere = this.#heard?.everywhere ?? 0;
+    this.#heard = { told: null, everywhere };
+    this.#heardStored = { told: null, everywhere: 0 };
     if (teamId) await registryDirectory(this.env).dropShard(teamId);
   }
 
-  // ── The root: the directory of shards ───────────────────────────────────────────────────
-
-  #directory(): SqlRegistryDirectory {
-    return new SqlRegistryDirectory(this.ctx.storage.sql);
-  }
+  // ── The root: the directory of shards (src/objects/registry-root.ts) ────────────────────
 
   /** A shard's summary noted; the subscriptions of every team, which the clock's pace follows. */
   noteShard(summary: ShardSummary): number {
-    const directory = this.#directory();
-    directory.note(summary);
-    return directory.totals().subscriptions;
+    return this.#root.noteShard(summary);
   }
 
   dropShard(teamId: string): void {
-    this.#directory().drop(teamId);
+    this.#root.directory().drop(teamId);
   }
 
-  /**
-   * The start of a watchdog cycle: the teams whose shard has work due (every team with `all`),
-   * and the next teams' parts of the registry of before, for the cron to hand over.
-   */
-  async dueShards(
+  /** The teams whose shard has work due, and the next parts of the registry of before. */
+  dueShards(
     at: string,
     options: { all?: boolean; limit: number },
   ): Promise<{ teams: string[]; legacy: LegacyPart[] }> {
-    return {
-      teams: this.#directory().due(Date.parse(at), options.limit, options.all),
-      legacy: await this.#legacyParts(),
-    };
+    return this.#root.dueShards(at, options);
   }
 
-  async #legacyIndex(): Promise<Record<string, RegistryEntry>> {
-    return this.#get<Record<string, RegistryEntry>>("index", {});
+  /** The end of a watchdog cycle: its times, and the teams that adopted their part of before. */
+  endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
+    return this.#root.endCycle(at, options);
   }
 
-  async #legacyParts(): Promise<LegacyPart[]> {
-    const index = await this.#legacyIndex();
-    const digests = await this.#get<Record<string, string>>("digests", {});
-    if (Object.keys(index).length === 0 && Object.keys(digests).length === 0) return [];
-    return splitByTeam(index, digests, this.#legacySql().exec<ClockRow>("SELECT * FROM clock").toArray());
-  }
-
-  /**
-   * The end of a watchdog cycle: its times (a cycle succeeded when one of its polls did, or when
-   * nothing is subscribed anywhere), and the teams whose part of the registry of before their
-   * shard now has.
-   */
-  async endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
-    if (options.adopted.length > 0) {
-      const adopted = new Set(options.adopted);
-      const index = await this.#legacyIndex();
-      const digests = await this.#get<Record<string, string>>("digests", {});
-      for (const [name, entry] of Object.entries(index)) {
-        if (!adopted.has(entry.ref.teamId)) continue;
-        delete index[name];
-        this.#legacySql().exec("DELETE FROM clock WHERE name = ?", name);
-      }
-      for (const name of Object.keys(digests)) if (adopted.has(teamOfName(name))) delete digests[name];
-      if (Object.keys(index).length > 0) await this.ctx.storage.put("index", index);
-      else await this.ctx.storage.delete(["index", "leasesSeeded", "workspace"]);
-      if (Object.keys(digests).length > 0) await this.ctx.storage.put("digests", digests);
-      else await this.ctx.storage.delete("digests");
-    }
-    const meta = await this.cycleTimes();
-    const succeeded = options.polledOk || this.#directory().totals().subscriptions === 0;
-    await this.ctx.storage.put("cycle", {
-      firstCycleAt: meta.firstCycleAt ?? at,
-      lastCycleAt: at,
-      lastSuccessAt: succeeded ? at : meta.lastSuccessAt,
-    } satisfies CycleTimes);
-  }
-
-  async cycleTimes(): Promise<CycleTimes> {
-    return this.#get<CycleTimes>("cycle", { firstCycleAt: null, lastCycleAt: null, lastSuccessAt: null });
+  cycleTimes(): Promise<CycleTimes> {
+    return this.#root.cycleTimes();
   }
 
   /** Every team's figures added up, for `GET /health`: one query here, no shard called. */
-  async totals(): Promise<EngineHealth> {
-    const cycle = await this.cycleTimes();
-    const sum = this.#directory().totals();
-    const lastSuccessAt =
-      [cycle.lastSuccessAt, sum.lastSuccessAt]
-        .filter((t): t is string => t !== null)
-        .sort()
-        .at(-1) ?? null;
-    return { ...sum, firstCycleAt: cycle.firstCycleAt, lastCycleAt: cycle.lastCycleAt, lastSuccessAt };
+  totals(): Promise<EngineHealth> {
+    return this.#root.totals();
   }
 }

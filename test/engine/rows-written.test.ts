@@ -4,7 +4,14 @@ import { keepWeek } from "../../bench/day/kept-week.ts";
 import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { readConfig } from "../../src/config.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
-import { ledgerOf, registryShard, subscriptionStub, until } from "../helpers/cases.ts";
+import {
+  health,
+  ledgerOf,
+  registryDirectoryStub,
+  registryShard,
+  subscriptionStub,
+  until,
+} from "../helpers/cases.ts";
 import {
   clearFiredAlarm,
   countRowsWritten,
@@ -59,7 +66,7 @@ async function watched(tests: number, plan?: string) {
     return { channel: settled(channelRows), leases: settled(leases) };
   };
   await pollAt(0);
-  return { subscriptions, config, t0, bot, id, pollAt, runBefore, rowsOf, channel };
+  return { subscriptions, config, t0, bot, id, pollAt, runBefore, rowsOf, channel, shard, stub };
 }
 
 const where = (rows: RowsWritten) => JSON.stringify(rows.by);
@@ -153,5 +160,75 @@ describe("rows written per run (issue #35)", () => {
     // The failing test's and the window's rows only: none for the five tests asked.
     expect(asked.channel.by.setAlarm ?? 0, where(asked.channel)).toBeLessThanOrEqual(3);
     expect(asked.channel.by["put window"] ?? 0, where(asked.channel)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("rows the registry writes (issue #35)", () => {
+  it("a lease renewal writes the lease's row alone", async () => {
+    const { config, t0, rowsOf, stub } = await watched(2);
+    await stub.wake(new Date(t0 + MINUTE).toISOString(), config, { renew: true });
+    // A minute later: the same figures, the directory's time still right, nothing to tell it.
+    const { leases } = await rowsOf(() =>
+      stub.wake(new Date(t0 + 2 * MINUTE).toISOString(), config, { renew: true }),
+    );
+    // 2 before: the row and its row in an index by lease time that only the watchdog read.
+    expect(leases.total, where(leases)).toBe(1);
+  });
+
+  it("a shard that tells the directory keeps what it told in one row", async () => {
+    const { bot, id, rowsOf, shard } = await watched(2);
+    const name = objectNames.subscription({
+      teamId: await bot.team(),
+      channelId: "C0ALERTS",
+      kind: "test",
+      id,
+    });
+    const at = new Date().toISOString();
+    // A poll that could not read Decipher changes the team's figures: the directory must hear it.
+    const { leases } = await rowsOf(() =>
+      shard.report({ name, status: "erroring", at, erroringSince: at, overdue: 0 }, Date.now() + 15 * MINUTE),
+    );
+    expect(leases.by["put everywhere"] ?? 0, where(leases)).toBe(0);
+    expect(leases.total, where(leases)).toBe(2);
+  });
+
+  it("the directory keeps a newer successful poll in memory while a stored one is under 5 minutes older", async () => {
+    const directory = registryDirectoryStub();
+    // A day ahead: newer than any success the file's other deployments reported.
+    const t = Date.now() + 24 * 60 * MINUTE;
+    const team = (tag: string) => `T${tag}${crypto.randomUUID().slice(0, 6)}`;
+    const [a, b] = [team("A"), team("B")];
+    const summary = (teamId: string, minutes: number) => ({
+      teamId,
+      checkAt: t + 60 * MINUTE,
+      subscriptions: 1,
+      erroring: 0,
+      paused: 0,
+      overdue: 0,
+      lastSuccessAt: new Date(t + minutes * MINUTE).toISOString(),
+      workspace: null,
+      seq: t + minutes * MINUTE,
+    });
+    await directory.noteShard(summary(a, 0));
+    await directory.noteShard(summary(b, 0));
+    const rows = noRows();
+    await countRowsWritten(directory, rows);
+    await directory.noteShard(summary(a, 3));
+    expect(settled(rows).total, where(rows)).toBe(0);
+    expect((await directory.totals()).lastSuccessAt).toBe(new Date(t + 3 * MINUTE).toISOString());
+    // 6 minutes newer than the newest stored: stored, so an evicted directory is at most 5 minutes behind.
+    await directory.noteShard(summary(b, 6));
+    expect(settled(rows).total, where(rows)).toBeGreaterThan(0);
+    expect((await directory.totals()).lastSuccessAt).toBe(new Date(t + 6 * MINUTE).toISOString());
+  });
+
+  it("the cron stores its times every other minute, and /health says the last one", async () => {
+    const { bot } = await watched(1);
+    const rows = noRows();
+    await countRowsWritten(registryDirectoryStub(), rows);
+    const t0 = Date.now() - 10 * MINUTE;
+    for (const m of [0, 1, 2, 3]) await bot.cron(new Date(t0 + m * MINUTE));
+    expect(settled(rows).by["put cycle"] ?? 0, where(rows)).toBeLessThanOrEqual(2);
+    expect((await health(bot)).lastPollAt).toBe(new Date(t0 + 3 * MINUTE).toISOString());
   });
 });
