@@ -104,6 +104,19 @@ export function nextPollAt(
 }
 
 /**
+ * A channel's clock (src/objects/channel-clock.ts) ticks on a grid of its pace, shifted by the
+ * channel's phase so channels do not all call Decipher in the same second: the last tick at or
+ * before `now`. The grid needs nothing stored: an object evicted between ticks finds its place.
+ */
+export function lastTickAt(name: string, now: number, idleMs: number): number {
+  const shift = phaseOf(name) * idleMs;
+  return Math.floor((now - shift) / idleMs) * idleMs + shift;
+}
+
+export const nextTickAt = (name: string, now: number, idleMs: number): number =>
+  lastTickAt(name, now, idleMs) + idleMs;
+
+/**
  * Whether this poll renews the lease: the first poll after each LEASE_RENEW_MS boundary (shifted
  * by the object's phase, so renewals spread over the period). It needs no stored time: the
  * previous poll was `sincePrevious` ago.

@@ -7,8 +7,9 @@ import { channelIntroMessage } from "../kinds/messages.ts";
 import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
-import { type OutagePost, type PostedOutage, threadOf } from "../model/outage.ts";
-import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
+import { type OutagePost, threadOf } from "../model/outage.ts";
+import { pausedBySlack } from "../model/pause.ts";
+import { LEASE_MS, OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { PollReport } from "../model/poll-result.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { HISTORY_TIERS } from "../slack-api/find-posted.ts";
@@ -19,8 +20,9 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, subscriptionObjectByName } from "./addresses.ts";
+import { ChannelClock } from "./channel-clock.ts";
 import { introduceOnce } from "./channel-intro.ts";
-import { editParent, mayNameUnsettled, postOutage, storedOutage } from "./channel-outage.ts";
+import { mayNameUnsettled, postOutage } from "./channel-outage.ts";
 import {
   DIGEST,
   type ReportCall,
@@ -33,6 +35,7 @@ import { readWeekly, setWeekly, WEEKLY, type WeeklyWhen } from "./channel-weekly
 import { DECIDED_KEEP_MS, type Decided, type Hold, modeOf, type Window } from "./channel-window.ts";
 import { historyPace } from "./history-pace.ts";
 import { configOrNull } from "./object-clock.ts";
+import { noteOutageRecovery } from "./outage-recovery.ts";
 import { SqlChannelIndex } from "./sql-channel-index.ts";
 import { channelOutbox } from "./sql-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
@@ -52,6 +55,7 @@ export class ChannelObject extends DurableObject<Env> {
    * evicted meanwhile forgets them, and its window closes at its full length instead.
    */
   #answered = new Set<string>();
+  readonly #clock = new ChannelClock(this.ctx.storage, this.env, this.ctx.id.name ?? "");
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.run(work);
@@ -191,12 +195,35 @@ export class ChannelObject extends DurableObject<Env> {
     });
   }
 
-  /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
+  /**
+   * The channel's alarm: decides what the window holds (a retry after a lost answer is one more
+   * window), and is the clock of the channel's subscriptions (src/objects/channel-clock.ts).
+   */
   override async alarm(): Promise<void> {
     const config = configOrNull(this.#config, this.env, "channel alarm");
-    if (!config) return;
-    await this.closeWindow(config);
+    if (!config) return this.ctx.storage.setAlarm(Date.now() + LEASE_MS);
+    const told = await this.closeWindow(config);
     await this.sweep(config);
+    if (config.clock === "alarms")
+      await this.#clock.tick(config, () => this.#polledByClock(), told.length > 0);
+  }
+
+  /** A subscription here was polled by something other than this clock: it makes sure the clock runs. */
+  keepClock(idleMs: number, config: Config): Promise<void> {
+    this.#config = config;
+    return this.#clock.keep(idleMs);
+  }
+
+  /** Who the clock polls: every subscription of the channel but those paused for good (a 404). */
+  async #polledByClock(): Promise<string[]> {
+    const [teamId, channelId] = (this.ctx.id.name ?? "").split(":");
+    if (!teamId || !channelId) return [];
+    return (await this.#index(channelId, new Date().toISOString()))
+      .entries()
+      .filter(({ subscription: s }) => !s.paused || pausedBySlack(s))
+      .map(({ subscription: s }) =>
+        objectNames.subscription({ teamId, channelId, kind: s.kind, id: subscriptionId(s) }),
+      );
   }
 
   /**
@@ -286,31 +313,14 @@ export class ChannelObject extends DurableObject<Env> {
   }
 
   /**
-   * A test named by the outage message `ts` passed again at `at`: the parent is edited so it no
-   * longer says its tests are failing once they all pass, and the time starts the outage's
-   * quiet period (a failure within it joins the outage). Only the channel's latest outage is kept;
-   * an older one stays as it was posted. False while Slack refuses the edit for now: the test
-   * tells it again at its next poll, so the parent never keeps saying they are failing.
+   * A test named by the outage message `ts` passed again at `at` (src/objects/outage-recovery.ts):
+   * the parent no longer says its tests are failing once they all pass, and the time starts the
+   * outage's quiet period. False while Slack refuses the edit: the test tells it again later.
    */
   noteRecovery(channelId: string, ts: string, testId: number, at: string, config: Config): Promise<boolean> {
     return this.#serial(async () => {
-      const outage = await storedOutage(this.ctx.storage);
-      if (!outage?.ts || outage.ts !== ts || !outage.items.some((i) => i.testId === testId)) return true;
-      const known = (outage.recovered ?? []).includes(testId);
-      if (known && !outage.editOwed) return true;
       const team = await this.#teamConfig(config);
-      if (!team) return true;
-      config = team;
-      const updated: PostedOutage = known
-        ? { ...outage, ts: outage.ts }
-        : { ...outage, ts: outage.ts, recovered: [...(outage.recovered ?? []), testId], lastRecoveredAt: at };
-      await this.ctx.storage.put("outage", updated);
-      const deps = createEngineDeps(config, this.env, {
-        budget: new SubrequestBudget(SUBREQUESTS_PER_INVOCATION),
-      });
-      const shown = await editParent(deps.slack, channelId, updated, config.decipherAppUrl);
-      await this.ctx.storage.put("outage", updated);
-      return shown;
+      return !team || noteOutageRecovery(this.ctx.storage, this.env, team, { channelId, ts, testId, at });
     });
   }
 

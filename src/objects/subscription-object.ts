@@ -12,8 +12,8 @@ import { indexCopy, indexKey } from "../model/channel-index.ts";
 import { factsOf, subscriptionId } from "../model/kind-facts.ts";
 import { pausedBySlack, resumed } from "../model/pause.ts";
 import type { PeriodRuns } from "../model/period-runs.ts";
-import { FULL_SPEED, leaseAt, samePace } from "../model/plan-governor.ts";
-import { LEASE_MS, leaseRenewDue, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
+import { FULL_SPEED, samePace } from "../model/plan-governor.ts";
+import { LEASE_MS, nextPollAt, POLL_SOON_MS } from "../model/poll-clock.ts";
 import type { PollReport, PollSummary } from "../model/poll-result.ts";
 import { overdueCount } from "../model/run-ledger.ts";
 import { type Subscription, storedSubscription, teamOf } from "../model/subscription.ts";
@@ -34,8 +34,10 @@ import { ObjectPace } from "./object-pace.ts";
 import { OwedRecoveries } from "./owed-recoveries.ts";
 import { OwedWrite } from "./owed-write.ts";
 import { pollReportOf, quietReport, withOverdue } from "./poll-report.ts";
+import { RegistryLease } from "./registry-lease.ts";
 import { SqlOutbox } from "./sql-outbox.ts";
 import { SqlRunLedger } from "./sql-run-ledger.ts";
+import { SubscriptionClock } from "./subscription-clock.ts";
 import { SubscriptionCopy } from "./subscription-copy.ts";
 import { subscriptionOutbox } from "./subscription-outbox.ts";
 import { teamConfig } from "./tenancy.ts";
@@ -66,12 +68,7 @@ export class SubscriptionObject extends DurableObject<Env> {
    * or this object's bindings after a restart.
    */
   #config: Config | null = null;
-  /** What this object last told the registry (status, failing, overdue): it reports only a change. */
-  #reported: string | null = null;
-  /** When the previous poll was, to tell whether this one renews the lease. */
-  #lastPollAt: number | null = null;
-  /** The lease this object last gave its registry shard (unknown: none, a first report is due anyway). */
-  #leaseUntil = Number.POSITIVE_INFINITY;
+  readonly #lease: RegistryLease;
   /** A channel's outage window asked this object to poll now, and waits for its answer. */
   #asked = false;
   /** Recoveries its channel could not show yet, kept in storage too. */
@@ -79,6 +76,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   readonly #copy: SubscriptionCopy;
   /** The clock's pace (src/objects/object-pace.ts). */
   #pace: ObjectPace;
+  readonly #clockSide: SubscriptionClock;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,6 +84,8 @@ export class SubscriptionObject extends DurableObject<Env> {
     this.#indexWrite = new OwedWrite(ctx.storage, "index-owed", "channel index row");
     this.#copy = new SubscriptionCopy(ctx.storage, env);
     this.#pace = new ObjectPace(ctx.storage);
+    this.#lease = new RegistryLease(ctx.storage, env);
+    this.#clockSide = new SubscriptionClock(ctx.storage);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
@@ -164,7 +164,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         { name: objectNames.subscription(ref), ref },
         Date.now() + LEASE_MS,
       );
-      this.#reported = null;
+      this.#lease.forget();
       if (this.#clock() === "alarms") await this.ctx.storage.setAlarm(Date.now() + POLL_SOON_MS);
       return { subscription: sub, created: true };
     });
@@ -227,7 +227,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   async wake(
     at: string,
     config: Config,
-    options: { renew?: boolean; name?: string } = {},
+    options: { renew?: boolean; name?: string; byChannel?: boolean } = {},
   ): Promise<PollReport> {
     this.#config = config;
     const sub = await this.#read();
@@ -260,37 +260,27 @@ export class SubscriptionObject extends DurableObject<Env> {
     }
     const alarms = this.#clock() === "alarms";
     const after = await this.#read();
-    const since = this.#lastPollAt === null ? Number.POSITIVE_INFINITY : now - this.#lastPollAt;
-    this.#lastPollAt = now;
     // Paused by Slack's refusal of the channel, the clock goes on: it counts and tries hourly.
     const pace = await this.#pace.current();
     const next = nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace);
-    if (alarms && after && (!after.paused || pausedBySlack(after))) await armBy(this.ctx.storage, next);
+    if (alarms && after && (!after.paused || pausedBySlack(after)))
+      await this.#clockSide.arm(this.#channel(after), next, pace, config, options);
     if (alarms && report.status !== "busy") {
       // A lease that would end before the next poll (the governor just slowed the clock) is
       // renewed now: the watchdog cron would take the clock for stopped and wake it.
-      const due = leaseRenewDue(name, now, since, pace.renewMs) || this.#leaseUntil <= next;
-      await this.#report(sub, report, config, options.renew || due);
+      const due = this.#lease.renewDue(name, now, next, pace);
+      await this.#lease.report(refOf(sub).teamId, report, this.#pace, config, options.renew || due);
     }
     return report;
   }
 
-  /**
-   * Tells the registry shard how the poll went when it changed or `renew`, with a lease at the
-   * current pace; its answer (the deployment's size) sets the pace of the polls after.
-   */
-  async #report(sub: Subscription, report: PollReport, config: Config, renew: boolean): Promise<void> {
-    const state = JSON.stringify([report.status, report.erroringSince, report.overdue]);
-    if (!renew && state === this.#reported) return;
-    const until = Date.now() + leaseAt(await this.#pace.current());
-    await registry(this.env, refOf(sub).teamId)
-      .report(report, until)
-      .then(async (everywhere) => {
-        this.#reported = state;
-        this.#leaseUntil = until;
-        await this.#pace.note(config.plan, everywhere);
-      })
-      .catch((error: unknown) => console.error(`report of ${report.name}: ${describeError(error)}`));
+  /** A tick of its channel's clock: a poll beside the answer, which is this object's idle pace. */
+  async tick(config: Config): Promise<number | null> {
+    this.#config = config;
+    if (!(await this.#read())) return null;
+    const poll = this.wake(new Date().toISOString(), config, { byChannel: true });
+    this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`tick: ${describeError(error)}`)));
+    return (await this.#pace.current()).idleMs;
   }
 
   read(): Promise<Subscription | null> {

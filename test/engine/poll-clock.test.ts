@@ -16,9 +16,10 @@ import {
 } from "../helpers/cases.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
 
-// Each subscription object keeps its own clock (src/model/poll-clock.ts): these tests run the
-// objects' alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The
-// other suites set the time of each cycle themselves (POLL_CLOCK=cron, vitest.config.ts).
+// A channel's clock polls its subscriptions, and each subscription object sets its own alarm
+// only for a poll sooner than that (src/objects/channel-clock.ts): these tests run the objects'
+// alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The other suites
+// set the time of each cycle themselves (POLL_CLOCK=cron, vitest.config.ts).
 
 const ALARMS = { POLL_CLOCK: "alarms" };
 
@@ -44,6 +45,15 @@ const alarmIn = async (stub: DurableObjectStub) =>
 const alarmAt = (stub: DurableObjectStub) =>
   runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
 
+/** Its own alarm set for now: a poll sooner than its channel's tick (a run running, a poll asked for). */
+const armNow = (stub: DurableObjectStub) =>
+  runInDurableObject(stub, (_i, state) => state.storage.setAlarm(Date.now()));
+
+const pollByOwnAlarm = async (stub: DurableObjectStub) => {
+  await armNow(stub);
+  await runDurableObjectAlarm(stub);
+};
+
 /**
  * Whether an object was asked to poll now (src/objects/channel-object.ts `hold`): its next alarm
  * is at most POLL_SOON_MS away, or that alarm already fired and the next is later than the one
@@ -60,29 +70,28 @@ const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALE
 const alertsFor = async (bot: ReturnType<typeof createBot>, runId: number) =>
   (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(runId));
 
-describe("each subscription object polls on its own alarm", () => {
-  it("subscribing arms it; a running run is polled every 10 s, and its failure is posted by the next alarm", async () => {
+describe("a channel's clock polls its subscriptions; a running run is polled by its own alarm", () => {
+  it("subscribing arms its first poll; a running run is polled every 10 s, and once it failed the channel's clock takes over and its alarm posts it", async () => {
     const { bot, org, ids } = await alarmsBot(1);
     const id = ids[0] as number;
     const stub = await subscriptionStub(bot, "test", id);
     expect(await alarmIn(stub)).not.toBeNull();
     const run = await org.addRun(id, "running");
-    // The next alarm, against the time before and after the alarm that set it.
-    const paced = async (ms: number) => {
-      const before = Date.now();
-      await runDurableObjectAlarm(stub);
-      const after = Date.now();
-      const at = (await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())) as number;
-      expect(at - before).toBeGreaterThanOrEqual(ms);
-      expect(at - after).toBeLessThanOrEqual(ms + JITTER_MS);
-    };
-    await paced(RUNNING_POLL_MS);
+    const before = Date.now();
+    await runDurableObjectAlarm(stub);
+    const after = Date.now();
+    const at = (await alarmAt(stub)) as number;
+    expect(at - before).toBeGreaterThanOrEqual(RUNNING_POLL_MS);
+    expect(at - after).toBeLessThanOrEqual(RUNNING_POLL_MS + JITTER_MS);
     expect((await ledgerOf(bot, "test", id)).find((r) => r.id === run.id)?.status).toBe("running");
 
     await org.setRun(run.id, "failed");
-    await paced(IDLE_POLL_MS);
-    // Alone in its channel: held for the window, which its channel's alarm closes.
-    await runDurableObjectAlarm(await channelStub(bot));
+    await runDurableObjectAlarm(stub);
+    // Nothing running: no alarm of its own; its channel's alarm is its clock (and the window's).
+    expect(await alarmAt(stub)).toBeNull();
+    const channel = await channelStub(bot);
+    expect(await alarmIn(channel)).toBeLessThanOrEqual(IDLE_POLL_MS);
+    await runDurableObjectAlarm(channel);
     await until(async () => (await alertsFor(bot, run.id)).length > 0, 30_000, "the alert");
     expect(await alertsFor(bot, run.id)).toHaveLength(1);
   });
@@ -95,15 +104,57 @@ describe("each subscription object polls on its own alarm", () => {
     expect(await alarmIn(stub)).toBeNull();
   });
 
-  it("a channel's objects are spread over the minute, not fired together", async () => {
-    const { bot, ids } = await alarmsBot(4);
-    const next: number[] = [];
+  it("a channel's tests share one alarm: each tick of the channel's clock polls every one of them", async () => {
+    const { bot, org, ids } = await alarmsBot(4);
     for (const id of ids) {
       const stub = await subscriptionStub(bot, "test", id);
       await runDurableObjectAlarm(stub);
-      next.push((await alarmIn(stub)) as number);
+      expect(await alarmAt(stub)).toBeNull();
     }
-    expect(new Set(next.map((ms) => Math.round(ms / 250))).size).toBeGreaterThan(1);
+    const channel = await channelStub(bot);
+    const reads = async () => (await org.requests()).total;
+    for (const _tick of [1, 2]) {
+      expect(await alarmIn(channel)).toBeLessThanOrEqual(IDLE_POLL_MS);
+      const before = await reads();
+      await runDurableObjectAlarm(channel);
+      await until(async () => (await reads()) - before >= ids.length, 10_000, "a read of each test");
+      for (const id of ids) expect(await alarmAt(await subscriptionStub(bot, "test", id))).toBeNull();
+    }
+  });
+
+  it("a tick that dies part way is followed by the next, which polls the tests it did not reach", async () => {
+    const { bot, org, ids } = await alarmsBot(3);
+    for (const id of ids) await runDurableObjectAlarm(await subscriptionStub(bot, "test", id));
+    const channel = await channelStub(bot);
+    // The first test's object is unreachable for this tick (its instance reset under it).
+    const first = await subscriptionStub(bot, "test", ids[0] as number);
+    await runInDurableObject(first, (_i, state) => state.abort(onPurpose("an object lost mid-tick"))).catch(
+      () => {},
+    );
+    await runDurableObjectAlarm(channel);
+    expect(await alarmIn(channel)).not.toBeNull();
+    const failed = await org.addRun(ids[0] as number, "failed");
+    await runDurableObjectAlarm(channel);
+    await until(
+      async () => (await ledgerOf(bot, "test", ids[0] as number)).some((r) => r.id === failed.id),
+      10_000,
+      "the next tick's read",
+    );
+  });
+
+  it("a channel whose clock stopped is started again by the watchdog's wake of its subscriptions", async () => {
+    const { bot, ids } = await alarmsBot(2);
+    for (const id of ids) await runDurableObjectAlarm(await subscriptionStub(bot, "test", id));
+    const channel = await channelStub(bot);
+    await runInDurableObject(channel, (_i, state) => state.storage.deleteAlarm());
+    for (const id of ids)
+      await expireLease(
+        bot,
+        objectNames.subscription({ teamId: await bot.team(), channelId: "C0ALERTS", kind: "test", id }),
+      );
+    const woken = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
+    expect(woken.polled).toBe(2);
+    expect(await alarmIn(channel)).not.toBeNull();
   });
 });
 
@@ -122,6 +173,7 @@ describe("an alarm that throws is retried, and the retry never posts twice", () 
     const channel = await channelStub(bot);
     await runDurableObjectAlarm(stub);
     const first = await org.addRun(test.id, "failed");
+    await armNow(stub);
     await runDurableObjectAlarm(stub);
     await runDurableObjectAlarm(channel);
     await until(async () => (await alertsFor(bot, first.id)).length === 1, 30_000, "the first alert");
@@ -135,6 +187,7 @@ describe("an alarm that throws is retried, and the retry never posts twice", () 
           c.method === "chat.postMessage" && runIdsIn(JSON.stringify(c.params ?? {})).includes(second.id),
       );
     await bot.slackFault("chat.postMessage", "hang", 1, { delayMs: 1_500 });
+    await armNow(stub);
     const dying = runDurableObjectAlarm(stub).catch((error: unknown) => error);
     await until(async () => (await posts()).length > 0, 30_000, "the reply to reach Slack");
     // (The abort rejects this call too: the instance it ran in is gone.)
@@ -202,6 +255,7 @@ describe("the single registry of before the shards", () => {
       await runDurableObjectAlarm(stub);
       await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
     }
+    await runInDurableObject(await channelStub(bot), (_i, state) => state.storage.deleteAlarm());
     // As a deployment of before left it: every subscription in the one registry, no lease.
     const shard = await registryShard(bot);
     const index = Object.fromEntries((await shard.list()).map((e) => [e.name, e]));
@@ -212,7 +266,8 @@ describe("the single registry of before the shards", () => {
     const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(first.subscriptions).toBe(2);
     expect((await shard.list()).map((e) => e.name).sort()).toEqual(Object.keys(index).sort());
-    for (const id of ids) expect(await alarmIn(await subscriptionStub(bot, "test", id))).not.toBeNull();
+    // Each woken subscription started its channel's clock again.
+    expect(await alarmIn(await channelStub(bot))).not.toBeNull();
     // Handed over once: the root keeps none of it, and the next cron has nothing to wake.
     expect(
       await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.get("index")),
@@ -231,7 +286,7 @@ describe("outage grouping with independent clocks", () => {
     const before = await Promise.all(stubs.map(alarmAt));
     const runs: { id: number }[] = [];
     for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
-    await runDurableObjectAlarm(stubs[0] as DurableObjectStub);
+    await pollByOwnAlarm(stubs[0] as DurableObjectStub);
     // The others were asked to poll now: each one's alarm, a minute away before, is now at
     // most a second away (or has fired already, and the next is later than the one before).
     for (const [i, stub] of stubs.entries()) if (i > 0) expect(await askedToPoll(stub, before[i])).toBe(true);
@@ -239,7 +294,7 @@ describe("outage grouping with independent clocks", () => {
       const stub = stubs[i] as DurableObjectStub;
       const seen = async () => (await ledgerOf(bot, "test", ids[i] as number)).some((r) => r.id === run.id);
       // Its alarm (run here if it has not fired on its own yet, or if its read failed).
-      for (let n = 0; n < 5 && !(await seen()); n++) await runDurableObjectAlarm(stub);
+      for (let n = 0; n < 5 && !(await seen()); n++) await pollByOwnAlarm(stub);
     }
     // A run is in the ledger a moment before its object's hold reaches the window (an alarm
     // firing on its own may be between the two): the window is closed once all three are in.
