@@ -8,8 +8,7 @@ import type { ChannelIndex } from "../model/channel-index.ts";
 import type { HeldFailure } from "../model/held-failure.ts";
 import { subscriptionId } from "../model/kind-facts.ts";
 import { type OutagePost, threadOf } from "../model/outage.ts";
-import { pausedBySlack } from "../model/pause.ts";
-import { LEASE_MS, OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
+import { OUTAGE_RETRY_MS, OUTAGE_WINDOW_MS } from "../model/poll-clock.ts";
 import type { PollReport } from "../model/poll-result.ts";
 import type { Subscription } from "../model/subscription.ts";
 import { HISTORY_TIERS } from "../slack-api/find-posted.ts";
@@ -20,7 +19,6 @@ import { mapLimit } from "../util/map-limit.ts";
 import { SerialQueue } from "../util/serial-queue.ts";
 import { SUBREQUESTS_PER_INVOCATION, SubrequestBudget } from "../util/subrequest-budget.ts";
 import { kvScopeOf, objectNames, subscriptionObjectByName } from "./addresses.ts";
-import { ChannelClock } from "./channel-clock.ts";
 import { introduceOnce } from "./channel-intro.ts";
 import { mayNameUnsettled, postOutage } from "./channel-outage.ts";
 import {
@@ -55,7 +53,6 @@ export class ChannelObject extends DurableObject<Env> {
    * evicted meanwhile forgets them, and its window closes at its full length instead.
    */
   #answered = new Set<string>();
-  readonly #clock = new ChannelClock(this.ctx.storage, this.env, this.ctx.id.name ?? "");
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.run(work);
@@ -195,35 +192,12 @@ export class ChannelObject extends DurableObject<Env> {
     });
   }
 
-  /**
-   * The channel's alarm: decides what the window holds (a retry after a lost answer is one more
-   * window), and is the clock of the channel's subscriptions (src/objects/channel-clock.ts).
-   */
+  /** The window's alarm: decides what is held (a retry after a lost answer is one more window). */
   override async alarm(): Promise<void> {
     const config = configOrNull(this.#config, this.env, "channel alarm");
-    if (!config) return this.ctx.storage.setAlarm(Date.now() + LEASE_MS);
-    const told = await this.closeWindow(config);
+    if (!config) return;
+    await this.closeWindow(config);
     await this.sweep(config);
-    if (config.clock === "alarms")
-      await this.#clock.tick(config, () => this.#polledByClock(), told.length > 0);
-  }
-
-  /** A subscription here was polled by something other than this clock: it makes sure the clock runs. */
-  keepClock(idleMs: number, config: Config): Promise<void> {
-    this.#config = config;
-    return this.#clock.keep(idleMs);
-  }
-
-  /** Who the clock polls: every subscription of the channel but those paused for good (a 404). */
-  async #polledByClock(): Promise<string[]> {
-    const [teamId, channelId] = (this.ctx.id.name ?? "").split(":");
-    if (!teamId || !channelId) return [];
-    return (await this.#index(channelId, new Date().toISOString()))
-      .entries()
-      .filter(({ subscription: s }) => !s.paused || pausedBySlack(s))
-      .map(({ subscription: s }) =>
-        objectNames.subscription({ teamId, channelId, kind: s.kind, id: subscriptionId(s) }),
-      );
   }
 
   /**

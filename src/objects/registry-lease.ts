@@ -20,13 +20,14 @@ const REPORTED = "reported";
  */
 export class RegistryLease {
   readonly #storage: DurableObjectStorage;
-  readonly #env: Env;
+  /** Read at each call: a harness that counts calls (bench/day) swaps the object's `env`. */
+  readonly #env: () => Env;
   #reported: string | null | undefined;
   #lastPollAt: number | null = null;
   /** The lease last given (unknown after eviction: the renewal period decides alone then). */
   #until = Number.POSITIVE_INFINITY;
 
-  constructor(storage: DurableObjectStorage, env: Env) {
+  constructor(storage: DurableObjectStorage, env: () => Env) {
     this.#storage = storage;
     this.#env = env;
   }
@@ -59,7 +60,7 @@ export class RegistryLease {
     if (this.#reported === undefined) this.#reported = (await this.#storage.get<string>(REPORTED)) ?? null;
     if (!renew && state === this.#reported) return;
     const until = Date.now() + leaseAt(await pace.current());
-    await registry(this.#env, teamId)
+    await registry(this.#env(), teamId)
       .report(report, until)
       .then(async (everywhere) => {
         if (state !== this.#reported) await this.#storage.put(REPORTED, state);

@@ -1,9 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../config.ts";
+import type { Config, Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
 import { keys } from "../store/keys.ts";
 import { describeError } from "../util/describe-error.ts";
 import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
+import { configOrNull } from "./object-clock.ts";
 import {
   type CycleTimes,
   heardStoreDue,
@@ -15,6 +16,7 @@ import {
 } from "./registry-directory.ts";
 import type { LegacyPart } from "./registry-legacy.ts";
 import { RegistryRoot } from "./registry-root.ts";
+import { TeamClock } from "./team-clock.ts";
 
 export type { CycleTimes, LegacyPart, RegistryEntry, WorkspaceCondition };
 
@@ -359,6 +361,20 @@ export class RegistryObject extends DurableObject<Env> {
     this.#heard = { told: null, everywhere };
     this.#heardStored = { told: null, everywhere: 0 };
     if (teamId) await registryDirectory(this.env).dropShard(teamId);
+  }
+
+  // ── The team's clock (src/objects/team-clock.ts): each tick asks every subscription to poll ──
+  #config: Config | null = null;
+  readonly #clock = new TeamClock(this.ctx.storage, () => this.env, this.ctx.id.name ?? "");
+  /** A subscription of this team was polled by something else than the clock: the clock runs. */
+  keepClock(idleMs: number, config: Config): Promise<void> {
+    this.#config = config;
+    return this.#clock.keep(idleMs);
+  }
+  override async alarm(): Promise<void> {
+    const config = this.#team && configOrNull(this.#config, this.env, "team clock");
+    if (config === "" || config === null) return;
+    if (config.clock === "alarms") await this.#clock.tick(config, () => this.#entries().map((e) => e.name));
   }
 
   // ── The root: the directory of shards (src/objects/registry-root.ts) ────────────────────

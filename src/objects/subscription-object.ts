@@ -84,7 +84,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     this.#indexWrite = new OwedWrite(ctx.storage, "index-owed", "channel index row");
     this.#copy = new SubscriptionCopy(ctx.storage, env);
     this.#pace = new ObjectPace(ctx.storage);
-    this.#lease = new RegistryLease(ctx.storage, env);
+    this.#lease = new RegistryLease(ctx.storage, () => this.env);
     this.#clockSide = new SubscriptionClock(ctx.storage);
     SqlRunLedger.migrate(ctx.storage.sql);
     SqlOutbox.migrate(ctx.storage.sql);
@@ -264,7 +264,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const pace = await this.#pace.current();
     const next = nextPollAt(name, Date.now(), runningSince(this.ctx.storage.sql, now), pace);
     if (alarms && after && (!after.paused || pausedBySlack(after)))
-      await this.#clockSide.arm(this.#channel(after), next, pace, config, options);
+      await this.#clockSide.arm(registry(this.env, refOf(after).teamId), next, pace, config, options);
     if (alarms && report.status !== "busy") {
       // A lease that would end before the next poll (the governor just slowed the clock) is
       // renewed now: the watchdog cron would take the clock for stopped and wake it.
@@ -274,10 +274,15 @@ export class SubscriptionObject extends DurableObject<Env> {
     return report;
   }
 
-  /** A tick of its channel's clock: a poll beside the answer, which is this object's idle pace. */
+  /**
+   * A tick of its team's clock (src/objects/team-clock.ts): a poll beside the answer, which is
+   * this object's idle pace. Paused for good (the item is gone at Decipher), it is not polled.
+   */
   async tick(config: Config): Promise<number | null> {
     this.#config = config;
-    if (!(await this.#read())) return null;
+    const sub = await this.#read();
+    if (!sub) return null;
+    if (sub.paused && !pausedBySlack(sub)) return (await this.#pace.current()).idleMs;
     const poll = this.wake(new Date().toISOString(), config, { byChannel: true });
     this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`tick: ${describeError(error)}`)));
     return (await this.#pace.current()).idleMs;

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   countedEnv,
@@ -13,7 +13,7 @@ import { minus } from "../../bench/day/counting-types.ts";
 import { installSimClock, setSimTime, simTime } from "../../bench/day/sim-clock.ts";
 import { createBot, emulator, newOrg } from "../../dev/in-workerd/bot.ts";
 import { IDLE_POLL_MS, leaseRenewDue } from "../../src/model/poll-clock.ts";
-import { subscriptionStub } from "../helpers/cases.ts";
+import { registryShard, subscriptionStub } from "../helpers/cases.ts";
 
 // `npm run bench:day` (bench/day/day.bench.ts) is only as true as its counting: these hold the
 // counting of one subscription's polls to what a poll is known to cost.
@@ -41,20 +41,27 @@ async function countedSubscription() {
   const test = await org.addTest(`Counted ${crypto.randomUUID().slice(0, 6)}`);
   await bot.command("/decipher", `subscribe test ${test.id}`);
   const stub = await subscriptionStub(bot, "test", test.id);
+  const clock = await registryShard(bot);
   const name = `${await bot.team()}:C0ALERTS:test:${test.id}`;
   undo.push(countFetches(env.DECIPHER_API_URL as string, env.SLACK_API_URL as string, () => {}));
-  /** One alarm of the object, `afterMs` after the previous, and what it added to the counts. */
+  /**
+   * One poll, `afterMs` after the previous, and what it added to the counts: the first by the
+   * object's own alarm (armed by subscribing), the others by its team's clock.
+   */
   const poll = async (afterMs: number) => {
     setSimTime(simTime() + afterMs);
     const before = snapshot();
-    const r = await invocation("alarm subscriptions", () => runAlarm(stub));
+    const own = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    const r = await (own !== null
+      ? invocation("alarm subscriptions", () => runAlarm(stub))
+      : invocation("alarm registry", () => runAlarm(clock)));
     return { ...r, added: minus(snapshot(), before) };
   };
   return { org, test, name, poll };
 }
 
 describe("the simulated day's counting", () => {
-  it("one idle poll of one subscription is one request, one row written (its next alarm) and one vendor read", async () => {
+  it("one idle poll of a team's one subscription is its team's alarm and its call, one row written (the clock's next tick) and one vendor read", async () => {
     const { name, poll } = await countedSubscription();
     // The first poll after subscribing reports to the registry once; then a minute to a poll
     // that renews no lease (the renewal is due once every 5 minutes).
@@ -62,7 +69,7 @@ describe("the simulated day's counting", () => {
     while (leaseRenewDue(name, simTime() + IDLE_POLL_MS, IDLE_POLL_MS)) await poll(IDLE_POLL_MS);
     const { result, added, external } = await poll(IDLE_POLL_MS);
     expect(result).toBe(true);
-    expect(added.doRequests).toEqual({ "alarm subscriptions": 1 });
+    expect(added.doRequests).toEqual({ "alarm registry": 1, "subscriptions.tick": 1 });
     expect(added.rowsWritten).toEqual({ alarms: 1, sql: 0, storageApi: 0 });
     expect(added.rowsRead.sql + added.rowsRead.storageApi).toBeGreaterThan(0);
     expect(added.vendor).toBe(1);
@@ -75,14 +82,20 @@ describe("the simulated day's counting", () => {
     await poll(1_000);
     while (!leaseRenewDue(name, simTime() + IDLE_POLL_MS, IDLE_POLL_MS)) await poll(IDLE_POLL_MS);
     const renewing = await poll(IDLE_POLL_MS);
-    expect(renewing.added.doRequests).toEqual({ "alarm subscriptions": 1, "registry.report": 1 });
-    expect(renewing.internal).toBe(1);
+    expect(renewing.added.doRequests).toEqual({
+      "alarm registry": 1,
+      "subscriptions.tick": 1,
+      "registry.report": 1,
+    });
+    // The tick's call, and the report its poll makes beside it.
+    expect(renewing.internal).toBe(2);
 
     while (leaseRenewDue(name, simTime() + IDLE_POLL_MS, IDLE_POLL_MS)) await poll(IDLE_POLL_MS);
     await org.addRun(test.id, "running", { createdAt: new Date(simTime()).toISOString() });
     const sighting = await poll(IDLE_POLL_MS);
     expect(sighting.added.rowsWritten.sql).toBeGreaterThan(0);
-    expect(sighting.added.rowsWritten.alarms).toBe(1);
+    // The team clock's next tick, and its own alarm 10 s on for the running run.
+    expect(sighting.added.rowsWritten.alarms).toBe(2);
     expect(sighting.added.vendor).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
 import { ConfigError, readConfig } from "../../src/config.ts";
@@ -14,7 +14,6 @@ import {
   PAID_PLAN,
   type Plan,
 } from "../../src/model/plan-governor.ts";
-import { objectNames } from "../../src/objects/addresses.ts";
 import { health, registryShard, subscriptionStub, until } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
 
@@ -129,12 +128,12 @@ describe("PLAN", () => {
 });
 
 /** A bot on the alarms clock and `plan`, with `count` tests subscribed in #alerts; their ids. */
-const channelOf = async (bot: ReturnType<typeof createBot>) =>
-  env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(await bot.team(), "C0ALERTS")));
+/** The team's clock: its registry shard's alarm (src/objects/team-clock.ts). */
+const teamClockOf = registryShard;
 
-/** The pace the channel's clock ticks at (src/objects/channel-clock.ts), and how far its next tick is. */
+/** The pace the team's clock ticks at, and how far its next tick is. */
 async function clockOf(bot: ReturnType<typeof createBot>) {
-  return runInDurableObject(await channelOf(bot), async (_i, state) => ({
+  return runInDurableObject(await teamClockOf(bot), async (_i, state) => ({
     idleMs: (await state.storage.get<number>("clock-pace")) ?? 60_000,
     nextInMs: ((await state.storage.getAlarm()) ?? Number.NaN) - Date.now(),
   }));
@@ -159,11 +158,11 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     const { bot, ids } = await subscribed("requests=10000", 6);
     const stub = await subscriptionStub(bot, "test", ids[0] as number);
     // The first alarm reports to the registry, which answers how many subscriptions there are;
-    // its channel's clock learns the governor's pace at its next tick, and ticks at it.
+    // its team's clock learns the governor's pace at its next tick, and ticks at it.
     await runDurableObjectAlarm(stub);
     expect(await clockOf(bot)).toEqual({ idleMs: 60_000, nextInMs: expect.any(Number) });
-    await runDurableObjectAlarm(await channelOf(bot));
-    await runDurableObjectAlarm(await channelOf(bot));
+    await runDurableObjectAlarm(await teamClockOf(bot));
+    await runDurableObjectAlarm(await teamClockOf(bot));
     const clock = await clockOf(bot);
     expect(clock.idleMs).toBe(2 * 60_000);
     expect(clock.nextInMs).toBeGreaterThan(0);
@@ -187,10 +186,10 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     const stub = await subscriptionStub(bot, "test", ids[0] as number);
     const name = `${await bot.team()}:C0ALERTS:test:${ids[0]}`;
     // The first alarm learns the deployment's size from its report, at full speed's lease; the
-    // channel's clock ticks after it hourly.
+    // team's clock ticks after it hourly.
     await runDurableObjectAlarm(stub);
-    await runDurableObjectAlarm(await channelOf(bot));
-    await runDurableObjectAlarm(await channelOf(bot));
+    await runDurableObjectAlarm(await teamClockOf(bot));
+    await runDurableObjectAlarm(await teamClockOf(bot));
     const clock = await clockOf(bot);
     expect(clock.idleMs).toBe(60 * 60_000);
     const next = Date.now() + clock.nextInMs;

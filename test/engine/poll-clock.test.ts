@@ -16,8 +16,8 @@ import {
 } from "../helpers/cases.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
 
-// A channel's clock polls its subscriptions, and each subscription object sets its own alarm
-// only for a poll sooner than that (src/objects/channel-clock.ts): these tests run the objects'
+// A team's clock (its registry shard's alarm) polls its subscriptions, and each subscription
+// object sets its own alarm only for a poll sooner than that (src/objects/team-clock.ts): these tests run the objects'
 // alarms as the platform does (runDurableObjectAlarm), with POLL_CLOCK=alarms. The other suites
 // set the time of each cycle themselves (POLL_CLOCK=cron, vitest.config.ts).
 
@@ -70,8 +70,8 @@ const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALE
 const alertsFor = async (bot: ReturnType<typeof createBot>, runId: number) =>
   (await bot.posted()).filter((m) => runIdsIn(visibleText(m)).includes(runId));
 
-describe("a channel's clock polls its subscriptions; a running run is polled by its own alarm", () => {
-  it("subscribing arms its first poll; a running run is polled every 10 s, and once it failed the channel's clock takes over and its alarm posts it", async () => {
+describe("a team's clock polls its subscriptions; a running run is polled by its own alarm", () => {
+  it("subscribing arms its first poll; a running run is polled every 10 s, and once it failed the team's clock takes over", async () => {
     const { bot, org, ids } = await alarmsBot(1);
     const id = ids[0] as number;
     const stub = await subscriptionStub(bot, "test", id);
@@ -87,11 +87,11 @@ describe("a channel's clock polls its subscriptions; a running run is polled by 
 
     await org.setRun(run.id, "failed");
     await runDurableObjectAlarm(stub);
-    // Nothing running: no alarm of its own; its channel's alarm is its clock (and the window's).
+    // Nothing running: no alarm of its own; its team's clock polls it next.
     expect(await alarmAt(stub)).toBeNull();
-    const channel = await channelStub(bot);
-    expect(await alarmIn(channel)).toBeLessThanOrEqual(IDLE_POLL_MS);
-    await runDurableObjectAlarm(channel);
+    expect(await alarmIn(await registryShard(bot))).toBeLessThanOrEqual(IDLE_POLL_MS);
+    // Alone in its channel: held for the window, which its channel's alarm closes.
+    await runDurableObjectAlarm(await channelStub(bot));
     await until(async () => (await alertsFor(bot, run.id)).length > 0, 30_000, "the alert");
     expect(await alertsFor(bot, run.id)).toHaveLength(1);
   });
@@ -104,19 +104,19 @@ describe("a channel's clock polls its subscriptions; a running run is polled by 
     expect(await alarmIn(stub)).toBeNull();
   });
 
-  it("a channel's tests share one alarm: each tick of the channel's clock polls every one of them", async () => {
+  it("a team's tests share one alarm: each tick of the team's clock polls every one of them", async () => {
     const { bot, org, ids } = await alarmsBot(4);
     for (const id of ids) {
       const stub = await subscriptionStub(bot, "test", id);
       await runDurableObjectAlarm(stub);
       expect(await alarmAt(stub)).toBeNull();
     }
-    const channel = await channelStub(bot);
+    const clock = await registryShard(bot);
     const reads = async () => (await org.requests()).total;
     for (const _tick of [1, 2]) {
-      expect(await alarmIn(channel)).toBeLessThanOrEqual(IDLE_POLL_MS);
+      expect(await alarmIn(clock)).toBeLessThanOrEqual(IDLE_POLL_MS);
       const before = await reads();
-      await runDurableObjectAlarm(channel);
+      await runDurableObjectAlarm(clock);
       await until(async () => (await reads()) - before >= ids.length, 10_000, "a read of each test");
       for (const id of ids) expect(await alarmAt(await subscriptionStub(bot, "test", id))).toBeNull();
     }
@@ -125,16 +125,16 @@ describe("a channel's clock polls its subscriptions; a running run is polled by 
   it("a tick that dies part way is followed by the next, which polls the tests it did not reach", async () => {
     const { bot, org, ids } = await alarmsBot(3);
     for (const id of ids) await runDurableObjectAlarm(await subscriptionStub(bot, "test", id));
-    const channel = await channelStub(bot);
+    const clock = await registryShard(bot);
     // The first test's object is unreachable for this tick (its instance reset under it).
     const first = await subscriptionStub(bot, "test", ids[0] as number);
     await runInDurableObject(first, (_i, state) => state.abort(onPurpose("an object lost mid-tick"))).catch(
       () => {},
     );
-    await runDurableObjectAlarm(channel);
-    expect(await alarmIn(channel)).not.toBeNull();
+    await runDurableObjectAlarm(clock);
+    expect(await alarmIn(clock)).not.toBeNull();
     const failed = await org.addRun(ids[0] as number, "failed");
-    await runDurableObjectAlarm(channel);
+    await runDurableObjectAlarm(clock);
     await until(
       async () => (await ledgerOf(bot, "test", ids[0] as number)).some((r) => r.id === failed.id),
       10_000,
@@ -142,11 +142,11 @@ describe("a channel's clock polls its subscriptions; a running run is polled by 
     );
   });
 
-  it("a channel whose clock stopped is started again by the watchdog's wake of its subscriptions", async () => {
+  it("a team whose clock stopped has it started again by the watchdog's wake of its subscriptions", async () => {
     const { bot, ids } = await alarmsBot(2);
     for (const id of ids) await runDurableObjectAlarm(await subscriptionStub(bot, "test", id));
-    const channel = await channelStub(bot);
-    await runInDurableObject(channel, (_i, state) => state.storage.deleteAlarm());
+    const clock = await registryShard(bot);
+    await runInDurableObject(clock, (_i, state) => state.storage.deleteAlarm());
     for (const id of ids)
       await expireLease(
         bot,
@@ -154,7 +154,7 @@ describe("a channel's clock polls its subscriptions; a running run is polled by 
       );
     const woken = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(woken.polled).toBe(2);
-    expect(await alarmIn(channel)).not.toBeNull();
+    expect(await alarmIn(clock)).not.toBeNull();
   });
 });
 
@@ -255,7 +255,7 @@ describe("the single registry of before the shards", () => {
       await runDurableObjectAlarm(stub);
       await runInDurableObject(stub, (_i, state) => state.storage.deleteAlarm());
     }
-    await runInDurableObject(await channelStub(bot), (_i, state) => state.storage.deleteAlarm());
+    await runInDurableObject(await registryShard(bot), (_i, state) => state.storage.deleteAlarm());
     // As a deployment of before left it: every subscription in the one registry, no lease.
     const shard = await registryShard(bot);
     const index = Object.fromEntries((await shard.list()).map((e) => [e.name, e]));
@@ -266,8 +266,8 @@ describe("the single registry of before the shards", () => {
     const first = await runPollCycle(bot.env, readConfig(bot.env), { now: new Date() });
     expect(first.subscriptions).toBe(2);
     expect((await shard.list()).map((e) => e.name).sort()).toEqual(Object.keys(index).sort());
-    // Each woken subscription started its channel's clock again.
-    expect(await alarmIn(await channelStub(bot))).not.toBeNull();
+    // Each woken subscription started its team's clock again.
+    expect(await alarmIn(shard)).not.toBeNull();
     // Handed over once: the root keeps none of it, and the next cron has nothing to wake.
     expect(
       await runInDurableObject(registryDirectoryStub(), (_i, state) => state.storage.get("index")),
