@@ -1,4 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { countingKv } from "../../dev/in-workerd/bot.ts";
 import { type Tally, zeroTally } from "./counting-types.ts";
 
@@ -15,9 +16,10 @@ export type { Tally } from "./counting-types.ts";
  * - rows read: each SQL statement's `rowsRead`, each key `get` and each key a `list` returned;
  * - Workers KV reads, writes, deletes and lists;
  * - vendor (Decipher) and Slack requests: each `fetch` to their base URLs;
- * - per invocation (an alarm, a cron): its internal subrequests (Durable Object calls and KV
- *   operations) and external ones (fetches), including those of the calls it makes (so an upper
- *   bound of any one invocation's).
+ * - per invocation (an alarm, a cron, a call into an object): its internal subrequests (Durable
+ *   Object calls and KV operations) and external ones (fetches). A call into an object is that
+ *   object's own invocation, with its own budget, as on the platform (docs/cloudflare-limits.md):
+ *   what the callee does (work it hands to `waitUntil` included) is its own, not its caller's.
  * Objects are counted by wrapping, in place, each live instance's `ctx.storage` and its `env`
  * bindings (as bench/poll-cost.bench.ts does), so the code under test is not changed.
  */
@@ -28,9 +30,65 @@ export const tally: Tally = zeroTally();
 type Invocation = { internal: number; external: number };
 /** What the invocation the harness is running now has made so far. */
 let current: Invocation | null = null;
+/** The call into an object whose code is running (each method call runs in its own record). */
+const calls = new AsyncLocalStorage<Invocation>();
+const here = (): Invocation | null => calls.getStore() ?? current;
 const internal = () => {
-  if (current) current.internal++;
+  const inv = here();
+  if (inv) inv.internal++;
 };
+/** Each call into a counted object, by `kind.method`: its own subrequests. */
+const callRecords: Record<string, Invocation[]> = {};
+/**
+ * Calls made through a counted stub and not yet entered, by `object id.method`: a method entered
+ * without one is the object calling itself (its alarm calling `wake`), part of the same invocation.
+ */
+const pendingCalls = new Map<string, number>();
+const callKey = (id: { toString(): string }, method: string) => `${id.toString()}.${method}`;
+
+/** The calls into objects as invocations: how many, and the most subrequests one made. */
+export function callInvocations(): Record<
+  string,
+  { count: number; maxInternal: number; maxExternal: number }
+> {
+  return Object.fromEntries(
+    Object.entries(callRecords).map(([key, records]) => [
+      key,
+      {
+        count: records.length,
+        maxInternal: Math.max(...records.map((r) => r.internal)),
+        maxExternal: Math.max(...records.map((r) => r.external)),
+      },
+    ]),
+  );
+}
+
+const patchedClasses = new WeakSet<object>();
+/**
+ * Runs each public method of the object's class in its own record (RPC finds methods on the
+ * class, so the class is patched, once); its alarm is the harness's own invocation.
+ */
+function countCalls(instance: object, kind: string): void {
+  const proto = Object.getPrototypeOf(instance) as Record<string, unknown>;
+  if (patchedClasses.has(proto)) return;
+  patchedClasses.add(proto);
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const method = Object.getOwnPropertyDescriptor(proto, name)?.value;
+    if (name === "constructor" || name === "alarm" || typeof method !== "function") continue;
+    const key = `${kind}.${name}`;
+    proto[name] = function (this: { ctx?: DurableObjectState }, ...args: unknown[]) {
+      const run = () => (method as (...a: unknown[]) => unknown).apply(this, args);
+      const pending = this.ctx ? callKey(this.ctx.id, name) : "";
+      const waiting = pendingCalls.get(pending) ?? 0;
+      if (waiting === 0) return run();
+      if (waiting === 1) pendingCalls.delete(pending);
+      else pendingCalls.set(pending, waiting - 1);
+      const mine: Invocation = { internal: 0, external: 0 };
+      (callRecords[key] ??= []).push(mine);
+      return calls.run(mine, run);
+    };
+  }
+}
 
 /**
  * Calls and fetches an invocation started that have not answered yet: work it left running
@@ -116,7 +174,12 @@ export async function invocation<T>(
 /** Told of every stub a counted namespace hands out, so the harness can count that object too. */
 export type StubSeen = (kind: string, ns: DurableObjectNamespace, id: DurableObjectId) => Promise<void>;
 
-function countedStub<T extends object>(stub: T, kind: string, seen: () => Promise<void>): T {
+function countedStub<T extends object>(
+  stub: T,
+  kind: string,
+  seen: () => Promise<void>,
+  id: DurableObjectId,
+): T {
   return new Proxy(stub, {
     get(target, prop) {
       const value = Reflect.get(target, prop);
@@ -126,6 +189,8 @@ function countedStub<T extends object>(stub: T, kind: string, seen: () => Promis
         const key = `${kind}.${prop}`;
         tally.doRequests[key] = (tally.doRequests[key] ?? 0) + 1;
         internal();
+        const pending = callKey(id, prop);
+        pendingCalls.set(pending, (pendingCalls.get(pending) ?? 0) + 1);
         return tracked(Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
       };
     },
@@ -140,7 +205,7 @@ export function countedNamespace(
 ): DurableObjectNamespace {
   return {
     idFromName: (name: string) => ns.idFromName(name),
-    get: (id: DurableObjectId) => countedStub(ns.get(id), kind, () => seen(kind, ns, id)),
+    get: (id: DurableObjectId) => countedStub(ns.get(id), kind, () => seen(kind, ns, id), id),
   } as unknown as DurableObjectNamespace;
 }
 
@@ -246,6 +311,7 @@ export async function countObject(
       ctx.waitUntil = (p) => waitUntil(tracked(p));
       const self = instance as { env: Record<string, unknown> };
       self.env = countedEnv(self.env, seen);
+      countCalls(self, kind);
     }
     return state.storage.getAlarm();
   });
@@ -277,15 +343,16 @@ export function countFetches(
   const real = globalThis.fetch;
   globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (current) {
+    const inv = here();
+    if (inv) {
       if (url.startsWith(vendorUrl) && !url.includes("/__emulator")) {
         tally.vendor++;
-        current.external++;
+        inv.external++;
       } else if (url.startsWith(slackUrl)) {
         tally.slack++;
-        current.external++;
+        inv.external++;
         onSlack(url.slice(slackUrl.length), typeof init?.body === "string" ? init.body : "");
-      } else current.external++;
+      } else inv.external++;
     }
     return tracked(real(input, init));
   }) as typeof fetch;

@@ -57,8 +57,8 @@ export function clockNote(governed: Governed | null): {
 } {
   const line = governed && paceLine(governed);
   const note = line
-    ? `Each subscription polls on its own clock, ${line}: at full speed its daily limits would run out before 00:00 UTC, and every clock would stop until then.`
-    : "Each subscription polls on its own clock: every 10 s while a run is running, every minute otherwise.";
+    ? `The clock is ${line}: at full speed the plan's daily limits would run out before 00:00 UTC, and every poll would stop until then.`
+    : "Each subscription is polled every minute, and every 10 s while one of its runs is running.";
   const over = governed && overLine(governed);
   return { note, stretched: Boolean(line), warning: over ? `:rotating_light: The clock: ${over}.` : null };
 }
