@@ -84,7 +84,9 @@ function countCalls(instance: object, kind: string): void {
       if (waiting === 1) pendingCalls.delete(pending);
       else pendingCalls.set(pending, waiting - 1);
       const mine: Invocation = { internal: 0, external: 0 };
-      (callRecords[key] ??= []).push(mine);
+      const records = callRecords[key] ?? [];
+      callRecords[key] = records;
+      records.push(mine);
       return calls.run(mine, run);
     };
   }
