@@ -19,6 +19,14 @@ export class SubscriptionClock {
     this.#storage = storage;
   }
 
+  /**
+   * A fresh subscription: its team's clock may have stopped while it was gone (the team had no
+   * other subscription, or was uninstalled), so its next poll makes sure the clock runs.
+   */
+  forget(): void {
+    this.#kept = false;
+  }
+
   async arm(
     shard: DurableObjectStub<RegistryObject>,
     next: number,

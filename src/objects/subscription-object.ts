@@ -165,6 +165,7 @@ export class SubscriptionObject extends DurableObject<Env> {
         Date.now() + LEASE_MS,
       );
       this.#lease.forget();
+      this.#clockSide.forget();
       if (this.#clock() === "alarms") await this.ctx.storage.setAlarm(Date.now() + POLL_SOON_MS);
       return { subscription: sub, created: true };
     });

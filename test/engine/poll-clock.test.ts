@@ -142,6 +142,29 @@ describe("a team's clock polls its subscriptions; a running run is polled by its
     );
   });
 
+  it("a test unsubscribed and subscribed again after its team's clock stopped starts the clock with its first poll", async () => {
+    const { bot, org, ids } = await alarmsBot(1);
+    const id = ids[0] as number;
+    const stub = await subscriptionStub(bot, "test", id);
+    await runDurableObjectAlarm(stub);
+    const clock = await registryShard(bot);
+    await bot.command("/decipher", `unsubscribe test ${id}`);
+    // The team's only test gone, its clock's next tick finds no one and stops.
+    await runDurableObjectAlarm(clock);
+    expect(await alarmAt(clock)).toBeNull();
+    // Subscribed again in the same channel: the same object, still in memory.
+    await bot.command("/decipher", `subscribe test ${id}`);
+    await runDurableObjectAlarm(stub);
+    expect(await alarmIn(clock)).not.toBeNull();
+    const failed = await org.addRun(id, "failed");
+    await runDurableObjectAlarm(clock);
+    await until(
+      async () => (await ledgerOf(bot, "test", id)).some((r) => r.id === failed.id),
+      10_000,
+      "the tick's read",
+    );
+  });
+
   it("a team whose clock stopped has it started again by the watchdog's wake of its subscriptions", async () => {
     const { bot, ids } = await alarmsBot(2);
     for (const id of ids) await runDurableObjectAlarm(await subscriptionStub(bot, "test", id));
