@@ -66,7 +66,7 @@ async function watched(tests: number, plan?: string) {
     return { channel: settled(channelRows), leases: settled(leases) };
   };
   await pollAt(0);
-  return { subscriptions, config, t0, bot, id, pollAt, runBefore, rowsOf, channel, shard, stub };
+  return { subscriptions, config, t0, bot, org, id, pollAt, runBefore, rowsOf, channel, shard, stub };
 }
 
 const where = (rows: RowsWritten) => JSON.stringify(rows.by);
@@ -110,6 +110,31 @@ describe("rows written per run (issue #35)", () => {
     const passes = (await ledgerOf(bot, "test", id)).filter((r) => r.status === "passed");
     expect(passes.filter((r) => r.id < 1_500_000_000)).toHaveLength(4);
     expect(passes.length).toBeGreaterThanOrEqual(4 + 8 * 24 - 4);
+  });
+
+  it("in the steady state, a run seen running and its pass cost at most 5 rows besides alarms, none of them deleted later", async () => {
+    const { org, id, subscriptions, t0, pollAt, runBefore, rowsOf } = await watched(2);
+    await keepWeek(subscriptions[0] as DurableObjectStub, 0, t0 + MINUTE);
+    await runBefore(60, "passed");
+    await pollAt(60);
+    for (const hour of [2, 3]) {
+      const run = await org.addRun(id, "running", {
+        createdAt: new Date(t0 + (hour * 60 - 2) * MINUTE).toISOString(),
+      });
+      const seen = await rowsOf(() => pollAt(hour * 60));
+      await org.setRun(run.id, "passed");
+      const passed = await rowsOf(() => pollAt(hour * 60 + 5));
+      // The running row and its time- and unsettled-index rows (3), then its pass.
+      const rows = [seen.channel, passed.channel];
+      const total = rows.reduce((n, r) => n + r.total - (r.by.setAlarm ?? 0), 0);
+      expect(total, rows.map(where).join(" ")).toBeLessThanOrEqual(5);
+    }
+    // Eight days on, a quiet pass writes its own row and deletes none: those runs left no row
+    // to prune (a deleted row is billed as written).
+    const later = 8 * 24 * 60 + 4 * 60;
+    await runBefore(later, "passed");
+    const { channel } = await rowsOf(() => pollAt(later));
+    expect(channel.total - (channel.by.setAlarm ?? 0), where(channel)).toBeLessThanOrEqual(1);
   });
 
   it("a failure, its alert and the pass that ends it cost a bounded number of rows", async () => {

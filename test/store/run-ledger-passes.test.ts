@@ -108,6 +108,19 @@ describe("the run ledger's quiet passes (issue #35)", () => {
     expect(read.week).toEqual([failed(7, at)]);
   });
 
+  it("moves a run seen running to its bucket when it passes quietly, and reads it once", async () => {
+    const at = now - 2 * HOUR;
+    const read = await onLedger([], (ledger, sql) => {
+      ledger.save([row(8, at, { status: "running", fate: null, decidedAt: null })]);
+      ledger.save([row(8, at)]);
+      const inRuns = sql.exec("SELECT COUNT(*) AS n FROM runs").one().n;
+      return { inRuns, day: ledger.recent(new Date(now), 24 * HOUR), found: ledger.byIds([8], () => at) };
+    });
+    expect(read.inRuns).toBe(0);
+    expect(read.day).toEqual([row(8, at)]);
+    expect(read.found).toEqual([row(8, at)]);
+  });
+
   it("keeps a pass older than the ring holds in `runs`, never over newer passes", async () => {
     const week = await onLedger([], (ledger) => {
       ledger.save([row(1, now - HOUR)]);
