@@ -56,9 +56,14 @@ export class TeamClock {
     await this.#storage.put(PACE, idleMs);
   }
 
-  /** One of the team's subscriptions was polled by something else: the clock runs, at its pace. */
+  /**
+   * One of the team's subscriptions was polled by something else: the clock runs, at its pace.
+   * A tick going on in parts has its next part armed for now, which the next tick would put off.
+   */
   async keep(idleMs: number): Promise<void> {
     await this.#notePace(idleMs);
+    if (this.#from > 0 && ((await this.#storage.getAlarm()) ?? Number.POSITIVE_INFINITY) <= Date.now())
+      return;
     await armBy(this.#storage, nextTickAt(this.#name, Date.now(), idleMs));
   }
 
