@@ -277,13 +277,14 @@ export class SubscriptionObject extends DurableObject<Env> {
 
   /**
    * A tick of its team's clock (src/objects/team-clock.ts): a poll beside the answer, which is
-   * this object's idle pace. Paused for good (the item is gone at Decipher), it is not polled.
+   * this object's idle pace. Paused for good (the item is gone at Decipher), it is not polled,
+   * and answers null, as a gone one does: the clock has nothing to do here.
    */
   async tick(config: Config): Promise<number | null> {
     this.#config = config;
     const sub = await this.#read();
     if (!sub) return null;
-    if (sub.paused && !pausedBySlack(sub)) return (await this.#pace.current()).idleMs;
+    if (sub.paused && !pausedBySlack(sub)) return null;
     const poll = this.wake(new Date().toISOString(), config, { byChannel: true });
     this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`tick: ${describeError(error)}`)));
     return (await this.#pace.current()).idleMs;

@@ -69,8 +69,8 @@ export class TeamClock {
 
   /**
    * The shard's alarm: when a tick is due (any alarm is, but one that goes on with a tick too
-   * big for one invocation), each named subscription is asked to poll. With no subscription left
-   * the clock stops (nothing is armed) until one is polled again.
+   * big for one invocation), each named subscription is asked to poll. With no subscription left,
+   * or none with anything to poll (each paused for good), the clock stops until one is polled again.
    */
   async tick(config: Config, names: () => string[]): Promise<void> {
     const now = Date.now();
@@ -89,9 +89,13 @@ export class TeamClock {
         .catch((error: unknown) => {
           // Polled at the next tick; the watchdog wakes it if it stays unreachable past its lease.
           console.error(`tick of ${name}: ${describeError(error)}`);
-          return null;
+          return undefined;
         }),
     );
+    // Nothing to poll in the whole team (each gone, or paused for good) and none subscribed
+    // meanwhile: the clock stops, until a subscription is polled by something else again.
+    const idle = polled.length === all.length && paces.every((p) => p === null);
+    if (idle && names().every((n) => all.includes(n))) return this.#storage.deleteAlarm();
     // The slowest answer: the one that heard from the registry last after the deployment grew
     // (each learns at its next report), and the one that keeps the plan's day.
     const known = paces.filter((p): p is number => typeof p === "number");

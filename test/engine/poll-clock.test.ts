@@ -8,6 +8,7 @@ import { objectNames } from "../../src/objects/addresses.ts";
 import {
   expireLease,
   ledgerOf,
+  objectState,
   registryDirectoryStub,
   registryShard,
   runIdsIn,
@@ -163,6 +164,24 @@ describe("a team's clock polls its subscriptions; a running run is polled by its
       10_000,
       "the tick's read",
     );
+  });
+
+  it("a team whose only test is paused for good (deleted at Decipher) stops its clock, and subscribing again starts it", async () => {
+    const { bot, org, ids } = await alarmsBot(1);
+    const id = ids[0] as number;
+    const stub = await subscriptionStub(bot, "test", id);
+    await runDurableObjectAlarm(stub);
+    const clock = await registryShard(bot);
+    await org.fault("testRuns", "404", 1_000);
+    await runDurableObjectAlarm(clock);
+    await until(async () => !!(await objectState(bot, "test", id))?.paused, 10_000, "the pause");
+    // Nothing left to poll: a tick would be a request and a row written a minute for nothing.
+    await runDurableObjectAlarm(clock);
+    expect(await alarmAt(clock)).toBeNull();
+    await org.clearFaults();
+    await bot.command("/decipher", `subscribe test ${id}`);
+    await runDurableObjectAlarm(stub);
+    expect(await alarmIn(clock)).not.toBeNull();
   });
 
   it("a team whose clock stopped has it started again by the watchdog's wake of its subscriptions", async () => {
