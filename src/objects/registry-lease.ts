@@ -59,15 +59,23 @@ export class RegistryLease {
     const state = JSON.stringify([report.status, report.erroringSince, report.overdue]);
     if (this.#reported === undefined) this.#reported = (await this.#storage.get<string>(REPORTED)) ?? null;
     if (!renew && state === this.#reported) return;
-    const until = Date.now() + leaseAt(await pace.current());
-    await registry(this.#env(), teamId)
+    const before = await pace.current();
+    const until = Date.now() + leaseAt(before);
+    const slowed = await registry(this.#env(), teamId)
       .report(report, until)
       .then(async (everywhere) => {
         if (state !== this.#reported) await this.#storage.put(REPORTED, state);
         this.#reported = state;
         this.#until = until;
         await pace.note(config.plan, everywhere);
+        return (await pace.current()).idleMs > before.idleMs;
       })
-      .catch((error: unknown) => console.error(`report of ${report.name}: ${describeError(error)}`));
+      .catch((error: unknown) => {
+        console.error(`report of ${report.name}: ${describeError(error)}`);
+        return false;
+      });
+    // The answer slowed the clock: the lease just given may end before the next poll, which an
+    // object evicted meanwhile (its lease is in memory only) could not see then. Renewed now.
+    if (slowed) await this.report(teamId, report, pace, config, true);
   }
 }

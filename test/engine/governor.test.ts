@@ -16,6 +16,7 @@ import {
 } from "../../src/model/plan-governor.ts";
 import { health, registryShard, subscriptionStub, until } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
+import { onPurpose } from "../helpers/on-purpose.ts";
 
 // The governor (src/model/plan-governor.ts): on a plan with daily limits, the clock never runs a
 // day out. Past a limit, Cloudflare refuses every further operation of that kind until 00:00
@@ -206,6 +207,32 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     // polls run beside its alarm: the renewal lands a moment after it.)
     await until(async () => (await lease()) > next, 10_000, "the lease renewed past the next tick");
     expect(await lease()).toBeGreaterThan(next);
+  });
+
+  it("keeps each lease past the next poll when it slows down, though the object is evicted between polls", async () => {
+    // Cloudflare evicts an object polled every few minutes between any two polls: what it gave
+    // the registry last is not in its memory when the next poll comes.
+    const { bot, ids } = await subscribed("requests=3000", 3);
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    const name = `${await bot.team()}:C0ALERTS:test:${ids[0]}`;
+    await runDurableObjectAlarm(stub);
+    await runInDurableObject(stub, (_i, state) => state.abort(onPurpose("evicted between polls"))).catch(
+      () => {},
+    );
+    await runDurableObjectAlarm(await teamClockOf(bot));
+    await runDurableObjectAlarm(await teamClockOf(bot));
+    const clock = await clockOf(bot);
+    expect(clock.idleMs).toBe(60 * 60_000);
+    const next = Date.now() + clock.nextInMs;
+    const shard = await registryShard(bot);
+    const lease = () =>
+      runInDurableObject(
+        shard,
+        (_i, state) =>
+          state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one()
+            .until,
+      );
+    await until(async () => (await lease()) > next, 10_000, "the lease renewed past the next tick");
   });
 
   it("says on /health when even the slowest pace would run a limit out, and what to do", async () => {
