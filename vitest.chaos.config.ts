@@ -5,7 +5,9 @@ import { shared, singleWorker } from "./vitest.config.ts";
  * `npm run test:chaos`: the reliability suite with a seed and round counts from the
  * environment. CHAOS_ROUNDS: rounds of test/chaos/exactly-once.test.ts (1,000 take ~5–6 min on
  * 2 cores); CHAOS_WIDE_ROUNDS: rounds of test/chaos/alerts.test.ts (growth, pauses; ~1 s
- * each, twice); CHAOS_SEED. `npm test` runs the same files with 12 rounds each.
+ * each, twice); CHAOS_TEAM_ROUNDS: rounds of test/chaos/team-clock.test.ts (the team's clock with
+ * shards dying mid-tick and teams resized; ~4 s each); CHAOS_SEED. `npm test` runs the same
+ * files with 12 rounds each (the team clock's 6).
  */
 const int = (value: string | undefined) => {
   const n = Number(value);
@@ -15,9 +17,11 @@ const provide: Record<string, number> = {};
 const seed = int(process.env.CHAOS_SEED);
 const rounds = int(process.env.CHAOS_ROUNDS);
 const wideRounds = int(process.env.CHAOS_WIDE_ROUNDS);
+const teamRounds = int(process.env.CHAOS_TEAM_ROUNDS);
 if (seed !== undefined) provide.chaosSeed = seed;
 if (rounds !== undefined) provide.chaosRounds = rounds;
 if (wideRounds !== undefined) provide.chaosWideRounds = wideRounds;
+if (teamRounds !== undefined) provide.chaosTeamRounds = teamRounds;
 
 export default defineConfig({
   plugins: [singleWorker()],

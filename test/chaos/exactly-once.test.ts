@@ -12,6 +12,7 @@ import { health, registryDirectoryStub } from "../helpers/cases.ts";
 import { cycleReportOf } from "../helpers/cycle-report.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
+import { copiesIn, owedOutboxKeys } from "./channel-copies.ts";
 
 /**
  * Exactly-once delivery of failed-run alerts by the Durable Object engine, over seeded rounds.
@@ -239,27 +240,8 @@ type Call = { method: string; status: number; ok: boolean; params: Record<string
 /** What the channels show against what was expected, for this world. */
 async function audit(w: World, violations: string[]): Promise<Tally> {
   const t = emptyTally();
-  const shown = new Map<string, number>();
-  const outages = new Set<string>();
-  const inOutage = new Map<string, number>();
-  for (const channel of CHANNELS) {
-    for (const m of await w.bot.posted(channel)) {
-      const runs = announcedRuns(m.text ?? "", m.blocks);
-      if (runs === null) continue;
-      if (runs === "unreadable") {
-        violations.push(`an alert in ${channel} names no run: ${m.text}`);
-        continue;
-      }
-      // A reply telling several failures of one test's streak is no outage message.
-      const outage = runs.length > 1 && !/ failed \d+ more runs?\b/.test(m.text ?? "");
-      if (outage) outages.add(m.ts);
-      for (const run of runs) {
-        const key = `${channel}:${run}`;
-        shown.set(key, (shown.get(key) ?? 0) + 1);
-        if (outage) inOutage.set(key, (inOutage.get(key) ?? 0) + 1);
-      }
-    }
-  }
+  const { shown, inOutage, outages, unreadable } = await copiesIn(w.bot, CHANNELS);
+  violations.push(...unreadable);
   const answeredOk = new Map<string, number>();
   for (const c of (await w.bot.slackCalls()) as unknown as Call[]) {
     if (c.method !== "chat.postMessage" || !c.ok || c.status !== 200) continue;
@@ -271,14 +253,8 @@ async function audit(w: World, violations: string[]): Promise<Tally> {
     }
   }
   // Outcomes still unknown once the world settled: each should have been looked up and settled.
-  for (const s of w.subs) {
-    const open = await runInDurableObject(objectOf(s), (_i, state) =>
-      state.storage.sql
-        .exec("SELECT key FROM outbox WHERE state IN ('intended', 'unknown') OR stray_since IS NOT NULL")
-        .toArray(),
-    ).catch(() => []);
-    for (const row of open) w.unknown.add(`${s.channel}:${String((row as { key: string }).key)}`);
-  }
+  for (const s of w.subs)
+    for (const key of await owedOutboxKeys(objectOf(s))) w.unknown.add(`${s.channel}:${key}`);
   t.outageMessages = outages.size;
   for (const [key, n] of shown) {
     if (!w.expected.has(key)) {
@@ -392,16 +368,7 @@ async function owedLookups(w: World): Promise<boolean> {
     ...w.subs.map(objectOf),
     ...CHANNELS.map((c) => env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(teamId, c)))),
   ];
-  for (const stub of stubs) {
-    const rows = await runInDurableObject(stub, (_i, state) =>
-      state.storage.sql
-        .exec(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'outbox' AND EXISTS (SELECT 1 FROM outbox WHERE state IN ('intended', 'unknown') OR stray_since IS NOT NULL)",
-        )
-        .toArray(),
-    ).catch(() => []);
-    if (rows.length > 0) return true;
-  }
+  for (const stub of stubs) if ((await owedOutboxKeys(stub)).length > 0) return true;
   return false;
 }
 
