@@ -6,7 +6,8 @@ import { shared, singleWorker } from "./vitest.config.ts";
  * environment. CHAOS_ROUNDS: rounds of test/chaos/exactly-once.test.ts (1,000 take ~5–6 min on
  * 2 cores); CHAOS_WIDE_ROUNDS: rounds of test/chaos/alerts.test.ts (growth, pauses; ~1 s
  * each, twice); CHAOS_TEAM_ROUNDS: rounds of test/chaos/team-clock.test.ts (the team's clock with
- * shards dying mid-tick and teams resized; ~4 s each); CHAOS_SEED. `npm test` runs the same
+ * shards dying mid-tick and teams resized; ~3 s each, and a third as many ~3 s each in a team
+ * past one invocation's 800 calls); CHAOS_SEED. `npm test` runs the same
  * files with 12 rounds each (the team clock's 6).
  */
 const int = (value: string | undefined) => {

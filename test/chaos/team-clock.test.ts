@@ -3,9 +3,12 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { EmulatorOrg } from "../../dev/emulator/control-client.ts";
 import { createRng, type Rng } from "../../dev/emulator/rng.ts";
 import { type Bot, createBot, emulator } from "../../dev/in-workerd/bot.ts";
-import { readConfig } from "../../src/config.ts";
+import { type Env, readConfig } from "../../src/config.ts";
 import { runPollCycle } from "../../src/cron.ts";
+import { IDLE_POLL_MS } from "../../src/model/poll-clock.ts";
 import { objectNames } from "../../src/objects/addresses.ts";
+import type { RegistryObject } from "../../src/objects/registry-object.ts";
+import { TICK_CALLS_PER_INVOCATION } from "../../src/objects/team-clock.ts";
 import { ledgerOf, registryShard, subscriptionStub } from "../helpers/cases.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
 import { copiesIn, owedOutboxKeys } from "./channel-copies.ts";
@@ -23,14 +26,22 @@ import { copiesIn, owedOutboxKeys } from "./channel-copies.ts";
  * outcome unknown, every failed run with a fate), and every failed run of the watched tests
  * must be in each channel watching it exactly once.
  *
+ * The same rounds run again in a team past one invocation's calls (TICK_CALLS_PER_INVOCATION
+ * other subscriptions ahead of the world's in the shard): each tick reaches the world's tests
+ * in its second part, armed for now by the first, so a shard dying mid-tick, the watchdog and
+ * the resizing meet a tick between its parts.
+ *
  * The objects run on the worker's own bindings (POLL_CLOCK=alarms for this file): a shard or
  * subscription restarted by a fault has no config in memory and reads them, as on Cloudflare.
- * Rounds: CHAOS_TEAM_ROUNDS (vitest.chaos.config.ts; `npm test` runs 6), seed CHAOS_SEED.
+ * Rounds: CHAOS_TEAM_ROUNDS (vitest.chaos.config.ts; `npm test` runs 6, and 2 in the big
+ * team), seed CHAOS_SEED.
  */
 
 const provided = (key: string) => (inject as (k: string) => unknown)(key) as number | undefined;
 const SEED = provided("chaosSeed") ?? 20261129;
 const ROUNDS = provided("chaosTeamRounds") ?? 6;
+/** Rounds in a team past one invocation's calls: each tick there asks 800 objects more. */
+const BIG_ROUNDS = Math.max(2, Math.round(ROUNDS / 3));
 const CHANNELS = ["C0ALERTS", "C0GENERAL"] as const;
 /** The settle's steps: each a tick, the windows closed, the running runs' own alarms. */
 const MAX_SETTLE_STEPS = 30;
@@ -49,6 +60,8 @@ const BINDINGS = {
 type Watch = { channel: string; testId: number };
 type World = {
   bot: Bot;
+  /** Past one invocation's calls (pastOnePart). */
+  big: boolean;
   org: EmulatorOrg;
   /** Watched all along: their failures are audited. */
   watched: Watch[];
@@ -71,7 +84,65 @@ async function subscribe(bot: Bot, testId: number, channelId: string, verb = "su
   expect(res.status).toBe(200);
 }
 
-async function newWorld(): Promise<World> {
+/**
+ * A team past one invocation's calls: the shard's index gets TICK_CALLS_PER_INVOCATION other
+ * subscriptions ahead of the world's (their objects hold no subscription: asked, they answer at
+ * once), so each tick reaches the world's tests only in its second part, in the invocation the
+ * first part armed for now.
+ */
+async function pastOnePart(w: World): Promise<void> {
+  const teamId = await w.bot.team();
+  await runInDurableObject(await shardOf(w), (_i, state) => {
+    const sql = state.storage.sql;
+    const own = sql.exec<Record<string, SqlStorageValue>>("SELECT * FROM leases").toArray();
+    sql.exec("DELETE FROM leases");
+    for (let i = 0; i < TICK_CALLS_PER_INVOCATION; i++) {
+      const ref = { teamId, channelId: ELSEWHERE, kind: "test" as const, id: 9_000_000 + i };
+      const name = objectNames.subscription(ref);
+      sql.exec(
+        "INSERT INTO leases (name, ref, until) VALUES (?, ?, ?)",
+        name,
+        JSON.stringify(ref),
+        DAY_LATER(),
+      );
+    }
+    for (const row of own) {
+      const columns = Object.keys(row);
+      sql.exec(
+        `INSERT INTO leases (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+        ...columns.map((c) => row[c] as SqlStorageValue),
+      );
+    }
+  });
+}
+
+const DAY_LATER = () => Date.now() + 24 * 60 * 60_000;
+const ELSEWHERE = "C0ELSEWHERE";
+
+/**
+ * The team's shard, its calls to the other subscriptions answered at once as an idle one's
+ * would be (through the object's `env`, read at each call, as bench/day/counting.ts counts
+ * calls): 800 more objects in this one workerd would exhaust it ("Network connection lost").
+ */
+async function shardOf(w: World): Promise<DurableObjectStub<RegistryObject>> {
+  const shard = await registryShard(w.bot);
+  if (!w.big) return shard;
+  await runInDurableObject(shard, (instance: unknown) => {
+    const self = instance as { env: Env & { othersAnswered?: true } };
+    if (self.env.othersAnswered) return;
+    const real = self.env.SUBSCRIPTIONS;
+    const elsewhere = (name: unknown) => typeof name === "string" && name.includes(`:${ELSEWHERE}:`);
+    const subscriptions = {
+      idFromName: (name: string) => (elsewhere(name) ? name : real.idFromName(name)),
+      get: (id: DurableObjectId | string) =>
+        typeof id === "string" ? { tick: async () => IDLE_POLL_MS } : real.get(id),
+    };
+    self.env = { ...self.env, SUBSCRIPTIONS: subscriptions as never, othersAnswered: true };
+  });
+  return shard;
+}
+
+async function newWorld(big: boolean): Promise<World> {
   const apiKey = env.DECIPHER_API_KEY as string;
   const bot = createBot({ apiKey, botToken: env.SLACK_BOT_TOKEN as string });
   const org = emulator.org(apiKey);
@@ -93,6 +164,7 @@ async function newWorld(): Promise<World> {
   const w = {
     bot,
     org,
+    big,
     watched,
     stable: [a, b, c],
     churn,
@@ -102,6 +174,16 @@ async function newWorld(): Promise<World> {
   };
   // Each subscription's first poll (its own alarm, a second after subscribing) starts the team's clock.
   for (const stub of await subscriptionStubs(w)) await runDurableObjectAlarm(stub);
+  if (big) {
+    await pastOnePart(w);
+    // The world's tests come after one invocation's calls: a tick reaches them in its next part.
+    const order = await runInDurableObject(await shardOf(w), (_i, state) =>
+      // The columns the clock reads (src/objects/registry-object.ts `#entries`), in its order.
+      state.storage.sql.exec<{ name: string }>("SELECT name, ref FROM leases").toArray(),
+    );
+    const first = order.findIndex((row) => !row.name.includes(`:${ELSEWHERE}:`));
+    expect(first).toBeGreaterThanOrEqual(TICK_CALLS_PER_INVOCATION);
+  }
   await backgroundDone(w);
   return w;
 }
@@ -164,7 +246,19 @@ async function heldFailures(w: World): Promise<number> {
 }
 
 /** The shard's alarm as the platform fires it; false when no tick was armed (the clock stopped). */
-const tick = async (w: World) => runDurableObjectAlarm(await registryShard(w.bot));
+const tick = async (w: World) => runDurableObjectAlarm(await shardOf(w));
+
+/** A whole tick: its parts too, each armed for now by the one before (when the platform has not run it already). */
+async function wholeTick(w: World): Promise<boolean> {
+  const ran = await tick(w);
+  const shard = await shardOf(w);
+  for (let part = 0; part < 3; part++) {
+    const at = await runInDurableObject(shard, (_i, state) => state.storage.getAlarm());
+    if (at === null || at > Date.now() + 1_000) break;
+    await tick(w);
+  }
+  return ran;
+}
 
 const watchdog = (w: World, later: number) =>
   runPollCycle(w.bot.env as never, readConfig(w.bot.env as never), { now: new Date(Date.now() + later) });
@@ -214,16 +308,28 @@ async function driveClock(
       () => true,
     );
     for (let i = 0; i < 100 && (await w.org.requestTotal()) === before; i++) await sleep(2);
+    // The alarm it armed (the next tick, or the rest of this one for now) is put back once the
+    // next instance answers the others at once: the platform would fire it on that instance.
+    const pending = await runInDurableObject(await shardOf(w), async (_i, state) => {
+      const at = await state.storage.getAlarm();
+      if (w.big) {
+        await state.storage.deleteAlarm();
+        await state.storage.sync();
+      }
+      return at;
+    }).catch(() => null);
     await abort(await registryShard(w.bot), "a team clock mid-tick");
+    if (w.big && pending !== null)
+      await runInDurableObject(await shardOf(w), (_i, state) => state.storage.setAlarm(pending));
     const threw = await dying;
     await backgroundDone(w);
     const asked = await w.org.requestTotal();
     // The platform retries an alarm that threw (runDurableObjectAlarm deleted it before running
     // it); a tick that died after arming its successor has that successor instead.
-    const shard = await registryShard(w.bot);
+    const shard = await shardOf(w);
     const armed = (await runInDurableObject(shard, (_i, state) => state.storage.getAlarm())) !== null;
     if (!armed && threw) await runInDurableObject(shard, (_i, state) => state.storage.setAlarm(Date.now()));
-    if (!(await tick(w))) return note("tick: clock stopped by a shard aborted mid-tick");
+    if (!(await wholeTick(w))) return note("tick: clock stopped by a shard aborted mid-tick");
     await backgroundDone(w);
     const subscriptions = (await subscriptionStubs(w)).length;
     const reached = (await w.org.requestTotal()) - asked;
@@ -295,7 +401,7 @@ async function settle(w: World, note: (what: string) => void): Promise<boolean> 
   await w.bot.clearSlackFaults();
   for (let step = 0; step < MAX_SETTLE_STEPS; step++) {
     const posts = (await w.bot.slackCalls()).length;
-    if (!(await tick(w))) {
+    if (!(await wholeTick(w))) {
       note("settle: clock stopped, woken by the watchdog");
       await watchdog(w, WATCHDOG_LATER_MS);
     }
@@ -318,7 +424,7 @@ async function settle(w: World, note: (what: string) => void): Promise<boolean> 
   return false;
 }
 
-async function chaos(seed: number, rounds: number) {
+async function chaos(seed: number, rounds: number, options: { big?: boolean } = {}) {
   const r = createRng(seed);
   const started = Date.now();
   const faults: Record<string, number> = {};
@@ -331,7 +437,7 @@ async function chaos(seed: number, rounds: number) {
     thisRound.push(what);
   };
   const violations: string[] = [];
-  const w = await newWorld();
+  const w = await newWorld(options.big ?? false);
   let tally: Tally = { expected: 0, posted: 0, lost: 0, duplicated: 0, unexpected: 0 };
   const reported = new Set<string>();
   for (let round = 1; round <= rounds; round++) {
@@ -367,6 +473,7 @@ async function chaos(seed: number, rounds: number) {
   const summary = {
     seed,
     rounds,
+    team: options.big ? "past one invocation's calls" : "small",
     seconds: Math.round((Date.now() - started) / 100) / 10,
     faults,
     /** Ticks that found no alarm armed: the watchdog restarts such a clock, 15 minutes late. */
@@ -399,4 +506,15 @@ it(
     expect(summary.failedRunAlerts.expected).toBeGreaterThan(0);
   },
   Math.max(120_000, ROUNDS * 20_000),
+);
+
+it(
+  `team clock exactly once in a team past one invocation's ${TICK_CALLS_PER_INVOCATION} calls: ${BIG_ROUNDS} seeded rounds (seed ${SEED + 1})`,
+  async () => {
+    const summary = await chaos(SEED + 1, BIG_ROUNDS, { big: true });
+    expect(summary.violations).toEqual([]);
+    expect(summary.clockStops).toEqual([]);
+    expect(summary.failedRunAlerts.expected).toBeGreaterThan(0);
+  },
+  Math.max(180_000, BIG_ROUNDS * 60_000),
 );
