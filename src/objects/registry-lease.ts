@@ -14,7 +14,8 @@ const REPORTED = "reported";
  * a poll only when what the registry shows changed, or the lease is due for renewal.
  *
  * Nothing here may depend on the object staying in memory: polled hourly, an object is evicted
- * between any two polls. What was reported is kept in storage (written only when it changes);
+ * between any two polls. What was reported is kept in storage (written only when it changes,
+ * forgotten when a report is not heard, so the next poll reports again);
  * the time of the previous poll, when not in memory, is one interval of the clock ago, so
  * renewals still come once per renewal period, not at every poll of a fresh instance.
  */
@@ -70,8 +71,12 @@ export class RegistryLease {
         await pace.note(config.plan, everywhere);
         return (await pace.current()).idleMs > before.idleMs;
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         console.error(`report of ${report.name}: ${describeError(error)}`);
+        // Not heard: the next poll reports whatever it finds, as a change would be, though its
+        // instance is a fresh one that knows neither this failure nor the lease it left.
+        if (this.#reported !== null) await this.#storage.delete(REPORTED);
+        this.#reported = null;
         return false;
       });
     // The answer slowed the clock: the lease just given may end before the next poll, which an

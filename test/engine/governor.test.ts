@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBot, emulator, newOrg, visibleText } from "../../dev/in-workerd/bot.ts";
-import { ConfigError, readConfig } from "../../src/config.ts";
+import { ConfigError, type Env, readConfig } from "../../src/config.ts";
 import {
   DAY_SHARE,
   type DailyUse,
@@ -14,6 +14,7 @@ import {
   PAID_PLAN,
   type Plan,
 } from "../../src/model/plan-governor.ts";
+import type { SubscriptionObject } from "../../src/objects/subscription-object.ts";
 import { health, registryShard, subscriptionStub, until } from "../helpers/cases.ts";
 import { eventsOf } from "../helpers/events.ts";
 import { onPurpose } from "../helpers/on-purpose.ts";
@@ -233,6 +234,39 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
             .until,
       );
     await until(async () => (await lease()) > next, 10_000, "the lease renewed past the next tick");
+  });
+
+  it("tries a lease renewal that failed again at the next poll, though the object is evicted between polls", async () => {
+    const { bot, ids } = await subscribed("requests=3000", 3);
+    const stub = await subscriptionStub(bot, "test", ids[0] as number);
+    const name = `${await bot.team()}:C0ALERTS:test:${ids[0]}`;
+    await runDurableObjectAlarm(stub);
+    const shard = await registryShard(bot);
+    const lease = () =>
+      runInDurableObject(
+        shard,
+        (_i, state) =>
+          state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one()
+            .until,
+      );
+    const given = await lease();
+    // The registry does not answer this object's renewal (its shard overloaded, a network fault).
+    await runInDurableObject(stub, async (instance: unknown) => {
+      const self = instance as { env: Env; wake: SubscriptionObject["wake"] };
+      const real = self.env.REGISTRY;
+      const unreachable = {
+        idFromName: (n: string) => real.idFromName(n),
+        get: () => ({ report: () => Promise.reject(new Error("shard unreachable")) }),
+      };
+      self.env = { ...self.env, REGISTRY: unreachable } as unknown as Env;
+      await self.wake(new Date().toISOString(), readConfig(bot.env), { renew: true, name, byChannel: true });
+    });
+    expect(await lease()).toBe(given);
+    await runInDurableObject(stub, (_i, state) => state.abort(onPurpose("evicted between polls"))).catch(
+      () => {},
+    );
+    await runDurableObjectAlarm(await teamClockOf(bot));
+    await until(async () => (await lease()) > given, 10_000, "the renewal tried again");
   });
 
   it("says on /health when even the slowest pace would run a limit out, and what to do", async () => {
