@@ -96,7 +96,8 @@ export class ChannelObject extends DurableObject<Env> {
    * A test's new failure, held for this channel's outage window. Decided before (a retried
    * alarm, another cycle's poll): the test is told the decision at once. Otherwise the failure
    * waits in this object's storage; the first one opens the window (the alarm that closes it)
-   * and asks the channel's other tests to poll now.
+   * and asks the channel's other tests to poll now, unless it came from a tick of the team's
+   * clock (`byClock`), which polls them now anyway (asking cost two requests a test, #35).
    */
   async hold(
     channelId: string,
@@ -104,11 +105,14 @@ export class ChannelObject extends DurableObject<Env> {
     item: HeldFailure,
     at: string,
     config: Config,
+    byClock = false,
   ): Promise<PollMode | null> {
     this.#config = config;
     const alarms = config.clock === "alarms";
     const teamId = name.split(":")[0] ?? "";
     const tests = alarms ? this.#tests(teamId, channelId) : [];
+    // Alone in the channel, there is nobody to wait for.
+    const polledNow = byClock && tests.some((n) => n !== name);
     const answer = await this.#serial(async (): Promise<{ told: PollMode } | { ask: string[] }> => {
       const decided = (await this.ctx.storage.get<Decided>("decided")) ?? {};
       const known = decided[String(item.runId)];
@@ -118,13 +122,16 @@ export class ChannelObject extends DurableObject<Env> {
       if (!open) this.#answered = new Set();
       const window: Window = open
         ? stored
-        : { channelId, teamId, holds: {}, waitingFor: tests.filter((n) => n !== name) };
+        : polledNow
+          ? { channelId, teamId, holds: {}, waitingFor: [], byClock: true }
+          : { channelId, teamId, holds: {}, waitingFor: tests.filter((n) => n !== name) };
       window.holds[String(item.runId)] = { name, item, at };
       window.waitingFor = (window.waitingFor ?? []).filter((n) => n !== name && !this.#answered.has(n));
       await this.ctx.storage.put("window", window);
       if (alarms) {
         // Everyone asked has answered: decided now, not at the end of the window.
-        const closes = window.waitingFor.length === 0 ? Date.now() : Date.now() + OUTAGE_WINDOW_MS;
+        const answered = !window.byClock && window.waitingFor.length === 0;
+        const closes = answered ? Date.now() : Date.now() + OUTAGE_WINDOW_MS;
         const current = await this.ctx.storage.getAlarm();
         if (!open || current === null || closes < current) await this.ctx.storage.setAlarm(closes);
       }

@@ -12,6 +12,11 @@ export type Window = {
   holds: Record<string, Hold>;
   /** The channel's other tests asked to poll now that have not answered yet. */
   waitingFor?: string[];
+  /**
+   * Opened by a poll of the team's clock, which is polling the channel's other tests at the
+   * same time: none is asked, and the window closes at its full length.
+   */
+  byClock?: boolean;
 };
 /**
  * What was decided for a held run (by run id): the outage message that names it, or null for

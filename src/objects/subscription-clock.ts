@@ -32,10 +32,10 @@ export class SubscriptionClock {
     next: number,
     pace: Pace,
     config: Config,
-    by: { byChannel?: boolean; renew?: boolean },
+    by: { byClock?: boolean; renew?: boolean },
   ): Promise<void> {
     if (next - Date.now() < pace.idleMs) await armBy(this.#storage, next);
-    if (by.byChannel || (this.#kept && !by.renew)) return;
+    if (by.byClock || (this.#kept && !by.renew)) return;
     await shard
       .keepClock(pace.idleMs, config)
       .then(() => {

@@ -228,7 +228,7 @@ export class SubscriptionObject extends DurableObject<Env> {
   async wake(
     at: string,
     config: Config,
-    options: { renew?: boolean; name?: string; byChannel?: boolean } = {},
+    options: { renew?: boolean; name?: string; byClock?: boolean } = {},
   ): Promise<PollReport> {
     this.#config = config;
     const sub = await this.#read();
@@ -248,7 +248,7 @@ export class SubscriptionObject extends DurableObject<Env> {
       await channel.polled(name).catch(() => {});
     if (report.held && specOf(sub).joinsOutages) {
       const told = await channel
-        .hold(sub.channelId, name, report.held, at, config)
+        .hold(sub.channelId, name, report.held, at, config, options.byClock === true)
         .catch((error: unknown) => {
           console.error(`hold of ${name}: ${describeError(error)}`);
           return null;
@@ -285,7 +285,7 @@ export class SubscriptionObject extends DurableObject<Env> {
     const sub = await this.#read();
     if (!sub) return null;
     if (sub.paused && !pausedBySlack(sub)) return null;
-    const poll = this.wake(new Date().toISOString(), config, { byChannel: true });
+    const poll = this.wake(new Date().toISOString(), config, { byClock: true });
     this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`tick: ${describeError(error)}`)));
     return (await this.#pace.current()).idleMs;
   }

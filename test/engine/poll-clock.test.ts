@@ -370,6 +370,35 @@ describe("outage grouping with independent clocks", () => {
       );
   }, 150_000);
 
+  it("a failure a tick of the team's clock found asks nobody to poll (the tick polls them all); one message names all three", async () => {
+    const { bot, org, ids } = await alarmsBot(4);
+    const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));
+    for (const stub of stubs) await runDurableObjectAlarm(stub);
+    const runs: { id: number }[] = [];
+    for (const id of ids.slice(0, 3)) runs.push(await org.addRun(id, "failed"));
+    await runDurableObjectAlarm(await registryShard(bot));
+    const channel = await channelStub(bot);
+    const window = () =>
+      runInDurableObject(channel, (_i, state) =>
+        state.storage.get<{ holds: Record<string, unknown>; waitingFor?: string[] }>("window"),
+      );
+    const held = async () => {
+      const holds = (await window())?.holds ?? {};
+      return runs.every((r) => String(r.id) in holds);
+    };
+    await until(held, 30_000, "the three holds in the window");
+    expect((await window())?.waitingFor).toEqual([]);
+    // Nobody was asked: no test has an alarm of its own a second away.
+    for (const stub of stubs) expect(await alarmAt(stub)).toBeNull();
+    // The window's alarm closes it at its full length (run here at once).
+    await runDurableObjectAlarm(channel);
+    await until(async () => (await bot.posted()).length > 0, 30_000, "the outage message");
+    const posted = await bot.posted();
+    expect(posted).toHaveLength(1);
+    const named = runIdsIn(visibleText(posted[0] as { text?: string }));
+    for (const run of runs) expect(named).toContain(run.id);
+  });
+
   it("an outage window asks the channel's other tests from the channel's own index, with the team's registry shard empty", async () => {
     const { bot, org, ids } = await alarmsBot(3);
     const stubs = await Promise.all(ids.map((id) => subscriptionStub(bot, "test", id)));

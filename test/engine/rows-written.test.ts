@@ -51,7 +51,7 @@ async function watched(tests: number, plan?: string) {
   /** The first test's poll `minutes` after the start, as its channel's clock runs it. */
   const pollAt = async (minutes: number) => {
     await clearFiredAlarm(stub);
-    return stub.wake(new Date(t0 + minutes * MINUTE).toISOString(), config, { byChannel: true });
+    return stub.wake(new Date(t0 + minutes * MINUTE).toISOString(), config, { byClock: true });
   };
   /** A run of the first test that ended a few minutes before `minutes`. */
   const runBefore = (minutes: number, status: "passed" | "failed") =>
