@@ -37,7 +37,7 @@ export function healthState(health: EngineHealth, plan: Plan, now: number): Heal
     watchdogAgeSeconds,
     stale: health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS,
     watchdogLate: watchdogAgeSeconds !== null && watchdogAgeSeconds > WATCHDOG_LATE_AFTER_SECONDS,
-    governed: governPace(plan, health.subscriptions),
+    governed: governPace(plan, health.subscriptions, health.teams),
   };
 }
 

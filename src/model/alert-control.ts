@@ -36,6 +36,8 @@ export type EngineHealth = {
   /** The last cycle in which a poll succeeded (or there was nothing to poll). */
   lastSuccessAt: string | null;
   subscriptions: number;
+  /** Slack teams with a subscription: each has one clock (src/objects/team-clock.ts); 1 when unknown. */
+  teams?: number;
   /** Subscriptions whose polls err (`erroringSince`): `/health` calls them failing subscriptions. */
   erroring: number;
   paused: number;

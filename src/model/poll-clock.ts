@@ -53,10 +53,11 @@ export const WATCHDOG_WAKES_PER_CYCLE = 400;
  */
 export const WATCHDOG_SHARDS_PER_CYCLE = 200;
 /**
- * How much later a shard's earliest lease may be than the time the directory has for it before
- * the shard says so. A running clock's lease is always at least LEASE_MS - LEASE_RENEW_MS (10
- * minutes) ahead, so a directory time up to 5 minutes early never looks due, and renewals cost
- * the directory about one write per shard every 5 minutes instead of one per renewal.
+ * How close to coming due the directory's time for a shard may get before the shard tells it a
+ * later one (src/objects/registry-directory.ts `publishDue`). An early directory time is safe:
+ * the cron looks, finds nothing due, and hears the later time. Renewals move a lease later at
+ * almost every renewal; told only near the directory's time, they cost about one directory
+ * write per shard per lease instead of one per renewal.
  */
 export const SHARD_CHECK_SLACK_MS = LEASE_RENEW_MS;
 /**

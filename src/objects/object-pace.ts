@@ -1,4 +1,11 @@
-import { FULL_SPEED, governPace, type Pace, type Plan, samePace } from "../model/plan-governor.ts";
+import {
+  type DeploymentSize,
+  FULL_SPEED,
+  governPace,
+  type Pace,
+  type Plan,
+  samePace,
+} from "../model/plan-governor.ts";
 
 /**
  * A subscription object's pace (src/model/plan-governor.ts), kept in its storage: the governor's
@@ -21,9 +28,9 @@ export class ObjectPace {
     return this.#pace;
   }
 
-  /** The governor's pace for `everywhere` subscriptions on `plan`, stored when it changed. */
-  async note(plan: Plan, everywhere: number): Promise<void> {
-    const { pace } = governPace(plan, everywhere);
+  /** The governor's pace for the deployment's size on `plan`, stored when it changed. */
+  async note(plan: Plan, size: DeploymentSize): Promise<void> {
+    const { pace } = governPace(plan, size.subscriptions, size.teams);
     if (samePace(await this.current(), pace)) return;
     this.#pace = pace;
     if (samePace(pace, FULL_SPEED)) await this.#storage.delete(PACE);

@@ -1,4 +1,5 @@
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
+import type { DeploymentSize } from "../model/plan-governor.ts";
 import { SHARD_CHECK_SLACK_MS, SHARD_SUCCESS_SLACK_MS } from "../model/poll-clock.ts";
 
 export type WorkspaceCondition = EngineHealth["slackWorkspace"];
@@ -214,9 +215,14 @@ export class SqlRegistryDirectory {
     this.#fresher.delete(teamId);
   }
 
-  /** The subscriptions of every team, which the clock's pace follows. */
-  subscriptions(): number {
-    return this.#sql.exec<{ s: number | null }>("SELECT SUM(subscriptions) AS s FROM shards").one().s ?? 0;
+  /** The subscriptions of every team, and the teams with one: what the clock's pace follows. */
+  size(): DeploymentSize {
+    const row = this.#sql
+      .exec<{ s: number | null; t: number }>(
+        "SELECT SUM(subscriptions) AS s, SUM(subscriptions > 0) AS t FROM shards",
+      )
+      .one();
+    return { subscriptions: row.s ?? 0, teams: Math.max(1, row.t ?? 0) };
   }
 
   /** The teams whose shard has work due at `at` (every team with `all`), the longest-waiting first. */
@@ -236,7 +242,7 @@ export class SqlRegistryDirectory {
   /** Every shard's figures added up, the newest success, and the earliest Slack refusal. */
   totals(): Pick<
     EngineHealth,
-    "subscriptions" | "erroring" | "paused" | "overdue" | "lastSuccessAt" | "slackWorkspace"
+    "subscriptions" | "teams" | "erroring" | "paused" | "overdue" | "lastSuccessAt" | "slackWorkspace"
   > {
     const sum = this.#sql
       .exec<{ s: number | null; f: number | null; p: number | null; o: number | null; last: string | null }>(
@@ -255,6 +261,7 @@ export class SqlRegistryDirectory {
       .map(([, kept]) => kept.at);
     return {
       subscriptions: sum.s ?? 0,
+      teams: this.size().teams,
       erroring: sum.f ?? 0,
       paused: sum.p ?? 0,
       overdue: sum.o ?? 0,

@@ -64,11 +64,11 @@ export class RegistryLease {
     const until = Date.now() + leaseAt(before);
     const slowed = await registry(this.#env(), teamId)
       .report(report, until)
-      .then(async (everywhere) => {
+      .then(async (size) => {
         if (state !== this.#reported) await this.#storage.put(REPORTED, state);
         this.#reported = state;
         this.#until = until;
-        await pace.note(config.plan, everywhere);
+        await pace.note(config.plan, size);
         return (await pace.current()).idleMs > before.idleMs;
       })
       .catch(async (error: unknown) => {

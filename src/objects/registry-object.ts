@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Config, Env } from "../config.ts";
 import type { EngineHealth, SubscriptionRef } from "../model/alert-control.ts";
+import type { DeploymentSize } from "../model/plan-governor.ts";
 import { keys } from "../store/keys.ts";
 import { describeError } from "../util/describe-error.ts";
 import { copyKey, kvScopeOf, registryDirectory, shardTeamOf } from "./addresses.ts";
@@ -23,7 +24,7 @@ export type { CycleTimes, LegacyPart, RegistryEntry, WorkspaceCondition };
 const CHANNELS_EVER = "channels-ever";
 /** What a shard last told the directory, and the deployment's size the directory answered. */
 const HEARD = "heard";
-type Heard = { told: ShardSummary | null; everywhere: number };
+type Heard = { told: ShardSummary | null; everywhere: number; teams?: number };
 
 import type { PollSummary } from "../model/poll-result.ts";
 
@@ -147,8 +148,9 @@ export class RegistryObject extends DurableObject<Env> {
     if (!publishDue(told, now, at)) return now;
     try {
       const tell = summaryToTell(told, now, at);
-      const everywhere = await registryDirectory(this.env).noteShard(tell);
-      const heard = { told: tell, everywhere };
+      const size = await registryDirectory(this.env).noteShard(tell);
+      const everywhere = size.subscriptions;
+      const heard = { told: tell, everywhere, teams: size.teams };
       this.#heard = heard;
       if (heardStoreDue(this.#heardStored ?? { told: null, everywhere: 0 }, tell, everywhere)) {
         await this.ctx.storage.put(HEARD, heard);
@@ -295,11 +297,12 @@ export class RegistryObject extends DurableObject<Env> {
    * answer: how many subscriptions the deployment has, as far as this shard knows, for the
    * object's pace (src/model/plan-governor.ts).
    */
-  async report(summary: PollSummary, until: number): Promise<number> {
-    if (!this.#has(summary.name)) return 0;
+  async report(summary: PollSummary, until: number): Promise<DeploymentSize> {
+    if (!this.#has(summary.name)) return { subscriptions: 0, teams: 1 };
     this.#record(summary, until);
     const team = (await this.#publish())?.subscriptions ?? 0;
-    return Math.max(team, (await this.#heardNow()).everywhere);
+    const heard = await this.#heardNow();
+    return { subscriptions: Math.max(team, heard.everywhere), teams: Math.max(1, heard.teams ?? 1) };
   }
 
   /** A token or scope refusal: remembered from its first sighting until a post succeeds. */
@@ -380,7 +383,7 @@ export class RegistryObject extends DurableObject<Env> {
   // ── The root: the directory of shards (src/objects/registry-root.ts) ────────────────────
 
   /** A shard's summary noted; the subscriptions of every team, which the clock's pace follows. */
-  noteShard(summary: ShardSummary): number {
+  noteShard(summary: ShardSummary): DeploymentSize {
     return this.#root.noteShard(summary);
   }
 

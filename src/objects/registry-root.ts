@@ -1,4 +1,5 @@
 import type { EngineHealth } from "../model/alert-control.ts";
+import type { DeploymentSize } from "../model/plan-governor.ts";
 import {
   type CycleTimes,
   cycleStoreDue,
@@ -50,10 +51,10 @@ export class RegistryRoot {
   }
 
   /** A shard's summary noted; the subscriptions of every team, which the clock's pace follows. */
-  noteShard(summary: ShardSummary): number {
+  noteShard(summary: ShardSummary): DeploymentSize {
     const directory = this.directory();
     directory.note(summary);
-    return directory.subscriptions();
+    return directory.size();
   }
 
   /**
@@ -106,7 +107,7 @@ export class RegistryRoot {
   async endCycle(at: string, options: { polledOk: boolean; adopted: string[] }): Promise<void> {
     if (options.adopted.length > 0) await this.#forgetAdopted(options.adopted);
     const meta = await this.cycleTimes();
-    const succeeded = options.polledOk || this.directory().subscriptions() === 0;
+    const succeeded = options.polledOk || this.directory().size().subscriptions === 0;
     const next: CycleTimes = {
       firstCycleAt: meta.firstCycleAt ?? at,
       lastCycleAt: at,

@@ -194,7 +194,7 @@ export async function channelPageMessage(
       : null,
     appUrl,
     now,
-    health && { ...health, governed: governPace(deps.config.plan, health.subscriptions) },
+    health && { ...health, governed: governPace(deps.config.plan, health.subscriptions, health.teams) },
     at,
     elsewhere,
   );

@@ -59,7 +59,9 @@ async function publishHome(
     teamUrl,
     unreadable,
     unchecked,
-    clockLine: health ? homeClockLine(governPace(deps.config.plan, health.subscriptions)) : null,
+    clockLine: health
+      ? homeClockLine(governPace(deps.config.plan, health.subscriptions, health.teams))
+      : null,
   });
   // Multi-workspace mode: the team's Decipher connection comes first (src/handlers/install/).
   const view = deps.tenant
