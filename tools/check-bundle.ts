@@ -18,10 +18,10 @@ import { bundleFiles, sizeOf } from "../bench/build.ts";
  * and destr, 4.8 KB) and the engine's decisions in meaning; raised to 108,500 for one module
  * per subscription kind (src/kinds/); raised to 114,500 for surviving real Slack (#34), and to
  * 117,500 for the governor (#35) and the tenancy fixes (#36), and to 118,200 for the
- * shared-channel check (#36), and to 118,680 for the deploy checks of #37, and to 121,900 for its doctor and the guest check (#36), and to 127,710 for questions to @Decipher in words (#39), and to 128,100 for a channel's introduction (#36), and to 130,000 for questions in a DM (#39), and to 130,650 for Slack's assistant pane (#39), and to 131,200 for help's examples as buttons (#39), and to 134,010 for the registry's fewer rows (#35). BENCHMARKS.md ("Where the bytes
+ * shared-channel check (#36), and to 118,680 for the deploy checks of #37, and to 121,900 for its doctor and the guest check (#36), and to 127,710 for questions to @Decipher in words (#39), and to 128,100 for a channel's introduction (#36), and to 130,000 for questions in a DM (#39), and to 130,650 for Slack's assistant pane (#39), and to 131,200 for help's examples as buttons (#39), and to 134,010 for the registry's fewer rows (#35), and to 134,460 for the team's clock and the governor's teams (#35). BENCHMARKS.md ("Where the bytes
  * came from") says what each change added.
  */
-export const BUDGET_GZIP_BYTES = 134_430;
+export const BUDGET_GZIP_BYTES = 134_460;
 
 const dir = path.resolve(process.argv[2] ?? "dist");
 const files = bundleFiles(dir);

@@ -80,8 +80,6 @@ export const PROFILE = {
   /** The test's runs a day, and how long each is running. */
   runs: 24,
   runMs: 3 * MINUTE,
-  /** Share of the day a run of the test is running (24 runs × 3 minutes). */
-  runningShare: (24 * 3) / (24 * 60),
   /**
    * Rows one poll reads: its ledger's last 24 hours (about 24 runs, read by index) and its
    * unsettled rows, its subscription, the outbox's unknown keys.
@@ -127,7 +125,6 @@ export type DeploymentSize = { subscriptions: number; teams: number };
  * polls it (one request, and the alarm a row written).
  */
 export function subscriptionDay(pace: Pace): DailyUse {
-  const { runningShare } = PROFILE;
   const ownAlarm = pace.runningMs < pace.idleMs;
   // A run is first seen running half an idle interval in, on average; then polled at the running pace.
   const runningPolls = ownAlarm
