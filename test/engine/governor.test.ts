@@ -277,7 +277,7 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
         get: () => ({ report: () => Promise.reject(new Error("shard unreachable")) }),
       };
       self.env = { ...self.env, REGISTRY: unreachable } as unknown as Env;
-      await self.wake(new Date().toISOString(), readConfig(bot.env), { renew: true, name, byChannel: true });
+      await self.wake(new Date().toISOString(), readConfig(bot.env), { renew: true, name, byClock: true });
     });
     expect(await lease()).toBe(given);
     await runInDurableObject(stub, (_i, state) => state.abort(onPurpose("evicted between polls"))).catch(
