@@ -6,6 +6,15 @@ import { registryDirectory } from "../objects/addresses.ts";
 
 /** Past this, an uptime monitor watching `/health` should page someone: alerts have stopped. */
 export const STALE_AFTER_SECONDS = 15 * 60;
+
+/**
+ * How long `/health` waits for a successful poll at the governor's pace: a subscription tells
+ * the registry of its successes when it renews its lease, every 5 minutes at full speed but every
+ * 12 polls on a slowed clock (hourly: 12 hours), so a few slowed subscriptions may go that long
+ * without a word while every poll succeeds. Never less than STALE_AFTER_SECONDS.
+ */
+export const staleAfterSeconds = (governed: Governed): number =>
+  Math.max(STALE_AFTER_SECONDS, (governed.pace.renewMs + governed.pace.idleMs) / 1000);
 /**
  * The minute cron is the watchdog of every object's clock and the clock of the digests and
  * weekly reports: three minutes without it is a problem even while the objects' own alarms
@@ -31,13 +40,14 @@ export function healthState(health: EngineHealth, plan: Plan, now: number): Heal
   // Before any poll succeeded, the wait counts from the first cycle: a new install is not stale.
   const waited = ageSeconds(health.lastSuccessAt ?? health.firstCycleAt, now);
   const watchdogAgeSeconds = ageSeconds(health.lastCycleAt, now);
+  const governed = governPace(plan, health.subscriptions, health.teams);
   return {
     health,
     lastSuccessfulPollAgeSeconds: ageSeconds(health.lastSuccessAt, now),
     watchdogAgeSeconds,
-    stale: health.subscriptions > 0 && waited !== null && waited > STALE_AFTER_SECONDS,
+    stale: health.subscriptions > 0 && waited !== null && waited > staleAfterSeconds(governed),
     watchdogLate: watchdogAgeSeconds !== null && watchdogAgeSeconds > WATCHDOG_LATE_AFTER_SECONDS,
-    governed: governPace(plan, health.subscriptions, health.teams),
+    governed,
   };
 }
 
@@ -55,7 +65,9 @@ export function healthProblems(state: HealthState): string[] {
   const { health, watchdogAgeSeconds } = state;
   const over = overLine(state.governed);
   return [
-    ...(state.stale ? [`no successful poll for over ${STALE_AFTER_SECONDS / 60} minutes`] : []),
+    ...(state.stale
+      ? [`no successful poll for over ${Math.round(staleAfterSeconds(state.governed) / 60)} minutes`]
+      : []),
     ...(state.watchdogLate
       ? [
           `the minute cron (the watchdog, digests and weekly reports) last ran ${Math.floor((watchdogAgeSeconds ?? 0) / 60)} minutes ago`,
