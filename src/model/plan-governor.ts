@@ -70,11 +70,10 @@ export const PACES: readonly Pace[] = [
 /**
  * What one subscription's day costs beyond its polls and renewals, and what each of those
  * costs, from the code paths as `npm run bench:day` counted them (BENCHMARKS.md, "A simulated
- * day (#35): rows"; a test runs 24 times a day, 3 minutes each, one run in ten failing). The
- * measured days per subscription: 2,553 rows written and 2,174 requests at full speed (20
- * subscriptions), 398 and 278 every 8 minutes (200), 134 and 74 hourly (1,000); less what the
- * registry's cuts of #35 saved in the same windows measured before and after (BENCHMARKS.md,
- * "Rows written, by what writes them"): 2,216 and 2,176, 313 and 256, 123 and 71.
+ * day (#35): governor"; a test runs 24 times a day, 3 minutes each, one run in ten failing).
+ * The measured whole days per subscription: 947 rows written and 2,364 requests at full speed
+ * (20 subscriptions in one team), 122 and 228 every 8 minutes (200 in 4 teams), 74.6 and 41.0
+ * hourly (1,000 in 17 teams).
  */
 export const PROFILE = {
   /** The test's runs a day, and how long each is running. */
