@@ -153,6 +153,24 @@ async function clockOf(bot: ReturnType<typeof createBot>) {
   }));
 }
 
+/** The lease the team's registry shard holds for the subscription `name`. */
+async function leaseUntil(bot: ReturnType<typeof createBot>, name: string): Promise<number> {
+  return runInDurableObject(
+    await registryShard(bot),
+    (_i, state) =>
+      state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one().until,
+  );
+}
+
+/** Two ticks of the team's clock, which then ticks hourly: when its next tick is. */
+async function nextHourlyTick(bot: ReturnType<typeof createBot>): Promise<number> {
+  await runDurableObjectAlarm(await teamClockOf(bot));
+  await runDurableObjectAlarm(await teamClockOf(bot));
+  const clock = await clockOf(bot);
+  expect(clock.idleMs).toBe(60 * 60_000);
+  return Date.now() + clock.nextInMs;
+}
+
 async function subscribed(plan: string, count: number) {
   const apiKey = await newOrg();
   const bot = createBot({ apiKey, env: { POLL_CLOCK: "alarms", PLAN: plan } });
@@ -202,19 +220,8 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     // The first alarm learns the deployment's size from its report, at full speed's lease; the
     // team's clock ticks after it hourly.
     await runDurableObjectAlarm(stub);
-    await runDurableObjectAlarm(await teamClockOf(bot));
-    await runDurableObjectAlarm(await teamClockOf(bot));
-    const clock = await clockOf(bot);
-    expect(clock.idleMs).toBe(60 * 60_000);
-    const next = Date.now() + clock.nextInMs;
-    const shard = await registryShard(bot);
-    const lease = () =>
-      runInDurableObject(
-        shard,
-        (_i, state) =>
-          state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one()
-            .until,
-      );
+    const next = await nextHourlyTick(bot);
+    const lease = () => leaseUntil(bot, name);
     // A lease that ends before the next poll is a clock the cron takes for stopped: it would
     // wake every slowed object from one invocation, past the plan's subrequests. (The tick's
     // polls run beside its alarm: the renewal lands a moment after it.)
@@ -232,19 +239,8 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     await runInDurableObject(stub, (_i, state) => state.abort(onPurpose("evicted between polls"))).catch(
       () => {},
     );
-    await runDurableObjectAlarm(await teamClockOf(bot));
-    await runDurableObjectAlarm(await teamClockOf(bot));
-    const clock = await clockOf(bot);
-    expect(clock.idleMs).toBe(60 * 60_000);
-    const next = Date.now() + clock.nextInMs;
-    const shard = await registryShard(bot);
-    const lease = () =>
-      runInDurableObject(
-        shard,
-        (_i, state) =>
-          state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one()
-            .until,
-      );
+    const next = await nextHourlyTick(bot);
+    const lease = () => leaseUntil(bot, name);
     await until(async () => (await lease()) > next, 10_000, "the lease renewed past the next tick");
   });
 
@@ -253,14 +249,7 @@ describe("a deployment whose subscriptions cannot fit its plan's day at full spe
     const stub = await subscriptionStub(bot, "test", ids[0] as number);
     const name = `${await bot.team()}:C0ALERTS:test:${ids[0]}`;
     await runDurableObjectAlarm(stub);
-    const shard = await registryShard(bot);
-    const lease = () =>
-      runInDurableObject(
-        shard,
-        (_i, state) =>
-          state.storage.sql.exec<{ until: number }>("SELECT until FROM leases WHERE name = ?", name).one()
-            .until,
-      );
+    const lease = () => leaseUntil(bot, name);
     const given = await lease();
     // The registry does not answer this object's renewal (its shard overloaded, a network fault).
     await runInDurableObject(stub, async (instance: unknown) => {
