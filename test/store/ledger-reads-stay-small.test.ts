@@ -1,6 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { LedgerRow } from "../../src/model/run-ledger.ts";
 import { SqlRunLedger } from "../../src/objects/sql-run-ledger.ts";
 import { ledgerRow } from "../helpers/ledger-rows.ts";
 
