@@ -20,8 +20,9 @@ export function announcedRuns(text: string, blocks: unknown): number[] | null | 
   walk(blocks ?? []);
   if (button !== undefined) return [Number(button)];
   const links = [...JSON.stringify(blocks ?? []).matchAll(/\/runs\/(\d+)/g)].map((m) => Number(m[1]));
-  // An outage message (also once edited as its tests recover) and its thread parts naming more tests.
-  if (/failing at once|failed at once|^Also fail(ing|ed) /.test(text))
+  // An outage message (also once edited as its tests recover, or as a failure joins it: "3 tests
+  // failing (2 at once, 1 since)") and its thread parts naming more tests.
+  if (/(failing|failed) (at once|\(\d+ at once, \d+ since\))|^Also fail(ing|ed) /.test(text))
     return links.length > 0 ? [...new Set(links)] : "unreadable";
   // What one poll read of an open streak, in one reply: a block per failure (":x: … Run #id"),
   // then maybe the pass that ended them, which announces no failure.
