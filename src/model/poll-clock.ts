@@ -105,17 +105,14 @@ export function nextPollAt(
 }
 
 /**
- * A channel's clock (src/objects/channel-clock.ts) ticks on a grid of its pace, shifted by the
- * channel's phase so channels do not all call Decipher in the same second: the last tick at or
- * before `now`. The grid needs nothing stored: an object evicted between ticks finds its place.
+ * A team's clock (src/objects/team-clock.ts) ticks on a grid of its pace, shifted by the team's
+ * phase so teams do not all call Decipher in the same second: the first tick after `now`. The
+ * grid needs nothing stored: a shard evicted between ticks finds its place.
  */
-export function lastTickAt(name: string, now: number, idleMs: number): number {
+export function nextTickAt(name: string, now: number, idleMs: number): number {
   const shift = phaseOf(name) * idleMs;
-  return Math.floor((now - shift) / idleMs) * idleMs + shift;
+  return Math.floor((now - shift) / idleMs) * idleMs + shift + idleMs;
 }
-
-export const nextTickAt = (name: string, now: number, idleMs: number): number =>
-  lastTickAt(name, now, idleMs) + idleMs;
 
 /**
  * Whether this poll renews the lease: the first poll after each LEASE_RENEW_MS boundary (shifted

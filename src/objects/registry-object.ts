@@ -375,9 +375,9 @@ export class RegistryObject extends DurableObject<Env> {
     return this.#clock.keep(idleMs);
   }
   override async alarm(): Promise<void> {
-    const config = this.#team && configOrNull(this.#config, this.env, "team clock");
-    if (config === "" || config === null) return;
-    if (config.clock === "alarms") await this.#clock.tick(config, () => this.#entries().map((e) => e.name));
+    if (!this.#team) return;
+    const config = configOrNull(this.#config, this.env, "team clock");
+    if (config?.clock === "alarms") await this.#clock.tick(config, () => this.#entries().map((e) => e.name));
   }
 
   // ── The root: the directory of shards (src/objects/registry-root.ts) ────────────────────

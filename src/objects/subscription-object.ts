@@ -216,7 +216,12 @@ export class SubscriptionObject extends DurableObject<Env> {
     this.#asked = true;
     if (samePace(await this.#pace.current(), FULL_SPEED))
       return armBy(this.ctx.storage, Date.now() + POLL_SOON_MS);
-    const poll = this.wake(new Date().toISOString(), config);
+    this.#pollBeside(config, what);
+  }
+
+  /** A poll after the caller has its answer (`ctx.waitUntil` keeps the object alive for it). */
+  #pollBeside(config: Config, what: string, options: { byClock?: boolean } = {}): void {
+    const poll = this.wake(new Date().toISOString(), config, options);
     this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`${what}: ${describeError(error)}`)));
   }
 
@@ -283,10 +288,8 @@ export class SubscriptionObject extends DurableObject<Env> {
   async tick(config: Config): Promise<number | null> {
     this.#config = config;
     const sub = await this.#read();
-    if (!sub) return null;
-    if (sub.paused && !pausedBySlack(sub)) return null;
-    const poll = this.wake(new Date().toISOString(), config, { byClock: true });
-    this.ctx.waitUntil(poll.catch((error: unknown) => console.error(`tick: ${describeError(error)}`)));
+    if (!sub || (sub.paused && !pausedBySlack(sub))) return null;
+    this.#pollBeside(config, "tick", { byClock: true });
     return (await this.#pace.current()).idleMs;
   }
 

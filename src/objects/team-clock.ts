@@ -99,6 +99,7 @@ export class TeamClock {
     // The slowest answer: the one that heard from the registry last after the deployment grew
     // (each learns at its next report), and the one that keeps the plan's day.
     const known = paces.filter((p): p is number => typeof p === "number");
-    if (known.length > 0 && Math.max(...known) !== idleMs) await this.keep(Math.max(...known));
+    const slowest = Math.max(...known);
+    if (known.length > 0 && slowest !== idleMs) await this.keep(slowest);
   }
 }

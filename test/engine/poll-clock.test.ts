@@ -65,6 +65,31 @@ async function askedToPoll(stub: DurableObjectStub, before: number | null | unde
   return at === null || at <= Date.now() + POLL_SOON_MS || (before != null && at > before);
 }
 
+/** A team of one test, polled once by its own alarm (which starts the team's clock). */
+async function oneTestTeam() {
+  const { bot, org, ids } = await alarmsBot(1);
+  const id = ids[0] as number;
+  const stub = await subscriptionStub(bot, "test", id);
+  await runDurableObjectAlarm(stub);
+  return { bot, org, id, stub, clock: await registryShard(bot) };
+}
+
+/** A new failed run of test `id`, read into its ledger by the next tick of its team's clock. */
+async function tickReadsNewFailure(
+  bot: ReturnType<typeof createBot>,
+  org: ReturnType<typeof emulator.org>,
+  clock: DurableObjectStub,
+  id: number,
+): Promise<void> {
+  const failed = await org.addRun(id, "failed");
+  await runDurableObjectAlarm(clock);
+  await until(
+    async () => (await ledgerOf(bot, "test", id)).some((r) => r.id === failed.id),
+    10_000,
+    "the tick's read",
+  );
+}
+
 const channelStub = async (bot: ReturnType<typeof createBot>, channelId = "C0ALERTS") =>
   env.CHANNELS.get(env.CHANNELS.idFromName(objectNames.channel(await bot.team(), channelId)));
 
@@ -134,21 +159,11 @@ describe("a team's clock polls its subscriptions; a running run is polled by its
     );
     await runDurableObjectAlarm(clock);
     expect(await alarmIn(clock)).not.toBeNull();
-    const failed = await org.addRun(ids[0] as number, "failed");
-    await runDurableObjectAlarm(clock);
-    await until(
-      async () => (await ledgerOf(bot, "test", ids[0] as number)).some((r) => r.id === failed.id),
-      10_000,
-      "the next tick's read",
-    );
+    await tickReadsNewFailure(bot, org, clock, ids[0] as number);
   });
 
   it("a test unsubscribed and subscribed again after its team's clock stopped starts the clock with its first poll", async () => {
-    const { bot, org, ids } = await alarmsBot(1);
-    const id = ids[0] as number;
-    const stub = await subscriptionStub(bot, "test", id);
-    await runDurableObjectAlarm(stub);
-    const clock = await registryShard(bot);
+    const { bot, org, id, stub, clock } = await oneTestTeam();
     await bot.command("/decipher", `unsubscribe test ${id}`);
     // The team's only test gone, its clock's next tick finds no one and stops.
     await runDurableObjectAlarm(clock);
@@ -157,21 +172,11 @@ describe("a team's clock polls its subscriptions; a running run is polled by its
     await bot.command("/decipher", `subscribe test ${id}`);
     await runDurableObjectAlarm(stub);
     expect(await alarmIn(clock)).not.toBeNull();
-    const failed = await org.addRun(id, "failed");
-    await runDurableObjectAlarm(clock);
-    await until(
-      async () => (await ledgerOf(bot, "test", id)).some((r) => r.id === failed.id),
-      10_000,
-      "the tick's read",
-    );
+    await tickReadsNewFailure(bot, org, clock, id);
   });
 
   it("a team whose only test is paused for good (deleted at Decipher) stops its clock, and subscribing again starts it", async () => {
-    const { bot, org, ids } = await alarmsBot(1);
-    const id = ids[0] as number;
-    const stub = await subscriptionStub(bot, "test", id);
-    await runDurableObjectAlarm(stub);
-    const clock = await registryShard(bot);
+    const { bot, org, id, stub, clock } = await oneTestTeam();
     await org.fault("testRuns", "404", 1_000);
     await runDurableObjectAlarm(clock);
     await until(async () => !!(await objectState(bot, "test", id))?.paused, 10_000, "the pause");

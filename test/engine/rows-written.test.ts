@@ -48,7 +48,7 @@ async function watched(tests: number, plan?: string) {
   const t0 = Date.now();
   const id = ids[0] as number;
   const stub = subscriptions[0] as (typeof subscriptions)[number];
-  /** The first test's poll `minutes` after the start, as its channel's clock runs it. */
+  /** The first test's poll `minutes` after the start, as its team's clock runs it. */
   const pollAt = async (minutes: number) => {
     await clearFiredAlarm(stub);
     return stub.wake(new Date(t0 + minutes * MINUTE).toISOString(), config, { byClock: true });
@@ -82,7 +82,7 @@ describe("rows written per run (issue #35)", () => {
       const { channel } = await rowsOf(() => pollAt(hour * 60));
       expect(channel.total, where(channel)).toBeLessThanOrEqual(2);
       expect(channel.by["put sub"] ?? 0, where(channel)).toBe(0);
-      // Its channel's clock polls it: one alarm for the channel's tests, not one per test.
+      // Its team's clock polls it: one alarm for the team's tests, not one per test.
       expect(channel.by.setAlarm ?? 0, where(channel)).toBe(0);
       // An idle poll half an hour later writes nothing.
       const idle = await rowsOf(() => pollAt(hour * 60 + 30));
